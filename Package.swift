@@ -1,0 +1,61 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Time Track Admin: the admin console and importer behind the Time Track school app.
+///
+/// No Swift package dependencies: Foundation and system C libraries through `C<Lib>` shims only.
+let package = Package(
+    name: "TimeTrackAdmin",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "timetrack-admin", targets: ["timetrack-admin"]),
+        .library(name: "TimeTrackCore", targets: ["TimeTrackCore"]),
+        .library(name: "TimeTrackStore", targets: ["TimeTrackStore"]),
+        .library(name: "TimeTrackKit", targets: ["TimeTrackKit"]),
+    ],
+    targets: [
+        // C shims.
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]),
+
+        // Libraries.
+        .target(name: "TimeTrackCore", path: "Sources/TimeTrackCore"),
+        .target(name: "TimeTrackStore", dependencies: ["TimeTrackCore", "CSQLite"], path: "Sources/TimeTrackStore"),
+        .target(name: "TimeTrackKit", dependencies: ["TimeTrackCore", "CLibXML2"], path: "Sources/TimeTrackKit"),
+        .target(
+            name: "TimeTrackImport",
+            dependencies: ["TimeTrackCore", "TimeTrackKit", "TimeTrackStore", "HTMLImporter"],
+            path: "Sources/TimeTrackImport"),
+        .target(
+            name: "TimeTrackConsole",
+            dependencies: ["TimeTrackCore", "TimeTrackStore", "TimeTrackImport"],
+            path: "Sources/TimeTrackConsole"),
+        .executableTarget(name: "timetrack-admin", dependencies: ["TimeTrackConsole"], path: "Sources/timetrack-admin"),
+
+        // Importer plugins.
+        .target(name: "HTMLImporter", dependencies: ["TimeTrackCore", "TimeTrackKit"], path: "Plugins/HTML"),
+
+        // Test helpers and tests.
+        .target(name: "TestSupport", dependencies: ["TimeTrackCore", "TimeTrackStore"], path: "Tests/TestSupport"),
+        .executableTarget(
+            name: "timetrack-torture", dependencies: ["TimeTrackCore", "TimeTrackStore"],
+            path: "Tests/Helpers/timetrack-torture"),
+        .testTarget(name: "TimeTrackCoreTests", dependencies: ["TimeTrackCore", "TestSupport"], path: "Tests/TimeTrackCoreTests"),
+        .testTarget(
+            name: "TimeTrackStoreTests",
+            dependencies: ["TimeTrackStore", "TestSupport", "timetrack-torture", "timetrack-admin"],
+            path: "Tests/TimeTrackStoreTests"),
+        .testTarget(name: "TimeTrackKitTests", dependencies: ["TimeTrackKit", "TestSupport"], path: "Tests/TimeTrackKitTests"),
+        .testTarget(
+            name: "HTMLImporterTests", dependencies: ["HTMLImporter", "TimeTrackImport", "TestSupport"],
+            path: "Tests/HTMLImporterTests", resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "ConsoleTests", dependencies: ["TimeTrackConsole", "TestSupport", "timetrack-admin"],
+            path: "Tests/ConsoleTests"),
+    ],
+    swiftLanguageModes: [.v6]
+)

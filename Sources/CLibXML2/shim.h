@@ -1,0 +1,21 @@
+#ifndef CLIBXML2_SHIM_H
+#define CLIBXML2_SHIM_H
+#include <libxml/HTMLparser.h>
+#include <libxml/HTMLtree.h>
+#include <libxml/xpath.h>
+#include <libxml/xpathInternals.h>
+#include <libxml/tree.h>
+#include <libxml/parser.h>
+#include <libxml/xmlerror.h>
+
+/// Silences libxml2's generic error channel (it prints to stderr by default).
+static void clibxml2_ignore_generic(void *ctx, const char *msg, ...) { (void)ctx; (void)msg; }
+static inline void clibxml2_silence(void) {
+    xmlSetGenericErrorFunc(NULL, clibxml2_ignore_generic);
+    xmlSetStructuredErrorFunc(NULL, NULL);
+}
+
+/// xmlFree is a global function pointer; a call through it is awkward from Swift.
+static inline void clibxml2_free(void *p) { xmlFree(p); }
+
+#endif

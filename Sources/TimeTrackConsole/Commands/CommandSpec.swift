@@ -1,0 +1,107 @@
+import Foundation
+import TimeTrackCore
+
+/// One option a command takes.
+public struct OptionSpec: Sendable {
+    /// The long name without dashes (`reason` for `--reason`).
+    public var name: String
+    /// The value's placeholder (`R`), or nil for a flag.
+    public var value: String?
+    public var help: String
+
+    public init(_ name: String, value: String? = nil, help: String) {
+        self.name = name
+        self.value = value
+        self.help = help
+    }
+}
+
+/// The parsed words of one command.
+public struct Arguments: Sendable {
+    public var positional: [String] = []
+    public var options: [String: String] = [:]
+    public var flags: Set<String> = []
+
+    /// The value of `--name`, if given.
+    public func option(_ name: String) -> String? { options[name] }
+    /// Whether `--name` was given.
+    public func flag(_ name: String) -> Bool { flags.contains(name) }
+}
+
+/// A command of the shared REPL/CLI command set; `help` is generated from these definitions.
+public struct CommandSpec: Sendable {
+    public var name: String
+    /// Words after the name in the usage line (`SOURCE [--file PATH]`).
+    public var usage: String
+    public var summary: String
+    public var options: [OptionSpec]
+    /// Allowed count of positional words.
+    public var positional: ClosedRange<Int>
+    /// Whether this command changes the store (used by read-only checks and help).
+    public var run: @Sendable (Arguments, Session) throws -> Int32
+
+    public init(_ name: String, usage: String = "", summary: String, options: [OptionSpec] = [], positional: ClosedRange<Int> = 0...0, run: @escaping @Sendable (Arguments, Session) throws -> Int32) {
+        self.name = name
+        self.usage = usage
+        self.summary = summary
+        self.options = options
+        self.positional = positional
+        self.run = run
+    }
+
+    /// `name usage`.
+    public var usageLine: String { usage.isEmpty ? name : "\(name) \(usage)" }
+
+    /// Parses the words after the command name; a usage error names the bad word.
+    public func parse(_ words: [String]) throws -> Arguments {
+        var arguments = Arguments()
+        var index = 0
+        var onlyPositional = false
+        while index < words.count {
+            let word = words[index]
+            index += 1
+            if onlyPositional || !word.hasPrefix("--") || word == "-" {
+                arguments.positional.append(word)
+                continue
+            }
+            if word == "--" {
+                onlyPositional = true
+                continue
+            }
+            var name = String(word.dropFirst(2))
+            var inlineValue: String?
+            if let equals = name.firstIndex(of: "=") {
+                inlineValue = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            guard let spec = options.first(where: { $0.name == name }) else {
+                throw usageError("unknown option --\(name)")
+            }
+            if spec.value != nil {
+                if let inlineValue {
+                    arguments.options[name] = inlineValue
+                } else if index < words.count {
+                    arguments.options[name] = words[index]
+                    index += 1
+                } else {
+                    throw usageError("--\(name) needs a value (\(spec.value ?? "VALUE"))")
+                }
+            } else {
+                if inlineValue != nil { throw usageError("--\(name) takes no value") }
+                arguments.flags.insert(name)
+            }
+        }
+        if !positional.contains(arguments.positional.count) {
+            if arguments.positional.count < positional.lowerBound {
+                throw usageError("missing argument")
+            }
+            throw usageError("unexpected argument '\(arguments.positional[positional.upperBound])'")
+        }
+        return arguments
+    }
+
+    /// A `.usage` error that shows this command's usage.
+    public func usageError(_ message: String) -> TimeTrackError {
+        TimeTrackError(.usage, "\(name): \(message)", fix: "usage: \(usageLine)")
+    }
+}

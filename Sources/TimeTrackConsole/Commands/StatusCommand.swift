@@ -1,0 +1,33 @@
+import Foundation
+import TimeTrackCore
+
+extension Console {
+    static var statusCommand: CommandSpec {
+        CommandSpec("status", summary: "show the store's path, schema version and item counts per kind and status") { _, session in
+            let store = try session.store(create: false)
+            let counts = try store.counts()
+            if session.output.json {
+                var byKind: [String: JSONValue] = [:]
+                for kind in ItemKind.allCases {
+                    var byStatus: [String: JSONValue] = [:]
+                    for status in ItemStatus.allCases { byStatus[status.rawValue] = .number(Double(counts[kind]?[status] ?? 0)) }
+                    byKind[kind.rawValue] = .object(byStatus)
+                }
+                session.output.printJSON(JSONValue.object([
+                    "store": .string(store.location), "schemaVersion": .number(Double(store.schemaVersion)), "counts": .object(byKind),
+                ]))
+                return 0
+            }
+            session.output.line("store:          \(store.location)")
+            session.output.line("schema version: \(store.schemaVersion)")
+            var table = Table(headers: ["kind"] + ItemStatus.allCases.map(\.rawValue) + ["total"])
+            for kind in ItemKind.allCases {
+                let row = ItemStatus.allCases.map { counts[kind]?[$0] ?? 0 }
+                table.rows.append([kind.plural] + row.map(String.init) + [String(row.reduce(0, +))])
+            }
+            session.output.line()
+            for line in table.render(width: 100) { session.output.line(line) }
+            return 0
+        }
+    }
+}

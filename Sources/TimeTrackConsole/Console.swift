@@ -1,0 +1,156 @@
+import Foundation
+import TimeTrackCore
+
+/// The front door: parses global options, then runs one command (CLI), commands from stdin
+/// (a pipe), or the REPL (a terminal). `timetrack-admin`'s `main.swift` only calls `Console.main`.
+public enum Console {
+    /// The program's version.
+    public static let version = "0.1.0"
+
+    /// Every command, in help order.
+    public static var commands: [CommandSpec] {
+        [helpCommand, statusCommand]
+    }
+
+    /// Looks a command up by name.
+    public static func command(named name: String) -> CommandSpec? {
+        commands.first { $0.name == name }
+    }
+
+    /// Global options shared by every command.
+    public static let globalOptions: [OptionSpec] = [
+        OptionSpec("store", value: "PATH", help: "the store file (env TIMETRACK_STORE, default ./timetrack.sqlite)"),
+        OptionSpec("imports", value: "DIR", help: "the folder of source definitions (default ./Imports)"),
+        OptionSpec("as", value: "NAME", help: "the operator (default: the login name)"),
+        OptionSpec("json", help: "machine-readable output"),
+        OptionSpec("no-input", help: "never prompt"),
+        OptionSpec("help", help: "show help"),
+        OptionSpec("version", help: "show the version"),
+    ]
+
+    /// Runs the program with `arguments` (without the program name); returns the exit code.
+    public static func main(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
+        let stdinIsTerminal = isatty(0) == 1
+        let stdoutIsTerminal = isatty(1) == 1
+        var words = arguments
+        var storePath = environment["TIMETRACK_STORE"].flatMap { $0.isEmpty ? nil : $0 } ?? "./timetrack.sqlite"
+        var importsPath = "./Imports"
+        var operatorName = environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? NSUserName()
+        var json = false
+        var noInput = false
+        let output = Output(json: false, color: stdoutIsTerminal && environment["NO_COLOR"] == nil)
+
+        // Global options come before the command word.
+        while let word = words.first, word.hasPrefix("--") {
+            words.removeFirst()
+            var name = String(word.dropFirst(2))
+            var value: String?
+            if let equals = name.firstIndex(of: "=") {
+                value = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            func takeValue() -> String? {
+                if let value { return value }
+                guard !words.isEmpty else { return nil }
+                return words.removeFirst()
+            }
+            switch name {
+            case "store", "imports", "as":
+                guard let v = takeValue(), !v.isEmpty else {
+                    output.error(TimeTrackError(.usage, "--\(name) needs a value", fix: "usage: timetrack-admin [--store PATH] [--imports DIR] [--as NAME] [--json] [--no-input] COMMAND"))
+                    return 2
+                }
+                if name == "store" { storePath = v } else if name == "imports" { importsPath = v } else { operatorName = v }
+            case "json": json = true
+            case "no-input": noInput = true
+            case "help":
+                output.line(helpText())
+                output.flush()
+                return 0
+            case "version":
+                output.line("timetrack-admin \(version)")
+                output.flush()
+                return 0
+            default:
+                output.error(TimeTrackError(.usage, "unknown option --\(name)", fix: "`timetrack-admin --help` lists the options"))
+                return 2
+            }
+        }
+        output.json = json
+        let session = Session(
+            storePath: storePath, importsPath: importsPath, operatorName: operatorName,
+            interactive: stdinIsTerminal && !noInput, output: output)
+        defer {
+            output.flush()
+            session.close()
+        }
+        guard !words.isEmpty else {
+            output.line(helpText())
+            return 0
+        }
+        return run(words, in: session)
+    }
+
+    /// Runs one command line's words in a session; prints errors; returns the exit code.
+    public static func run(_ words: [String], in session: Session) -> Int32 {
+        guard let name = words.first else { return 0 }
+        guard let command = command(named: name) else {
+            let suggestion = commands.map(\.name).min { editDistance($0, name) < editDistance($1, name) }
+            var fix = "`help` lists the commands"
+            if let suggestion, editDistance(suggestion, name) <= 2 { fix = "did you mean `\(suggestion)`? " + fix }
+            session.output.error(TimeTrackError(.usage, "unknown command '\(name)'", fix: fix))
+            return 2
+        }
+        do {
+            let arguments = try command.parse(Array(words.dropFirst()))
+            return try command.run(arguments, session)
+        } catch let error as TimeTrackError {
+            session.output.error(error)
+            return error.exitCode
+        } catch {
+            session.output.error(TimeTrackError(.system, "\(error)"))
+            return 1
+        }
+    }
+
+    /// The general help text.
+    public static func helpText() -> String {
+        var lines = [
+            "timetrack-admin \(version): the Time Track admin console and importer",
+            "",
+            "usage: timetrack-admin [GLOBAL OPTIONS] COMMAND [ARGS]",
+            "       timetrack-admin             (on a terminal: the interactive console)",
+            "",
+            "commands:",
+        ]
+        let width = (commands.map { $0.usageLine.count }.max() ?? 0) + 2
+        for command in commands {
+            lines.append("  " + command.usageLine.padding(toLength: width, withPad: " ", startingAt: 0) + command.summary)
+        }
+        lines.append("")
+        lines.append("global options:")
+        for option in globalOptions {
+            let left = "--\(option.name)" + (option.value.map { " \($0)" } ?? "")
+            lines.append("  " + left.padding(toLength: 18, withPad: " ", startingAt: 0) + option.help)
+        }
+        lines.append("")
+        lines.append("exit codes: 0 done, 1 failed, 2 usage or configuration error, 3 partly done")
+        return lines.joined(separator: "\n")
+    }
+
+    /// Levenshtein distance, for "did you mean".
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import TimeTrackCore
+import TimeTrackStore
+
+/// What one console or CLI process works with: the store, the imports folder, the operator, output.
+public final class Session {
+    /// Path of the store file.
+    public var storePath: String
+    /// Folder of source definitions.
+    public var importsPath: String
+    /// Who is working.
+    public var operatorName: String
+    /// Whether the session may ask questions (a terminal, and no --no-input).
+    public var interactive: Bool
+    public let output: Output
+    private var openStore: SQLiteStore?
+
+    public init(storePath: String, importsPath: String, operatorName: String, interactive: Bool, output: Output) {
+        self.storePath = storePath
+        self.importsPath = importsPath
+        self.operatorName = operatorName
+        self.interactive = interactive
+        self.output = output
+    }
+
+    /// The store, opened on first use. `create` makes a new file when there is none.
+    public func store(create: Bool = false) throws -> SQLiteStore {
+        if let openStore { return openStore }
+        let store = try SQLiteStore(path: storePath, create: create)
+        openStore = store
+        return store
+    }
+
+    /// Closes the store if open.
+    public func close() {
+        openStore?.close()
+        openStore = nil
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+
+/// The fields of an item of any kind: one case per shared model.
+public enum ItemContent: Equatable, Sendable {
+    case announcement(Announcement)
+    case event(Event)
+    case schoolInfo(SchoolInfoItem)
+    case post(Post)
+    case absence(AbsenceReport)
+    case ticket(Ticket)
+
+    /// The kind of item this content belongs to.
+    public var kind: ItemKind {
+        switch self {
+        case .announcement: return .announcement
+        case .event: return .event
+        case .schoolInfo: return .schoolInfo
+        case .post: return .post
+        case .absence: return .absence
+        case .ticket: return .ticket
+        }
+    }
+
+    /// A one-line label for lists and review prompts.
+    public var title: String {
+        switch self {
+        case .announcement(let a): return a.title
+        case .event(let e): return e.title
+        case .schoolInfo(let i): return i.title
+        case .post(let p): return "\(p.authorName): \(p.text)"
+        case .absence(let r): return "\(r.student) \(r.dates.joined(separator: ", "))"
+        case .ticket(let t): return t.subject
+        }
+    }
+
+    /// The date lists sort by: published date, event start, post creation, first absence day.
+    public var sortDate: Date? {
+        switch self {
+        case .announcement(let a): return a.publishedAt
+        case .event(let e): return e.start
+        case .schoolInfo: return nil
+        case .post(let p): return p.createdAt
+        case .absence(let r):
+            return r.dates.sorted().first.flatMap { ISO8601DateFormatter.calendarDay.date(from: $0) }
+        case .ticket: return nil
+        }
+    }
+
+    /// The problems that keep this content from being stored.
+    public func validate() -> [ValidationProblem] {
+        switch self {
+        case .announcement(let a): return a.validate()
+        case .event(let e): return e.validate()
+        case .schoolInfo(let i): return i.validate()
+        case .post(let p): return p.validate()
+        case .absence(let r): return r.validate()
+        case .ticket(let t): return t.validate()
+        }
+    }
+
+    /// Throws a `.validation` error listing every problem, if there are any.
+    public func validated(context: [String: String] = [:]) throws -> ItemContent {
+        let problems = validate()
+        guard problems.isEmpty else {
+            throw TimeTrackError(
+                .validation, "invalid \(kind.rawValue): " + problems.map(\.description).joined(separator: "; "),
+                context: context)
+        }
+        return self
+    }
+
+    /// The fields as a JSON object (keys as in the model's JSON).
+    public func fields() -> [String: JSONValue] {
+        let value: JSONValue?
+        switch self {
+        case .announcement(let a): value = try? JSONCoding.value(a)
+        case .event(let e): value = try? JSONCoding.value(e)
+        case .schoolInfo(let i): value = try? JSONCoding.value(i)
+        case .post(let p): value = try? JSONCoding.value(p)
+        case .absence(let r): value = try? JSONCoding.value(r)
+        case .ticket(let t): value = try? JSONCoding.value(t)
+        }
+        return value?.objectValue ?? [:]
+    }
+
+    /// Canonical JSON text of the fields (sorted keys): what the store keeps in a revision.
+    public func canonicalJSON() -> String {
+        (try? JSONCoding.compactString(JSONValue.object(fields()))) ?? "{}"
+    }
+
+    /// SHA-256 of the canonical JSON: equal content has equal hashes.
+    public var contentHash: String { SHA256.hex(canonicalJSON()) }
+
+    /// Rebuilds content of `kind` from a JSON object of fields.
+    public static func decode(kind: ItemKind, fields: [String: JSONValue]) throws -> ItemContent {
+        let value = JSONValue.object(fields)
+        do {
+            switch kind {
+            case .announcement: return .announcement(try JSONCoding.decode(Announcement.self, from: value))
+            case .event: return .event(try JSONCoding.decode(Event.self, from: value))
+            case .schoolInfo: return .schoolInfo(try JSONCoding.decode(SchoolInfoItem.self, from: value))
+            case .post: return .post(try JSONCoding.decode(Post.self, from: value))
+            case .absence: return .absence(try JSONCoding.decode(AbsenceReport.self, from: value))
+            case .ticket: return .ticket(try JSONCoding.decode(Ticket.self, from: value))
+            }
+        } catch let error as DecodingError {
+            throw TimeTrackError(.validation, "the fields do not make a valid \(kind.rawValue): \(DecodingError.describe(error))")
+        }
+    }
+
+    /// Rebuilds content of `kind` from canonical JSON text.
+    public static func decode(kind: ItemKind, json: String) throws -> ItemContent {
+        guard let value = try? JSONCoding.decoder().decode(JSONValue.self, from: Data(json.utf8)), let object = value.objectValue else {
+            throw TimeTrackError(.database, "stored \(kind.rawValue) fields are not a JSON object", fix: "run `PRAGMA integrity_check` on the store")
+        }
+        return try decode(kind: kind, fields: object)
+    }
+
+    /// The names of the fields whose values differ between two contents of the same kind, sorted.
+    public static func changedFields(from old: ItemContent, to new: ItemContent) -> [FieldChange] {
+        let a = old.fields()
+        let b = new.fields()
+        return Set(a.keys).union(b.keys).sorted().compactMap { key in
+            let before = a[key] ?? .null
+            let after = b[key] ?? .null
+            return before == after ? nil : FieldChange(field: key, old: before, new: after)
+        }
+    }
+}
+
+/// One field that differs between two versions of an item.
+public struct FieldChange: Codable, Equatable, Sendable {
+    public var field: String
+    public var old: JSONValue
+    public var new: JSONValue
+    public init(field: String, old: JSONValue, new: JSONValue) {
+        self.field = field
+        self.old = old
+        self.new = new
+    }
+}
+
+extension DecodingError {
+    /// A one-line account of a decoding error: which key and what was wrong.
+    public static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+            return keys.isEmpty ? "top level" : keys.joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let parent = path(context)
+            return "'\(key.stringValue)' is missing" + (context.codingPath.isEmpty ? "" : " in \(parent)")
+        case .typeMismatch(let type, let context): return "\(path(context)) should be \(typeName(type))"
+        case .valueNotFound(let type, let context): return "\(path(context)) should be \(typeName(type)), not null"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "not valid JSON (\(context.debugDescription))" : "\(path(context)): \(context.debugDescription)"
+        @unknown default: return "\(error)"
+        }
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: return "a string"
+        case is Int.Type, is Double.Type: return "a number"
+        case is Bool.Type: return "true or false"
+        case is [Any].Type: return "a list"
+        default: return "a \(String(describing: type))"
+        }
+    }
+}
+
+extension ISO8601DateFormatter {
+    /// `yyyy-MM-dd` in UTC.
+    public static var calendarDay: ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate, .withDashSeparatorInDate]
+        return formatter
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// A social feed post shared by a student, parent or teacher; staff moderate it.
+public struct Post: Codable, Equatable, Sendable {
+    /// Who wrote a post.
+    public enum AuthorRole: String, Codable, CaseIterable, Sendable { case student, parent, teacher, staff, other }
+
+    public var authorName: String
+    public var authorRole: AuthorRole
+    public var text: String
+    public var imageURLs: [String]
+    public var createdAt: Date
+    /// Why staff approved or refused it.
+    public var moderationNote: String?
+
+    public init(authorName: String, authorRole: AuthorRole, text: String, imageURLs: [String] = [], createdAt: Date, moderationNote: String? = nil) {
+        self.authorName = authorName
+        self.authorRole = authorRole
+        self.text = text
+        self.imageURLs = imageURLs
+        self.createdAt = createdAt
+        self.moderationNote = moderationNote
+    }
+
+    /// The problems that keep this post from being stored.
+    public func validate() -> [ValidationProblem] {
+        var problems: [ValidationProblem] = []
+        Check.text(authorName, "authorName", max: 200, into: &problems)
+        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty && imageURLs.isEmpty {
+            problems.append(.init(field: "text", message: "is required when the post has no image"))
+        }
+        Check.optionalText(text, "text", max: 10_000, into: &problems)
+        for (index, url) in imageURLs.enumerated() { Check.url(url, "imageURLs[\(index)]", into: &problems) }
+        return problems
+    }
+}

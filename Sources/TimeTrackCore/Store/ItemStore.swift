@@ -1,0 +1,151 @@
+import Foundation
+
+/// Filters for `list` and review queues.
+public struct ItemQuery: Sendable, Equatable {
+    public var kind: ItemKind?
+    public var status: ItemStatus?
+    public var sourceID: String?
+    /// Only items with a pending revision or a pending status (the review queue).
+    public var needsReview: Bool
+    public var limit: Int
+    public var offset: Int
+
+    public init(kind: ItemKind? = nil, status: ItemStatus? = nil, sourceID: String? = nil, needsReview: Bool = false, limit: Int = 50, offset: Int = 0) {
+        self.kind = kind
+        self.status = status
+        self.sourceID = sourceID
+        self.needsReview = needsReview
+        self.limit = limit
+        self.offset = offset
+    }
+}
+
+/// An item as an importer found it, ready to reconcile with the store.
+public struct ImportedRecord: Sendable, Equatable {
+    /// Stable key within the source (canonical link, guid, UID+recurrence...).
+    public var key: String
+    public var content: ItemContent
+    public var school: String?
+    public var provenance: Provenance
+
+    public init(key: String, content: ItemContent, school: String?, provenance: Provenance) {
+        self.key = key
+        self.content = content
+        self.school = school
+        self.provenance = provenance
+    }
+}
+
+/// What reconciling one imported record did.
+public enum ImportOutcome: Sendable, Equatable {
+    /// A new pending item.
+    case new(id: String)
+    /// A pending revision (or, for a still-pending item, updated pending content).
+    /// `conflicts` lists locked fields whose upstream value differs from the operator's edit.
+    case changed(id: String, changes: [FieldChange], conflicts: [String])
+    /// Same content as before: nothing written.
+    case unchanged(id: String)
+    /// Not applied: the item is rejected or archived.
+    case skipped(id: String, reason: String)
+
+    /// The item's id.
+    public var id: String {
+        switch self {
+        case .new(let id), .unchanged(let id): return id
+        case .changed(let id, _, _), .skipped(let id, _): return id
+        }
+    }
+}
+
+/// One import run of one source.
+public struct ImportRun: Codable, Sendable, Equatable {
+    /// How a run ended.
+    public enum Status: String, Codable, Sendable {
+        case running, ok, failed, held, interrupted, partial
+    }
+
+    public var id: Int64
+    public var sourceID: String
+    public var startedAt: Date
+    public var finishedAt: Date?
+    public var status: Status
+    public var operatorName: String
+    public var found: Int
+    public var new: Int
+    public var changed: Int
+    public var unchanged: Int
+    public var missing: Int
+    public var problems: Int
+    public var message: String?
+
+    public init(id: Int64, sourceID: String, startedAt: Date, finishedAt: Date?, status: Status, operatorName: String, found: Int = 0, new: Int = 0, changed: Int = 0, unchanged: Int = 0, missing: Int = 0, problems: Int = 0, message: String? = nil) {
+        self.id = id
+        self.sourceID = sourceID
+        self.startedAt = startedAt
+        self.finishedAt = finishedAt
+        self.status = status
+        self.operatorName = operatorName
+        self.found = found
+        self.new = new
+        self.changed = changed
+        self.unchanged = unchanged
+        self.missing = missing
+        self.problems = problems
+        self.message = message
+    }
+}
+
+/// The app's store, as importers and the console need it. `SQLiteStore` implements it; a
+/// PostgreSQL backend would implement the same protocol.
+///
+/// Every decision method runs in one transaction and writes one audit entry. Illegal transitions
+/// throw `.illegalTransition`; unknown ids throw `.notFound` ("no item X").
+public protocol ItemStore: AnyObject {
+    /// Where the store lives (a file path for SQLite).
+    var location: String { get }
+    /// The schema version of the open store.
+    var schemaVersion: Int { get }
+
+    /// Item counts per kind and status.
+    func counts() throws -> [ItemKind: [ItemStatus: Int]]
+    /// The item with this id (case-insensitive).
+    func item(_ id: String) throws -> Item
+    /// A page of items matching the query, newest first.
+    func list(_ query: ItemQuery) throws -> [ItemSummary]
+    /// Every revision of an item, oldest first.
+    func revisions(of id: String) throws -> [Revision]
+    /// The newest audit entries, for one item or all.
+    func audit(itemID: String?, limit: Int) throws -> [AuditEntry]
+
+    /// Stores a new pending item submitted by a person or an app user.
+    func submit(_ content: ItemContent, school: String?, by operatorName: String, note: String?) throws -> Item
+    /// Reconciles one imported record: new, changed (pending revision), unchanged or skipped.
+    func recordImported(_ record: ImportedRecord, runID: Int64?, by operatorName: String) throws -> ImportOutcome
+    /// Counts, for a source's items not seen in this run, one more missing run; resets the others. Returns the ids now missing.
+    func recordMissing(sourceID: String, seenKeys: Set<String>, runID: Int64?) throws -> [String]
+
+    /// Publishes the pending content of an item.
+    func approve(_ id: String, by operatorName: String) throws -> Item
+    /// Refuses the pending content of an item, with a reason.
+    func reject(_ id: String, reason: String, by operatorName: String) throws -> Item
+    /// Changes fields and locks them against re-imports.
+    func edit(_ id: String, changes: [String: JSONValue], by operatorName: String, reason: String?) throws -> Item
+    /// Moves an item to the archive.
+    func archive(_ id: String, by operatorName: String, reason: String?) throws -> Item
+    /// Brings an archived item back to its earlier status, or a rejected one back to pending.
+    func restore(_ id: String, by operatorName: String) throws -> Item
+
+    /// The operator with this name, if any.
+    func operatorNamed(_ name: String) throws -> Operator?
+    /// All operators.
+    func operators() throws -> [Operator]
+    /// Adds (or changes the role of) an operator. The first operator of a store is always an admin.
+    func addOperator(_ name: String, role: Operator.Role, by operatorName: String) throws -> Operator
+
+    /// Opens a run record for a source.
+    func beginRun(sourceID: String, by operatorName: String) throws -> ImportRun
+    /// Closes a run record with its outcome.
+    func finishRun(_ run: ImportRun) throws
+    /// The newest runs.
+    func runs(sourceID: String?, limit: Int) throws -> [ImportRun]
+}

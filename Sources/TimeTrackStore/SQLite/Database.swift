@@ -1,0 +1,244 @@
+import CSQLite
+import Foundation
+import TimeTrackCore
+
+/// A value bound to or read from an SQL statement.
+enum SQLValue: Equatable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+
+    static func text(_ value: String?) -> SQLValue { value.map { .text($0) } ?? .null }
+    static func integer(_ value: Int?) -> SQLValue { value.map { .integer(Int64($0)) } ?? .null }
+    static func real(_ value: Double?) -> SQLValue { value.map { .real($0) } ?? .null }
+    static func date(_ value: Date?) -> SQLValue { value.map { .text(StoreDate.format($0)) } ?? .null }
+    static func bool(_ value: Bool) -> SQLValue { .integer(value ? 1 : 0) }
+}
+
+/// A thin, owned connection to one SQLite file: statements cached by SQL text, typed errors.
+///
+/// Not thread-safe: one connection belongs to one thread (the console and the importer are
+/// single-threaded; other processes use their own connections).
+final class Database {
+    let path: String
+    private(set) var handle: OpaquePointer?
+    private var cache: [String: OpaquePointer] = [:]
+
+    /// Opens (and with `create`, creates) the file. Does not read it yet.
+    init(path: String, create: Bool, readOnly: Bool = false) throws {
+        self.path = path
+        var db: OpaquePointer?
+        var flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+        if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
+        flags |= SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(db)
+            throw TimeTrackError(
+                .storeUnusable, "cannot open the store: \(message)",
+                fix: "check that the folder exists and is writable, or pass --store PATH", context: ["file": path])
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+    }
+
+    deinit { close() }
+
+    /// Finalizes cached statements and closes the connection.
+    func close() {
+        for statement in cache.values { sqlite3_finalize(statement) }
+        cache.removeAll()
+        if let handle { sqlite3_close_v2(handle) }
+        handle = nil
+    }
+
+    /// The last error message of the connection.
+    var errorMessage: String { handle.map { String(cString: sqlite3_errmsg($0)) } ?? "connection closed" }
+
+    func error(_ rc: Int32, sql: String?) -> TimeTrackError {
+        let primary = rc & 0xff
+        var context = ["file": path]
+        if let sql { context["sql"] = String(sql.prefix(200)) }
+        switch primary {
+        case SQLITE_NOTADB:
+            return TimeTrackError(.storeUnusable, "the file is not a SQLite database", fix: "pass --store with the path of a Time Track store, or move this file away", context: context)
+        case SQLITE_CORRUPT:
+            return TimeTrackError(.storeUnusable, "the store is corrupt (\(errorMessage))", fix: "restore it from a backup; `sqlite3 FILE .recover` may save what is left", context: context)
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            return TimeTrackError(.busy, "the store is busy: another process held it longer than the 10 s wait", fix: "try again; check `runs` for a long import", context: context)
+        case SQLITE_READONLY:
+            return TimeTrackError(.storeUnusable, "the store is read-only (\(errorMessage))", fix: "check the file's permissions", context: context)
+        case SQLITE_FULL:
+            return TimeTrackError(.database, "the disk is full", fix: "free some space; nothing of this decision was written", context: context)
+        default:
+            return TimeTrackError(.database, errorMessage, context: context)
+        }
+    }
+
+    /// Runs one or more statements that return no rows.
+    func execute(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+        if rc != SQLITE_OK {
+            sqlite3_free(message)
+            throw error(rc, sql: sql)
+        }
+    }
+
+    /// A cached prepared statement for `sql`, reset and with `values` bound.
+    func statement(_ sql: String, _ values: [SQLValue] = []) throws -> Statement {
+        let raw: OpaquePointer
+        if let cached = cache[sql] {
+            raw = cached
+            sqlite3_reset(raw)
+            sqlite3_clear_bindings(raw)
+        } else {
+            var prepared: OpaquePointer?
+            let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
+            guard rc == SQLITE_OK, let prepared else { throw error(rc, sql: sql) }
+            cache[sql] = prepared
+            raw = prepared
+        }
+        let statement = Statement(raw: raw, database: self, sql: sql)
+        try statement.bind(values)
+        return statement
+    }
+
+    /// Runs a statement that returns no rows; returns the number of rows changed.
+    @discardableResult
+    func run(_ sql: String, _ values: [SQLValue] = []) throws -> Int {
+        let statement = try statement(sql, values)
+        while try statement.step() {}
+        return Int(sqlite3_changes(handle))
+    }
+
+    /// All rows of a query, mapped.
+    func rows<T>(_ sql: String, _ values: [SQLValue] = [], _ map: (Statement) throws -> T) throws -> [T] {
+        let statement = try statement(sql, values)
+        var result: [T] = []
+        while try statement.step() { result.append(try map(statement)) }
+        return result
+    }
+
+    /// The first row of a query, mapped, or nil.
+    func row<T>(_ sql: String, _ values: [SQLValue] = [], _ map: (Statement) throws -> T) throws -> T? {
+        let statement = try statement(sql, values)
+        defer { sqlite3_reset(statement.raw) }
+        return try statement.step() ? try map(statement) : nil
+    }
+
+    /// The first column of the first row as an integer, or nil for no row or NULL.
+    func optionalInt(_ sql: String, _ values: [SQLValue] = []) throws -> Int? {
+        let value: Int?? = try row(sql, values) { $0.optionalInt(0) }
+        return value ?? nil
+    }
+
+    /// The rowid of the last insert.
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE ... COMMIT`; rolls back if it throws.
+    ///
+    /// `BEGIN IMMEDIATE` takes the write lock up front, so two writers queue on the busy timeout
+    /// instead of failing with "database is locked" on a lock upgrade.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+}
+
+/// A prepared statement in use: step through rows and read columns.
+struct Statement {
+    let raw: OpaquePointer
+    unowned let database: Database
+    let sql: String
+
+    func bind(_ values: [SQLValue]) throws {
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let rc: Int32
+            switch value {
+            case .null: rc = sqlite3_bind_null(raw, index)
+            case .integer(let v): rc = sqlite3_bind_int64(raw, index, v)
+            case .real(let v): rc = sqlite3_bind_double(raw, index, v)
+            case .text(let v): rc = sqlite3_bind_text(raw, index, v, -1, csqlite_transient())
+            }
+            guard rc == SQLITE_OK else { throw database.error(rc, sql: sql) }
+        }
+    }
+
+    /// Advances to the next row; false when done.
+    func step() throws -> Bool {
+        let rc = sqlite3_step(raw)
+        switch rc {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE:
+            sqlite3_reset(raw)
+            return false
+        default:
+            let error = database.error(rc, sql: sql)
+            sqlite3_reset(raw)
+            throw error
+        }
+    }
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(raw, column) == SQLITE_NULL }
+    func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(raw, column)) }
+    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(raw, column) }
+    func double(_ column: Int32) -> Double { sqlite3_column_double(raw, column) }
+    func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
+    func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : int(column) }
+    func text(_ column: Int32) -> String {
+        guard let pointer = sqlite3_column_text(raw, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(raw, column))
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+    func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+    func date(_ column: Int32) -> Date? { optionalText(column).flatMap(StoreDate.parse) }
+}
+
+/// Dates as the store writes them: UTC ISO 8601 to the second (`2026-09-14T16:00:00Z`), which sorts as text.
+enum StoreDate {
+    static func format(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func pad(_ value: Int32, _ width: Int) -> String {
+            let s = String(value)
+            return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+        }
+        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))Z"
+    }
+
+    static func parse(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 20, bytes[4] == 45, bytes[7] == 45, bytes[10] == 84, bytes[19] == 90 else { return nil }
+        func number(_ range: Range<Int>) -> Int32? {
+            var value: Int32 = 0
+            for byte in bytes[range] {
+                guard byte >= 48 && byte <= 57 else { return nil }
+                value = value * 10 + Int32(byte - 48)
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19)
+        else { return nil }
+        var parts = tm()
+        parts.tm_year = year - 1900
+        parts.tm_mon = month - 1
+        parts.tm_mday = day
+        parts.tm_hour = hour
+        parts.tm_min = minute
+        parts.tm_sec = second
+        return Date(timeIntervalSince1970: TimeInterval(timegm(&parts)))
+    }
+}

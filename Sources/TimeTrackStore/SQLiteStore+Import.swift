@@ -1,0 +1,94 @@
+import Foundation
+import TimeTrackCore
+
+extension SQLiteStore {
+    public func recordImported(_ record: ImportedRecord, runID: Int64?, by operatorName: String) throws -> ImportOutcome {
+        let upstream = try record.content.validated(context: ["source": record.provenance.sourceID])
+        let sourceID = record.provenance.sourceID
+        let lookup = "SELECT \(SQLiteStore.itemColumns) FROM items WHERE source_id = ? AND source_key = ?"
+        // Fast path, outside any write lock: the same content as last time writes nothing.
+        if let row = try db.row(lookup, [.text(sourceID), .text(record.key)], itemRow), row.missingRuns == 0 {
+            let locked = try locks(of: row.seq)
+            if locked.isEmpty && row.baseHash == upstream.contentHash {
+                return row.status == .rejected || row.status == .archived ? .skipped(id: row.id, reason: "it is \(row.status.rawValue)") : .unchanged(id: row.id)
+            }
+        }
+        return try db.transaction { () throws -> ImportOutcome in
+            guard let row = try db.row(lookup, [.text(sourceID), .text(record.key)], itemRow) else {
+                let (seq, id) = try insertItem(
+                    upstream, school: record.school, sourceKey: record.key, provenance: record.provenance, by: "import:\(sourceID)", runID: runID, note: nil)
+                try writeAudit(operatorName, "import-new", seq: seq, id: id, detail: "source \(sourceID)")
+                return .new(id: id)
+            }
+            if row.missingRuns > 0 {
+                try db.run("UPDATE items SET missing_runs = 0 WHERE seq = ?", [.integer(row.seq)])
+            }
+            if row.status == .rejected || row.status == .archived {
+                return .skipped(id: row.id, reason: "it is \(row.status.rawValue)")
+            }
+            guard let baseNumber = row.baseRevision else { return .unchanged(id: row.id) }
+            let base = try content(of: row, revision: baseNumber)
+            // Locked fields keep the operator's value; an upstream change to one is a conflict to show in review.
+            let locked = try locks(of: row.seq)
+            var merged = upstream
+            var conflicts: [String] = []
+            if !locked.isEmpty {
+                var fields = upstream.fields()
+                let baseFields = base.fields()
+                let lastImported = try lastImportedContent(seq: row.seq, kind: row.kind)?.fields() ?? [:]
+                for field in locked {
+                    let upstreamValue = fields[field] ?? .null
+                    if upstreamValue != (lastImported[field] ?? .null) && upstreamValue != (baseFields[field] ?? .null) {
+                        conflicts.append(field)
+                    }
+                    fields[field] = baseFields[field] ?? .null
+                }
+                merged = try ItemContent.decode(kind: row.kind, fields: fields)
+            }
+            if merged.contentHash == row.baseHash && conflicts.isEmpty {
+                return .unchanged(id: row.id)
+            }
+            let changes = ItemContent.changedFields(from: base, to: merged)
+            let number = try nextRevisionNumber(seq: row.seq)
+            let note = conflicts.isEmpty ? nil : "upstream changed locked field(s): " + conflicts.joined(separator: ", ") + " (kept the edited value)"
+            try setRevisionState(seq: row.seq, number: row.pendingRevision, .superseded)
+            try addRevision(seq: row.seq, number: number, state: .pending, content: merged, by: "import:\(sourceID)", runID: runID, note: note)
+            if row.liveRevision == nil { try project(seq: row.seq, merged) }
+            let p = record.provenance
+            try db.run(
+                """
+                UPDATE items SET pending_revision = ?, base_hash = ?, source_url = ?, fetched_at = ?, page_hash = ?, importer = ?,
+                    importer_version = ?, updated_at = ? WHERE seq = ?
+                """,
+                [.integer(number), .text(merged.contentHash), .text(p.sourceURL), .date(p.fetchedAt), .text(p.pageHash), .text(p.importer),
+                 .text(p.importerVersion), .date(now()), .integer(row.seq)])
+            try writeAudit(operatorName, "import-change", seq: row.seq, id: row.id, reason: note, detail: changes.map(\.field).joined(separator: ","))
+            return .changed(id: row.id, changes: changes, conflicts: conflicts)
+        }
+    }
+
+    private func lastImportedContent(seq: Int64, kind: ItemKind) throws -> ItemContent? {
+        guard let json = try db.row(
+            "SELECT content FROM revisions WHERE item_seq = ? AND created_by LIKE 'import:%' ORDER BY number DESC LIMIT 1", [.integer(seq)], { $0.text(0) })
+        else { return nil }
+        return try ItemContent.decode(kind: kind, json: json)
+    }
+
+    public func recordMissing(sourceID: String, seenKeys: Set<String>, runID: Int64?) throws -> [String] {
+        try db.transaction {
+            let rows = try db.rows(
+                "SELECT seq, id, source_key, missing_runs FROM items WHERE source_id = ? AND status IN ('pending', 'published')",
+                [.text(sourceID)]) { ($0.int64(0), $0.text(1), $0.text(2), $0.int(3)) }
+            var missing: [String] = []
+            for (seq, id, key, runs) in rows {
+                if seenKeys.contains(key) {
+                    if runs > 0 { try db.run("UPDATE items SET missing_runs = 0 WHERE seq = ?", [.integer(seq)]) }
+                } else {
+                    try db.run("UPDATE items SET missing_runs = missing_runs + 1 WHERE seq = ?", [.integer(seq)])
+                    missing.append(id)
+                }
+            }
+            return missing
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import TimeTrackCore
+
+/// The typed per-kind row of an item: what an app backend reads without parsing JSON.
+struct Projection {
+    let table: String
+    let columns: [String]
+    let values: [SQLValue]
+
+    init(_ content: ItemContent) {
+        func json(_ value: some Encodable) -> SQLValue { .text((try? JSONCoding.compactString(value)) ?? "[]") }
+        switch content {
+        case .announcement(let a):
+            table = "announcements"
+            columns = ["title", "summary", "body", "image_url", "image_alt", "link", "published_at", "priority", "expires_at"]
+            values = [.text(a.title), .text(a.summary), .text(a.body), .text(a.imageURL), .text(a.imageAlt), .text(a.link), .date(a.publishedAt), .text(a.priority.rawValue), .date(a.expiresAt)]
+        case .event(let e):
+            table = "events"
+            columns = ["title", "category", "starts_at", "ends_at", "all_day", "time_zone", "location_name", "address", "latitude", "longitude", "description", "link", "state"]
+            values = [.text(e.title), .text(e.category.rawValue), .date(e.start), .date(e.end), .bool(e.allDay), .text(e.timeZone), .text(e.locationName), .text(e.address), .real(e.latitude), .real(e.longitude), .text(e.description), .text(e.link), .text(e.state.rawValue)]
+        case .schoolInfo(let i):
+            table = "school_info"
+            columns = ["section", "title", "url", "document_type", "fingerprint"]
+            values = [.text(i.section.rawValue), .text(i.title), .text(i.url), .text(i.documentType.rawValue), .text(i.fingerprint)]
+        case .post(let p):
+            table = "posts"
+            columns = ["author_name", "author_role", "text", "image_urls", "created_at", "moderation_note"]
+            values = [.text(p.authorName), .text(p.authorRole.rawValue), .text(p.text), json(p.imageURLs), .date(p.createdAt), .text(p.moderationNote)]
+        case .absence(let r):
+            table = "absence_reports"
+            columns = ["student", "reported_by", "first_date", "dates", "periods", "reason", "note", "outcome"]
+            values = [.text(r.student), .text(r.reportedBy), .text(r.dates.sorted().first), json(r.dates), json(r.periods), .text(r.reason.rawValue), .text(r.note), .text(r.outcome?.rawValue)]
+        case .ticket(let t):
+            table = "tickets"
+            columns = ["from_name", "kind", "subject", "message", "replies", "reply_count", "closed"]
+            values = [.text(t.from), .text(t.kind.rawValue), .text(t.subject), .text(t.message), json(t.replies), .integer(t.replies.count), .bool(t.closed)]
+        }
+    }
+
+    /// `INSERT OR REPLACE` of this row for the item.
+    func write(itemSeq: Int64, in db: Database) throws {
+        let placeholders = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
+        try db.run(
+            "INSERT OR REPLACE INTO \(table) (item_seq, \(columns.joined(separator: ", "))) VALUES (\(placeholders))",
+            [.integer(itemSeq)] + values)
+    }
+}

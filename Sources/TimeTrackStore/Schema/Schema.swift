@@ -1,0 +1,157 @@
+/// The store's schema, as numbered migrations. `PRAGMA user_version` holds the version applied;
+/// `PRAGMA application_id` marks the file as a Time Track store.
+///
+/// Never edit a released migration: add a new one. docs/store-schema.md describes the tables.
+enum Schema {
+    /// `TTA1` in ASCII: identifies a Time Track Admin store.
+    static let applicationID: Int32 = 0x5454_4131
+
+    /// Migration `n` (1-based) upgrades a store from version n-1 to n.
+    static let migrations: [String] = [
+        // 1: items, revisions, locks, runs, audit, operators, and typed per-kind tables.
+        """
+        CREATE TABLE operators (
+            name TEXT PRIMARY KEY COLLATE NOCASE,
+            role TEXT NOT NULL CHECK (role IN ('admin', 'staff')),
+            created_at TEXT NOT NULL
+        );
+        CREATE TABLE import_runs (
+            id INTEGER PRIMARY KEY,
+            source_id TEXT NOT NULL,
+            started_at TEXT NOT NULL,
+            finished_at TEXT,
+            status TEXT NOT NULL,
+            operator TEXT NOT NULL,
+            found INTEGER NOT NULL DEFAULT 0,
+            new INTEGER NOT NULL DEFAULT 0,
+            changed INTEGER NOT NULL DEFAULT 0,
+            unchanged INTEGER NOT NULL DEFAULT 0,
+            missing INTEGER NOT NULL DEFAULT 0,
+            problems INTEGER NOT NULL DEFAULT 0,
+            message TEXT
+        );
+        CREATE INDEX import_runs_source ON import_runs (source_id, id);
+        CREATE TABLE items (
+            seq INTEGER PRIMARY KEY,
+            id TEXT UNIQUE COLLATE NOCASE,
+            kind TEXT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('pending', 'published', 'rejected', 'archived')),
+            school TEXT,
+            title TEXT NOT NULL,
+            sort_at TEXT,
+            source_id TEXT,
+            source_key TEXT,
+            source_url TEXT,
+            fetched_at TEXT,
+            page_hash TEXT,
+            importer TEXT,
+            importer_version TEXT,
+            live_revision INTEGER,
+            pending_revision INTEGER,
+            base_hash TEXT NOT NULL,
+            approved_by TEXT,
+            approved_at TEXT,
+            reject_reason TEXT,
+            archived_from TEXT,
+            missing_runs INTEGER NOT NULL DEFAULT 0,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            UNIQUE (source_id, source_key)
+        );
+        CREATE INDEX items_list ON items (kind, status, sort_at DESC, seq DESC);
+        CREATE INDEX items_review ON items (kind, seq) WHERE pending_revision IS NOT NULL;
+        CREATE TABLE revisions (
+            item_seq INTEGER NOT NULL REFERENCES items (seq),
+            number INTEGER NOT NULL,
+            state TEXT NOT NULL CHECK (state IN ('pending', 'live', 'superseded', 'rejected')),
+            content TEXT NOT NULL,
+            content_hash TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            created_by TEXT NOT NULL,
+            run_id INTEGER REFERENCES import_runs (id),
+            note TEXT,
+            PRIMARY KEY (item_seq, number)
+        ) WITHOUT ROWID;
+        CREATE TABLE field_locks (
+            item_seq INTEGER NOT NULL REFERENCES items (seq),
+            field TEXT NOT NULL,
+            locked_by TEXT NOT NULL,
+            locked_at TEXT NOT NULL,
+            PRIMARY KEY (item_seq, field)
+        ) WITHOUT ROWID;
+        CREATE TABLE audit (
+            id INTEGER PRIMARY KEY,
+            at TEXT NOT NULL,
+            operator TEXT NOT NULL,
+            action TEXT NOT NULL,
+            item_seq INTEGER REFERENCES items (seq),
+            item_id TEXT,
+            reason TEXT,
+            detail TEXT
+        );
+        CREATE INDEX audit_item ON audit (item_seq, id);
+        CREATE TABLE announcements (
+            item_seq INTEGER PRIMARY KEY REFERENCES items (seq),
+            title TEXT NOT NULL, summary TEXT, body TEXT, image_url TEXT, image_alt TEXT, link TEXT,
+            published_at TEXT, priority TEXT NOT NULL, expires_at TEXT
+        );
+        CREATE TABLE events (
+            item_seq INTEGER PRIMARY KEY REFERENCES items (seq),
+            title TEXT NOT NULL, category TEXT NOT NULL, starts_at TEXT NOT NULL, ends_at TEXT,
+            all_day INTEGER NOT NULL, time_zone TEXT NOT NULL, location_name TEXT, address TEXT,
+            latitude REAL, longitude REAL, description TEXT, link TEXT, state TEXT NOT NULL
+        );
+        CREATE INDEX events_start ON events (starts_at);
+        CREATE TABLE school_info (
+            item_seq INTEGER PRIMARY KEY REFERENCES items (seq),
+            section TEXT NOT NULL, title TEXT NOT NULL, url TEXT NOT NULL, document_type TEXT NOT NULL, fingerprint TEXT
+        );
+        CREATE TABLE posts (
+            item_seq INTEGER PRIMARY KEY REFERENCES items (seq),
+            author_name TEXT NOT NULL, author_role TEXT NOT NULL, text TEXT NOT NULL, image_urls TEXT NOT NULL,
+            created_at TEXT NOT NULL, moderation_note TEXT
+        );
+        CREATE TABLE absence_reports (
+            item_seq INTEGER PRIMARY KEY REFERENCES items (seq),
+            student TEXT NOT NULL, reported_by TEXT NOT NULL, first_date TEXT, dates TEXT NOT NULL, periods TEXT NOT NULL,
+            reason TEXT NOT NULL, note TEXT, outcome TEXT
+        );
+        CREATE TABLE tickets (
+            item_seq INTEGER PRIMARY KEY REFERENCES items (seq),
+            from_name TEXT NOT NULL, kind TEXT NOT NULL, subject TEXT NOT NULL, message TEXT NOT NULL,
+            replies TEXT NOT NULL, reply_count INTEGER NOT NULL, closed INTEGER NOT NULL
+        );
+        """,
+        // 2: per-source state (schedule, hold, last good run) and the HTTP validator cache, and
+        //    views that show an app backend exactly what is published.
+        """
+        CREATE TABLE source_state (
+            source_id TEXT PRIMARY KEY,
+            last_run_at TEXT,
+            last_good_run INTEGER REFERENCES import_runs (id),
+            last_good_count INTEGER,
+            last_good_dated INTEGER,
+            held_reason TEXT,
+            held_run INTEGER REFERENCES import_runs (id)
+        );
+        CREATE TABLE fetch_cache (
+            url TEXT PRIMARY KEY,
+            etag TEXT,
+            last_modified TEXT,
+            body_hash TEXT,
+            fetched_at TEXT NOT NULL
+        );
+        CREATE VIEW published_announcements AS
+            SELECT i.id, i.school, a.* FROM items i JOIN announcements a ON a.item_seq = i.seq WHERE i.status = 'published';
+        CREATE VIEW published_events AS
+            SELECT i.id, i.school, e.* FROM items i JOIN events e ON e.item_seq = i.seq WHERE i.status = 'published';
+        CREATE VIEW published_school_info AS
+            SELECT i.id, i.school, s.* FROM items i JOIN school_info s ON s.item_seq = i.seq WHERE i.status = 'published';
+        CREATE VIEW published_posts AS
+            SELECT i.id, i.school, p.* FROM items i JOIN posts p ON p.item_seq = i.seq WHERE i.status = 'published';
+        """,
+    ]
+
+    /// The version this build writes.
+    static var currentVersion: Int { migrations.count }
+}

@@ -1,0 +1,4 @@
+import Foundation
+import TimeTrackConsole
+
+exit(Console.main(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,67 @@
+import Foundation
+
+/// Finds and runs the package's real executables (`timetrack-admin`, helpers) from tests.
+public enum Binaries {
+    /// The build products folder that holds the executables.
+    public static var productsDirectory: URL {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments.first ?? ".").deletingLastPathComponent(),
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent(".build/debug"),
+        ]
+        for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate.appendingPathComponent("timetrack-admin").path) {
+            return candidate
+        }
+        return candidates[1]
+    }
+
+    /// The path of an executable product.
+    public static func path(_ name: String) -> String { productsDirectory.appendingPathComponent(name).path }
+
+    /// The result of running a process to completion.
+    public struct Result: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+    }
+
+    /// Runs an executable with arguments and optional stdin text; waits for it.
+    public static func run(_ name: String, _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], currentDirectory: String? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path(name))
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
+        let outPipe = Pipe(), errPipe = Pipe(), inPipe = Pipe()
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        process.standardInput = inPipe
+        try process.run()
+        if let stdin { inPipe.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try inPipe.fileHandleForWriting.close()
+        // Read both pipes on their own threads so a full pipe never blocks the child.
+        let outBox = DataBox(), errBox = DataBox()
+        let group = DispatchGroup()
+        for (handle, box) in [(outPipe.fileHandleForReading, outBox), (errPipe.fileHandleForReading, errBox)] {
+            group.enter()
+            Thread.detachNewThread {
+                box.set(handle.readDataToEndOfFile())
+                group.leave()
+            }
+        }
+        process.waitUntilExit()
+        group.wait()
+        return Result(status: process.terminationStatus, stdout: String(decoding: outBox.get(), as: UTF8.self), stderr: String(decoding: errBox.get(), as: UTF8.self))
+    }
+}
+
+/// A lock-protected Data, filled by a reader thread.
+final class DataBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    func set(_ value: Data) { lock.lock(); data = value; lock.unlock() }
+    func get() -> Data { lock.lock(); defer { lock.unlock() }; return data }
+}
