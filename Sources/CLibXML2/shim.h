@@ -1,5 +1,9 @@
 #ifndef CLIBXML2_SHIM_H
 #define CLIBXML2_SHIM_H
+#include <libxml/xmlversion.h>
+/* libxml2's encoding.h would pull in the system ICU headers, which clash with the ICU that
+   Foundation ships. We never touch xmlCharEncodingHandler's fields, so hide ICU from it. */
+#undef LIBXML_ICU_ENABLED
 #include <libxml/HTMLparser.h>
 #include <libxml/HTMLtree.h>
 #include <libxml/xpath.h>

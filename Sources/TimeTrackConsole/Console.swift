@@ -9,7 +9,7 @@ public enum Console {
 
     /// Every command, in help order.
     public static var commands: [CommandSpec] {
-        [helpCommand, statusCommand]
+        [helpCommand, statusCommand, pluginsCommand, sourcesCommand, extractCommand, importCommand]
     }
 
     /// Looks a command up by name.

@@ -19,7 +19,7 @@ extension ItemContent {
                     "longitude": .number, "description": .text, "link": .text, "state": .choice(Event.State.allCases.map(\.rawValue))]
         case .schoolInfo:
             return ["section": .choice(SchoolInfoItem.Section.allCases.map(\.rawValue)), "title": .text, "url": .text,
-                    "documentType": .choice(SchoolInfoItem.DocumentType.allCases.map(\.rawValue)), "fingerprint": .text]
+                    "documentType": .choice(SchoolInfoItem.DocumentType.allCases.map(\.rawValue)), "fingerprint": .text, "group": .text]
         case .post:
             return ["authorName": .text, "authorRole": .choice(Post.AuthorRole.allCases.map(\.rawValue)), "text": .text,
                     "imageURLs": .list, "createdAt": .date, "moderationNote": .text]

@@ -20,8 +20,8 @@ struct Projection {
             values = [.text(e.title), .text(e.category.rawValue), .date(e.start), .date(e.end), .bool(e.allDay), .text(e.timeZone), .text(e.locationName), .text(e.address), .real(e.latitude), .real(e.longitude), .text(e.description), .text(e.link), .text(e.state.rawValue)]
         case .schoolInfo(let i):
             table = "school_info"
-            columns = ["section", "title", "url", "document_type", "fingerprint"]
-            values = [.text(i.section.rawValue), .text(i.title), .text(i.url), .text(i.documentType.rawValue), .text(i.fingerprint)]
+            columns = ["section", "title", "url", "document_type", "fingerprint", "group_name"]
+            values = [.text(i.section.rawValue), .text(i.title), .text(i.url), .text(i.documentType.rawValue), .text(i.fingerprint), .text(i.group)]
         case .post(let p):
             table = "posts"
             columns = ["author_name", "author_role", "text", "image_urls", "created_at", "moderation_note"]

@@ -104,7 +104,7 @@ enum Schema {
         CREATE INDEX events_start ON events (starts_at);
         CREATE TABLE school_info (
             item_seq INTEGER PRIMARY KEY REFERENCES items (seq),
-            section TEXT NOT NULL, title TEXT NOT NULL, url TEXT NOT NULL, document_type TEXT NOT NULL, fingerprint TEXT
+            section TEXT NOT NULL, title TEXT NOT NULL, url TEXT NOT NULL, document_type TEXT NOT NULL, fingerprint TEXT, group_name TEXT
         );
         CREATE TABLE posts (
             item_seq INTEGER PRIMARY KEY REFERENCES items (seq),

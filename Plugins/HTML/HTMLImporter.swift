@@ -1,0 +1,212 @@
+import Foundation
+import TimeTrackCore
+import TimeTrackKit
+
+/// The `html` importer: reads listing pages with CSS selectors given entirely in the source
+/// definition: item selector, field selectors, pagination, optional detail pages.
+///
+/// Options (see docs/source-definitions.md): `item` (required), `fields` (required), `next`,
+/// `maxPages` (default 5), `detail` (`{"link": "link", "fields": {...}}`), `key`, `section`
+/// (default School Info section), `maxItems`.
+public struct HTMLImporter: Importer {
+    public static let info = ImporterInfo(
+        name: "html", version: "1.0.0", kinds: [.announcement, .event, .schoolInfo],
+        summary: "CSS selectors over listing pages, with pagination and detail pages",
+        options: [
+            ImporterOption("item", type: "selector", required: true, help: "matches one element per item"),
+            ImporterOption("fields", type: "object", required: true, help: "field name → selector (\"h2 a\", \"a@href\", \"time@datetime\", [fallbacks], {select, pattern, template, exists, value, heading})"),
+            ImporterOption("next", type: "selector", help: "the next-page link, e.g. \"a.next@href\""),
+            ImporterOption("maxPages", type: "number", help: "pages to follow, 1-100 (default 5)"),
+            ImporterOption("detail", type: "object", help: "{\"link\": FIELD, \"fields\": {...}}: fetch each item's page and read more fields there"),
+            ImporterOption("key", type: "field spec", help: "what identifies an item across runs (default: link, url, or title and date)"),
+            ImporterOption("section", type: "string", help: "School Info section when no heading points to one"),
+            ImporterOption("maxItems", type: "number", help: "stop after this many items (default 5000)"),
+        ])
+
+    let source: SourceDefinition
+    let item: Selector
+    let fields: [(String, FieldSpec)]
+    let next: FieldSpec?
+    let maxPages: Int
+    let maxItems: Int
+    let detailLink: String?
+    let detailFields: [(String, FieldSpec)]
+    let key: FieldSpec?
+    let headingSelector: Selector?
+
+    static let knownFields: [ItemKind: Set<String>] = [
+        .announcement: ["title", "link", "date", "summary", "body", "image", "imageAlt", "priority", "expires"],
+        .event: ["title", "start", "end", "date", "time", "allDay", "location", "address", "latitude", "longitude", "description", "category", "state", "link"],
+        .schoolInfo: ["title", "url", "link", "section", "type", "group"],
+    ]
+
+    public init(source: SourceDefinition) throws {
+        self.source = source
+        let options = source.options
+        for key in options.keys where !HTMLImporter.info.options.contains(where: { $0.name == key }) {
+            throw source.error("options.\(key)", "is not an option of the html importer", fix: "options: " + HTMLImporter.info.options.map(\.name).joined(separator: ", "))
+        }
+        guard let known = HTMLImporter.knownFields[source.kind] else {
+            throw source.error("kind", "the html importer makes announcements, events and school-info items, not \(source.kind.rawValue)")
+        }
+        guard let itemText = options["item"]?.stringValue else {
+            throw source.error("options.item", "is required: a CSS selector matching one element per item", fix: "e.g. \"item\": \"article.news\"")
+        }
+        do { item = try Selector(itemText) } catch let error as TimeTrackError { throw source.error("options.item", error.message) }
+        guard let fieldObject = options["fields"]?.objectValue, !fieldObject.isEmpty else {
+            throw source.error("options.fields", "is required: an object of field → selector", fix: "e.g. \"fields\": {\"title\": \"h2 a\", \"link\": \"h2 a@href\"}")
+        }
+        fields = try HTMLImporter.parseFields(fieldObject, path: "options.fields", known: known, source: source)
+        next = try options["next"].map { try FieldSpec($0, field: "options.next", source: source) }
+        maxPages = try HTMLImporter.number(options["maxPages"], "options.maxPages", default: 5, range: 1...100, source: source)
+        maxItems = try HTMLImporter.number(options["maxItems"], "options.maxItems", default: 5000, range: 1...100_000, source: source)
+        if let detail = options["detail"] {
+            guard let object = detail.objectValue, let detailFieldObject = object["fields"]?.objectValue, !detailFieldObject.isEmpty else {
+                throw source.error("options.detail", "must be {\"link\": FIELD, \"fields\": {...}}")
+            }
+            detailLink = object["link"]?.stringValue ?? "link"
+            detailFields = try HTMLImporter.parseFields(detailFieldObject, path: "options.detail.fields", known: known, source: source)
+        } else {
+            detailLink = nil
+            detailFields = []
+        }
+        key = try options["key"].map { try FieldSpec($0, field: "options.key", source: source) }
+        if let section = options["section"] {
+            guard let text = section.stringValue, SchoolInfoItem.Section(rawValue: text) != nil else {
+                throw source.error("options.section", "must be one of " + SchoolInfoItem.Section.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+        }
+        headingSelector = (fields + detailFields).compactMap { $0.1.heading ?? $0.1.alternatives.compactMap(\.heading).first }.first
+        let names = Set(fields.map(\.0))
+        let required: [ItemKind: [String]] = [.announcement: ["title"], .event: ["title"], .schoolInfo: ["title"]]
+        for name in required[source.kind] ?? [] where !names.contains(name) && !detailFields.contains(where: { $0.0 == name }) {
+            throw source.error("options.fields.\(name)", "is required for \(source.kind.rawValue) items")
+        }
+        if source.kind == .event && !(names.contains("start") || names.contains("date")) && !detailFields.contains(where: { $0.0 == "start" || $0.0 == "date" }) {
+            throw source.error("options.fields.start", "is required for events (or give \"date\")")
+        }
+        if source.kind == .schoolInfo && !(names.contains("url") || names.contains("link")) {
+            throw source.error("options.fields.url", "is required for school-info items")
+        }
+    }
+
+    static func parseFields(_ object: [String: JSONValue], path: String, known: Set<String>, source: SourceDefinition) throws -> [(String, FieldSpec)] {
+        try object.keys.sorted().map { name in
+            guard known.contains(name) else {
+                throw source.error("\(path).\(name)", "is not a field of \(source.kind.rawValue) items", fix: "fields: " + known.sorted().joined(separator: ", "))
+            }
+            return (name, try FieldSpec(object[name] ?? .null, field: "\(path).\(name)", source: source))
+        }
+    }
+
+    static func number(_ value: JSONValue?, _ field: String, default fallback: Int, range: ClosedRange<Int>, source: SourceDefinition) throws -> Int {
+        guard let value else { return fallback }
+        guard let n = value.numberValue, n.rounded() == n, range.contains(Int(n)) else {
+            throw source.error(field, "must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return Int(n)
+    }
+
+    public func run(_ context: ImportContext) throws -> ImportResult {
+        var result = ImportResult()
+        let normalizer = Normalizer(source: source, now: context.now)
+        var raws: [(key: String, raw: RawItem, page: FetchedPage, location: String)] = []
+        var indexByKey: [String: Int] = [:]
+        var pageURL: URL? = source.url
+        var visited: Set<String> = []
+        var pageNumber = 0
+        while let url = pageURL, pageNumber < maxPages, raws.count < maxItems {
+            guard visited.insert(url.absoluteString).inserted else { break }
+            pageNumber += 1
+            let page: FetchedPage
+            do {
+                page = try context.fetcher.fetch(url)
+            } catch let error as TimeTrackError where pageNumber > 1 {
+                result.problems.append(ImportProblem(.error, "page \(pageNumber) could not be read: \(error.description)", location: url.absoluteString))
+                break
+            }
+            result.pagesFetched += 1
+            let document = try HTMLDocument(data: page.data, url: pageNumber == 1 ? (source.baseURL ?? canonical(page) ?? page.url) : page.url, declaredCharset: page.charset)
+            let headings = headingSelector.map { HeadingIndex(document: document, selector: $0) }
+            let elements = document.root.select(item)
+            for (index, element) in elements.enumerated() {
+                guard raws.count < maxItems else {
+                    result.problems.append(ImportProblem(.warning, "stopped at \(maxItems) items (options.maxItems)", location: "page \(pageNumber)"))
+                    break
+                }
+                let location = "page \(pageNumber) item \(index + 1)"
+                var raw = RawItem()
+                for (name, spec) in fields {
+                    guard var value = spec.value(in: element, headings: headings) else { continue }
+                    if FieldSpec.isURLField(name) {
+                        guard let resolved = document.resolve(value) else { continue }
+                        value = resolved
+                    }
+                    raw[name] = value
+                }
+                let itemKey = key?.value(in: element, headings: headings) ?? defaultKey(raw)
+                guard let itemKey, !itemKey.isEmpty else {
+                    result.problems.append(ImportProblem(.error, "skipped: no title, link or key found (check options.fields)", location: location))
+                    continue
+                }
+                if let existing = indexByKey[itemKey] {
+                    raws[existing].raw.merge(raw)
+                    result.duplicatesMerged += 1
+                    continue
+                }
+                indexByKey[itemKey] = raws.count
+                raws.append((itemKey, raw, page, location))
+            }
+            context.progress?(result.pagesFetched, raws.count)
+            if elements.isEmpty {
+                result.problems.append(ImportProblem(.warning, "0 items: the item selector '\(item.source)' matched nothing on this page", location: pageNumber == 1 ? source.urlText : url.absoluteString))
+            }
+            pageURL = next.flatMap { $0.value(in: document.root, headings: nil) }.flatMap { document.resolve($0) }.flatMap(URL.init(string:))
+        }
+        if let linkField = detailLink {
+            for index in raws.indices {
+                guard let link = raws[index].raw[linkField], let url = URL(string: link) else { continue }
+                do {
+                    let page = try context.fetcher.fetch(url)
+                    result.pagesFetched += 1
+                    let document = try HTMLDocument(data: page.data, url: page.url, declaredCharset: page.charset)
+                    let headings = headingSelector.map { HeadingIndex(document: document, selector: $0) }
+                    for (name, spec) in detailFields {
+                        guard var value = spec.value(in: document.root, headings: headings) else { continue }
+                        if FieldSpec.isURLField(name) {
+                            guard let resolved = document.resolve(value) else { continue }
+                            value = resolved
+                        }
+                        raws[index].raw[name] = value
+                    }
+                    context.progress?(result.pagesFetched, raws.count)
+                } catch let error as TimeTrackError {
+                    result.problems.append(ImportProblem(.warning, "detail page not read, kept the listing's fields: \(error.description)", location: raws[index].location))
+                }
+            }
+        }
+        for entry in raws {
+            switch normalizer.build(entry.raw) {
+            case .success(let content):
+                result.items.append(ExtractedItem(key: entry.key, content: content, pageURL: entry.page.url.absoluteString, pageHash: entry.page.hash, fetchedAt: entry.page.fetchedAt, location: entry.location))
+            case .failure(let error):
+                let title = entry.raw["title"].map { " '\(TextNormalizer.truncate(TextNormalizer.collapse($0), to: 60))'" } ?? ""
+                result.problems.append(ImportProblem(.error, "skipped\(title): \(error.message)" + (error.fix.map { "; \($0)" } ?? ""), location: entry.location))
+            }
+        }
+        return result
+    }
+
+    /// The page's canonical URL when the page was read from a local file.
+    func canonical(_ page: FetchedPage) -> URL? {
+        guard page.url.isFileURL, let document = try? HTMLDocument(data: page.data.prefix(16_384), url: page.url) else { return nil }
+        return document.canonicalURL
+    }
+
+    /// link, url, or title with the date: what identifies an item when the definition names no key.
+    func defaultKey(_ raw: RawItem) -> String? {
+        if source.kind != .event, let link = raw["link"] ?? raw["url"] { return link }
+        guard let title = raw["title"].map(TextNormalizer.collapse) else { return nil }
+        return [title, raw["start"] ?? raw["date"] ?? "", raw["link"] ?? ""].joined(separator: "|")
+    }
+}

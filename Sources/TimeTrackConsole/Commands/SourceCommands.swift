@@ -1,0 +1,205 @@
+import Foundation
+import TimeTrackCore
+import TimeTrackImport
+import TimeTrackKit
+
+extension Console {
+    static var pluginsCommand: CommandSpec {
+        CommandSpec("plugins", summary: "list the importer plugins, their kinds and options") { _, session in
+            let infos = ImporterRegistry.all.map { $0.info }
+            if session.output.json {
+                session.output.printJSON(JSONValue.array(infos.map { info in
+                    .object([
+                        "name": .string(info.name), "version": .string(info.version), "kinds": .array(info.kinds.map { .string($0.rawValue) }),
+                        "summary": .string(info.summary),
+                        "options": .array(info.options.map { .object(["name": .string($0.name), "type": .string($0.type), "required": .bool($0.required), "help": .string($0.help)]) }),
+                    ])
+                }))
+                return 0
+            }
+            for info in infos {
+                session.output.line("\(info.name) \(info.version): \(info.summary)")
+                session.output.line("  kinds: " + info.kinds.map(\.rawValue).joined(separator: ", "))
+                for option in info.options {
+                    session.output.line("  " + (option.name + (option.required ? " (required)" : "")).padding(toLength: 22, withPad: " ", startingAt: 0) + option.help)
+                }
+            }
+            return 0
+        }
+    }
+
+    static var sourcesCommand: CommandSpec {
+        CommandSpec("sources", summary: "list the source definitions in the imports folder, and any that are broken") { _, session in
+            let (sources, errors) = session.sources()
+            if session.output.json {
+                session.output.printJSON(JSONValue.object([
+                    "sources": .array(sources.map { s in
+                        .object([
+                            "id": .string(s.id), "name": .string(s.name), "importer": .string(s.importer), "kind": .string(s.kind.rawValue),
+                            "url": .string(s.urlText), "school": s.school.map { .string($0) } ?? .null, "schedule": s.schedule.map { .string($0.description) } ?? .null,
+                            "review": .string(s.review.rawValue), "enabled": .bool(s.enabled), "file": .string(s.file),
+                        ])
+                    }),
+                    "errors": .array(errors.map { .object($0.jsonObject) }),
+                ]))
+            } else {
+                var table = Table(headers: ["id", "kind", "importer", "schedule", "review", "url"])
+                for s in sources {
+                    table.rows.append([s.id + (s.enabled ? "" : " (disabled)"), s.kind.rawValue, s.importer, s.schedule?.description ?? "-", s.review.rawValue, s.urlText])
+                }
+                if sources.isEmpty { session.output.line("no sources in \(session.importsPath)") } else {
+                    for line in table.render(width: terminalWidth()) { session.output.line(line) }
+                }
+                for error in errors { session.output.error(error) }
+            }
+            return errors.isEmpty ? 0 : 2
+        }
+    }
+
+    static var extractCommand: CommandSpec {
+        CommandSpec(
+            "extract", usage: "SOURCE [--file PATH]",
+            summary: "dry run: fetch and parse a source, print its items and problems, write nothing",
+            options: [OptionSpec("file", value: "PATH", help: "read this local file instead of the source's url")],
+            positional: 1...1
+        ) { args, session in
+            let source = try session.source(args.positional[0])
+            let result = try session.pipeline(for: source).extract(source, file: args.option("file"))
+            if session.output.json {
+                session.output.printJSON(JSONValue.object([
+                    "source": .string(source.id), "kind": .string(source.kind.rawValue), "pages": .number(Double(result.pagesFetched)),
+                    "duplicatesMerged": .number(Double(result.duplicatesMerged)),
+                    "items": .array(result.items.map { itemJSON($0, zone: source.timeZone) }),
+                    "problems": .array(result.problems.map { (try? JSONCoding.value($0)) ?? .null }),
+                ]))
+            } else {
+                for (index, item) in result.items.enumerated() {
+                    if index > 0 { session.output.line() }
+                    printItem(item, zone: source.timeZone, output: session.output)
+                }
+                if !result.items.isEmpty { session.output.line() }
+                for problem in result.problems { session.output.note(problem.description) }
+                session.output.line("\(result.items.count) items, \(result.problems.count) problems, \(result.pagesFetched) pages read" + (result.duplicatesMerged > 0 ? ", \(result.duplicatesMerged) duplicates merged" : ""))
+            }
+            if result.items.isEmpty {
+                session.output.note("warning: 0 items from \(source.id): check options.item and the page")
+                return 1
+            }
+            return result.problems.contains { $0.severity == .error } ? 3 : 0
+        }
+    }
+
+    static func itemJSON(_ item: ExtractedItem, zone: TimeZone) -> JSONValue {
+        var fields = item.content.fields()
+        // Dates as people's offsets, in the source's zone.
+        for (key, value) in fields {
+            if let text = value.stringValue, text.count == 20, text.hasSuffix("Z"), let date = ISO8601DateFormatter().date(from: text) {
+                fields[key] = .string(Display.iso(date, zone: zone) ?? text)
+            }
+        }
+        return .object(["key": .string(item.key), "location": .string(item.location), "page": .string(item.pageURL), "kind": .string(item.content.kind.rawValue), "fields": .object(fields)])
+    }
+
+    static func printItem(_ item: ExtractedItem, zone: TimeZone, output: Output) {
+        output.line(output.paint(item.content.title, .bold) + output.paint("  (\(item.location))", .dim))
+        switch item.content {
+        case .announcement(let a):
+            if let d = a.publishedAt { output.line("  date:    " + Display.date(d, zone: zone)) }
+            if let s = a.summary { output.line("  summary: " + TextNormalizer.truncate(s, to: 160)) }
+            if let i = a.imageURL { output.line("  image:   " + i) }
+            if let l = a.link { output.line("  link:    " + l) }
+        case .event(let e):
+            output.line("  when:     " + Display.date(e.start, zone: zone, allDay: e.allDay) + (e.end.map { " – " + Display.date(e.allDay ? $0.addingTimeInterval(-1) : $0, zone: zone, allDay: e.allDay) } ?? "") + (e.allDay ? " (all day)" : ""))
+            output.line("  category: \(e.category.rawValue)" + (e.state == .scheduled ? "" : "  state: \(e.state.rawValue)"))
+            if let l = e.locationName { output.line("  where:    " + l) }
+            if let d = e.description { output.line("  about:    " + TextNormalizer.truncate(d.replacingOccurrences(of: "\n", with: " "), to: 160)) }
+            if let l = e.link { output.line("  link:     " + l) }
+        case .schoolInfo(let i):
+            output.line("  section: \(i.section.rawValue)  type: \(i.documentType.rawValue)" + (i.group.map { "  under: \($0)" } ?? ""))
+            output.line("  url:     " + i.url)
+        default:
+            break
+        }
+    }
+
+    static var importCommand: CommandSpec {
+        CommandSpec(
+            "import", usage: "SOURCE... | --all [--file PATH] [--dry-run]",
+            summary: "fetch sources and store their items as pending (new, changed, unchanged, missing)",
+            options: [
+                OptionSpec("all", help: "every enabled source in the imports folder"),
+                OptionSpec("file", value: "PATH", help: "read this local file instead of the source's url (one source)"),
+                OptionSpec("dry-run", help: "read and report, write nothing (like extract)"),
+            ],
+            positional: 0...100
+        ) { args, session in
+            var sources: [SourceDefinition] = []
+            var exit: Int32 = 0
+            if args.flag("all") {
+                guard args.positional.isEmpty else { throw TimeTrackError(.usage, "import: give source ids or --all, not both", fix: "usage: import SOURCE... | --all") }
+                let (all, errors) = session.sources()
+                for error in errors { session.output.error(error) }
+                if !errors.isEmpty { exit = 3 }
+                sources = all.filter(\.enabled)
+                if sources.isEmpty { throw TimeTrackError(.configuration, "no enabled sources in \(session.importsPath)", fix: "add a definition, or pass --imports DIR") }
+            } else {
+                guard !args.positional.isEmpty else { throw TimeTrackError(.usage, "import: name at least one source, or --all", fix: "usage: import SOURCE... | --all; `sources` lists them") }
+                sources = try args.positional.map { try session.source($0) }
+            }
+            if args.option("file") != nil && sources.count != 1 {
+                throw TimeTrackError(.usage, "import: --file goes with exactly one source")
+            }
+            if args.flag("dry-run") {
+                for source in sources {
+                    let result = try session.pipeline(for: source).extract(source, file: args.option("file"))
+                    session.output.line("\(source.id): \(result.items.count) items, \(result.problems.count) problems (dry run, nothing written)")
+                }
+                return exit
+            }
+            let store = try session.store(create: true)
+            try session.requireRole(.admin, in: store, for: "run imports")
+            var summaries: [SourceRunSummary] = []
+            var failed = 0
+            for source in sources {
+                do {
+                    let summary = try session.pipeline(for: source).importSource(source, into: store, by: session.operatorName, file: args.option("file"))
+                    summaries.append(summary)
+                    let run = summary.run
+                    let line = "\(source.id): \(run?.status.rawValue ?? "?") · \(run?.found ?? 0) found · \(run?.new ?? 0) new · \(run?.changed ?? 0) changed · \(run?.unchanged ?? 0) unchanged · \(run?.missing ?? 0) missing · \(run?.problems ?? 0) problems"
+                    if !session.output.json { session.output.line(line) }
+                    for problem in summary.result.problems + summary.failures where problem.severity == .error {
+                        session.output.note("  \(source.id): \(problem.location): \(problem.message)")
+                    }
+                    if run?.status == .failed { failed += 1 } else if run?.status == .partial { exit = 3 }
+                } catch let error as TimeTrackError {
+                    failed += 1
+                    session.output.error(TimeTrackError(error.code, error.message, fix: error.fix, context: error.context.merging(["source": source.id]) { a, _ in a }))
+                }
+            }
+            if session.output.json {
+                session.output.printJSON(JSONValue.array(summaries.map { s in
+                    .object([
+                        "source": .string(s.source), "status": .string(s.run?.status.rawValue ?? "failed"), "run": .number(Double(s.run?.id ?? 0)),
+                        "found": .number(Double(s.run?.found ?? 0)), "new": .array(s.newIDs.map { .string($0) }),
+                        "changed": .array(s.changedIDs.map { .string($0) }), "missing": .array(s.missingIDs.map { .string($0) }),
+                        "problems": .array((s.result.problems + s.failures).map { (try? JSONCoding.value($0)) ?? .null }),
+                    ])
+                }))
+            }
+            let pending = summaries.reduce(0) { $0 + $1.newIDs.count + $1.changedIDs.count }
+            if pending > 0 && !session.output.json {
+                session.output.line("\(pending) item(s) wait for review: `timetrack-admin review`")
+            }
+            if failed == sources.count { return 1 }
+            return failed > 0 ? 3 : exit
+        }
+    }
+
+    /// The terminal's width, or 100 when not a terminal.
+    static func terminalWidth() -> Int {
+        var size = winsize()
+        if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 20 { return Int(size.ws_col) }
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 20 { return columns }
+        return 100
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import TimeTrackCore
+import TimeTrackImport
+import TimeTrackKit
+import TimeTrackStore
+
+extension Session {
+    /// All source definitions in the imports folder, and the errors of the bad ones.
+    public func sources() -> (sources: [SourceDefinition], errors: [TimeTrackError]) {
+        SourceDefinition.loadAll(folder: importsPath)
+    }
+
+    /// A source by id (from the imports folder) or by the path of its definition file.
+    public func source(_ word: String) throws -> SourceDefinition {
+        if word.hasSuffix(".json") || word.contains("/") {
+            guard FileManager.default.fileExists(atPath: word) else {
+                throw TimeTrackError(.configuration, "no source definition file here", fix: "check the path, or give a source id (`sources` lists them)", context: ["file": word])
+            }
+            return try SourceDefinition.load(file: word)
+        }
+        let (all, errors) = sources()
+        if let found = all.first(where: { $0.id == word }) { return found }
+        if let broken = errors.first(where: { ($0.context["file"] as NSString?)?.lastPathComponent.hasPrefix(word) == true }) { throw broken }
+        let known = all.map(\.id)
+        throw TimeTrackError(
+            .usage, "no source '\(word)' in \(importsPath)",
+            fix: known.isEmpty ? "add a definition to \(importsPath) or pass --imports DIR" : "sources: " + known.joined(separator: ", "))
+    }
+
+    /// The pipeline for a source: pages are confined to the folder of its definition.
+    public func pipeline(for source: SourceDefinition) -> ImportPipeline {
+        ImportPipeline(importsRoot: URL(fileURLWithPath: source.file).deletingLastPathComponent())
+    }
+
+    /// Refuses the action unless the session's operator is an admin. On a store with no
+    /// operators yet, the current operator becomes its first admin.
+    public func requireRole(_ role: Operator.Role, in store: SQLiteStore, for action: String) throws {
+        var op = try store.operatorNamed(operatorName)
+        if op == nil, try store.operators().isEmpty {
+            op = try store.addOperator(operatorName, role: .admin, by: operatorName)
+            output.note("\(operatorName) is this store's first operator, and an admin")
+        }
+        guard let op else {
+            throw TimeTrackError(
+                .permission, "\(operatorName) is not an operator of this store",
+                fix: "an admin can add you: `operator add \(operatorName) --role staff`, or pass --as NAME")
+        }
+        if role == .admin && op.role != .admin {
+            throw TimeTrackError(.permission, "only admins may \(action); \(op.name) is staff", fix: "ask an admin, or run as one with --as NAME")
+        }
+    }
+}
+
+/// Dates as people read them, in a given zone.
+enum Display {
+    static func date(_ date: Date?, zone: TimeZone, allDay: Bool = false) -> String {
+        guard let date else { return "" }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        formatter.dateFormat = allDay ? "yyyy-MM-dd" : "yyyy-MM-dd HH:mm"
+        return formatter.string(from: date) + (allDay ? "" : " " + (zone.abbreviation(for: date) ?? zone.identifier))
+    }
+
+    /// ISO 8601 with the zone's offset: `2026-09-10T17:00:00-05:00`.
+    static func iso(_ date: Date?, zone: TimeZone) -> String? {
+        guard let date else { return nil }
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = zone
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import TimeTrackCore
+import TimeTrackKit
+
+/// Reads pages for one source: local files (confined to a root folder) and, for a source with a
+/// `baseURL`, public URLs under that base mapped to files beside the source's page (a local
+/// mirror of the site, as the bundled sample district is).
+///
+/// Pages larger than `maxBytes` are refused with a message saying how to raise the limit.
+public final class Fetcher: PageFetcher {
+    /// Largest page accepted, in bytes (default 25 MB).
+    public var maxBytes: Int
+    /// Local files must be inside this folder (nil: anywhere, for paths given on the command line).
+    public var confinedTo: URL?
+    /// Public URL prefix → local folder.
+    var mirrors: [(String, URL)] = []
+    /// The first page's file stands for this public URL.
+    var aliases: [String: URL] = [:]
+    let http: HTTPClient?
+
+    /// A fetcher for a source: its local mirror (if any), the confinement folder and the size limit.
+    public init(source: SourceDefinition, confinedTo root: URL?, maxBytes: Int = 25 * 1024 * 1024, http: HTTPClient? = nil) {
+        self.maxBytes = maxBytes
+        self.confinedTo = root?.standardizedFileURL.resolvingSymlinksInPath()
+        self.http = http
+        if source.url.isFileURL, let base = source.baseURL {
+            let publicFolder = base.absoluteString.hasSuffix("/") ? base.absoluteString : base.deletingLastPathComponent().absoluteString
+            mirrors.append((publicFolder, source.url.deletingLastPathComponent()))
+            aliases[base.absoluteString] = source.url
+        }
+    }
+
+    public func fetch(_ url: URL) throws -> FetchedPage {
+        if url.isFileURL { return try readFile(url, standsFor: url) }
+        let text = url.absoluteString
+        if let file = aliases[text] { return try readFile(file, standsFor: url) }
+        for (prefix, folder) in mirrors where text.hasPrefix(prefix) {
+            var rest = String(text.dropFirst(prefix.count))
+            if let cut = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = String(rest[..<cut]) }
+            if rest.isEmpty || rest.hasSuffix("/") { rest += "index.html" }
+            let file = folder.appendingPathComponent(rest.removingPercentEncoding ?? rest)
+            return try readFile(file, standsFor: url)
+        }
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw TimeTrackError(.fetch, "only http, https and local files can be fetched", context: ["url": text])
+        }
+        guard let http else {
+            throw TimeTrackError(.fetch, "no HTTP client configured for this run", context: ["url": text])
+        }
+        return try http.get(url, maxBytes: maxBytes)
+    }
+
+    func readFile(_ file: URL, standsFor url: URL) throws -> FetchedPage {
+        let path = file.standardizedFileURL.resolvingSymlinksInPath()
+        if let root = confinedTo, !(path.path == root.path || path.path.hasPrefix(root.path + "/")) {
+            throw TimeTrackError(
+                .fetch, "\(path.path) is outside the imports folder \(root.path)",
+                fix: "keep source pages inside the imports folder, or give the file on the command line with --file", context: ["url": url.absoluteString])
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path.path, isDirectory: &isDirectory) else {
+            throw TimeTrackError(.fetch, "no such file: \(path.path)", fix: "check the source's url (relative paths resolve against the definition's folder)", context: ["url": url.absoluteString])
+        }
+        guard !isDirectory.boolValue else {
+            throw TimeTrackError(.fetch, "\(path.path) is a folder, not a page", context: ["url": url.absoluteString])
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path.path)[.size] as? NSNumber)?.intValue ?? 0
+        if size > maxBytes {
+            throw TimeTrackError(
+                .fetch, String(format: "the page is %.1f MB, over the %.1f MB limit", Double(size) / 1_048_576, Double(maxBytes) / 1_048_576),
+                fix: "a page this large is usually a mistake; check the url", context: ["url": url.absoluteString])
+        }
+        guard let handle = FileHandle(forReadingAtPath: path.path) else {
+            throw TimeTrackError(.fetch, "cannot read \(path.path)", fix: "check its permissions", context: ["url": url.absoluteString])
+        }
+        defer { try? handle.close() }
+        let data = (try? handle.read(upToCount: maxBytes + 1)) ?? Data()
+        if data.count > maxBytes {
+            throw TimeTrackError(.fetch, "the page grew over the \(maxBytes / 1_048_576) MB limit while reading", context: ["url": url.absoluteString])
+        }
+        return FetchedPage(url: url, location: path.path, data: data, contentType: nil, charset: nil, fetchedAt: Date())
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import TimeTrackCore
+import TimeTrackKit
+
+/// What one source's import did.
+public struct SourceRunSummary: Sendable {
+    public var source: String
+    public var run: ImportRun?
+    public var result: ImportResult
+    /// Ids of new items and changed items.
+    public var newIDs: [String] = []
+    public var changedIDs: [String] = []
+    public var missingIDs: [String] = []
+    /// Items the store refused (validation), with their location.
+    public var failures: [ImportProblem] = []
+
+    /// True when the source was read and every item was stored.
+    public var succeeded: Bool { run?.status == .ok }
+}
+
+/// Fetch → importer → normalize → reconcile with the store, for one source at a time.
+public struct ImportPipeline {
+    /// The imports folder: local pages must stay inside it (unless given with --file).
+    public var importsRoot: URL
+    public var now: () -> Date = { Date() }
+    public var http: HTTPClient?
+    /// Called with (pages, items) as a source is read.
+    public var progress: ((_ pages: Int, _ items: Int) -> Void)?
+
+    public init(importsRoot: URL, http: HTTPClient? = nil) {
+        self.importsRoot = importsRoot
+        self.http = http
+    }
+
+    /// Reads a source and returns its items and problems; writes nothing.
+    ///
+    /// - Parameter file: read this local file instead of the source's url (not confined).
+    public func extract(_ source: SourceDefinition, file: String? = nil) throws -> ImportResult {
+        let effective = file.map { source.readingFile($0) } ?? source
+        let importer = try ImporterRegistry.make(for: effective)
+        let fetcher = Fetcher(source: effective, confinedTo: file == nil ? importsRoot : nil, http: http)
+        if let file {
+            // The given file and its siblings (detail pages, next pages) may be read.
+            fetcher.confinedTo = URL(fileURLWithPath: file).deletingLastPathComponent().standardizedFileURL.resolvingSymlinksInPath()
+        }
+        let context = ImportContext(source: effective, fetcher: fetcher, now: now())
+        context.progress = progress
+        return try importer.run(context)
+    }
+
+    /// Imports a source into the store as pending items (one transaction per item), with a run record.
+    public func importSource(_ source: SourceDefinition, into store: any ItemStore, by operatorName: String, file: String? = nil) throws -> SourceRunSummary {
+        var run = try store.beginRun(sourceID: source.id, by: operatorName)
+        var summary = SourceRunSummary(source: source.id, run: run, result: ImportResult())
+        do {
+            summary.result = try extract(source, file: file)
+        } catch let error as TimeTrackError {
+            run.status = .failed
+            run.message = error.description
+            run.finishedAt = now()
+            try store.finishRun(run)
+            summary.run = run
+            throw error
+        }
+        let result = summary.result
+        run.found = result.items.count
+        run.problems = result.problems.count
+        var seen: Set<String> = []
+        let importerInfo = ImporterRegistry.type(named: source.importer)?.info
+        for item in result.items {
+            let provenance = Provenance(
+                sourceID: source.id, sourceURL: item.pageURL, fetchedAt: item.fetchedAt, pageHash: item.pageHash,
+                importer: importerInfo?.name ?? source.importer, importerVersion: importerInfo?.version ?? "?")
+            do {
+                let outcome = try store.recordImported(ImportedRecord(key: item.key, content: item.content, school: source.school, provenance: provenance), runID: run.id, by: operatorName)
+                seen.insert(item.key)
+                switch outcome {
+                case .new(let id):
+                    run.new += 1
+                    summary.newIDs.append(id)
+                case .changed(let id, _, _):
+                    run.changed += 1
+                    summary.changedIDs.append(id)
+                case .unchanged, .skipped:
+                    run.unchanged += 1
+                }
+            } catch let error as TimeTrackError where error.code == .validation {
+                summary.failures.append(ImportProblem(.error, error.message, location: item.location))
+                seen.insert(item.key)  // it is still there upstream
+            }
+        }
+        run.problems += summary.failures.count
+        if result.items.isEmpty {
+            run.status = .failed
+            run.message = "0 items found" + (result.problems.first.map { ": \($0.message)" } ?? "")
+        } else {
+            // Items not seen are counted missing only on a run that read its pages cleanly.
+            if !result.problems.contains(where: { $0.severity == .error && $0.message.hasPrefix("page ") }) {
+                summary.missingIDs = try store.recordMissing(sourceID: source.id, seenKeys: seen, runID: run.id)
+                run.missing = summary.missingIDs.count
+            }
+            let errors = result.problems.filter { $0.severity == .error }.count + summary.failures.count
+            run.status = errors > 0 ? .partial : .ok
+            if errors > 0 { run.message = "\(errors) item(s) skipped; see `extract \(source.id)`" }
+        }
+        run.finishedAt = now()
+        try store.finishRun(run)
+        summary.run = run
+        return summary
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// Finds a page's character encoding: byte-order mark, then the HTTP header, then `<meta>`,
+/// then UTF-8 if the bytes are valid UTF-8, else Windows-1252 (what browsers assume).
+public enum Charset {
+    /// The encoding name to hand to libxml2.
+    public static func detect(_ data: Data, declared: String?) -> String {
+        let prefix = [UInt8](data.prefix(4))
+        if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { return "utf-8" }
+        if prefix.starts(with: [0xFF, 0xFE]) { return "utf-16le" }
+        if prefix.starts(with: [0xFE, 0xFF]) { return "utf-16be" }
+        if let declared = declared.flatMap(normalize) { return declared }
+        if let meta = metaCharset(data).flatMap(normalize) {
+            // A page that says UTF-8 but is not (a common CMS mistake) is read as Windows-1252.
+            if meta == "utf-8" && !isValidUTF8(data.prefix(1 << 20)) { return "windows-1252" }
+            return meta
+        }
+        return isValidUTF8(data.prefix(1 << 20)) ? "utf-8" : "windows-1252"
+    }
+
+    /// The charset named by `<meta charset>` or `<meta http-equiv content="...charset=">` in the first 4 KB.
+    public static func metaCharset(_ data: Data) -> String? {
+        let head = String(decoding: data.prefix(4096), as: UTF8.self).lowercased()
+        guard let range = head.range(of: "charset=") else { return nil }
+        var name = ""
+        for c in head[range.upperBound...] {
+            if c == "\"" || c == "'" {
+                if name.isEmpty { continue } else { break }
+            }
+            if c.isLetter || c.isNumber || c == "-" || c == "_" { name.append(c) } else { break }
+        }
+        return name.isEmpty ? nil : name
+    }
+
+    /// A charset name libxml2 understands, or nil for an unknown one.
+    static func normalize(_ name: String) -> String? {
+        let n = name.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        switch n {
+        case "utf-8", "utf8": return "utf-8"
+        case "iso-8859-1", "latin1", "latin-1", "us-ascii", "ascii", "windows-1252", "cp1252", "x-cp1252":
+            // Browsers read all of these as Windows-1252; so do we (it is a superset).
+            return "windows-1252"
+        case "utf-16", "utf-16le", "utf-16be", "iso-8859-2", "iso-8859-15", "windows-1251", "windows-1250", "koi8-r", "shift_jis", "euc-jp", "gb2312", "big5":
+            return n
+        default: return nil
+        }
+    }
+
+    /// Whether bytes are valid UTF-8 (a cut multi-byte sequence at the very end is allowed).
+    static func isValidUTF8(_ data: Data) -> Bool {
+        var index = data.startIndex
+        while index < data.endIndex {
+            let byte = data[index]
+            let length: Int
+            if byte < 0x80 { length = 1 } else if byte & 0xE0 == 0xC0 { length = 2 } else if byte & 0xF0 == 0xE0 { length = 3 } else if byte & 0xF8 == 0xF0 { length = 4 } else { return false }
+            if length > 1 {
+                if index + length > data.endIndex { return data.endIndex - index < 4 }
+                for offset in 1..<length where data[index + offset] & 0xC0 != 0x80 { return false }
+            }
+            index += length
+        }
+        return true
+    }
+}

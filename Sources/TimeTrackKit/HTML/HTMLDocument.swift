@@ -1,0 +1,86 @@
+import CLibXML2
+import Foundation
+import TimeTrackCore
+
+/// A parsed HTML page: libxml2's forgiving HTML parser with no network, no stderr noise,
+/// and links resolved against the page URL and its `<base href>`.
+///
+/// The document owns the libxml2 tree; `HTMLNode`s keep it alive. Not thread-safe: use a
+/// document on one thread.
+public final class HTMLDocument {
+    let doc: htmlDocPtr
+    /// The URL the page was read from (or stands for), used to resolve relative links.
+    public let url: URL?
+    /// The base for relative links: `<base href>` resolved against `url`, else `url`.
+    public private(set) var baseURL: URL?
+    /// The character encoding the page was decoded with.
+    public let encoding: String
+
+    /// Parses HTML bytes.
+    ///
+    /// - Parameters:
+    ///   - data: the page's bytes, any size the caller accepted.
+    ///   - url: where the page came from (or the public URL it stands for).
+    ///   - declaredCharset: the charset from an HTTP `Content-Type` header, if any.
+    /// - Throws: `.parse` when libxml2 cannot build any tree (it recovers from almost anything).
+    public init(data: Data, url: URL?, declaredCharset: String? = nil) throws {
+        clibxml2_silence()
+        let encoding = Charset.detect(data, declared: declaredCharset)
+        self.encoding = encoding
+        self.url = url
+        let options = Int32(
+            HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue
+                | HTML_PARSE_COMPACT.rawValue)
+        var parsed: htmlDocPtr? = data.withUnsafeBytes { raw -> htmlDocPtr? in
+            guard let base = raw.baseAddress, raw.count > 0 else { return nil }
+            return htmlReadMemory(base.assumingMemoryBound(to: CChar.self), Int32(clamping: raw.count), url?.absoluteString, encoding, options)
+        }
+        if parsed == nil && !data.isEmpty {
+            // An encoding libxml2 does not know: read it as Windows-1252, which never fails.
+            parsed = data.withUnsafeBytes { raw in
+                guard let base = raw.baseAddress else { return nil }
+                return htmlReadMemory(base.assumingMemoryBound(to: CChar.self), Int32(clamping: raw.count), url?.absoluteString, "windows-1252", options)
+            }
+        }
+        if parsed == nil {
+            // Empty input: an empty document, so selectors simply match nothing.
+            parsed = htmlReadMemory("<html></html>", 13, url?.absoluteString, "utf-8", options)
+        }
+        guard let parsed else {
+            throw TimeTrackError(.parse, "the page could not be parsed as HTML", context: ["url": url?.absoluteString ?? "?"])
+        }
+        doc = parsed
+        baseURL = url
+        if let href = root.first("base[href]")?.attribute("href"), let resolved = URL(string: href.trimmingCharacters(in: .whitespaces), relativeTo: url)?.absoluteURL {
+            baseURL = resolved
+        }
+    }
+
+    /// Parses a UTF-8 string (fixtures, fragments).
+    public convenience init(html: String, url: URL? = nil) throws {
+        try self.init(data: Data(html.utf8), url: url, declaredCharset: "utf-8")
+    }
+
+    deinit { xmlFreeDoc(doc) }
+
+    /// The document node: select from here.
+    public var root: HTMLNode { HTMLNode(raw: UnsafeMutablePointer<xmlNode>(OpaquePointer(doc)), document: self) }
+
+    /// The `<link rel="canonical">` URL, if the page declares one.
+    public var canonicalURL: URL? {
+        root.first("link[rel=canonical]")?.attribute("href").flatMap { URL(string: $0, relativeTo: baseURL)?.absoluteURL }
+    }
+
+    /// Resolves a link found in the page against the base URL.
+    ///
+    /// Returns nil for empty links and `#` anchors. Other schemes (`mailto:`, `javascript:`)
+    /// come back as written, for the caller to judge.
+    public func resolve(_ href: String) -> String? {
+        let trimmed = href.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return nil }
+        let escaped = trimmed.replacingOccurrences(of: " ", with: "%20")
+        if let absolute = URL(string: escaped), absolute.scheme != nil { return absolute.absoluteString }
+        guard let resolved = URL(string: escaped, relativeTo: baseURL)?.absoluteURL else { return nil }
+        return resolved.absoluteString
+    }
+}

@@ -1,0 +1,145 @@
+import CLibXML2
+import Foundation
+import TimeTrackCore
+
+/// An element (or the document) in a parsed page. Holds its document alive.
+public struct HTMLNode {
+    let raw: xmlNodePtr
+    /// The document the node belongs to.
+    public let document: HTMLDocument
+
+    init(raw: xmlNodePtr, document: HTMLDocument) {
+        self.raw = raw
+        self.document = document
+    }
+
+    /// The lowercase tag name (`""` for the document node).
+    public var name: String {
+        guard raw.pointee.type == XML_ELEMENT_NODE, let name = raw.pointee.name else { return "" }
+        return String(cString: name)
+    }
+
+    /// An attribute's value, or nil when absent.
+    public func attribute(_ name: String) -> String? {
+        guard raw.pointee.type == XML_ELEMENT_NODE, let value = xmlGetProp(raw, name) else { return nil }
+        defer { clibxml2_free(value) }
+        return String(cString: value)
+    }
+
+    /// Whether the node has a class (space-separated `class` attribute).
+    public func hasClass(_ name: String) -> Bool {
+        attribute("class")?.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).contains { $0 == name } ?? false
+    }
+
+    /// The parent element, if any.
+    public var parent: HTMLNode? {
+        guard let parent = raw.pointee.parent, parent.pointee.type == XML_ELEMENT_NODE else { return nil }
+        return HTMLNode(raw: parent, document: document)
+    }
+
+    /// Child elements in order.
+    public var children: [HTMLNode] {
+        var result: [HTMLNode] = []
+        var child = raw.pointee.children
+        while let node = child {
+            if node.pointee.type == XML_ELEMENT_NODE { result.append(HTMLNode(raw: node, document: document)) }
+            child = node.pointee.next
+        }
+        return result
+    }
+
+    /// The text inside, whitespace (and `&nbsp;`) collapsed to single spaces, trimmed.
+    /// Script and style contents are skipped.
+    public var text: String { TextNormalizer.collapse(rawText(blocks: false)) }
+
+    /// The text inside with block elements (p, div, li, br, headings) as line breaks;
+    /// spaces collapsed within lines, empty lines dropped.
+    public var blockText: String {
+        rawText(blocks: true).split(separator: "\n").map { TextNormalizer.collapse(String($0)) }.filter { !$0.isEmpty }.joined(separator: "\n")
+    }
+
+    static let blockNames: Set<String> = [
+        "p", "div", "br", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "table", "section", "article", "header",
+        "footer", "blockquote", "pre", "dd", "dt", "figure", "figcaption", "hr",
+    ]
+
+    /// Concatenated text, iteratively (deep trees cannot overflow the stack).
+    func rawText(blocks: Bool) -> String {
+        var out = ""
+        var stack: [(xmlNodePtr, Bool)] = [(raw, false)]  // (node, closing)
+        while let (node, closing) = stack.popLast() {
+            let type = node.pointee.type
+            if closing {
+                out += "\n"
+                continue
+            }
+            if type == XML_TEXT_NODE || type == XML_CDATA_SECTION_NODE {
+                if let content = node.pointee.content { out += String(cString: content) }
+                continue
+            }
+            guard type == XML_ELEMENT_NODE || type == XML_DOCUMENT_NODE || type == XML_HTML_DOCUMENT_NODE else { continue }
+            let tag = type == XML_ELEMENT_NODE ? node.pointee.name.map { String(cString: $0) } ?? "" : ""
+            if tag == "script" || tag == "style" || tag == "noscript" || tag == "template" { continue }
+            let isBlock = blocks && HTMLNode.blockNames.contains(tag)
+            if isBlock {
+                out += "\n"
+                stack.append((node, true))
+            }
+            var children: [xmlNodePtr] = []
+            var child = node.pointee.children
+            while let c = child {
+                children.append(c)
+                child = c.pointee.next
+            }
+            for c in children.reversed() { stack.append((c, false)) }
+        }
+        return out
+    }
+
+    /// The node's own HTML (outer), as libxml2 serializes it.
+    public var outerHTML: String {
+        guard let buffer = xmlBufferCreate() else { return "" }
+        defer { xmlBufferFree(buffer) }
+        htmlNodeDump(buffer, document.doc, raw)
+        guard let content = xmlBufferContent(buffer) else { return "" }
+        return String(cString: content)
+    }
+
+    /// The HTML of the node's children.
+    public var innerHTML: String {
+        guard let buffer = xmlBufferCreate() else { return "" }
+        defer { xmlBufferFree(buffer) }
+        var child = raw.pointee.children
+        while let node = child {
+            htmlNodeDump(buffer, document.doc, node)
+            child = node.pointee.next
+        }
+        guard let content = xmlBufferContent(buffer) else { return "" }
+        return String(cString: content)
+    }
+
+    /// Elements matching a CSS selector, in document order.
+    public func select(_ selector: String) throws -> [HTMLNode] {
+        try select(Selector(selector))
+    }
+
+    /// Elements matching a compiled selector, in document order.
+    public func select(_ selector: Selector) -> [HTMLNode] {
+        selector.compiled.evaluate(on: self)
+    }
+
+    /// The first element matching a CSS selector, or nil (also for an invalid selector).
+    public func first(_ selector: String) -> HTMLNode? {
+        (try? select(selector))?.first
+    }
+
+    /// Elements matching an XPath expression relative to this node.
+    public func xpath(_ expression: String) throws -> [HTMLNode] {
+        try XPath(expression).evaluate(on: self)
+    }
+
+    /// Whether `a` comes before `b` in document order (an ancestor comes before its descendants).
+    public static func precedes(_ a: HTMLNode, _ b: HTMLNode) -> Bool {
+        xmlXPathCmpNodes(a.raw, b.raw) == 1
+    }
+}

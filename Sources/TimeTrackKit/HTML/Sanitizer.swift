@@ -1,0 +1,119 @@
+import CLibXML2
+import Foundation
+
+/// Reduces HTML to an allowlist the app can show safely: no script, style, iframes, forms,
+/// event handlers or `javascript:` URLs; links and images made absolute.
+public enum Sanitizer {
+    static let allowedTags: Set<String> = [
+        "p", "br", "a", "strong", "b", "em", "i", "u", "ul", "ol", "li", "h2", "h3", "h4", "h5", "h6", "blockquote",
+        "img", "figure", "figcaption", "table", "thead", "tbody", "tr", "th", "td", "hr", "pre", "code", "sup", "sub",
+    ]
+    /// Tags removed with everything inside them.
+    static let droppedTags: Set<String> = [
+        "script", "style", "iframe", "object", "embed", "form", "input", "button", "select", "textarea", "noscript",
+        "template", "svg", "math", "link", "meta", "head", "title", "frame", "frameset", "applet", "base", "audio", "video", "canvas",
+    ]
+    static let allowedAttributes: [String: Set<String>] = ["a": ["href", "title"], "img": ["src", "alt", "width", "height"], "td": ["colspan", "rowspan"], "th": ["colspan", "rowspan"]]
+
+    /// The sanitized inner HTML of a node; URLs resolved against its document.
+    public static func sanitize(_ node: HTMLNode) -> String {
+        var out = ""
+        var child = node.raw.pointee.children
+        while let c = child {
+            write(c, document: node.document, into: &out)
+            child = c.pointee.next
+        }
+        return collapseBlankLines(out)
+    }
+
+    /// Sanitizes an HTML string (a feed's `content`, a WordPress `content.rendered`).
+    public static func sanitize(html: String, baseURL: URL?) -> String {
+        guard let document = try? HTMLDocument(html: "<html><body>" + html + "</body></html>", url: baseURL),
+            let body = try? document.root.select("body").first
+        else { return "" }
+        return sanitize(body)
+    }
+
+    private static func write(_ start: xmlNodePtr, document: HTMLDocument, into out: inout String) {
+        // Iterative walk: (node, closing tag to emit after children).
+        var stack: [(xmlNodePtr?, String?)] = [(start, nil)]
+        while let (nodeOrNil, closing) = stack.popLast() {
+            if let closing {
+                out += closing
+                continue
+            }
+            guard let node = nodeOrNil else { continue }
+            switch node.pointee.type {
+            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+                if let content = node.pointee.content { out += escape(String(cString: content)) }
+                continue
+            case XML_ELEMENT_NODE:
+                break
+            default:
+                continue
+            }
+            let tag = node.pointee.name.map { String(cString: $0) }?.lowercased() ?? ""
+            if droppedTags.contains(tag) { continue }
+            let element = HTMLNode(raw: node, document: document)
+            var children: [xmlNodePtr] = []
+            var child = node.pointee.children
+            while let c = child {
+                children.append(c)
+                child = c.pointee.next
+            }
+            if allowedTags.contains(tag) || tag == "h1" {
+                let name = tag == "h1" ? "h2" : tag
+                var attributes = ""
+                for attribute in allowedAttributes[tag] ?? [] {
+                    guard var value = element.attribute(attribute) else { continue }
+                    if attribute == "href" || attribute == "src" {
+                        guard let resolved = safeURL(value, document: document) else { continue }
+                        value = resolved
+                    }
+                    attributes += " \(attribute)=\"\(escape(value, attribute: true))\""
+                }
+                if tag == "a" && attributes.isEmpty {
+                    // A link with nothing safe left is just its text.
+                } else if tag == "img" && !attributes.contains("src=") {
+                    continue
+                } else {
+                    out += "<\(name)\(attributes)>"
+                    if tag == "br" || tag == "hr" || tag == "img" { continue }
+                    stack.append((nil, "</\(name)>"))
+                }
+            } else if HTMLNode.blockNames.contains(tag) {
+                // div, section...: keep the content, as a paragraph break.
+                stack.append((nil, "\n"))
+            }
+            for c in children.reversed() { stack.append((c, nil)) }
+        }
+    }
+
+    /// An absolute http(s) or mailto URL, or nil for anything else (`javascript:`, `data:`, `file:`).
+    static func safeURL(_ value: String, document: HTMLDocument) -> String? {
+        guard let resolved = document.resolve(value) else { return nil }
+        let lower = resolved.lowercased()
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("mailto:") else { return nil }
+        return resolved
+    }
+
+    static func escape(_ text: String, attribute: Bool = false) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for c in text.unicodeScalars {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"" where attribute: out += "&quot;"
+            case "\u{A0}": out += "&nbsp;"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+
+    static func collapseBlankLines(_ html: String) -> String {
+        html.split(separator: "\n", omittingEmptySubsequences: true).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: "\n")
+    }
+}

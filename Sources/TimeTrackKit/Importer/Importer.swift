@@ -1,0 +1,149 @@
+import Foundation
+import TimeTrackCore
+
+/// One option an importer reads from a source definition's `options`.
+public struct ImporterOption: Sendable {
+    public var name: String
+    /// What the value looks like (`selector`, `number`, `object`...).
+    public var type: String
+    public var required: Bool
+    public var help: String
+
+    public init(_ name: String, type: String, required: Bool = false, help: String) {
+        self.name = name
+        self.type = type
+        self.required = required
+        self.help = help
+    }
+}
+
+/// What an importer is: its name (the `importer` of a source definition), version, the kinds it
+/// produces and its options. `timetrack-admin plugins` lists these.
+public struct ImporterInfo: Sendable {
+    public var name: String
+    public var version: String
+    public var kinds: [ItemKind]
+    public var summary: String
+    public var options: [ImporterOption]
+
+    public init(name: String, version: String, kinds: [ItemKind], summary: String, options: [ImporterOption]) {
+        self.name = name
+        self.version = version
+        self.kinds = kinds
+        self.summary = summary
+        self.options = options
+    }
+}
+
+/// A page as fetched: bytes, where from, and its hash.
+public struct FetchedPage: Sendable {
+    /// The URL the page stands for (public URL for local mirrors), used to resolve links.
+    public var url: URL
+    /// Where the bytes were actually read from (a file path or the final URL after redirects).
+    public var location: String
+    public var data: Data
+    /// The HTTP `Content-Type` without parameters, if known.
+    public var contentType: String?
+    /// The charset from the `Content-Type` header, if any.
+    public var charset: String?
+    public var fetchedAt: Date
+    /// SHA-256 of the bytes.
+    public var hash: String
+
+    public init(url: URL, location: String, data: Data, contentType: String? = nil, charset: String? = nil, fetchedAt: Date = Date()) {
+        self.url = url
+        self.location = location
+        self.data = data
+        self.contentType = contentType
+        self.charset = charset
+        self.fetchedAt = fetchedAt
+        self.hash = SHA256.hex(data)
+    }
+}
+
+/// Fetches pages for importers (files, http), with the run's limits and politeness.
+public protocol PageFetcher: AnyObject {
+    /// Fetches a page; errors are `.fetch` errors naming the URL.
+    func fetch(_ url: URL) throws -> FetchedPage
+}
+
+/// Something wrong with one item or page: reported with where it happened, never dropped silently.
+public struct ImportProblem: Codable, Sendable, Equatable, CustomStringConvertible {
+    /// How bad it is.
+    public enum Severity: String, Codable, Sendable { case warning, error }
+    public var severity: Severity
+    public var message: String
+    /// The page and item position (`page 2 item 5`), or the field.
+    public var location: String
+
+    public init(_ severity: Severity, _ message: String, location: String) {
+        self.severity = severity
+        self.message = message
+        self.location = location
+    }
+
+    public var description: String { "\(severity.rawValue): \(location): \(message)" }
+}
+
+/// One normalized item found by an importer.
+public struct ExtractedItem: Sendable {
+    /// Stable key within the source.
+    public var key: String
+    public var content: ItemContent
+    /// The page the item was read from.
+    public var pageURL: String
+    public var pageHash: String
+    public var fetchedAt: Date
+    /// Where it was on the page (`page 1 item 3`).
+    public var location: String
+
+    public init(key: String, content: ItemContent, pageURL: String, pageHash: String, fetchedAt: Date, location: String) {
+        self.key = key
+        self.content = content
+        self.pageURL = pageURL
+        self.pageHash = pageHash
+        self.fetchedAt = fetchedAt
+        self.location = location
+    }
+}
+
+/// What an importer hands back for one source.
+public struct ImportResult: Sendable {
+    public var items: [ExtractedItem] = []
+    public var problems: [ImportProblem] = []
+    public var pagesFetched = 0
+    /// Items seen twice (same key) and merged into one.
+    public var duplicatesMerged = 0
+
+    public init() {}
+}
+
+/// What an importer gets to do its work.
+public final class ImportContext {
+    public let source: SourceDefinition
+    public let fetcher: any PageFetcher
+    /// The run's clock: dates without a year resolve against it.
+    public let now: Date
+    /// Called as pages are fetched and items found (for progress on a terminal).
+    public var progress: ((_ pages: Int, _ items: Int) -> Void)?
+
+    public init(source: SourceDefinition, fetcher: any PageFetcher, now: Date = Date()) {
+        self.source = source
+        self.fetcher = fetcher
+        self.now = now
+    }
+}
+
+/// An importer plugin: reads pages of a source and produces normalized items.
+///
+/// Each plugin lives under `Plugins/<Name>/` as its own target and is listed in the registry
+/// (`ImporterRegistry`). See docs/writing-an-importer.md.
+public protocol Importer {
+    /// Name, version, kinds and options.
+    static var info: ImporterInfo { get }
+    /// Checks the source's options; throws `.configuration` errors naming the file and field.
+    init(source: SourceDefinition) throws
+    /// Fetches and reads the source. Item-level problems go into the result; only a failure of
+    /// the whole source (the first page cannot be read) throws.
+    func run(_ context: ImportContext) throws -> ImportResult
+}

@@ -1,0 +1,250 @@
+import Foundation
+
+/// A date (and maybe a time) read from page text.
+public struct ParsedDate: Equatable, Sendable {
+    /// The instant: local midnight in the source's zone when there was no time.
+    public var date: Date
+    /// Whether the text gave a time of day.
+    public var hasTime: Bool
+    /// Whether the text gave a year (otherwise it was inferred from the reference date).
+    public var hadYear: Bool
+}
+
+/// Reads dates in the forms real school pages use, in the source's time zone.
+///
+/// Understood: ISO 8601 with or without offset or time (`2026-09-11T17:11:00-04:00`,
+/// `2026-09-18T14:00-04:00`, `2026-09-10`); month names (`September 14, 2026`, `Sept. 14`,
+/// `14 Sep 2026`, `Monday, September 14, 2026 at 6:00 PM`); numeric US dates (`2/18/26 (Wed.)`,
+/// `02-10-22 - 5 p.m.`, `9/14/2026`); times (`10:30am`, `5 p.m.`, `17:00`, `noon`); JavaScript's
+/// `Wed Nov 05 2025 13:18:53 GMT-0500 (Eastern Standard Time)`; US zone abbreviations (EST, CDT...).
+/// A date without a year takes the year that puts it nearest the reference date (the page's date
+/// or the run's date).
+public struct DateParser: Sendable {
+    public var timeZone: TimeZone
+    public var reference: Date
+
+    public init(timeZone: TimeZone, reference: Date = Date()) {
+        self.timeZone = timeZone
+        self.reference = reference
+    }
+
+    nonisolated(unsafe) static let isoPattern = try? NSRegularExpression(
+        pattern: #"^\s*(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?"#)
+    nonisolated(unsafe) static let timePattern = try? NSRegularExpression(
+        pattern: #"(?<![\d/.:-])(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?\s*(a\.?\s?m\.?|p\.?\s?m\.?)?(?![\d/])"#, options: [.caseInsensitive])
+    nonisolated(unsafe) static let offsetPattern = try? NSRegularExpression(
+        pattern: #"\b(?:gmt|utc)\s*([+-])(\d{2}):?(\d{2})|\b(est|edt|cst|cdt|mst|mdt|pst|pdt|akst|akdt|hst)\b"#, options: [.caseInsensitive])
+    nonisolated(unsafe) static let numericPattern = try? NSRegularExpression(
+        pattern: #"(?<!\d)(\d{1,4})([/.-])(\d{1,2})(?:\2(\d{2,4}))?(?!\d)"#)
+    nonisolated(unsafe) static let wordPattern = try? NSRegularExpression(pattern: #"[a-z]+|\d+"#, options: [.caseInsensitive])
+
+    static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+    static let monthNames = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"]
+    static let zoneOffsets: [String: Int] = [
+        "est": -5, "edt": -4, "cst": -6, "cdt": -5, "mst": -7, "mdt": -6, "pst": -8, "pdt": -7, "akst": -9, "akdt": -8, "hst": -10,
+    ]
+
+    /// Parses the first date in `text`; nil when there is none.
+    public func parse(_ text: String) -> ParsedDate? {
+        let ns = text as NSString
+        let whole = NSRange(location: 0, length: ns.length)
+        if let match = DateParser.isoPattern?.firstMatch(in: text, range: whole) {
+            return parseISO(match, ns)
+        }
+        var working = text.lowercased()
+        // A zone offset or abbreviation.
+        var zone = timeZone
+        if let match = DateParser.offsetPattern?.firstMatch(in: working, range: NSRange(location: 0, length: (working as NSString).length)) {
+            let w = working as NSString
+            if match.range(at: 1).location != NSNotFound, let hours = Int(w.substring(with: match.range(at: 2))), let minutes = Int(w.substring(with: match.range(at: 3))) {
+                let sign = w.substring(with: match.range(at: 1)) == "-" ? -1 : 1
+                zone = TimeZone(secondsFromGMT: sign * (hours * 3600 + minutes * 60)) ?? zone
+            } else if match.range(at: 4).location != NSNotFound, let hours = DateParser.zoneOffsets[w.substring(with: match.range(at: 4))] {
+                zone = TimeZone(secondsFromGMT: hours * 3600) ?? zone
+            }
+            working = w.replacingCharacters(in: match.range, with: " ")
+            // Drop a trailing "(Eastern Standard Time)" so its words are not read as anything.
+            if let paren = working.firstIndex(of: "(") , working[paren...].contains("time") { working = String(working[..<paren]) }
+        }
+        // The date part first, then the time in what is left.
+        var year: Int?, month: Int?, day: Int?
+        if let match = DateParser.numericPattern?.firstMatch(in: working, range: NSRange(location: 0, length: (working as NSString).length)) {
+            let w = working as NSString
+            let a = w.substring(with: match.range(at: 1))
+            let b = Int(w.substring(with: match.range(at: 3))) ?? 0
+            let c = match.range(at: 4).location != NSNotFound ? w.substring(with: match.range(at: 4)) : nil
+            let separator = w.substring(with: match.range(at: 2))
+            // "10.30" or "5-6" are times or ranges, not dates: require a year or a slash.
+            if a.count == 4, let c, let y = Int(a), let d = Int(c) {
+                (year, month, day) = (y, b, d)
+            } else if a.count <= 2, let m = Int(a), c != nil || separator == "/" {
+                (month, day) = (m, b)
+                if let c, let y = Int(c) { year = c.count == 2 ? 2000 + y : y }
+            }
+            if month != nil { working = w.replacingCharacters(in: match.range, with: " ") }
+        }
+        if month == nil {
+            let tokens = DateParser.tokens(working)
+            for (index, token) in tokens.enumerated() where token.isWord {
+                guard let m = DateParser.month(token.text) else { continue }
+                month = m
+                // Day: a number right after the month name, else right before it.
+                if index + 1 < tokens.count, let d = tokens[index + 1].dayNumber {
+                    day = d
+                    if index + 2 < tokens.count, let y = tokens[index + 2].yearNumber { year = y }
+                } else if index > 0, let d = tokens[index - 1].dayNumber {
+                    day = d
+                    if index + 1 < tokens.count, let y = tokens[index + 1].yearNumber { year = y }
+                }
+                if day != nil {
+                    if year == nil, let y = tokens.first(where: { $0.yearNumber != nil && $0.text.count == 4 })?.yearNumber { year = y }
+                    // Remove the date tokens from the text before looking for a time.
+                    var pieces = working
+                    for t in tokens where t.text.count == 4 && t.yearNumber == year { pieces = pieces.replacingOccurrences(of: t.text, with: " ") }
+                    working = DateParser.removeDay(pieces, month: token.text, day: day ?? 0)
+                    break
+                }
+                month = nil
+            }
+        }
+        guard let month, let day, (1...12).contains(month), (1...31).contains(day) else { return nil }
+        let time = DateParser.findTime(working)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        func make(_ y: Int) -> Date? {
+            var components = DateComponents(year: y, month: month, day: day, hour: time?.hour ?? 0, minute: time?.minute ?? 0, second: time?.second ?? 0)
+            components.timeZone = zone
+            guard let date = calendar.date(from: components), calendar.component(.day, from: date) == day else { return nil }
+            return date
+        }
+        if let year {
+            guard let date = make(year) else { return nil }
+            return ParsedDate(date: date, hasTime: time != nil, hadYear: true)
+        }
+        let referenceYear = calendar.component(.year, from: reference)
+        let candidates = [referenceYear - 1, referenceYear, referenceYear + 1].compactMap(make)
+        guard let best = candidates.min(by: { abs($0.timeIntervalSince(reference)) < abs($1.timeIntervalSince(reference)) }) else { return nil }
+        return ParsedDate(date: best, hasTime: time != nil, hadYear: false)
+    }
+
+    /// A time of day in `text` (`5:30 PM`, `17:00`, `noon`), as hour, minute, second.
+    public static func findTime(_ text: String) -> (hour: Int, minute: Int, second: Int)? {
+        let lower = text.lowercased()
+        if lower.contains("noon") { return (12, 0, 0) }
+        if lower.contains("midnight") { return (0, 0, 0) }
+        let ns = lower as NSString
+        for match in timePattern?.matches(in: lower, range: NSRange(location: 0, length: ns.length)) ?? [] {
+            let hasMinutes = match.range(at: 2).location != NSNotFound
+            let meridian = match.range(at: 4).location != NSNotFound ? ns.substring(with: match.range(at: 4)).filter(\.isLetter) : nil
+            guard hasMinutes || meridian != nil, var hour = Int(ns.substring(with: match.range(at: 1))) else { continue }
+            let minute = hasMinutes ? Int(ns.substring(with: match.range(at: 2))) ?? 0 : 0
+            let second = match.range(at: 3).location != NSNotFound ? Int(ns.substring(with: match.range(at: 3))) ?? 0 : 0
+            if let meridian {
+                guard (1...12).contains(hour) else { continue }
+                if meridian.hasPrefix("p") && hour < 12 { hour += 12 }
+                if meridian.hasPrefix("a") && hour == 12 { hour = 0 }
+            }
+            guard (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second) else { continue }
+            return (hour, minute, second)
+        }
+        return nil
+    }
+
+    /// Applies a time of day (`6:00 PM`) to the local day of `day`, in this parser's zone.
+    public func time(_ text: String, on day: Date) -> Date? {
+        if let full = parse(text), full.hasTime, full.hadYear { return full.date }
+        guard let (hour, minute, second) = DateParser.findTime(text) else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        var components = calendar.dateComponents([.year, .month, .day], from: day)
+        components.hour = hour
+        components.minute = minute
+        components.second = second
+        return calendar.date(from: components)
+    }
+
+    private func parseISO(_ match: NSTextCheckingResult, _ ns: NSString) -> ParsedDate? {
+        func group(_ i: Int) -> String? { match.range(at: i).location == NSNotFound ? nil : ns.substring(with: match.range(at: i)) }
+        guard let y = group(1).flatMap(Int.init), let m = group(2).flatMap(Int.init), let d = group(3).flatMap(Int.init) else { return nil }
+        var zone = timeZone
+        if let offset = group(7) {
+            if offset == "Z" {
+                zone = TimeZone(secondsFromGMT: 0) ?? zone
+            } else {
+                let digits = offset.dropFirst().filter(\.isNumber)
+                let hours = Int(digits.prefix(2)) ?? 0, minutes = Int(digits.suffix(2)) ?? 0
+                zone = TimeZone(secondsFromGMT: (offset.hasPrefix("-") ? -1 : 1) * (hours * 3600 + minutes * 60)) ?? zone
+            }
+        }
+        let hour = group(4).flatMap(Int.init), minute = group(5).flatMap(Int.init), second = group(6).flatMap(Int.init)
+        guard (1...12).contains(m), (1...31).contains(d), (0...23).contains(hour ?? 0), (0...59).contains(minute ?? 0), (0...60).contains(second ?? 0) else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        var components = DateComponents(year: y, month: m, day: d, hour: hour ?? 0, minute: minute ?? 0, second: second ?? 0)
+        components.timeZone = zone
+        guard let date = calendar.date(from: components), calendar.component(.day, from: date) == d else { return nil }
+        return ParsedDate(date: date, hasTime: hour != nil, hadYear: true)
+    }
+
+    struct Token {
+        var text: String
+        var isWord: Bool { text.first?.isLetter ?? false }
+        var dayNumber: Int? {
+            var digits = text
+            for suffix in ["st", "nd", "rd", "th"] where digits.hasSuffix(suffix) { digits = String(digits.dropLast(2)) }
+            guard digits.count <= 2, let n = Int(digits), (1...31).contains(n) else { return nil }
+            return n
+        }
+        var yearNumber: Int? {
+            guard text.count == 4, let n = Int(text), (1900...2200).contains(n) else { return nil }
+            return n
+        }
+    }
+
+    static func tokens(_ text: String) -> [Token] {
+        var tokens: [Token] = []
+        var current = ""
+        var currentIsDigit = false
+        for c in text {
+            let isDigit = c.isNumber, isLetter = c.isLetter
+            if isDigit || isLetter {
+                // "14th" stays one token; "sept14" splits.
+                if !current.isEmpty && currentIsDigit && isLetter && !(["s", "n", "r", "t", "h", "d"].contains(c)) {
+                    tokens.append(Token(text: current))
+                    current = ""
+                }
+                if !current.isEmpty && !currentIsDigit && isDigit {
+                    tokens.append(Token(text: current))
+                    current = ""
+                }
+                if current.isEmpty { currentIsDigit = isDigit }
+                current.append(c)
+            } else if !current.isEmpty {
+                tokens.append(Token(text: current))
+                current = ""
+            }
+        }
+        if !current.isEmpty { tokens.append(Token(text: current)) }
+        return tokens
+    }
+
+    static func month(_ word: String) -> Int? {
+        guard word.count >= 3 else { return nil }
+        for (index, name) in monthNames.enumerated() where name.hasPrefix(word) || (word == "sept" && index == 8) {
+            return index + 1
+        }
+        return nil
+    }
+
+    static func removeDay(_ text: String, month: String, day: Int) -> String {
+        // Replace "month day" / "day month" so the day number is not read as an hour.
+        var result = text.replacingOccurrences(of: month, with: " ")
+        for form in ["\(day)st", "\(day)nd", "\(day)rd", "\(day)th", String(format: "%02d", day), "\(day)"] {
+            if let range = result.range(of: #"(?<![\d:])"# + form + #"(?![\d:])"#, options: .regularExpression) {
+                result.replaceSubrange(range, with: " ")
+                break
+            }
+        }
+        return result
+    }
+}

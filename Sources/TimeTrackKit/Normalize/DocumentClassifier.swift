@@ -1,0 +1,70 @@
+import Foundation
+import TimeTrackCore
+
+/// Guesses what a School Info link opens and which School Info section a heading belongs to.
+public enum DocumentClassifier {
+    /// Document type from the URL's extension or host, a MIME type, or the link's label ("(PDF)").
+    public static func documentType(url: String, label: String? = nil, mimeType: String? = nil) -> SchoolInfoItem.DocumentType {
+        if let mime = mimeType?.lowercased() {
+            if mime.contains("pdf") { return .pdf }
+            if mime.hasPrefix("image/") { return .image }
+            if mime.hasPrefix("video/") { return .video }
+            if mime.contains("spreadsheet") || mime.contains("excel") || mime.contains("csv") { return .spreadsheet }
+            if mime.contains("word") || mime.contains("opendocument.text") || mime.contains("rtf") || mime.contains("presentation") || mime.contains("powerpoint") { return .document }
+            if mime.contains("html") { return .page }
+        }
+        let lowerLabel = label?.lowercased() ?? ""
+        if lowerLabel.contains("(pdf") || lowerLabel.hasSuffix(" pdf") || lowerLabel.contains("[pdf") { return .pdf }
+        let components = URLComponents(string: url)
+        let path = (components?.path ?? url).lowercased()
+        let host = components?.host?.lowercased() ?? ""
+        let ext = (path as NSString).pathExtension
+        switch ext {
+        case "pdf": return .pdf
+        case "jpg", "jpeg", "png", "gif", "webp", "svg", "heic": return .image
+        case "mp4", "mov", "m4v", "webm", "avi": return .video
+        case "xls", "xlsx", "csv", "ods", "numbers": return .spreadsheet
+        case "doc", "docx", "odt", "rtf", "txt", "ppt", "pptx", "odp", "pages", "key": return .document
+        default: break
+        }
+        if ["youtube.com", "www.youtube.com", "youtu.be", "vimeo.com", "player.vimeo.com"].contains(host) || host.hasSuffix("eduvision.tv") { return .video }
+        if host == "docs.google.com" {
+            if path.hasPrefix("/spreadsheets") { return .spreadsheet }
+            return .document
+        }
+        if host == "drive.google.com" { return path.contains("/folders/") ? .page : .document }
+        if lowerLabel.contains("video") || lowerLabel.contains("recording") { return .video }
+        if lowerLabel.contains("audio") { return .video }
+        if ["html", "htm", "php", "aspx", "asp", "jsp", ""].contains(ext) { return .page }
+        return .other
+    }
+
+    /// A link label without document-type noise: "Attendance Policy (PDF)" → "Attendance Policy".
+    public static func cleanTitle(_ label: String) -> String {
+        var title = TextNormalizer.collapse(label)
+        for noise in ["(pdf)", "[pdf]", "(PDF)", "[PDF]", "(Pdf)", "(opens in new window)", "(opens in a new window)", "- Opens a new window"] {
+            title = title.replacingOccurrences(of: noise, with: "")
+        }
+        title = title.replacingOccurrences(of: #"\s*\((?:pdf|doc|docx|xls|xlsx)(?:,\s*[\d.]+\s*[kKmM]?[bB])?\)\s*$"#, with: "", options: [.regularExpression, .caseInsensitive])
+        return TextNormalizer.collapse(title).trimmingCharacters(in: CharacterSet(charactersIn: " -–—:|"))
+    }
+
+    /// The School Info section a heading's words point to, or nil when none fits.
+    public static func section(forHeading heading: String) -> SchoolInfoItem.Section? {
+        let h = heading.lowercased()
+        let table: [(SchoolInfoItem.Section, [String])] = [
+            (.schedules, ["schedule", "bell", "lunch", "hours", "fee"]),
+            (.calendars, ["calendar"]),
+            (.disclosures, ["disclosure", "notice", "legal", "report card", "accountability", "title ix", "ferpa"]),
+            (.policies, ["policy", "policies", "regulation", "handbook", "code of conduct", "rules"]),
+            (.programs, ["program", "scholar", "career", "technical", "cte", "advanced placement", " ap ", "concurrent", "ib ", "enrollment"]),
+            (.counseling, ["counsel", "college", "scholarship", "graduation", "wellness", "mental health"]),
+            (.activities, ["activit", "club", "athletic", "sport", "arts", "music", "theater", "theatre"]),
+            (.resources, ["resource", "family", "parent", "student", "health", "nutrition", "transport", "technology", "insurance"]),
+        ]
+        for (section, words) in table where words.contains(where: { h.contains($0) || " \(h) ".contains($0) }) {
+            return section
+        }
+        return nil
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import TimeTrackCore
+
+/// Field values as an importer found them (text, already-resolved URLs, sanitized HTML), by name.
+///
+/// Names: `title`, `link`, `date`, `summary`, `body`, `image`, `imageAlt`, `priority`, `expires`
+/// (announcements); `start`, `end`, `date`, `time`, `allDay`, `location`, `address`, `latitude`,
+/// `longitude`, `description`, `category`, `state` (events); `url`, `section`, `type`, `group`
+/// (school info).
+public struct RawItem: Sendable, Equatable {
+    public var values: [String: String]
+
+    public init(_ values: [String: String] = [:]) { self.values = values }
+
+    public subscript(_ name: String) -> String? {
+        get { values[name].flatMap { $0.isEmpty ? nil : $0 } }
+        set { values[name] = newValue }
+    }
+
+    /// Fills fields this item lacks from another sighting of the same item.
+    public mutating func merge(_ other: RawItem) {
+        for (key, value) in other.values where self[key] == nil && !value.isEmpty { values[key] = value }
+    }
+}
+
+/// Turns raw field values into a valid model of the source's kind: dates in the source's zone,
+/// cleaned text, absolute http(s) URLs, categories and states inferred from words.
+public struct Normalizer: Sendable {
+    public var source: SourceDefinition
+    public var dates: DateParser
+
+    public init(source: SourceDefinition, now: Date) {
+        self.source = source
+        self.dates = DateParser(timeZone: source.timeZone, reference: now)
+    }
+
+    /// The model for a raw item, or the reasons it cannot be one.
+    public func build(_ raw: RawItem) -> Result<ItemContent, TimeTrackError> {
+        do {
+            let content: ItemContent
+            switch source.kind {
+            case .announcement: content = .announcement(try announcement(raw))
+            case .event: content = .event(try event(raw))
+            case .schoolInfo: content = .schoolInfo(try schoolInfo(raw))
+            default:
+                throw TimeTrackError(.configuration, "the html importer cannot make \(source.kind.rawValue) items", context: ["field": "kind"])
+            }
+            let problems = content.validate()
+            guard problems.isEmpty else {
+                return .failure(TimeTrackError(.validation, problems.map(\.description).joined(separator: "; ")))
+            }
+            return .success(content)
+        } catch let error as TimeTrackError {
+            return .failure(error)
+        } catch {
+            return .failure(TimeTrackError(.validation, "\(error)"))
+        }
+    }
+
+    func text(_ raw: RawItem, _ name: String) -> String? {
+        raw[name].map(TextNormalizer.collapse).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    func required(_ raw: RawItem, _ name: String) throws -> String {
+        guard let value = text(raw, name) else { throw TimeTrackError(.validation, "no \(name) found", context: ["field": name]) }
+        return value
+    }
+
+    /// An http(s) URL, or a problem that says why not.
+    func url(_ raw: RawItem, _ name: String) throws -> String? {
+        guard let value = text(raw, name) else { return nil }
+        if value.lowercased().hasPrefix("file:") {
+            throw TimeTrackError(
+                .validation, "\(name) '\(value)' points to a local file",
+                fix: "set baseURL in the source definition to the page's public URL so relative links resolve to it", context: ["field": name])
+        }
+        if let problem = Check.urlProblem(value) { throw TimeTrackError(.validation, "\(name): \(problem)", context: ["field": name]) }
+        return value
+    }
+
+    func date(_ raw: RawItem, _ name: String) throws -> ParsedDate? {
+        guard let value = text(raw, name) else { return nil }
+        guard let parsed = dates.parse(value) else {
+            throw TimeTrackError(.validation, "\(name) '\(value)' is not a date this importer reads", context: ["field": name])
+        }
+        return parsed
+    }
+
+    func truthy(_ value: String?) -> Bool {
+        guard let v = value?.lowercased().trimmingCharacters(in: .whitespaces), !v.isEmpty else { return false }
+        return !["false", "no", "0", "off"].contains(v)
+    }
+
+    func announcement(_ raw: RawItem) throws -> Announcement {
+        let title = try required(raw, "title")
+        var summary = text(raw, "summary").map { TextNormalizer.truncate($0, to: 1000) }
+        let body = raw["body"]
+        if summary == nil, let body {
+            let plain = TextNormalizer.plainText(fromHTML: body)
+            if !plain.isEmpty { summary = TextNormalizer.truncate(plain, to: 300) }
+        }
+        let priority: Announcement.Priority = raw["priority"].map { truthy($0) && $0.lowercased() != "normal" } == true ? .urgent : .normal
+        return Announcement(
+            title: title, summary: summary, body: body, imageURL: try url(raw, "image"), imageAlt: text(raw, "imageAlt"),
+            link: try url(raw, "link"), publishedAt: try date(raw, "date")?.date, priority: priority, expiresAt: try date(raw, "expires")?.date)
+    }
+
+    func event(_ raw: RawItem) throws -> Event {
+        let title = try required(raw, "title")
+        guard let startText = text(raw, "start") ?? text(raw, "date") else {
+            throw TimeTrackError(.validation, "no start date found", context: ["field": "start"])
+        }
+        guard var start = dates.parse(startText) else {
+            throw TimeTrackError(.validation, "start '\(startText)' is not a date this importer reads", context: ["field": "start"])
+        }
+        if !start.hasTime, let timeText = text(raw, "time"), let withTime = dates.time(timeText, on: start.date) {
+            start = ParsedDate(date: withTime, hasTime: true, hadYear: start.hadYear)
+        }
+        let allDay = raw["allDay"] != nil ? truthy(raw["allDay"]) : !start.hasTime
+        var end: Date?
+        if let endText = text(raw, "end") {
+            if let parsed = dates.parse(endText) {
+                end = parsed.date
+            } else if let time = dates.time(endText, on: start.date) {
+                end = time
+            } else {
+                throw TimeTrackError(.validation, "end '\(endText)' is not a date or time this importer reads", context: ["field": "end"])
+            }
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = source.timeZone
+        var startDate = start.date
+        if allDay {
+            startDate = calendar.startOfDay(for: start.date)
+            if let e = end, e > startDate { end = calendar.startOfDay(for: e) == e ? e : calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: e)) } else { end = calendar.date(byAdding: .day, value: 1, to: startDate) }
+        }
+        if let e = end, e < startDate {
+            throw TimeTrackError(.validation, "the end comes before the start", context: ["field": "end"])
+        }
+        let lowerTitle = title.lowercased()
+        var state = Event.State.scheduled
+        let stateText = (raw["state"] ?? "").lowercased()
+        if stateText.contains("cancel") || lowerTitle.hasPrefix("canceled") || lowerTitle.hasPrefix("cancelled") || lowerTitle.contains("canceled -") || lowerTitle.contains("cancelled -") || lowerTitle.contains("(canceled)") || lowerTitle.contains("(cancelled)") {
+            state = .cancelled
+        } else if stateText.contains("postpone") || lowerTitle.hasPrefix("postponed") || lowerTitle.contains("(postponed)") {
+            state = .postponed
+        }
+        var latitude = text(raw, "latitude").flatMap(Double.init)
+        var longitude = text(raw, "longitude").flatMap(Double.init)
+        if latitude == nil || longitude == nil { latitude = nil; longitude = nil }
+        let description = raw["description"].map { TextNormalizer.decodeEntities($0) }.map { text in
+            text.split(separator: "\n").map { TextNormalizer.collapse(String($0)) }.filter { !$0.isEmpty }.joined(separator: "\n")
+        }.flatMap { $0.isEmpty ? nil : $0 }
+        return Event(
+            title: title, category: Normalizer.category(raw["category"], title: title + " " + (description ?? "")), start: startDate, end: end, allDay: allDay,
+            timeZone: source.timeZone.identifier, locationName: text(raw, "location"), address: text(raw, "address"), latitude: latitude,
+            longitude: longitude, description: description, link: try url(raw, "link"), state: state)
+    }
+
+    /// The category a source's label or an event's title points to.
+    public static func category(_ label: String?, title: String) -> Event.Category {
+        if let label, let exact = Event.Category(rawValue: label.lowercased()) { return exact }
+        let words = ((label ?? "") + " " + title).lowercased()
+        if words.contains("no school") || words.contains("holiday") || words.contains("break") || words.contains("no classes") || words.contains("recess") { return .noSchool }
+        if words.contains("board") || words.contains("committee") || words.contains("hearing") { return .board }
+        if words.contains(" vs") || words.contains("game") || words.contains("athlet") || words.contains("football") || words.contains("basketball") || words.contains("soccer") || words.contains("volleyball") || words.contains("track meet") { return .athletics }
+        if words.contains("concert") || words.contains("choir") || words.contains("band") || words.contains("theater") || words.contains("theatre") || words.contains("art show") || words.contains("musical") || words.contains("play ") { return .arts }
+        if words.contains("exam") || words.contains("test") || words.contains("grades") || words.contains("report card") || words.contains("parent-teacher") || words.contains("conference") || words.contains("early release") || words.contains("late start") { return .academic }
+        if words.contains("fair") || words.contains("community") || words.contains("festival") || words.contains("night") || words.contains("fundraiser") { return .community }
+        return .other
+    }
+
+    func schoolInfo(_ raw: RawItem) throws -> SchoolInfoItem {
+        guard let link = try url(raw, "url") ?? url(raw, "link") else { throw TimeTrackError(.validation, "no url found", context: ["field": "url"]) }
+        let label = try required(raw, "title")
+        let title = DocumentClassifier.cleanTitle(label)
+        guard !title.isEmpty else { throw TimeTrackError(.validation, "the link text '\(label)' is only a document type", context: ["field": "title"]) }
+        var section: SchoolInfoItem.Section = .other
+        if let value = text(raw, "section") {
+            section = SchoolInfoItem.Section(rawValue: value.lowercased()) ?? DocumentClassifier.section(forHeading: value) ?? .other
+        }
+        if section == .other, let group = text(raw, "group"), let guessed = DocumentClassifier.section(forHeading: group) { section = guessed }
+        if section == .other, let fallback = source.options["section"]?.stringValue.flatMap(SchoolInfoItem.Section.init(rawValue:)) { section = fallback }
+        let type = raw["type"].flatMap { SchoolInfoItem.DocumentType(rawValue: $0.lowercased()) } ?? DocumentClassifier.documentType(url: link, label: label)
+        return SchoolInfoItem(section: section, title: title, url: link, documentType: type, group: text(raw, "group"))
+    }
+}

@@ -1,0 +1,213 @@
+import Foundation
+import TimeTrackCore
+
+/// How often a source is due (`"6h"`, `"30m"`, `"1d"`, `"daily 05:30"`, `"hourly"`).
+public enum Schedule: Equatable, Sendable, CustomStringConvertible {
+    case every(TimeInterval)
+    case daily(hour: Int, minute: Int)
+
+    /// Parses the schedule text of a source definition.
+    public init?(_ text: String) {
+        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if t == "hourly" { self = .every(3600); return }
+        if t == "daily" { self = .daily(hour: 0, minute: 0); return }
+        if t.hasPrefix("daily ") {
+            let parts = t.dropFirst(6).split(separator: ":")
+            guard parts.count == 2, let h = Int(parts[0]), let m = Int(parts[1]), (0...23).contains(h), (0...59).contains(m) else { return nil }
+            self = .daily(hour: h, minute: m)
+            return
+        }
+        guard let unit = t.last, let n = Double(t.dropLast()), n > 0 else { return nil }
+        switch unit {
+        case "m": self = .every(n * 60)
+        case "h": self = .every(n * 3600)
+        case "d": self = .every(n * 86_400)
+        default: return nil
+        }
+        if case .every(let seconds) = self, seconds < 300 { return nil }
+    }
+
+    public var description: String {
+        switch self {
+        case .every(let seconds):
+            if seconds.truncatingRemainder(dividingBy: 86_400) == 0 { return "\(Int(seconds / 86_400))d" }
+            if seconds.truncatingRemainder(dividingBy: 3600) == 0 { return "\(Int(seconds / 3600))h" }
+            return "\(Int(seconds / 60))m"
+        case .daily(let h, let m): return String(format: "daily %02d:%02d", h, m)
+        }
+    }
+}
+
+/// One source: a JSON file in `Imports/` that says what to fetch, which importer reads it, and
+/// how its items are reviewed. See docs/source-definitions.md.
+public struct SourceDefinition: Sendable {
+    /// Whether imported items wait for a person or publish at once.
+    public enum Review: String, Sendable { case required, auto }
+
+    public var id: String
+    public var name: String
+    public var importer: String
+    public var kind: ItemKind
+    /// `url` as written in the file.
+    public var urlText: String
+    /// Where to fetch: a file URL (resolved against the definition's folder) or http(s).
+    public var url: URL
+    /// The public URL the page stands for, when `url` is a local file: links resolve against it,
+    /// and URLs under its folder are read from the local file's folder.
+    public var baseURL: URL?
+    public var school: String?
+    public var timeZone: TimeZone
+    public var schedule: Schedule?
+    public var review: Review
+    public var enabled: Bool
+    /// Allows fetching from loopback and private network addresses (tests, intranets).
+    public var allowPrivateNetwork: Bool
+    /// Importer-specific options, validated by the importer.
+    public var options: [String: JSONValue]
+    /// The definition file's path.
+    public var file: String
+
+    /// A configuration error for this definition's file and a field.
+    public func error(_ field: String, _ message: String, fix: String? = nil) -> TimeTrackError {
+        TimeTrackError(.configuration, message, fix: fix, context: ["file": file, "field": field])
+    }
+
+    /// Reads and checks one definition file. Errors name the file, the field and what is wrong.
+    public static func load(file: String) throws -> SourceDefinition {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            throw TimeTrackError(.configuration, "cannot read the source definition", fix: "check the path", context: ["file": file])
+        }
+        let value: JSONValue
+        do {
+            value = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch let error as DecodingError {
+            throw TimeTrackError(.configuration, "not valid JSON: \(DecodingError.describe(error))", fix: "check commas, quotes and braces", context: ["file": file])
+        }
+        guard let object = value.objectValue else {
+            throw TimeTrackError(.configuration, "a source definition must be a JSON object", context: ["file": file])
+        }
+        return try parse(object, file: file)
+    }
+
+    static let knownKeys: Set<String> = [
+        "id", "name", "importer", "kind", "url", "baseURL", "school", "timeZone", "schedule", "review", "enabled", "allowPrivateNetwork",
+        "options", "$comment", "description",
+    ]
+
+    /// Checks a definition's fields.
+    public static func parse(_ object: [String: JSONValue], file: String) throws -> SourceDefinition {
+        func fail(_ field: String, _ message: String, fix: String? = nil) -> TimeTrackError {
+            TimeTrackError(.configuration, message, fix: fix, context: ["file": file, "field": field])
+        }
+        func string(_ key: String, required: Bool) throws -> String? {
+            guard let value = object[key], value != .null else {
+                if required { throw fail(key, "is required") }
+                return nil
+            }
+            guard let s = value.stringValue, !s.trimmingCharacters(in: .whitespaces).isEmpty else { throw fail(key, "must be a non-empty string") }
+            return s
+        }
+        for key in object.keys where !knownKeys.contains(key) {
+            throw fail(key, "is not a source definition field", fix: "known fields: " + knownKeys.filter { !$0.hasPrefix("$") }.sorted().joined(separator: ", "))
+        }
+        guard let id = try string("id", required: true) else { throw fail("id", "is required") }
+        guard id.count <= 64, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+            throw fail("id", "'\(id)' must be letters, digits, '-' or '_' (at most 64)")
+        }
+        let name = try string("name", required: false) ?? id
+        guard let importer = try string("importer", required: true) else { throw fail("importer", "is required") }
+        guard let kindText = try string("kind", required: true) else { throw fail("kind", "is required") }
+        guard let kind = ItemKind(word: kindText) else {
+            throw fail("kind", "'\(kindText)' is not a kind", fix: "use one of: " + ItemKind.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        guard let urlText = try string("url", required: true) else { throw fail("url", "is required") }
+        let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
+        let url: URL
+        if let scheme = URL(string: urlText)?.scheme?.lowercased(), scheme.count > 1 {
+            guard scheme == "http" || scheme == "https" || scheme == "file" else {
+                throw fail("url", "'\(urlText)' uses \(scheme):, only http, https and file paths are allowed")
+            }
+            guard let parsed = URL(string: urlText) else { throw fail("url", "'\(urlText)' is not a valid URL") }
+            url = parsed
+        } else {
+            url = URL(fileURLWithPath: urlText, relativeTo: folder).standardizedFileURL
+        }
+        var baseURL: URL?
+        if let text = try string("baseURL", required: false) {
+            guard let parsed = URL(string: text), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https", parsed.host != nil else {
+                throw fail("baseURL", "'\(text)' must be an absolute http(s) URL")
+            }
+            baseURL = parsed
+        }
+        let zoneName = try string("timeZone", required: false) ?? "UTC"
+        guard let timeZone = TimeZone(identifier: zoneName) else {
+            throw fail("timeZone", "'\(zoneName)' is not a known time zone", fix: "use an IANA name like America/Denver")
+        }
+        var schedule: Schedule?
+        if let text = try string("schedule", required: false) {
+            guard let parsed = Schedule(text) else {
+                throw fail("schedule", "'\(text)' is not a schedule", fix: "use \"6h\", \"30m\", \"1d\", \"hourly\" or \"daily 05:30\" (at least 5 minutes)")
+            }
+            schedule = parsed
+        }
+        let reviewText = try string("review", required: false) ?? "required"
+        guard let review = Review(rawValue: reviewText) else { throw fail("review", "'\(reviewText)' must be \"required\" or \"auto\"") }
+        func bool(_ key: String, default value: Bool) throws -> Bool {
+            guard let v = object[key], v != .null else { return value }
+            guard let b = v.boolValue else { throw fail(key, "must be true or false") }
+            return b
+        }
+        var options: [String: JSONValue] = [:]
+        if let v = object["options"], v != .null {
+            guard let o = v.objectValue else { throw fail("options", "must be a JSON object") }
+            options = o
+        }
+        return SourceDefinition(
+            id: id, name: name, importer: importer, kind: kind, urlText: urlText, url: url, baseURL: baseURL,
+            school: try string("school", required: false), timeZone: timeZone, schedule: schedule, review: review,
+            enabled: try bool("enabled", default: true), allowPrivateNetwork: try bool("allowPrivateNetwork", default: false),
+            options: options, file: file)
+    }
+
+    /// Every `*.json` definition in a folder (not recursive), sorted by id, and the errors of the bad ones.
+    public static func loadAll(folder: String) -> (sources: [SourceDefinition], errors: [TimeTrackError]) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+            return ([], [TimeTrackError(.configuration, "cannot read the imports folder", fix: "pass --imports DIR", context: ["file": folder])])
+        }
+        var sources: [SourceDefinition] = []
+        var errors: [TimeTrackError] = []
+        var seen: [String: String] = [:]
+        for name in names.sorted() where name.hasSuffix(".json") && !name.hasPrefix(".") {
+            let path = (folder as NSString).appendingPathComponent(name)
+            do {
+                let source = try load(file: path)
+                if let other = seen[source.id] {
+                    errors.append(TimeTrackError(.configuration, "id '\(source.id)' is already used by \(other)", fix: "give each source its own id", context: ["file": path, "field": "id"]))
+                    continue
+                }
+                seen[source.id] = path
+                sources.append(source)
+            } catch let error as TimeTrackError {
+                errors.append(error)
+            } catch {
+                errors.append(TimeTrackError(.configuration, "\(error)", context: ["file": path]))
+            }
+        }
+        return (sources.sorted { $0.id < $1.id }, errors)
+    }
+
+    /// A copy reading a local file instead of `url` (`extract --file`, `import --file`).
+    public func readingFile(_ path: String) -> SourceDefinition {
+        var copy = self
+        let fileURL = URL(fileURLWithPath: path).standardizedFileURL
+        if copy.baseURL == nil, url.scheme == "http" || url.scheme == "https" { copy.baseURL = url }
+        copy.url = fileURL
+        return copy
+    }
+
+    /// The URL links on the first page resolve against: `baseURL`, else `url`.
+    public var publicURL: URL { baseURL ?? url }
+}
