@@ -110,7 +110,7 @@ public struct HTMLImporter: Importer {
     public func run(_ context: ImportContext) throws -> ImportResult {
         var result = ImportResult()
         let normalizer = Normalizer(source: source, now: context.now)
-        var raws: [(key: String, raw: RawItem, page: FetchedPage, location: String)] = []
+        var raws: [(key: String, raw: RawItem, page: FetchedPage, pageURL: URL, location: String)] = []
         var indexByKey: [String: Int] = [:]
         var pageURL: URL? = source.url
         var visited: Set<String> = []
@@ -126,7 +126,8 @@ public struct HTMLImporter: Importer {
                 break
             }
             result.pagesFetched += 1
-            let document = try HTMLDocument(data: page.data, url: pageNumber == 1 ? (source.baseURL ?? canonical(page) ?? page.url) : page.url, declaredCharset: page.charset)
+            let publicURL = pageNumber == 1 ? (source.baseURL ?? canonical(page) ?? page.url) : page.url
+            let document = try HTMLDocument(data: page.data, url: publicURL, declaredCharset: page.charset)
             let headings = headingSelector.map { HeadingIndex(document: document, selector: $0) }
             let elements = document.root.select(item)
             for (index, element) in elements.enumerated() {
@@ -155,7 +156,7 @@ public struct HTMLImporter: Importer {
                     continue
                 }
                 indexByKey[itemKey] = raws.count
-                raws.append((itemKey, raw, page, location))
+                raws.append((itemKey, raw, page, publicURL, location))
             }
             context.progress?(result.pagesFetched, raws.count)
             if elements.isEmpty {
@@ -188,7 +189,7 @@ public struct HTMLImporter: Importer {
         for entry in raws {
             switch normalizer.build(entry.raw) {
             case .success(let content):
-                result.items.append(ExtractedItem(key: entry.key, content: content, pageURL: entry.page.url.absoluteString, pageHash: entry.page.hash, fetchedAt: entry.page.fetchedAt, location: entry.location))
+                result.items.append(ExtractedItem(key: entry.key, content: content, pageURL: entry.pageURL.absoluteString, pageHash: entry.page.hash, fetchedAt: entry.page.fetchedAt, location: entry.location))
             case .failure(let error):
                 let title = entry.raw["title"].map { " '\(TextNormalizer.truncate(TextNormalizer.collapse($0), to: 60))'" } ?? ""
                 result.problems.append(ImportProblem(.error, "skipped\(title): \(error.message)" + (error.fix.map { "; \($0)" } ?? ""), location: entry.location))

@@ -93,7 +93,7 @@ public struct Normalizer: Sendable {
 
     func announcement(_ raw: RawItem) throws -> Announcement {
         let title = try required(raw, "title")
-        var summary = text(raw, "summary").map { TextNormalizer.truncate($0, to: 1000) }
+        var summary = text(raw, "summary").map { TextNormalizer.truncate(TextNormalizer.removeReadMore($0), to: 1000) }.flatMap { $0.isEmpty ? nil : $0 }
         let body = raw["body"]
         if summary == nil, let body {
             let plain = TextNormalizer.plainText(fromHTML: body)

@@ -76,6 +76,16 @@ public enum TextNormalizer {
         return collapse(decodeEntities(out))
     }
 
+    /// Drops the "Read more…", "Continue reading »" and "[…]" tails that listing excerpts carry.
+    public static func removeReadMore(_ text: String) -> String {
+        var result = text
+        let pattern = #"\s*(?:\[\s*(?:…|\.\.\.)\s*\]|(?:read|learn|see)\s+more\s*(?:…|\.\.\.|»|›|>|→)?|continue\s+reading\s*(?:…|\.\.\.|»|›|→)?)\s*$"#
+        while let range = result.range(of: pattern, options: [.regularExpression, .caseInsensitive]), !range.isEmpty {
+            result.removeSubrange(range)
+        }
+        return result.trimmingCharacters(in: .whitespaces)
+    }
+
     /// Cuts text to at most `limit` characters at a word boundary, adding `…`.
     public static func truncate(_ text: String, to limit: Int) -> String {
         guard text.count > limit else { return text }
