@@ -13,7 +13,7 @@ public enum Sanitizer {
         "script", "style", "iframe", "object", "embed", "form", "input", "button", "select", "textarea", "noscript",
         "template", "svg", "math", "link", "meta", "head", "title", "frame", "frameset", "applet", "base", "audio", "video", "canvas",
     ]
-    static let allowedAttributes: [String: Set<String>] = ["a": ["href", "title"], "img": ["src", "alt", "width", "height"], "td": ["colspan", "rowspan"], "th": ["colspan", "rowspan"]]
+    static let allowedAttributes: [String: [String]] = ["a": ["href", "title"], "img": ["src", "alt", "width", "height"], "td": ["colspan", "rowspan"], "th": ["colspan", "rowspan"]]
 
     /// The sanitized inner HTML of a node; URLs resolved against its document.
     public static func sanitize(_ node: HTMLNode) -> String {

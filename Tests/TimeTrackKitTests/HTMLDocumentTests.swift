@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import TimeTrackCore
+import TimeTrackKit
+
+@Suite struct HTMLDocumentTests {
+    @Test func windows1252IsDecoded() throws {
+        // “Quoted” café — in Windows-1252 bytes, with a meta that says so.
+        var bytes = Array("<html><head><meta http-equiv=\"Content-Type\" content=\"text/html; charset=windows-1252\"></head><body><p>".utf8)
+        bytes += [0x93, 0x51, 0x75, 0x6F, 0x74, 0x65, 0x64, 0x94, 0x20, 0x63, 0x61, 0x66, 0xE9]
+        bytes += Array("</p></body></html>".utf8)
+        let document = try HTMLDocument(data: Data(bytes), url: nil)
+        #expect(document.root.first("p")?.text == "“Quoted” café")
+    }
+
+    @Test func pageThatLiesAboutUTF8IsStillReadable() throws {
+        var bytes = Array("<html><head><meta charset=\"utf-8\"></head><body><p>".utf8)
+        bytes += [0x63, 0x61, 0x66, 0xE9, 0x20, 0x96, 0x20, 0x6F, 0x6B]  // "café – ok" in 1252
+        bytes += Array("</p></body></html>".utf8)
+        let document = try HTMLDocument(data: Data(bytes), url: nil)
+        #expect(document.root.first("p")?.text == "café – ok")
+    }
+
+    @Test func httpCharsetWinsOverMetaAndBOMWinsOverAll() throws {
+        let latin = Data([0x3C, 0x70, 0x3E, 0xE9, 0x3C, 0x2F, 0x70, 0x3E])  // <p>é</p>
+        #expect(try HTMLDocument(data: latin, url: nil, declaredCharset: "ISO-8859-1").root.first("p")?.text == "é")
+        let bom = Data([0xEF, 0xBB, 0xBF] + Array("<p>é</p>".utf8))
+        #expect(try HTMLDocument(data: bom, url: nil, declaredCharset: "windows-1252").root.first("p")?.text == "é")
+    }
+
+    @Test func textNormalizesWhitespaceAndSkipsScripts() throws {
+        let document = try HTMLDocument(html: "<div>  Hello\n\t<b>big</b>&nbsp;&nbsp;world <script>var x = 1;</script><style>p{}</style>\u{200B}!</div>")
+        #expect(document.root.first("div")?.text == "Hello big world !")
+        let block = try HTMLDocument(html: "<div><p>One</p><p>Two <br>Three</p></div>")
+        #expect(block.root.first("div")?.blockText == "One\nTwo\nThree")
+    }
+
+    @Test func sanitizerKeepsAllowlistOnly() throws {
+        let html = """
+            <div class="x"><p style="color:red" onclick="evil()">Hi <a href="javascript:alert(1)">bad</a> <a href="/ok" onmouseover="x()">ok</a></p>
+            <script>alert(1)</script><iframe src="https://ads.example"></iframe><img src="data:image/png;base64,AAA" alt="x"><img src="pic.jpg" alt="A pic">
+            <form><input name="q"></form><h1>Title</h1><span>kept text</span></div>
+            """
+        let document = try HTMLDocument(html: html, url: URL(string: "https://school.example/a/b.html"))
+        let clean = Sanitizer.sanitize(try #require(document.root.first("div")))
+        #expect(!clean.contains("script"))
+        #expect(!clean.contains("onclick"))
+        #expect(!clean.contains("onmouseover"))
+        #expect(!clean.contains("javascript"))
+        #expect(!clean.contains("iframe"))
+        #expect(!clean.contains("style"))
+        #expect(!clean.contains("data:"))
+        #expect(!clean.contains("input"))
+        #expect(clean.contains(#"<a href="https://school.example/ok">ok</a>"#))
+        #expect(clean.contains(#"<img src="https://school.example/a/pic.jpg" alt="A pic">"#))
+        #expect(clean.contains("<h2>Title</h2>"))
+        #expect(clean.contains("kept text"))
+        #expect(clean.contains("bad"))
+    }
+
+    @Test func hostileInputsNeverTrap() throws {
+        // Empty, binary garbage, deep nesting, a NUL in the middle.
+        #expect(try HTMLDocument(data: Data(), url: nil).root.select("p").isEmpty)
+        var generator = SystemRandomNumberGenerator()
+        let garbage = Data((0..<100_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        _ = try HTMLDocument(data: garbage, url: nil).root.text
+        let deep = String(repeating: "<div>", count: 20_000) + "deep" + String(repeating: "</div>", count: 20_000)
+        let document = try HTMLDocument(html: deep)
+        _ = document.root.text
+        _ = Sanitizer.sanitize(document.root)
+        _ = try HTMLDocument(html: "<p>a\u{0}b</p>").root.text
+    }
+
+    @Test func documentTypesAndTitles() {
+        #expect(DocumentClassifier.documentType(url: "https://x.example/a/School_Schedule.PDF") == .pdf)
+        #expect(DocumentClassifier.documentType(url: "https://x.example/fs/resource-manager/view/1234", label: "Agenda (PDF)") == .pdf)
+        #expect(DocumentClassifier.documentType(url: "https://x.example/f.xlsx") == .spreadsheet)
+        #expect(DocumentClassifier.documentType(url: "https://www.youtube.com/watch?v=1") == .video)
+        #expect(DocumentClassifier.documentType(url: "https://docs.google.com/document/d/1/edit") == .document)
+        #expect(DocumentClassifier.documentType(url: "https://x.example/x", mimeType: "application/pdf") == .pdf)
+        #expect(DocumentClassifier.documentType(url: "https://x.example/about/") == .page)
+        #expect(DocumentClassifier.cleanTitle("  Attendance Policy (PDF) ") == "Attendance Policy")
+        #expect(DocumentClassifier.cleanTitle("CCSD Regulation 5141.3_R (PDF)") == "CCSD Regulation 5141.3_R")
+        #expect(DocumentClassifier.section(forHeading: "Bell Schedules") == .schedules)
+        #expect(DocumentClassifier.section(forHeading: "Board Policies") == .policies)
+    }
+
+    @Test func entitiesAndReadMore() {
+        #expect(TextNormalizer.decodeEntities("Ebert Outlines First 100 Days &#038; Leadership &amp; more&#8217;s &hellip;") == "Ebert Outlines First 100 Days & Leadership & more’s …")
+        #expect(TextNormalizer.removeReadMore("The fair is back. Read more…") == "The fair is back.")
+        #expect(TextNormalizer.removeReadMore("Register now [&hellip;]".replacingOccurrences(of: "&hellip;", with: "…")) == "Register now")
+        #expect(TextNormalizer.plainText(fromHTML: "<p>A&nbsp;<b>b</b></p>") == "A b")
+    }
+}
