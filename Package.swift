@@ -28,16 +28,17 @@ let package = Package(
         .target(name: "TimeTrackKit", dependencies: ["TimeTrackCore", "CLibXML2"], path: "Sources/TimeTrackKit"),
         .target(
             name: "TimeTrackImport",
-            dependencies: ["TimeTrackCore", "TimeTrackKit", "TimeTrackStore", "HTMLImporter"],
+            dependencies: ["TimeTrackCore", "TimeTrackKit", "TimeTrackStore", "HTMLImporter", "InboxImporter"],
             path: "Sources/TimeTrackImport"),
         .target(
             name: "TimeTrackConsole",
-            dependencies: ["TimeTrackCore", "TimeTrackStore", "TimeTrackImport"],
+            dependencies: ["TimeTrackCore", "TimeTrackStore", "TimeTrackKit", "TimeTrackImport"],
             path: "Sources/TimeTrackConsole"),
         .executableTarget(name: "timetrack-admin", dependencies: ["TimeTrackConsole"], path: "Sources/timetrack-admin"),
 
         // Importer plugins.
         .target(name: "HTMLImporter", dependencies: ["TimeTrackCore", "TimeTrackKit"], path: "Plugins/HTML"),
+        .target(name: "InboxImporter", dependencies: ["TimeTrackCore", "TimeTrackKit"], path: "Plugins/Inbox"),
 
         // Test helpers and tests.
         .target(name: "TestSupport", dependencies: ["TimeTrackCore", "TimeTrackStore"], path: "Tests/TestSupport"),

@@ -9,7 +9,11 @@ public enum Console {
 
     /// Every command, in help order.
     public static var commands: [CommandSpec] {
-        [helpCommand, statusCommand, pluginsCommand, sourcesCommand, extractCommand, importCommand]
+        [
+            helpCommand, statusCommand, pluginsCommand, sourcesCommand, extractCommand, importCommand, reviewCommand, listCommand,
+            showCommand, historyCommand, approveCommand, rejectCommand, editCommand, archiveCommand, restoreCommand, keepCommand,
+            replyCommand, closeCommand, runsCommand, auditCommand, operatorCommand, completionsCommand, quitCommand,
+        ]
     }
 
     /// Looks a command up by name.
@@ -24,6 +28,7 @@ public enum Console {
         OptionSpec("as", value: "NAME", help: "the operator (default: the login name)"),
         OptionSpec("json", help: "machine-readable output"),
         OptionSpec("no-input", help: "never prompt"),
+        OptionSpec("bail", help: "reading commands from stdin: stop at the first that fails (exit 1)"),
         OptionSpec("help", help: "show help"),
         OptionSpec("version", help: "show the version"),
     ]
@@ -38,6 +43,7 @@ public enum Console {
         var operatorName = environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? NSUserName()
         var json = false
         var noInput = false
+        var bail = false
         let output = Output(json: false, color: stdoutIsTerminal && environment["NO_COLOR"] == nil)
 
         // Global options come before the command word.
@@ -63,6 +69,7 @@ public enum Console {
                 if name == "store" { storePath = v } else if name == "imports" { importsPath = v } else { operatorName = v }
             case "json": json = true
             case "no-input": noInput = true
+            case "bail": bail = true
             case "help":
                 output.line(helpText())
                 output.flush()
@@ -85,8 +92,13 @@ public enum Console {
             session.close()
         }
         guard !words.isEmpty else {
-            output.line(helpText())
-            return 0
+            if session.interactive { return repl(session: session) }
+            return script(session: session, bail: bail)
+        }
+        if session.interactive {
+            // A one-shot command on a terminal may still ask (review after import); Ctrl-C stops it between steps.
+            Interrupt.install()
+            session.reader = PlainLineReader()
         }
         return run(words, in: session)
     }

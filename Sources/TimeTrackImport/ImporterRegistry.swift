@@ -1,11 +1,12 @@
 import HTMLImporter
+import InboxImporter
 import TimeTrackCore
 import TimeTrackKit
 
 /// The importer plugins this build knows, by name.
 public enum ImporterRegistry {
     /// Every importer type, in `plugins` order.
-    public static let all: [any Importer.Type] = [HTMLImporter.self]
+    public static let all: [any Importer.Type] = [HTMLImporter.self, InboxImporter.self]
 
     /// The importer named `name`, or nil.
     public static func type(named name: String) -> (any Importer.Type)? {

@@ -175,6 +175,44 @@ extension SQLiteStore {
         return try item(id)
     }
 
+    public func amend(_ id: String, action: String, by operatorName: String, note: String?, _ change: (ItemContent) throws -> ItemContent) throws -> Item {
+        try db.transaction {
+            let row = try requireRow(id)
+            guard row.status == .pending || row.status == .published else {
+                throw illegal(row, action, "it is \(row.status.rawValue)", fix: "`restore \(row.id)` first")
+            }
+            guard let baseNumber = row.baseRevision else { throw illegal(row, action, "it has no content") }
+            let base = try content(of: row, revision: baseNumber)
+            let changed = try change(base).validated(context: ["item": row.id])
+            guard changed.kind == row.kind else { throw illegal(row, action, "the change would turn it into another kind") }
+            let number = try nextRevisionNumber(seq: row.seq)
+            let at = now()
+            if let pending = row.pendingRevision {
+                try setRevisionState(seq: row.seq, number: pending, .superseded)
+                try addRevision(seq: row.seq, number: number, state: .pending, content: changed, by: operatorName, note: note)
+                if row.liveRevision == nil { try project(seq: row.seq, changed) }
+                try db.run("UPDATE items SET pending_revision = ?, base_hash = ?, updated_at = ? WHERE seq = ?", [.integer(number), .text(changed.contentHash), .date(at), .integer(row.seq)])
+            } else {
+                try setRevisionState(seq: row.seq, number: row.liveRevision, .superseded)
+                try addRevision(seq: row.seq, number: number, state: .live, content: changed, by: operatorName, note: note)
+                try project(seq: row.seq, changed)
+                try db.run("UPDATE items SET live_revision = ?, base_hash = ?, updated_at = ? WHERE seq = ?", [.integer(number), .text(changed.contentHash), .date(at), .integer(row.seq)])
+            }
+            try writeAudit(operatorName, action, seq: row.seq, id: row.id, reason: note)
+        }
+        return try item(id)
+    }
+
+    public func keep(_ id: String, by operatorName: String) throws -> Item {
+        try db.transaction {
+            let row = try requireRow(id)
+            guard row.missingRuns > 0 else { throw illegal(row, "keep", "it is not missing from its source") }
+            try db.run("UPDATE items SET missing_runs = 0, updated_at = ? WHERE seq = ?", [.date(now()), .integer(row.seq)])
+            try writeAudit(operatorName, "keep", seq: row.seq, id: row.id, detail: "missing for \(row.missingRuns) runs")
+        }
+        return try item(id)
+    }
+
     public func archive(_ id: String, by operatorName: String, reason: String?) throws -> Item {
         try db.transaction {
             let row = try requireRow(id)

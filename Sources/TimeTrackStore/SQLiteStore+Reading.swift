@@ -122,7 +122,8 @@ extension SQLiteStore {
         }
         let order: String
         if query.needsReview {
-            conditions.append("(pending_revision IS NOT NULL AND status IN ('pending', 'published'))")
+            conditions.append("(status IN ('pending', 'published') AND (pending_revision IS NOT NULL OR missing_runs >= ?))")
+            values.append(.integer(Int64(query.missingThreshold)))
             order = "kind, seq"
         } else {
             order = "sort_at DESC, seq DESC"

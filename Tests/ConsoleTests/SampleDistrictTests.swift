@@ -63,7 +63,7 @@ import Testing
         let second = try Binaries.run("timetrack-admin", ["--store", store, "--as", "ana", "--json", "import", "--all"], currentDirectory: Self.root.path)
         #expect(second.status == 0)
         let runs = try JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as? [[String: Any]] ?? []
-        #expect(runs.count == 3)
+        #expect(runs.count == 6)
         #expect(runs.allSatisfy { ($0["new"] as? [Any])?.isEmpty == true && ($0["changed"] as? [Any])?.isEmpty == true })
         let status = try Binaries.run("timetrack-admin", ["--store", store, "--json", "status"])
         let counts = (try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])?["counts"] as? [String: [String: Int]]

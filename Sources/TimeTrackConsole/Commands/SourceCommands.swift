@@ -130,6 +130,7 @@ extension Console {
                 OptionSpec("all", help: "every enabled source in the imports folder"),
                 OptionSpec("file", value: "PATH", help: "read this local file instead of the source's url (one source)"),
                 OptionSpec("dry-run", help: "read and report, write nothing (like extract)"),
+                OptionSpec("no-review", help: "on a terminal, do not walk the review after importing"),
             ],
             positional: 0...100
         ) { args, session in
@@ -162,7 +163,11 @@ extension Console {
             var failed = 0
             for source in sources {
                 do {
-                    let summary = try session.pipeline(for: source).importSource(source, into: store, by: session.operatorName, file: args.option("file"))
+                    var pipeline = session.pipeline(for: source)
+                    let progress = Progress(label: source.id, enabled: session.interactive && isatty(2) == 1 && !session.output.json)
+                    pipeline.progress = { pages, items in progress.update(pages: pages, items: items) }
+                    defer { progress.finish() }
+                    let summary = try pipeline.importSource(source, into: store, by: session.operatorName, file: args.option("file"))
                     summaries.append(summary)
                     let run = summary.run
                     let line = "\(source.id): \(run?.status.rawValue ?? "?") · \(run?.found ?? 0) found · \(run?.new ?? 0) new · \(run?.changed ?? 0) changed · \(run?.unchanged ?? 0) unchanged · \(run?.missing ?? 0) missing · \(run?.problems ?? 0) problems"
@@ -188,18 +193,24 @@ extension Console {
             }
             let pending = summaries.reduce(0) { $0 + $1.newIDs.count + $1.changedIDs.count }
             if pending > 0 && !session.output.json {
-                session.output.line("\(pending) item(s) wait for review: `timetrack-admin review`")
+                if session.interactive, session.reader != nil, !args.flag("no-review") {
+                    // On a terminal, go straight to reviewing what this import found.
+                    _ = try walkReview(summaries.flatMap { $0.newIDs + $0.changedIDs }, store: store, session: session)
+                } else {
+                    session.output.line("\(pending) item(s) wait for review: `timetrack-admin review`")
+                }
             }
             if failed == sources.count { return 1 }
             return failed > 0 ? 3 : exit
         }
     }
 
-    /// The terminal's width, or 100 when not a terminal.
+    /// The terminal's width; in a pipe, no limit (unless COLUMNS says one).
     static func terminalWidth() -> Int {
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 20 { return columns }
+        guard isatty(1) == 1 else { return 10_000 }
         var size = winsize()
         if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 20 { return Int(size.ws_col) }
-        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 20 { return columns }
         return 100
     }
 }

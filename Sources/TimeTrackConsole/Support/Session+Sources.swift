@@ -32,19 +32,9 @@ extension Session {
         ImportPipeline(importsRoot: URL(fileURLWithPath: source.file).deletingLastPathComponent())
     }
 
-    /// Refuses the action unless the session's operator is an admin. On a store with no
-    /// operators yet, the current operator becomes its first admin.
+    /// Refuses the action unless the session's operator has `role`.
     public func requireRole(_ role: Operator.Role, in store: SQLiteStore, for action: String) throws {
-        var op = try store.operatorNamed(operatorName)
-        if op == nil, try store.operators().isEmpty {
-            op = try store.addOperator(operatorName, role: .admin, by: operatorName)
-            output.note("\(operatorName) is this store's first operator, and an admin")
-        }
-        guard let op else {
-            throw TimeTrackError(
-                .permission, "\(operatorName) is not an operator of this store",
-                fix: "an admin can add you: `operator add \(operatorName) --role staff`, or pass --as NAME")
-        }
+        let op = try currentOperator(in: store)
         if role == .admin && op.role != .admin {
             throw TimeTrackError(.permission, "only admins may \(action); \(op.name) is staff", fix: "ask an admin, or run as one with --as NAME")
         }

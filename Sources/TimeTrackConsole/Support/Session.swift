@@ -13,6 +13,8 @@ public final class Session {
     /// Whether the session may ask questions (a terminal, and no --no-input).
     public var interactive: Bool
     public let output: Output
+    /// Where questions are read from, when the session may ask (the REPL sets it).
+    var reader: LineReader?
     private var openStore: SQLiteStore?
 
     public init(storePath: String, importsPath: String, operatorName: String, interactive: Bool, output: Output) {

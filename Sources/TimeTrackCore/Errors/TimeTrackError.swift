@@ -69,7 +69,7 @@ public struct TimeTrackError: Error, CustomStringConvertible, Sendable, Equatabl
         var out = ""
         let place = ["file", "source", "item", "url", "field", "selector"].compactMap { key in
             context[key].map { key == "field" ? "field '\($0)'" : $0 }
-        }
+        }.filter { !message.contains($0) }
         if !place.isEmpty { out += place.joined(separator: ", ") + ": " }
         out += message
         if let underlying, !message.contains(underlying) { out += " (\(underlying))" }

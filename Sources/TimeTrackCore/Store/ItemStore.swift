@@ -5,16 +5,20 @@ public struct ItemQuery: Sendable, Equatable {
     public var kind: ItemKind?
     public var status: ItemStatus?
     public var sourceID: String?
-    /// Only items with a pending revision or a pending status (the review queue).
+    /// Only the review queue: items with pending content, and items missing from their source
+    /// for at least `missingThreshold` runs.
     public var needsReview: Bool
+    /// Consecutive missing runs after which an item is proposed for archiving in review.
+    public var missingThreshold: Int
     public var limit: Int
     public var offset: Int
 
-    public init(kind: ItemKind? = nil, status: ItemStatus? = nil, sourceID: String? = nil, needsReview: Bool = false, limit: Int = 50, offset: Int = 0) {
+    public init(kind: ItemKind? = nil, status: ItemStatus? = nil, sourceID: String? = nil, needsReview: Bool = false, missingThreshold: Int = 3, limit: Int = 50, offset: Int = 0) {
         self.kind = kind
         self.status = status
         self.sourceID = sourceID
         self.needsReview = needsReview
+        self.missingThreshold = missingThreshold
         self.limit = limit
         self.offset = offset
     }
@@ -130,6 +134,12 @@ public protocol ItemStore: AnyObject {
     func reject(_ id: String, reason: String, by operatorName: String) throws -> Item
     /// Changes fields and locks them against re-imports.
     func edit(_ id: String, changes: [String: JSONValue], by operatorName: String, reason: String?) throws -> Item
+    /// Changes an item's content without locking fields (a ticket reply, an absence outcome):
+    /// one decision, recorded as `action`. A pending item's pending content changes; a published
+    /// item gets a new live revision.
+    func amend(_ id: String, action: String, by operatorName: String, note: String?, _ change: (ItemContent) throws -> ItemContent) throws -> Item
+    /// Keeps an item that is missing from its source: its missing count starts again.
+    func keep(_ id: String, by operatorName: String) throws -> Item
     /// Moves an item to the archive.
     func archive(_ id: String, by operatorName: String, reason: String?) throws -> Item
     /// Brings an archived item back to its earlier status, or a rejected one back to pending.

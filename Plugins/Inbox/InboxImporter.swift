@@ -1,0 +1,76 @@
+import Foundation
+import TimeTrackCore
+import TimeTrackKit
+
+/// The `inbox` importer: app submissions (photo posts, absence reports, help desk tickets) as a
+/// JSON array, one object per submission with an `id` and the model's fields.
+///
+/// ```json
+/// [{ "id": "post-1041", "authorName": "Maya R.", "authorRole": "student", "text": "Go Huskies!",
+///    "imageURLs": ["https://..."], "createdAt": "2026-09-18T19:42:00-06:00" }]
+/// ```
+public struct InboxImporter: Importer {
+    public static let info = ImporterInfo(
+        name: "inbox", version: "1.0.0", kinds: ItemKind.allCases,
+        summary: "app submissions as a JSON array of model objects, each with an id",
+        options: [ImporterOption("maxItems", type: "number", help: "stop after this many entries (default 10000)")])
+
+    let source: SourceDefinition
+    let maxItems: Int
+
+    public init(source: SourceDefinition) throws {
+        self.source = source
+        for key in source.options.keys where key != "maxItems" {
+            throw source.error("options.\(key)", "is not an option of the inbox importer", fix: "options: maxItems")
+        }
+        if let value = source.options["maxItems"] {
+            guard let n = value.numberValue, n >= 1, n <= 1_000_000, n.rounded() == n else {
+                throw source.error("options.maxItems", "must be a whole number from 1 to 1000000")
+            }
+            maxItems = Int(n)
+        } else {
+            maxItems = 10_000
+        }
+    }
+
+    public func run(_ context: ImportContext) throws -> ImportResult {
+        let page = try context.fetcher.fetch(source.url)
+        var result = ImportResult()
+        result.pagesFetched = 1
+        let value: JSONValue
+        do {
+            value = try JSONDecoder().decode(JSONValue.self, from: page.data)
+        } catch let error as DecodingError {
+            throw TimeTrackError(.parse, "the inbox is not valid JSON: \(DecodingError.describe(error))", fix: "it must be a JSON array of objects", context: ["url": source.urlText])
+        }
+        guard let entries = value.arrayValue else {
+            throw TimeTrackError(.parse, "the inbox must be a JSON array of objects", context: ["url": source.urlText])
+        }
+        var seen: Set<String> = []
+        for (index, entry) in entries.prefix(maxItems).enumerated() {
+            let location = "entry \(index + 1)"
+            guard var fields = entry.objectValue else {
+                result.problems.append(ImportProblem(.error, "skipped: not a JSON object", location: location))
+                continue
+            }
+            guard let key = fields.removeValue(forKey: "id")?.description, !key.isEmpty, key != "null" else {
+                result.problems.append(ImportProblem(.error, "skipped: no \"id\"", location: location))
+                continue
+            }
+            guard seen.insert(key).inserted else {
+                result.duplicatesMerged += 1
+                continue
+            }
+            do {
+                let content = try ItemContent.decode(kind: source.kind, fields: fields).validated()
+                result.items.append(ExtractedItem(key: key, content: content, pageURL: source.publicURL.absoluteString, pageHash: page.hash, fetchedAt: page.fetchedAt, location: location))
+            } catch let error as TimeTrackError {
+                result.problems.append(ImportProblem(.error, "skipped '\(key)': \(error.message)", location: location))
+            }
+        }
+        if entries.count > maxItems {
+            result.problems.append(ImportProblem(.warning, "stopped at \(maxItems) entries (options.maxItems)", location: "entry \(maxItems + 1)"))
+        }
+        return result
+    }
+}

@@ -1,0 +1,348 @@
+import Foundation
+import TimeTrackCore
+import TimeTrackKit
+import TimeTrackStore
+
+extension Console {
+    static func kindOption(_ args: Arguments, _ name: String = "kind") throws -> ItemKind? {
+        guard let word = args.option(name) else { return nil }
+        guard let kind = ItemKind(word: word) else {
+            throw TimeTrackError(.usage, "'\(word)' is not a kind", fix: "kinds: " + ItemKind.allCases.map(\.plural).joined(separator: ", "))
+        }
+        return kind
+    }
+
+    static func intOption(_ args: Arguments, _ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
+        guard let text = args.option(name) else { return value }
+        guard let n = Int(text), range.contains(n) else {
+            throw TimeTrackError(.usage, "--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        }
+        return n
+    }
+
+    static var listCommand: CommandSpec {
+        CommandSpec(
+            "list", usage: "[KIND] [--status S] [--source S] [--limit N] [--offset N]",
+            summary: "list items, newest first (kinds: announcements, events, school-info, posts, absences, tickets)",
+            options: [
+                OptionSpec("status", value: "S", help: "pending, published, rejected or archived"),
+                OptionSpec("source", value: "S", help: "only items from this source id"),
+                OptionSpec("limit", value: "N", help: "at most N rows (default 50)"),
+                OptionSpec("offset", value: "N", help: "skip the first N rows"),
+            ],
+            positional: 0...1
+        ) { args, session in
+            var kind: ItemKind?
+            if let word = args.positional.first, word != "all" {
+                guard let k = ItemKind(word: word) else {
+                    throw TimeTrackError(.usage, "list: '\(word)' is not a kind", fix: "kinds: " + ItemKind.allCases.map(\.plural).joined(separator: ", "))
+                }
+                kind = k
+            }
+            var status: ItemStatus?
+            if let word = args.option("status") {
+                guard let s = ItemStatus(rawValue: word.lowercased()) else {
+                    throw TimeTrackError(.usage, "list: '\(word)' is not a status", fix: "statuses: pending, published, rejected, archived")
+                }
+                status = s
+            }
+            let query = ItemQuery(
+                kind: kind, status: status, sourceID: args.option("source"),
+                limit: try intOption(args, "limit", default: 50, range: 1...100_000), offset: try intOption(args, "offset", default: 0, range: 0...Int(Int32.max)))
+            let rows = try session.store().list(query)
+            if session.output.json {
+                session.output.printJSON(JSONValue.array(rows.map(ItemRendering.summaryJSON)))
+                return 0
+            }
+            if rows.isEmpty {
+                session.output.line("no items")
+                return 0
+            }
+            var table = Table(headers: ["id", "status", "date", "source", "title"])
+            for row in rows {
+                var status = row.status.rawValue
+                if row.hasPendingRevision && row.status == .published { status += "*" }
+                if row.missingRuns > 0 { status += " (missing \(row.missingRuns))" }
+                table.rows.append([row.id, status, row.sortDate.map { Display.date($0, zone: .current, allDay: true) } ?? "", row.sourceID ?? "-", row.title])
+            }
+            for line in table.render(width: terminalWidth()) { session.output.line(line) }
+            if rows.contains(where: { $0.hasPendingRevision && $0.status == .published }) { session.output.line("* a change waits for review") }
+            return 0
+        }
+    }
+
+    static var showCommand: CommandSpec {
+        CommandSpec("show", usage: "ID", summary: "show an item: its fields, status, provenance and any pending change", positional: 1...1) { args, session in
+            let item = try session.store().item(args.positional[0])
+            if session.output.json {
+                session.output.printJSON(ItemRendering.itemJSON(item))
+                return 0
+            }
+            let out = session.output
+            out.line(out.paint("\(item.id)  \(item.kind.rawValue)  \(item.status.rawValue)", .bold) + (item.school.map { "  school: \($0)" } ?? ""))
+            for line in ItemRendering.fieldLines(item.content) { out.line(line) }
+            if let pending = item.pendingContent {
+                out.line(out.paint("pending change:", .yellow))
+                for line in ItemRendering.diffLines(ItemContent.changedFields(from: item.content, to: pending), zone: ItemRendering.zone(of: pending), output: out) { out.line(line) }
+            }
+            if let p = item.provenance {
+                out.line("source:   \(p.sourceID)  \(p.sourceURL)")
+                out.line("fetched:  \(Display.date(p.fetchedAt, zone: .current)) by \(p.importer) \(p.importerVersion), page sha256 \(p.pageHash.prefix(12))…")
+            }
+            if let by = item.approvedBy { out.line("approved: \(by), \(Display.date(item.approvedAt, zone: .current))") }
+            if let reason = item.rejectReason { out.line("rejected: \(reason)") }
+            if !item.lockedFields.isEmpty { out.line("locked:   " + item.lockedFields.joined(separator: ", ") + " (edited; imports keep these)") }
+            if item.missingRuns > 0 { out.line("missing:  from its source for \(item.missingRuns) run(s)") }
+            return 0
+        }
+    }
+
+    static var historyCommand: CommandSpec {
+        CommandSpec("history", usage: "ID", summary: "every revision of an item and the decisions on it", positional: 1...1) { args, session in
+            let store = try session.store()
+            let revisions = try store.revisions(of: args.positional[0])
+            let audit = try store.audit(itemID: args.positional[0], limit: 1000)
+            if session.output.json {
+                session.output.printJSON(JSONValue.object([
+                    "revisions": .array(revisions.map { r in
+                        .object([
+                            "number": .number(Double(r.number)), "state": .string(r.state.rawValue), "createdBy": .string(r.createdBy),
+                            "createdAt": .string(ISO8601DateFormatter().string(from: r.createdAt)), "note": r.note.map { .string($0) } ?? .null,
+                            "fields": .object(r.content.fields()), "hash": .string(r.contentHash),
+                        ])
+                    }),
+                    "audit": .array(audit.map { (try? JSONCoding.value($0)) ?? .null }),
+                ]))
+                return 0
+            }
+            var previous: ItemContent?
+            for r in revisions {
+                session.output.line(session.output.paint("revision \(r.number)  \(r.state.rawValue)  \(Display.date(r.createdAt, zone: .current))  by \(r.createdBy)", .bold) + (r.note.map { "  (\($0))" } ?? ""))
+                if let previous {
+                    let changes = ItemContent.changedFields(from: previous, to: r.content)
+                    for line in ItemRendering.diffLines(changes, zone: ItemRendering.zone(of: r.content), output: session.output) { session.output.line(line) }
+                    if changes.isEmpty { session.output.line("  (no field changes)") }
+                } else {
+                    for line in ItemRendering.fieldLines(r.content) { session.output.line(line) }
+                }
+                previous = r.content
+            }
+            session.output.line()
+            session.output.line("decisions:")
+            for entry in audit.reversed() {
+                session.output.line("  \(Display.date(entry.at, zone: .current))  \(entry.operatorName)  \(entry.action)" + (entry.reason.map { "  \"\($0)\"" } ?? "") + (entry.detail.map { "  (\($0))" } ?? ""))
+            }
+            return 0
+        }
+    }
+
+    /// Runs `decide` for each id (one transaction each); prints a line per id; 3 when some failed.
+    static func decideEach(_ ids: [String], action: String, session: Session, _ decide: (SQLiteStore, String) throws -> Item) throws -> Int32 {
+        let store = try session.store()
+        var failed = 0
+        var done: [JSONValue] = []
+        for id in ids {
+            if Interrupt.requested {
+                session.output.note("interrupted: \(done.count) done, \(ids.count - done.count - failed) not attempted")
+                break
+            }
+            do {
+                let kind = try store.item(id).kind
+                try session.requireDecision(on: kind, action: action, in: store)
+                let item = try decide(store, id)
+                done.append(.object(["id": .string(item.id), "status": .string(item.status.rawValue)]))
+                if !session.output.json { session.output.line("\(item.id): \(item.status.rawValue)" + (item.pendingContent != nil ? " (a change still waits)" : "")) }
+            } catch let error as TimeTrackError {
+                failed += 1
+                session.output.error(error)
+                if error.code == .permission && ids.count > 1 { break }
+            }
+        }
+        if session.output.json { session.output.printJSON(JSONValue.array(done)) }
+        if failed == 0 { return 0 }
+        return done.isEmpty ? 1 : 3
+    }
+
+    static var approveCommand: CommandSpec {
+        CommandSpec("approve", usage: "ID...", summary: "publish the pending content of items (an absence report: excuse it)", positional: 1...10_000) { args, session in
+            try decideEach(args.positional, action: "approve", session: session) { store, id in
+                let item = try store.item(id)
+                if item.kind == .ticket {
+                    throw TimeTrackError(.usage, "tickets are answered, not approved", fix: "`reply \(item.id) TEXT`, then `close \(item.id)`", context: ["item": item.id])
+                }
+                if case .absence(var report) = item.pendingContent ?? item.content, report.outcome == nil {
+                    report.outcome = .excused
+                    _ = try store.amend(id, action: "excuse", by: session.operatorName, note: nil) { _ in .absence(report) }
+                }
+                return try store.approve(id, by: session.operatorName)
+            }
+        }
+    }
+
+    static var rejectCommand: CommandSpec {
+        CommandSpec(
+            "reject", usage: "ID... --reason R", summary: "refuse the pending content of items, with a reason (an absence report: unexcused)",
+            options: [OptionSpec("reason", value: "R", help: "why (required)")], positional: 1...10_000
+        ) { args, session in
+            guard let reason = args.option("reason"), !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw TimeTrackError(.usage, "reject: a reason is required", fix: "usage: reject ID... --reason \"why\"")
+            }
+            return try decideEach(args.positional, action: "reject", session: session) { store, id in
+                let item = try store.item(id)
+                if case .absence(var report) = item.pendingContent ?? item.content, report.outcome == nil {
+                    report.outcome = .unexcused
+                    _ = try store.amend(id, action: "unexcuse", by: session.operatorName, note: reason) { _ in .absence(report) }
+                }
+                return try store.reject(id, reason: reason, by: session.operatorName)
+            }
+        }
+    }
+
+    static var editCommand: CommandSpec {
+        CommandSpec(
+            "edit", usage: "ID FIELD=VALUE... [--reason R]",
+            summary: "change fields of an item and lock them against re-imports (empty VALUE clears a field)",
+            options: [OptionSpec("reason", value: "R", help: "why, for the audit log")], positional: 2...100
+        ) { args, session in
+            let store = try session.store()
+            let id = args.positional[0]
+            let item = try store.item(id)
+            try session.requireDecision(on: item.kind, action: "edit", in: store)
+            var assignments: [(String, String)] = []
+            for word in args.positional.dropFirst() {
+                guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
+                    throw TimeTrackError(.usage, "edit: '\(word)' is not FIELD=VALUE", fix: "fields of \(item.kind.rawValue): " + ItemContent.fieldNames(of: item.kind).joined(separator: ", "))
+                }
+                assignments.append((String(word[..<equals]), String(word[word.index(after: equals)...])))
+            }
+            let changes = try ItemContent.parseEdits(assignments, kind: item.kind)
+            let edited = try store.edit(id, changes: changes, by: session.operatorName, reason: args.option("reason"))
+            if session.output.json { session.output.printJSON(ItemRendering.itemJSON(edited)) } else {
+                session.output.line("\(edited.id): edited \(changes.keys.sorted().joined(separator: ", ")); locked: \(edited.lockedFields.joined(separator: ", "))")
+            }
+            return 0
+        }
+    }
+
+    static var archiveCommand: CommandSpec {
+        CommandSpec(
+            "archive", usage: "ID... [--reason R]", summary: "move items to the archive (read-only history, restorable)",
+            options: [OptionSpec("reason", value: "R", help: "why, for the audit log")], positional: 1...10_000
+        ) { args, session in
+            try decideEach(args.positional, action: "archive", session: session) { store, id in try store.archive(id, by: session.operatorName, reason: args.option("reason")) }
+        }
+    }
+
+    static var restoreCommand: CommandSpec {
+        CommandSpec("restore", usage: "ID...", summary: "bring archived items back, or rejected items back into review", positional: 1...10_000) { args, session in
+            try decideEach(args.positional, action: "restore", session: session) { store, id in try store.restore(id, by: session.operatorName) }
+        }
+    }
+
+    static var keepCommand: CommandSpec {
+        CommandSpec("keep", usage: "ID...", summary: "keep items that are missing from their source (resets the missing count)", positional: 1...10_000) { args, session in
+            try decideEach(args.positional, action: "keep", session: session) { store, id in try store.keep(id, by: session.operatorName) }
+        }
+    }
+
+    static var replyCommand: CommandSpec {
+        CommandSpec("reply", usage: "ID TEXT...", summary: "answer a help desk ticket", positional: 2...1000) { args, session in
+            let text = args.positional.dropFirst().joined(separator: " ")
+            return try decideEach([args.positional[0]], action: "reply to", session: session) { store, id in
+                try store.amend(id, action: "reply", by: session.operatorName, note: TextNormalizer.truncate(text, to: 200)) { content in
+                    guard case .ticket(var ticket) = content else {
+                        throw TimeTrackError(.usage, "\(id) is not a ticket; only tickets take replies", context: ["item": id])
+                    }
+                    guard !ticket.closed else { throw TimeTrackError(.illegalTransition, "\(id) is closed", context: ["item": id]) }
+                    ticket.replies.append(Ticket.Reply(by: session.operatorName, at: Date(), text: text))
+                    return .ticket(ticket)
+                }
+            }
+        }
+    }
+
+    static var closeCommand: CommandSpec {
+        CommandSpec("close", usage: "ID...", summary: "close help desk tickets (they leave the queue)", positional: 1...10_000) { args, session in
+            try decideEach(args.positional, action: "close", session: session) { store, id in
+                _ = try store.amend(id, action: "close", by: session.operatorName, note: nil) { content in
+                    guard case .ticket(var ticket) = content else {
+                        throw TimeTrackError(.usage, "\(id) is not a ticket; close is for tickets", fix: "`archive \(id)` takes other items out of the app", context: ["item": id])
+                    }
+                    guard !ticket.closed else { throw TimeTrackError(.illegalTransition, "\(id) is already closed", context: ["item": id]) }
+                    ticket.closed = true
+                    return .ticket(ticket)
+                }
+                let item = try store.item(id)
+                return item.pendingRevision != nil ? try store.approve(id, by: session.operatorName) : item
+            }
+        }
+    }
+
+    static var runsCommand: CommandSpec {
+        CommandSpec(
+            "runs", usage: "[--source S] [--limit N]", summary: "import runs, newest first, with what each found and did",
+            options: [OptionSpec("source", value: "S", help: "only this source"), OptionSpec("limit", value: "N", help: "at most N (default 20)")]
+        ) { args, session in
+            let runs = try session.store().runs(sourceID: args.option("source"), limit: try intOption(args, "limit", default: 20, range: 1...100_000))
+            if session.output.json {
+                session.output.printJSON(runs)
+                return 0
+            }
+            if runs.isEmpty { session.output.line("no runs yet") ; return 0 }
+            var table = Table(headers: ["run", "source", "started", "status", "found", "new", "changed", "same", "missing", "problems", "message"])
+            for r in runs {
+                table.rows.append([String(r.id), r.sourceID, Display.date(r.startedAt, zone: .current), r.status.rawValue, String(r.found), String(r.new), String(r.changed), String(r.unchanged), String(r.missing), String(r.problems), r.message ?? ""])
+            }
+            for line in table.render(width: terminalWidth()) { session.output.line(line) }
+            return 0
+        }
+    }
+
+    static var auditCommand: CommandSpec {
+        CommandSpec(
+            "audit", usage: "[ID] [--limit N]", summary: "the decision log: who did what, when and why",
+            options: [OptionSpec("limit", value: "N", help: "at most N entries (default 50)")], positional: 0...1
+        ) { args, session in
+            let entries = try session.store().audit(itemID: args.positional.first, limit: try intOption(args, "limit", default: 50, range: 1...1_000_000))
+            if session.output.json {
+                session.output.printJSON(entries)
+                return 0
+            }
+            if entries.isEmpty { session.output.line("no decisions yet"); return 0 }
+            var table = Table(headers: ["#", "when", "who", "action", "item", "why"])
+            for e in entries {
+                table.rows.append([String(e.id), Display.date(e.at, zone: .current), e.operatorName, e.action, e.itemID ?? "", [e.reason, e.detail].compactMap { $0 }.joined(separator: " · ")])
+            }
+            for line in table.render(width: terminalWidth()) { session.output.line(line) }
+            return 0
+        }
+    }
+
+    static var operatorCommand: CommandSpec {
+        CommandSpec(
+            "operator", usage: "add NAME --role staff|admin | list", summary: "manage who may work in the console (admins only)",
+            options: [OptionSpec("role", value: "ROLE", help: "staff or admin")], positional: 1...2
+        ) { args, session in
+            let store = try session.store(create: true)
+            switch args.positional[0] {
+            case "list":
+                let ops = try store.operators()
+                if session.output.json { session.output.printJSON(ops); return 0 }
+                for op in ops { session.output.line("\(op.name)  \(op.role.rawValue)") }
+                if ops.isEmpty { session.output.line("no operators yet: the first one to make a decision becomes admin") }
+                return 0
+            case "add":
+                guard args.positional.count == 2 else { throw TimeTrackError(.usage, "operator add: name the operator", fix: "usage: operator add NAME --role staff|admin") }
+                guard let roleText = args.option("role"), let role = Operator.Role(rawValue: roleText) else {
+                    throw TimeTrackError(.usage, "operator add: --role must be staff or admin", fix: "usage: operator add NAME --role staff|admin")
+                }
+                try session.requireRole(.admin, in: store, for: "add operators")
+                let op = try store.addOperator(args.positional[1], role: role, by: session.operatorName)
+                if session.output.json { session.output.printJSON(op) } else { session.output.line("\(op.name) is \(op.role == .admin ? "an" : "") \(op.role.rawValue)".replacingOccurrences(of: "  ", with: " ")) }
+                return 0
+            default:
+                throw TimeTrackError(.usage, "operator: unknown action '\(args.positional[0])'", fix: "usage: operator add NAME --role staff|admin | operator list")
+            }
+        }
+    }
+}

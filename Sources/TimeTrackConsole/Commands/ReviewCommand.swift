@@ -1,0 +1,210 @@
+import Foundation
+import TimeTrackCore
+import TimeTrackKit
+import TimeTrackStore
+
+extension Console {
+    static var reviewCommand: CommandSpec {
+        CommandSpec(
+            "review", usage: "[--kind K] [--source S]",
+            summary: "walk the items waiting for a decision: new, changed (with a diff) and missing",
+            options: [
+                OptionSpec("kind", value: "K", help: "only this kind (announcements, events, school-info, posts, absences, tickets)"),
+                OptionSpec("source", value: "S", help: "only items from this source id"),
+            ]
+        ) { args, session in
+            let requestedKind = try kindOption(args)
+            let store = try session.store()
+            let op = try session.currentOperator(in: store)
+            var kinds: [ItemKind?] = [requestedKind]
+            if kinds == [nil] && op.role == .staff { kinds = ItemKind.allCases.filter { !$0.isImportedContent } }
+            if let kind = kinds.first ?? nil, kind.isImportedContent, op.role == .staff {
+                throw TimeTrackError(.permission, "only admins review \(kind.plural); \(op.name) is staff", fix: "staff review posts, absences and tickets: `review --kind posts`")
+            }
+            var ids: [String] = []
+            for kind in kinds {
+                ids += try store.list(ItemQuery(kind: kind, sourceID: args.option("source"), needsReview: true, limit: 100_000)).map(\.id)
+            }
+            return try walkReview(ids, store: store, session: session)
+        }
+    }
+
+    enum ReviewState { case new, changed, missing }
+
+    static func reviewState(_ item: Item) -> ReviewState {
+        if item.pendingRevision == nil && item.missingRuns > 0 { return .missing }
+        return item.status == .published ? .changed : .new
+    }
+
+    /// Shows each item and asks what to do; in a pipe, lists the queue instead (never asks).
+    static func walkReview(_ ids: [String], store: SQLiteStore, session: Session) throws -> Int32 {
+        let out = session.output
+        guard let reader = session.reader, session.interactive, !out.json else {
+            let items = try ids.map { try store.item($0) }
+            if out.json {
+                out.printJSON(JSONValue.array(items.map { item in
+                    var object = ItemRendering.itemJSON(item).objectValue ?? [:]
+                    object["review"] = .string(String(describing: reviewState(item)).uppercased())
+                    return .object(object)
+                }))
+                return 0
+            }
+            if items.isEmpty { out.line("nothing to review"); return 0 }
+            var table = Table(headers: ["id", "kind", "state", "source", "title"])
+            for item in items {
+                table.rows.append([item.id, item.kind.rawValue, String(describing: reviewState(item)).uppercased(), item.provenance?.sourceID ?? "-", (item.pendingContent ?? item.content).title])
+            }
+            for line in table.render(width: terminalWidth()) { out.line(line) }
+            out.line("\(items.count) item(s) wait; decide with approve ID..., reject ID... --reason R, archive ID..., keep ID...")
+            return 0
+        }
+        if ids.isEmpty { out.line("nothing to review"); return 0 }
+        var approveRest = false
+        var decided = 0, skipped = 0
+        itemLoop: for (index, id) in ids.enumerated() {
+            if Interrupt.requested { break }
+            let item = try store.item(id)
+            let state = reviewState(item)
+            // Skip what the operator may not decide (staff on imported content).
+            do { try session.requireDecision(on: item.kind, action: "review", in: store) } catch { skipped += 1; continue }
+            if approveRest && state != .missing && item.kind != .ticket {
+                if (try? decide("a", item: item, state: state, store: store, session: session)) == true { decided += 1 }
+                continue
+            }
+            out.line()
+            let label: String
+            switch state {
+            case .new: label = out.paint("NEW", .green)
+            case .changed: label = out.paint("CHANGED", .yellow)
+            case .missing: label = out.paint("MISSING", .red)
+            }
+            out.line(out.paint("[\(index + 1)/\(ids.count)] \(item.id)", .bold) + "  \(item.kind.rawValue) · \(item.provenance?.sourceID ?? "app") · " + label)
+            switch state {
+            case .new:
+                for line in ItemRendering.fieldLines(item.content) { out.line(line) }
+            case .changed:
+                let pending = item.pendingContent ?? item.content
+                out.line("  " + pending.title)
+                for line in ItemRendering.diffLines(ItemContent.changedFields(from: item.content, to: pending), zone: ItemRendering.zone(of: pending), output: out) { out.line(line) }
+                if let note = try store.revisions(of: id).last?.note { out.line(out.paint("  note: \(note)", .yellow)) }
+            case .missing:
+                out.line("  " + item.content.title)
+                out.line("  not found in its source for \(item.missingRuns) consecutive runs (nothing is deleted)")
+            }
+            let choices: String
+            switch (state, item.kind) {
+            case (.missing, _): choices = "[a]rchive [k]eep [s]kip [q]uit [?]"
+            case (_, .ticket): choices = "[r]eply [c]lose [s]kip [q]uit [?]"
+            default: choices = "[a]pprove [r]eject [e]dit [s]kip [A]pprove rest [q]uit [?]"
+            }
+            while true {
+                out.flush()
+                let answer: String
+                switch reader.read(prompt: choices + " ", remember: false) {
+                case .end, .interrupted: break itemLoop
+                case .line(let text): answer = text.trimmingCharacters(in: .whitespaces)
+                }
+                switch answer {
+                case "q": break itemLoop
+                case "s", "": skipped += 1; continue itemLoop
+                case "?":
+                    out.line(state == .missing
+                        ? "  a: archive it (history, restorable)  k: keep it (reset the count)  s: decide later  q: stop reviewing"
+                        : item.kind == .ticket
+                            ? "  r: reply (you type the text)  c: close the ticket  s: decide later  q: stop reviewing"
+                            : "  a: publish  r: refuse (you give a reason)  e: change fields (FIELD=VALUE ...), locked against imports\n  s: decide later  A: approve this and every remaining item  q: stop reviewing")
+                    continue
+                case "A" where state != .missing && item.kind != .ticket:
+                    approveRest = true
+                    if (try? decide("a", item: item, state: state, store: store, session: session)) == true { decided += 1 }
+                    continue itemLoop
+                default:
+                    do {
+                        if try decide(answer, item: item, state: state, store: store, session: session) {
+                            decided += 1
+                            continue itemLoop
+                        }
+                    } catch let error as TimeTrackError {
+                        out.error(error)
+                    }
+                }
+            }
+        }
+        Interrupt.clear()
+        out.line()
+        out.line("reviewed: \(decided) decided, \(skipped) skipped, \(ids.count - decided - skipped) left")
+        return 0
+    }
+
+    /// Carries out one review key. Returns true when the item was decided, false to ask again.
+    static func decide(_ key: String, item: Item, state: ReviewState, store: SQLiteStore, session: Session) throws -> Bool {
+        let out = session.output
+        let who = session.operatorName
+        func ask(_ prompt: String) -> String? {
+            guard case .line(let text) = session.reader?.read(prompt: prompt, remember: false) else { return nil }
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            return trimmed.isEmpty ? nil : trimmed
+        }
+        switch (key, state, item.kind) {
+        case ("a", .missing, _):
+            _ = try store.archive(item.id, by: who, reason: "missing from its source for \(item.missingRuns) runs")
+            out.line("  archived")
+        case ("k", .missing, _):
+            _ = try store.keep(item.id, by: who)
+            out.line("  kept")
+        case ("r", _, .ticket):
+            guard let text = ask("  reply: ") else { return false }
+            _ = try store.amend(item.id, action: "reply", by: who, note: TextNormalizer.truncate(text, to: 200)) { content in
+                guard case .ticket(var t) = content else { return content }
+                t.replies.append(Ticket.Reply(by: who, at: Date(), text: text))
+                return .ticket(t)
+            }
+            out.line("  replied")
+            return false  // a reply does not close the ticket: ask again
+        case ("c", _, .ticket):
+            _ = try store.amend(item.id, action: "close", by: who, note: nil) { content in
+                guard case .ticket(var t) = content else { return content }
+                t.closed = true
+                return .ticket(t)
+            }
+            _ = try store.approve(item.id, by: who)
+            out.line("  closed")
+        case ("a", _, _):
+            if case .absence(var report) = item.pendingContent ?? item.content, report.outcome == nil {
+                report.outcome = .excused
+                _ = try store.amend(item.id, action: "excuse", by: who, note: nil) { _ in .absence(report) }
+            }
+            let done = try store.approve(item.id, by: who)
+            out.line("  " + out.paint("approved", .green) + " (\(done.status.rawValue))")
+        case ("r", _, _):
+            guard let reason = ask("  reason: ") else {
+                out.line("  a reason is required; not rejected")
+                return false
+            }
+            if case .absence(var report) = item.pendingContent ?? item.content, report.outcome == nil {
+                report.outcome = .unexcused
+                _ = try store.amend(item.id, action: "unexcuse", by: who, note: reason) { _ in .absence(report) }
+            }
+            _ = try store.reject(item.id, reason: reason, by: who)
+            out.line("  " + out.paint("rejected", .red))
+        case ("e", _, _):
+            out.line("  fields: " + ItemContent.fieldNames(of: item.kind).joined(separator: ", "))
+            guard let text = ask("  FIELD=VALUE ...: ") else { return false }
+            var assignments: [(String, String)] = []
+            for word in try Words.split(text) {
+                guard let eq = word.firstIndex(of: "="), eq != word.startIndex else {
+                    throw TimeTrackError(.usage, "'\(word)' is not FIELD=VALUE")
+                }
+                assignments.append((String(word[..<eq]), String(word[word.index(after: eq)...])))
+            }
+            let edited = try store.edit(item.id, changes: try ItemContent.parseEdits(assignments, kind: item.kind), by: who, reason: "edited in review")
+            out.line("  edited and locked: " + edited.lockedFields.joined(separator: ", "))
+            for line in ItemRendering.fieldLines(edited.pendingContent ?? edited.content) { out.line(line) }
+            return false  // edited: now approve or reject it
+        default:
+            out.line("  ? for help")
+            return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import TimeTrackCore
+import TimeTrackImport
+import TimeTrackKit
+
+extension Console {
+    /// The interactive console on a terminal: prompt, line editing, history, completion.
+    static func repl(session: Session) -> Int32 {
+        Interrupt.install()
+        let historyPath = ProcessInfo.processInfo.environment["TIMETRACK_HISTORY"]
+            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".timetrack_history")
+        let reader: LineReader
+        if ProcessInfo.processInfo.environment["TIMETRACK_NO_LIBEDIT"] == nil, let edit = EditLineReader(historyPath: historyPath) {
+            reader = edit
+        } else {
+            reader = PlainLineReader()
+        }
+        EditLineReader.completer = { line, word in completions(line: line, word: word, session: session) }
+        session.reader = reader
+        let out = session.output
+        out.line("timetrack-admin \(version) · store \(session.storePath) · as \(session.operatorName)")
+        out.line("Type `help` for commands, `help COMMAND` for one; Ctrl-C cancels, Ctrl-D or `quit` leaves.")
+        out.flush()
+        let storeName = (session.storePath as NSString).lastPathComponent
+        while true {
+            out.flush()
+            let prompt = out.paint("\(storeName)", .bold) + " (\(session.operatorName))> "
+            switch reader.read(prompt: prompt, remember: true) {
+            case .end:
+                out.line()
+                reader.save()
+                return 0
+            case .interrupted:
+                continue
+            case .line(let text):
+                let words: [String]
+                do { words = try Words.split(text) } catch let error as TimeTrackError {
+                    out.error(error)
+                    continue
+                } catch { continue }
+                guard let first = words.first else { continue }
+                if first == "quit" || first == "exit" || first == "\\q" {
+                    reader.save()
+                    return 0
+                }
+                Interrupt.clear()
+                _ = run(words, in: session)
+                reader.save()
+                if Interrupt.requested {
+                    Interrupt.clear()
+                    out.note("(interrupted)")
+                }
+            }
+        }
+    }
+
+    /// Commands from stdin, one a line: no prompt, never asks. With `bail`, stops at the first failure.
+    static func script(session: Session, bail: Bool) -> Int32 {
+        var failures = 0, successes = 0
+        var lineNumber = 0
+        while let text = readLine(strippingNewline: true) {
+            lineNumber += 1
+            let words: [String]
+            do { words = try Words.split(text) } catch let error as TimeTrackError {
+                session.output.error(TimeTrackError(error.code, "line \(lineNumber): " + error.message, fix: error.fix))
+                if bail { return 2 }
+                failures += 1
+                continue
+            } catch { continue }
+            guard let first = words.first else { continue }
+            if first == "quit" || first == "exit" || first == "\\q" { break }
+            let code = run(words, in: session)
+            session.output.flush()
+            if code == 0 { successes += 1 } else {
+                failures += 1
+                if bail {
+                    session.output.note("stopped at line \(lineNumber) (--bail)")
+                    return 1
+                }
+            }
+        }
+        if failures == 0 { return 0 }
+        return successes == 0 ? 1 : 3
+    }
+
+    /// TAB completion: commands, then options, kinds, source ids and item ids.
+    static func completions(line: String, word: String, session: Session) -> [String] {
+        let words = (try? Words.split(line)) ?? line.split(separator: " ").map(String.init)
+        let atFirstWord = words.isEmpty || (words.count == 1 && !line.hasSuffix(" "))
+        if atFirstWord { return (commands.map(\.name) + ["quit"]).filter { $0.hasPrefix(word) }.sorted() }
+        guard let command = command(named: words[0]) else { return [] }
+        if word.hasPrefix("--") {
+            return command.options.map { "--" + $0.name }.filter { $0.hasPrefix(word) }
+        }
+        var candidates: [String] = []
+        switch command.name {
+        case "extract", "import":
+            candidates = session.sources().sources.map(\.id)
+        case "list":
+            candidates = ItemKind.allCases.map(\.plural)
+        case "help":
+            candidates = commands.map(\.name)
+        case "show", "history", "approve", "reject", "edit", "archive", "restore", "keep", "reply", "close", "audit":
+            if let store = try? session.store() {
+                let prefix = word.lowercased()
+                let kinds = ItemKind.allCases.filter { prefix.isEmpty || prefix.hasPrefix($0.idPrefix) }
+                for kind in kinds {
+                    candidates += ((try? store.list(ItemQuery(kind: kind, needsReview: ["approve", "reject", "edit"].contains(command.name), limit: 200))) ?? []).map(\.id)
+                }
+            }
+        default:
+            break
+        }
+        if let previous = words.last(where: { $0.hasPrefix("--") }), line.hasSuffix(" ") || words.last != previous {
+            switch previous {
+            case "--kind": candidates = ItemKind.allCases.map(\.plural)
+            case "--source": candidates = session.sources().sources.map(\.id)
+            case "--status": candidates = ItemStatus.allCases.map(\.rawValue)
+            case "--role": candidates = ["staff", "admin"]
+            case "--format": candidates = ["json", "ics", "rss"]
+            default: break
+            }
+        }
+        return candidates.filter { $0.hasPrefix(word) }.sorted()
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+
+/// What reading a line gave.
+enum LineInput: Equatable {
+    case line(String)
+    /// Ctrl-C: the line is dropped; the console stays.
+    case interrupted
+    /// Ctrl-D or the end of input.
+    case end
+}
+
+/// Reads lines from the person at the console.
+protocol LineReader: AnyObject {
+    /// Shows `prompt` and reads one line.
+    func read(prompt: String, remember: Bool) -> LineInput
+    /// Saves the history (if the reader keeps one).
+    func save()
+}
+
+/// Reads from a terminal without line editing: the fallback when libedit is not installed.
+final class PlainLineReader: LineReader {
+    private var pending: [UInt8] = []
+
+    func read(prompt: String, remember: Bool) -> LineInput {
+        FileHandle.standardOutput.write(Data(prompt.utf8))
+        Interrupt.clear()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            if let newline = pending.firstIndex(of: 10) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                return .line(line)
+            }
+            let count = Foundation.read(0, &buffer, buffer.count)
+            if count < 0 && errno == EINTR {
+                if Interrupt.requested {
+                    Interrupt.clear()
+                    pending.removeAll()
+                    FileHandle.standardOutput.write(Data("\n".utf8))
+                    return .interrupted
+                }
+                continue
+            }
+            if count <= 0 {
+                if pending.isEmpty { return .end }
+                let line = String(decoding: pending, as: UTF8.self)
+                pending.removeAll()
+                return .line(line)
+            }
+            pending.append(contentsOf: buffer[0..<count])
+        }
+    }
+
+    func save() {}
+}
+
+/// libedit's readline interface, loaded at run time so the program runs without it.
+final class EditLineReader: LineReader {
+    typealias ReadlineFn = @convention(c) (UnsafePointer<CChar>?) -> UnsafeMutablePointer<CChar>?
+    typealias HistoryFn = @convention(c) (UnsafePointer<CChar>?) -> Int32
+    typealias StifleFn = @convention(c) (Int32) -> Void
+    typealias GeneratorFn = @convention(c) (UnsafePointer<CChar>?, Int32) -> UnsafeMutablePointer<CChar>?
+    typealias MatchesFn = @convention(c) (UnsafePointer<CChar>?, GeneratorFn?) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+    typealias AttemptedFn = @convention(c) (UnsafePointer<CChar>?, Int32, Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+
+    private let handle: UnsafeMutableRawPointer
+    private let readline: ReadlineFn
+    private let addHistory: HistoryFn
+    private let writeHistory: HistoryFn
+    private let historyPath: String
+
+    /// Candidates for TAB completion given the whole line so far and the word being completed.
+    nonisolated(unsafe) static var completer: ((_ line: String, _ word: String) -> [String])?
+    nonisolated(unsafe) static var matches: [String] = []
+    nonisolated(unsafe) static var matchIndex = 0
+    nonisolated(unsafe) static var completionMatches: MatchesFn?
+    nonisolated(unsafe) static var lineBuffer: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+
+    /// Loads libedit, or returns nil when it is not installed.
+    init?(historyPath: String) {
+        var loaded: UnsafeMutableRawPointer?
+        for name in ["libedit.so.2", "libedit.so", "libedit.so.0", "libedit.dylib"] {
+            if let h = dlopen(name, RTLD_NOW | RTLD_LOCAL) {
+                loaded = h
+                break
+            }
+        }
+        guard let handle = loaded,
+            let readline = dlsym(handle, "readline"), let add = dlsym(handle, "add_history"),
+            let readHistory = dlsym(handle, "read_history"), let write = dlsym(handle, "write_history")
+        else { return nil }
+        self.handle = handle
+        self.readline = unsafeBitCast(readline, to: ReadlineFn.self)
+        self.addHistory = unsafeBitCast(add, to: HistoryFn.self)
+        self.writeHistory = unsafeBitCast(write, to: HistoryFn.self)
+        self.historyPath = historyPath
+        if let stifle = dlsym(handle, "stifle_history") { unsafeBitCast(stifle, to: StifleFn.self)(1000) }
+        _ = unsafeBitCast(readHistory, to: HistoryFn.self)(historyPath)
+        if let name = dlsym(handle, "rl_readline_name") {
+            name.assumingMemoryBound(to: UnsafePointer<CChar>?.self).pointee = UnsafePointer(strdup("timetrack-admin"))
+        }
+        if let matches = dlsym(handle, "rl_completion_matches") ?? dlsym(handle, "completion_matches"),
+            let attempted = dlsym(handle, "rl_attempted_completion_function")
+        {
+            EditLineReader.completionMatches = unsafeBitCast(matches, to: MatchesFn.self)
+            EditLineReader.lineBuffer = dlsym(handle, "rl_line_buffer")?.assumingMemoryBound(to: UnsafeMutablePointer<CChar>?.self)
+            let function: AttemptedFn = { text, _, _ in
+                guard let matcher = EditLineReader.completionMatches else { return nil }
+                return matcher(text) { text, state in
+                    if state == 0 {
+                        let word = text.map { String(cString: $0) } ?? ""
+                        let line = EditLineReader.lineBuffer?.pointee.map { String(cString: $0) } ?? word
+                        EditLineReader.matches = EditLineReader.completer?(line, word) ?? []
+                        EditLineReader.matchIndex = 0
+                    }
+                    guard EditLineReader.matchIndex < EditLineReader.matches.count else { return nil }
+                    defer { EditLineReader.matchIndex += 1 }
+                    return strdup(EditLineReader.matches[EditLineReader.matchIndex])
+                }
+            }
+            attempted.assumingMemoryBound(to: AttemptedFn?.self).pointee = function
+        }
+    }
+
+    func read(prompt: String, remember: Bool) -> LineInput {
+        Interrupt.clear()
+        guard let raw = readline(prompt) else {
+            if Interrupt.requested {
+                Interrupt.clear()
+                FileHandle.standardOutput.write(Data("\n".utf8))
+                return .interrupted
+            }
+            return .end
+        }
+        defer { free(raw) }
+        let line = String(cString: raw)
+        if Interrupt.requested {
+            Interrupt.clear()
+            return .interrupted
+        }
+        if remember && !line.trimmingCharacters(in: .whitespaces).isEmpty { _ = addHistory(line) }
+        return .line(line)
+    }
+
+    func save() { _ = writeHistory(historyPath) }
+}

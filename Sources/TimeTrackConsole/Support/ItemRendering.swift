@@ -1,0 +1,83 @@
+import Foundation
+import TimeTrackCore
+import TimeTrackKit
+
+/// How items look in the console: field lines, diffs, and JSON.
+enum ItemRendering {
+    /// The zone an item's dates are shown in: an event's own zone, else the machine's.
+    static func zone(of content: ItemContent) -> TimeZone {
+        if case .event(let e) = content, let zone = TimeZone(identifier: e.timeZone) { return zone }
+        return TimeZone.current
+    }
+
+    /// A field's value for people: dates in the zone, lists joined, long text cut.
+    static func value(_ value: JSONValue, zone: TimeZone, limit: Int = 200) -> String {
+        switch value {
+        case .null: return "—"
+        case .string(let s):
+            if s.count == 20, s.hasSuffix("Z"), let date = ISO8601DateFormatter().date(from: s) { return Display.date(date, zone: zone) }
+            return TextNormalizer.truncate(s.replacingOccurrences(of: "\n", with: " ⏎ "), to: limit)
+        case .array(let items): return items.isEmpty ? "—" : items.map { Self.value($0, zone: zone, limit: 80) }.joined(separator: ", ")
+        case .object(let o): return TextNormalizer.truncate((try? JSONCoding.compactString(JSONValue.object(o))) ?? "", to: limit)
+        default: return value.description
+        }
+    }
+
+    /// `field: value` lines for every field of the content, in a stable order.
+    static func fieldLines(_ content: ItemContent, indent: String = "  ") -> [String] {
+        let fields = content.fields()
+        let zone = zone(of: content)
+        let order = ItemContent.fieldNames(of: content.kind)
+        let width = (order.map(\.count).max() ?? 8) + 1
+        return order.compactMap { name in
+            guard let v = fields[name], v != .null else { return nil }
+            if case .array(let a) = v, a.isEmpty { return nil }
+            return indent + (name + ":").padding(toLength: width + 1, withPad: " ", startingAt: 0) + value(v, zone: zone)
+        }
+    }
+
+    /// `- old / + new` lines for changed fields.
+    static func diffLines(_ changes: [FieldChange], zone: TimeZone, output: Output) -> [String] {
+        changes.flatMap { change -> [String] in
+            [
+                "  \(change.field):",
+                output.paint("    - " + value(change.old, zone: zone), .red),
+                output.paint("    + " + value(change.new, zone: zone), .green),
+            ]
+        }
+    }
+
+    static func summaryJSON(_ s: ItemSummary) -> JSONValue {
+        .object([
+            "id": .string(s.id), "kind": .string(s.kind.rawValue), "status": .string(s.status.rawValue), "title": .string(s.title),
+            "school": s.school.map { .string($0) } ?? .null, "source": s.sourceID.map { .string($0) } ?? .null,
+            "date": s.sortDate.map { .string(ISO8601DateFormatter().string(from: $0)) } ?? .null,
+            "pendingChange": .bool(s.hasPendingRevision && s.status == .published), "missingRuns": .number(Double(s.missingRuns)),
+            "updatedAt": .string(ISO8601DateFormatter().string(from: s.updatedAt)),
+        ])
+    }
+
+    static func itemJSON(_ item: Item) -> JSONValue {
+        let iso = ISO8601DateFormatter()
+        var object: [String: JSONValue] = [
+            "id": .string(item.id), "kind": .string(item.kind.rawValue), "status": .string(item.status.rawValue),
+            "school": item.school.map { .string($0) } ?? .null, "fields": .object(item.content.fields()),
+            "createdAt": .string(iso.string(from: item.createdAt)), "updatedAt": .string(iso.string(from: item.updatedAt)),
+            "lockedFields": .array(item.lockedFields.map { .string($0) }), "missingRuns": .number(Double(item.missingRuns)),
+            "approvedBy": item.approvedBy.map { .string($0) } ?? .null, "approvedAt": item.approvedAt.map { .string(iso.string(from: $0)) } ?? .null,
+            "rejectReason": item.rejectReason.map { .string($0) } ?? .null,
+        ]
+        if let p = item.provenance {
+            object["provenance"] = .object([
+                "source": .string(p.sourceID), "url": .string(p.sourceURL), "fetchedAt": .string(iso.string(from: p.fetchedAt)),
+                "pageHash": .string(p.pageHash), "importer": .string(p.importer), "importerVersion": .string(p.importerVersion),
+                "key": item.sourceKey.map { .string($0) } ?? .null,
+            ])
+        }
+        if let pending = item.pendingContent {
+            object["pending"] = .object(pending.fields())
+            object["changes"] = .array(ItemContent.changedFields(from: item.content, to: pending).map { (try? JSONCoding.value($0)) ?? .null })
+        }
+        return .object(object)
+    }
+}

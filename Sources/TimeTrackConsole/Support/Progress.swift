@@ -1,0 +1,29 @@
+import Foundation
+
+/// One self-rewriting status line on a terminal's stderr: pages, items, elapsed. Silent in a pipe.
+final class Progress {
+    let label: String
+    let enabled: Bool
+    let start = Date()
+    private var shown = false
+    private var last = Date.distantPast
+
+    init(label: String, enabled: Bool) {
+        self.label = label
+        self.enabled = enabled
+    }
+
+    func update(pages: Int, items: Int) {
+        guard enabled, Date().timeIntervalSince(last) > 0.1 else { return }
+        last = Date()
+        shown = true
+        let text = String(format: "\r\u{1B}[2K  %@: %d pages · %d items · %.1fs", label, pages, items, Date().timeIntervalSince(start))
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    func finish() {
+        guard shown else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+        shown = false
+    }
+}

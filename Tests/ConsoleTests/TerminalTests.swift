@@ -1,0 +1,72 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The real binary on a pseudo-terminal: prompt, review keys, Ctrl-C, history.
+@Suite struct TerminalTests {
+    @Test func replPromptReviewCtrlCAndHistory() throws {
+        let fixture = try ConsoleFixture()
+        defer { fixture.remove() }
+        let history = fixture.dir.path("history")
+        let pty = try PseudoTerminal(
+            Binaries.path("timetrack-admin"), ["--store", fixture.store, "--as", "ana", "--imports", ConsoleFixture.root.appendingPathComponent("Imports").path],
+            environment: ["TIMETRACK_HISTORY": history])
+        #expect(pty.expect("(ana)> ") != nil, "no prompt: \(pty.transcript)")
+        // Ctrl-C at the prompt cancels the line and stays.
+        pty.send("some half-typed line\u{3}")
+        #expect(pty.expect("(ana)> ") != nil, "\(pty.transcript)")
+        #expect(pty.process.isRunning)
+        // Review answered with keys.
+        pty.send("review --kind posts\r")
+        #expect(pty.expect("NEW") != nil, "\(pty.transcript)")
+        #expect(pty.expect("[a]pprove [r]eject [e]dit [s]kip [A]pprove rest [q]uit [?]") != nil)
+        pty.send("a\r")
+        #expect(pty.expect("approved") != nil, "\(pty.transcript)")
+        #expect(pty.expect("[a]pprove") != nil)
+        pty.send("r\r")
+        #expect(pty.expect("reason: ") != nil)
+        pty.send("not school related\r")
+        #expect(pty.expect("rejected") != nil, "\(pty.transcript)")
+        #expect(pty.expect("[a]pprove") != nil)
+        pty.send("?\r")
+        #expect(pty.expect("publish") != nil)
+        #expect(pty.expect("[q]uit [?] ") != nil)
+        pty.send("s\r")
+        #expect(pty.expect("[a]pprove") != nil)
+        // Ctrl-C in the middle of a review stops the review, not the console.
+        pty.send("\u{3}")
+        #expect(pty.expect("reviewed: 2 decided, 1 skipped, 1 left") != nil, "\(pty.transcript)")
+        #expect(pty.expect("(ana)> ") != nil)
+        pty.send("quit\r")
+        #expect(pty.waitForExit() == 0)
+        let saved = try String(contentsOfFile: history, encoding: .utf8)
+        #expect(saved.contains("review"))
+        let posts = try fixture.json(["list", "posts"]) as? [[String: Any]] ?? []
+        #expect(posts.compactMap { $0["status"] as? String }.sorted() == ["pending", "pending", "published", "rejected"])
+    }
+
+    @Test func ctrlDLeavesAndNoLibeditFallbackWorks() throws {
+        let fixture = try ConsoleFixture(importing: false)
+        defer { fixture.remove() }
+        let pty = try PseudoTerminal(Binaries.path("timetrack-admin"), ["--store", fixture.store, "--as", "ana"], environment: ["TIMETRACK_NO_LIBEDIT": "1", "TIMETRACK_HISTORY": fixture.dir.path("h")])
+        #expect(pty.expect("(ana)> ") != nil, "\(pty.transcript)")
+        pty.send("\u{3}")
+        #expect(pty.expect("(ana)> ") != nil, "\(pty.transcript)")
+        pty.send("help status\r")
+        #expect(pty.expect("usage: status") != nil)
+        pty.send("\u{4}")
+        #expect(pty.waitForExit() == 0, "\(pty.transcript)")
+    }
+
+    @Test func importOnATerminalWalksTheReview() throws {
+        let fixture = try ConsoleFixture(importing: false)
+        defer { fixture.remove() }
+        let pty = try PseudoTerminal(
+            Binaries.path("timetrack-admin"), ["--store", fixture.store, "--as", "ana", "--imports", ConsoleFixture.root.appendingPathComponent("Imports").path, "import", "hillcrest-info"])
+        #expect(pty.expect("[1/14]") != nil, "\(pty.transcript)")
+        pty.send("A\r")
+        #expect(pty.expect("reviewed: 14 decided") != nil, "\(pty.transcript)")
+        #expect(pty.waitForExit() == 0)
+        #expect(try fixture.ids("school-info", status: "published").count == 14)
+    }
+}
