@@ -59,7 +59,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: store))
         let first = try Binaries.run("timetrack-admin", ["--store", store, "--as", "ana", "import", "--all"], currentDirectory: Self.root.path)
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stdout.contains("hillcrest-news: ok · 6 found · 6 new"))
+        #expect(first.stderr.contains("hillcrest-news: ok · 6 found · 6 new"))
         let second = try Binaries.run("timetrack-admin", ["--store", store, "--as", "ana", "--json", "import", "--all"], currentDirectory: Self.root.path)
         #expect(second.status == 0)
         let runs = try JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as? [[String: Any]] ?? []

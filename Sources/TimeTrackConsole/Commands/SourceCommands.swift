@@ -2,6 +2,7 @@ import Foundation
 import TimeTrackCore
 import TimeTrackImport
 import TimeTrackKit
+import TimeTrackStore
 
 extension Console {
     static var pluginsCommand: CommandSpec {
@@ -31,6 +32,11 @@ extension Console {
     static var sourcesCommand: CommandSpec {
         CommandSpec("sources", summary: "list the source definitions in the imports folder, and any that are broken") { _, session in
             let (sources, errors) = session.sources()
+            // Held sources and last runs, when there is a store to ask.
+            var states: [String: SourceState] = [:]
+            if FileManager.default.fileExists(atPath: session.storePath), let store = try? session.store() {
+                for source in sources { states[source.id] = try? store.sourceState(source.id) }
+            }
             if session.output.json {
                 session.output.printJSON(JSONValue.object([
                     "sources": .array(sources.map { s in
@@ -38,18 +44,23 @@ extension Console {
                             "id": .string(s.id), "name": .string(s.name), "importer": .string(s.importer), "kind": .string(s.kind.rawValue),
                             "url": .string(s.urlText), "school": s.school.map { .string($0) } ?? .null, "schedule": s.schedule.map { .string($0.description) } ?? .null,
                             "review": .string(s.review.rawValue), "enabled": .bool(s.enabled), "file": .string(s.file),
+                            "held": states[s.id]?.heldReason.map { .string($0) } ?? .null,
+                            "lastRun": states[s.id]?.lastRunAt.map { .string(ISO8601DateFormatter().string(from: $0)) } ?? .null,
                         ])
                     }),
                     "errors": .array(errors.map { .object($0.jsonObject) }),
                 ]))
             } else {
-                var table = Table(headers: ["id", "kind", "importer", "schedule", "review", "url"])
+                var table = Table(headers: ["id", "kind", "importer", "schedule", "review", "last run", "url"])
                 for s in sources {
-                    table.rows.append([s.id + (s.enabled ? "" : " (disabled)"), s.kind.rawValue, s.importer, s.schedule?.description ?? "-", s.review.rawValue, s.urlText])
+                    let state = states[s.id]
+                    let lastRun = state?.heldReason != nil ? "HELD" : state?.lastRunAt.map { Display.date($0, zone: .current) } ?? "never"
+                    table.rows.append([s.id + (s.enabled ? "" : " (disabled)"), s.kind.rawValue, s.importer, s.schedule?.description ?? "-", s.review.rawValue, lastRun, s.urlText])
                 }
                 if sources.isEmpty { session.output.line("no sources in \(session.importsPath)") } else {
                     for line in table.render(width: terminalWidth()) { session.output.line(line) }
                 }
+                for s in sources { if let reason = states[s.id]?.heldReason { session.output.line("\(s.id) is held: \(reason); `import \(s.id) --accept` applies it") } }
                 for error in errors { session.output.error(error) }
             }
             return errors.isEmpty ? 0 : 2
@@ -64,7 +75,9 @@ extension Console {
             positional: 1...1
         ) { args, session in
             let source = try session.source(args.positional[0])
-            let result = try session.pipeline(for: source).extract(source, file: args.option("file"))
+            var pipeline = session.pipeline(for: source)
+            pipeline.http = try session.webClient(for: source, cache: nil)
+            let result = try pipeline.extract(source, file: args.option("file"))
             if session.output.json {
                 session.output.printJSON(JSONValue.object([
                     "source": .string(source.id), "kind": .string(source.kind.rawValue), "pages": .number(Double(result.pagesFetched)),
@@ -124,27 +137,32 @@ extension Console {
 
     static var importCommand: CommandSpec {
         CommandSpec(
-            "import", usage: "SOURCE... | --all [--file PATH] [--dry-run]",
+            "import", usage: "SOURCE... | --all | --due [--file PATH] [--accept] [--dry-run] [--quiet]",
             summary: "fetch sources and store their items as pending (new, changed, unchanged, missing)",
             options: [
                 OptionSpec("all", help: "every enabled source in the imports folder"),
+                OptionSpec("due", help: "the enabled sources whose schedule says they are due (for cron)"),
                 OptionSpec("file", value: "PATH", help: "read this local file instead of the source's url (one source)"),
+                OptionSpec("accept", help: "apply a run the shrink guard would hold (after a look at `extract`)"),
                 OptionSpec("dry-run", help: "read and report, write nothing (like extract)"),
+                OptionSpec("quiet", help: "print nothing when nothing changed and nothing failed"),
                 OptionSpec("no-review", help: "on a terminal, do not walk the review after importing"),
             ],
             positional: 0...100
         ) { args, session in
-            var sources: [SourceDefinition] = []
             var exit: Int32 = 0
-            if args.flag("all") {
-                guard args.positional.isEmpty else { throw TimeTrackError(.usage, "import: give source ids or --all, not both", fix: "usage: import SOURCE... | --all") }
+            let selectors = [args.flag("all"), args.flag("due"), !args.positional.isEmpty].filter { $0 }.count
+            guard selectors == 1 else {
+                throw TimeTrackError(.usage, selectors == 0 ? "import: name at least one source, or --all, or --due" : "import: give source ids, --all or --due, only one of them", fix: "usage: import SOURCE... | --all | --due; `sources` lists them")
+            }
+            var sources: [SourceDefinition]
+            if args.positional.isEmpty {
                 let (all, errors) = session.sources()
                 for error in errors { session.output.error(error) }
                 if !errors.isEmpty { exit = 3 }
                 sources = all.filter(\.enabled)
-                if sources.isEmpty { throw TimeTrackError(.configuration, "no enabled sources in \(session.importsPath)", fix: "add a definition, or pass --imports DIR") }
+                if sources.isEmpty && errors.isEmpty { throw TimeTrackError(.configuration, "no enabled sources in \(session.importsPath)", fix: "add a definition, or pass --imports DIR") }
             } else {
-                guard !args.positional.isEmpty else { throw TimeTrackError(.usage, "import: name at least one source, or --all", fix: "usage: import SOURCE... | --all; `sources` lists them") }
                 sources = try args.positional.map { try session.source($0) }
             }
             if args.option("file") != nil && sources.count != 1 {
@@ -152,56 +170,92 @@ extension Console {
             }
             if args.flag("dry-run") {
                 for source in sources {
-                    let result = try session.pipeline(for: source).extract(source, file: args.option("file"))
+                    var pipeline = session.pipeline(for: source)
+                    pipeline.http = try session.webClient(for: source, cache: nil)
+                    let result = try pipeline.extract(source, file: args.option("file"))
                     session.output.line("\(source.id): \(result.items.count) items, \(result.problems.count) problems (dry run, nothing written)")
                 }
                 return exit
             }
             let store = try session.store(create: true)
             try session.requireRole(.admin, in: store, for: "run imports")
+            let lock = try RunLock(storePath: session.storePath)
+            defer { withExtendedLifetime(lock) {} }
+            let interrupted = try store.markInterruptedRuns()
+            if interrupted > 0 { session.output.note("\(interrupted) earlier run(s) had been interrupted; carrying on") }
+            if args.flag("due") {
+                let now = Date()
+                sources = try sources.filter { source in
+                    guard let schedule = source.schedule else { return false }
+                    return schedule.isDue(lastRun: try store.sourceState(source.id)?.lastRunAt, now: now, timeZone: source.timeZone)
+                }
+            }
+            var options = ImportOptions()
+            options.accept = args.flag("accept")
             var summaries: [SourceRunSummary] = []
-            var failed = 0
+            var failed = 0, held = 0
+            var errorsBySource: [String: TimeTrackError] = [:]
+            let quiet = args.flag("quiet")
             for source in sources {
+                if Interrupt.requested { break }
                 do {
                     var pipeline = session.pipeline(for: source)
+                    pipeline.http = try session.webClient(for: source, cache: store)
                     let progress = Progress(label: source.id, enabled: session.interactive && isatty(2) == 1 && !session.output.json)
                     pipeline.progress = { pages, items in progress.update(pages: pages, items: items) }
                     defer { progress.finish() }
-                    let summary = try pipeline.importSource(source, into: store, by: session.operatorName, file: args.option("file"))
+                    let summary = try pipeline.importSource(source, into: store, by: session.operatorName, file: args.option("file"), options: options)
                     summaries.append(summary)
                     let run = summary.run
-                    let line = "\(source.id): \(run?.status.rawValue ?? "?") · \(run?.found ?? 0) found · \(run?.new ?? 0) new · \(run?.changed ?? 0) changed · \(run?.unchanged ?? 0) unchanged · \(run?.missing ?? 0) missing · \(run?.problems ?? 0) problems"
-                    if !session.output.json { session.output.line(line) }
-                    for problem in summary.result.problems + summary.failures where problem.severity == .error {
-                        session.output.note("  \(source.id): \(problem.location): \(problem.message)")
+                    let changed = (run?.new ?? 0) + (run?.changed ?? 0) + (run?.missing ?? 0) > 0 || run?.status != .ok
+                    if !(quiet && !changed) {
+                        var line = "\(source.id): \(run?.status.rawValue ?? "?") · \(run?.found ?? 0) found · \(run?.new ?? 0) new · \(run?.changed ?? 0) changed · \(run?.unchanged ?? 0) unchanged · \(run?.missing ?? 0) missing · \(run?.problems ?? 0) problems"
+                        if let message = run?.message, run?.status != .ok { line += " · " + message }
+                        session.output.note(line)
+                        for problem in summary.result.problems + summary.failures where problem.severity == .error {
+                            session.output.note("  \(source.id): \(problem.location): \(problem.message)")
+                        }
                     }
-                    if run?.status == .failed { failed += 1 } else if run?.status == .partial { exit = 3 }
+                    switch run?.status {
+                    case .failed?: failed += 1
+                    case .held?: held += 1
+                    case .partial?: exit = 3
+                    default: break
+                    }
                 } catch let error as TimeTrackError {
                     failed += 1
-                    session.output.error(TimeTrackError(error.code, error.message, fix: error.fix, context: error.context.merging(["source": source.id]) { a, _ in a }))
+                    let tagged = TimeTrackError(error.code, error.message, fix: error.fix, context: error.context.merging(["source": source.id]) { a, _ in a })
+                    errorsBySource[source.id] = tagged
+                    session.output.error(tagged)
                 }
             }
             if session.output.json {
-                session.output.printJSON(JSONValue.array(summaries.map { s in
+                var rows: [JSONValue] = summaries.map { s in
                     .object([
                         "source": .string(s.source), "status": .string(s.run?.status.rawValue ?? "failed"), "run": .number(Double(s.run?.id ?? 0)),
                         "found": .number(Double(s.run?.found ?? 0)), "new": .array(s.newIDs.map { .string($0) }),
                         "changed": .array(s.changedIDs.map { .string($0) }), "missing": .array(s.missingIDs.map { .string($0) }),
+                        "message": s.run?.message.map { .string($0) } ?? .null,
                         "problems": .array((s.result.problems + s.failures).map { (try? JSONCoding.value($0)) ?? .null }),
                     ])
-                }))
+                }
+                for (id, error) in errorsBySource.sorted(by: { $0.key < $1.key }) {
+                    rows.append(.object(["source": .string(id), "status": .string("failed"), "error": .object(error.jsonObject)]))
+                }
+                session.output.printJSON(JSONValue.array(rows))
             }
-            let pending = summaries.reduce(0) { $0 + $1.newIDs.count + $1.changedIDs.count }
-            if pending > 0 && !session.output.json {
+            let pending = summaries.filter { ImportSourceReview.required($0, sources) }.reduce(0) { $0 + $1.newIDs.count + $1.changedIDs.count }
+            if pending > 0 && !session.output.json && !quiet {
                 if session.interactive, session.reader != nil, !args.flag("no-review") {
                     // On a terminal, go straight to reviewing what this import found.
-                    _ = try walkReview(summaries.flatMap { $0.newIDs + $0.changedIDs }, store: store, session: session)
+                    _ = try walkReview(summaries.filter { ImportSourceReview.required($0, sources) }.flatMap { $0.newIDs + $0.changedIDs }, store: store, session: session)
                 } else {
                     session.output.line("\(pending) item(s) wait for review: `timetrack-admin review`")
                 }
             }
-            if failed == sources.count { return 1 }
-            return failed > 0 ? 3 : exit
+            if sources.isEmpty { return exit }
+            if failed + held == sources.count { return 1 }
+            return failed + held > 0 ? 3 : exit
         }
     }
 
@@ -212,5 +266,12 @@ extension Console {
         var size = winsize()
         if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 20 { return Int(size.ws_col) }
         return 100
+    }
+}
+
+/// Which imported items wait for a person.
+enum ImportSourceReview {
+    static func required(_ summary: SourceRunSummary, _ sources: [SourceDefinition]) -> Bool {
+        sources.first { $0.id == summary.source }?.review != .auto
     }
 }

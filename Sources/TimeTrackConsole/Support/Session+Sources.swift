@@ -27,6 +27,14 @@ extension Session {
             fix: known.isEmpty ? "add a definition to \(importsPath) or pass --imports DIR" : "sources: " + known.joined(separator: ", "))
     }
 
+    /// The HTTP client for a source: settings from `_settings.json` beside its definition,
+    /// its private-network permission, and the store's validator cache (nil: no cache).
+    public func webClient(for source: SourceDefinition, cache: FetchCache?) throws -> WebClient {
+        let folder = (source.file as NSString).deletingLastPathComponent
+        let settings = try FetchSettings.load(folder: folder.isEmpty ? "." : folder)
+        return WebClient(settings: settings, allowPrivateNetwork: source.allowPrivateNetwork, cache: cache, version: Console.version)
+    }
+
     /// The pipeline for a source: pages are confined to the folder of its definition.
     public func pipeline(for source: SourceDefinition) -> ImportPipeline {
         ImportPipeline(importsRoot: URL(fileURLWithPath: source.file).deletingLastPathComponent())

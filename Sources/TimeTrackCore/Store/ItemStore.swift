@@ -99,6 +99,30 @@ public struct ImportRun: Codable, Sendable, Equatable {
     }
 }
 
+/// What the store remembers about a source between runs.
+public struct SourceState: Sendable, Equatable {
+    public var sourceID: String
+    public var lastRunAt: Date?
+    public var lastGoodRun: Int64?
+    /// Items found by the last run that was applied.
+    public var lastGoodCount: Int?
+    /// Of those, items with a date.
+    public var lastGoodDated: Int?
+    /// Why the source is held (a run that found far fewer items), if it is.
+    public var heldReason: String?
+    public var heldRun: Int64?
+
+    public init(sourceID: String, lastRunAt: Date? = nil, lastGoodRun: Int64? = nil, lastGoodCount: Int? = nil, lastGoodDated: Int? = nil, heldReason: String? = nil, heldRun: Int64? = nil) {
+        self.sourceID = sourceID
+        self.lastRunAt = lastRunAt
+        self.lastGoodRun = lastGoodRun
+        self.lastGoodCount = lastGoodCount
+        self.lastGoodDated = lastGoodDated
+        self.heldReason = heldReason
+        self.heldRun = heldRun
+    }
+}
+
 /// The app's store, as importers and the console need it. `SQLiteStore` implements it; a
 /// PostgreSQL backend would implement the same protocol.
 ///
@@ -158,4 +182,13 @@ public protocol ItemStore: AnyObject {
     func finishRun(_ run: ImportRun) throws
     /// The newest runs.
     func runs(sourceID: String?, limit: Int) throws -> [ImportRun]
+    /// Marks runs still `running` as `interrupted` (call while holding the run lock); returns how many.
+    func markInterruptedRuns() throws -> Int
+
+    /// What the store remembers about a source, or nil before its first run.
+    func sourceState(_ sourceID: String) throws -> SourceState?
+    /// Records an applied run: its counts become the shrink guard's reference; any hold ends.
+    func recordGoodRun(sourceID: String, runID: Int64, count: Int, dated: Int) throws
+    /// Marks a source held by a run, with the reason.
+    func holdSource(sourceID: String, runID: Int64, reason: String) throws
 }

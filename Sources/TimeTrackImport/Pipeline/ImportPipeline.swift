@@ -18,6 +18,20 @@ public struct SourceRunSummary: Sendable {
     public var succeeded: Bool { run?.status == .ok }
 }
 
+/// Choices for one import run.
+public struct ImportOptions: Sendable {
+    /// Apply even a run the shrink guard would hold (`import SOURCE --accept`).
+    public var accept = false
+    /// A run that finds fewer than this share of the last good run's items is held.
+    public var shrinkRatio = 0.5
+    /// The shrink guard needs at least this many items in the last good run to judge.
+    public var shrinkMinimum = 4
+    /// The operator auto-published items are approved as.
+    public var autoOperator = "cron"
+
+    public init() {}
+}
+
 /// Fetch → importer → normalize → reconcile with the store, for one source at a time.
 public struct ImportPipeline {
     /// The imports folder: local pages must stay inside it (unless given with --file).
@@ -49,7 +63,7 @@ public struct ImportPipeline {
     }
 
     /// Imports a source into the store as pending items (one transaction per item), with a run record.
-    public func importSource(_ source: SourceDefinition, into store: any ItemStore, by operatorName: String, file: String? = nil) throws -> SourceRunSummary {
+    public func importSource(_ source: SourceDefinition, into store: any ItemStore, by operatorName: String, file: String? = nil, options: ImportOptions = ImportOptions()) throws -> SourceRunSummary {
         var run = try store.beginRun(sourceID: source.id, by: operatorName)
         var summary = SourceRunSummary(source: source.id, run: run, result: ImportResult())
         do {
@@ -65,6 +79,17 @@ public struct ImportPipeline {
         let result = summary.result
         run.found = result.items.count
         run.problems = result.problems.count
+        let dated = result.items.filter { $0.content.sortDate != nil }.count
+        if !options.accept, let reason = try shrinkReason(source: source, store: store, found: result.items.count, dated: dated, options: options) {
+            // Held: nothing is applied, nothing is counted missing; a person looks first.
+            run.status = .held
+            run.message = reason + "; nothing applied. After a look: import \(source.id) --accept"
+            run.finishedAt = now()
+            try store.finishRun(run)
+            try store.holdSource(sourceID: source.id, runID: run.id, reason: reason)
+            summary.run = run
+            return summary
+        }
         var seen: Set<String> = []
         let importerInfo = ImporterRegistry.type(named: source.importer)?.info
         for item in result.items {
@@ -90,7 +115,13 @@ public struct ImportPipeline {
             }
         }
         run.problems += summary.failures.count
-        if result.items.isEmpty {
+        if result.items.isEmpty && options.accept {
+            run.status = .ok
+            run.message = "0 items found, accepted"
+            summary.missingIDs = try store.recordMissing(sourceID: source.id, seenKeys: [], runID: run.id)
+            run.missing = summary.missingIDs.count
+            try store.recordGoodRun(sourceID: source.id, runID: run.id, count: 0, dated: 0)
+        } else if result.items.isEmpty {
             run.status = .failed
             run.message = "0 items found" + (result.problems.first.map { ": \($0.message)" } ?? "")
         } else {
@@ -102,10 +133,32 @@ public struct ImportPipeline {
             let errors = result.problems.filter { $0.severity == .error }.count + summary.failures.count
             run.status = errors > 0 ? .partial : .ok
             if errors > 0 { run.message = "\(errors) item(s) skipped; see `extract \(source.id)`" }
+            try store.recordGoodRun(sourceID: source.id, runID: run.id, count: result.items.count, dated: dated)
+            if source.review == .auto {
+                // Trusted source: publish at once, still one decision (revision + audit) per item.
+                for id in summary.newIDs + summary.changedIDs {
+                    do { _ = try store.approve(id, by: options.autoOperator) } catch let error as TimeTrackError {
+                        summary.failures.append(ImportProblem(.error, "not auto-published: \(error.message)", location: id))
+                    }
+                }
+            }
         }
         run.finishedAt = now()
         try store.finishRun(run)
         summary.run = run
         return summary
+    }
+
+    /// Why a run should be held: far fewer items (or dated items) than the last good run.
+    func shrinkReason(source: SourceDefinition, store: any ItemStore, found: Int, dated: Int, options: ImportOptions) throws -> String? {
+        guard let state = try store.sourceState(source.id), let lastCount = state.lastGoodCount, lastCount >= options.shrinkMinimum else { return nil }
+        let percent = Int((options.shrinkRatio * 100).rounded())
+        if Double(found) < Double(lastCount) * options.shrinkRatio {
+            return "found \(found) items, the last good run found \(lastCount) (under \(percent)%): the page may be broken or redesigned"
+        }
+        if let lastDated = state.lastGoodDated, lastDated >= options.shrinkMinimum, Double(dated) < Double(lastDated) * options.shrinkRatio {
+            return "only \(dated) items have a date, the last good run had \(lastDated) (under \(percent)%): the date selector may no longer match"
+        }
+        return nil
     }
 }

@@ -49,6 +49,8 @@ public struct FetchedPage: Sendable {
     public var fetchedAt: Date
     /// SHA-256 of the bytes.
     public var hash: String
+    /// True when the server answered 304 and these are the cached bytes.
+    public var notModified = false
 
     public init(url: URL, location: String, data: Data, contentType: String? = nil, charset: String? = nil, fetchedAt: Date = Date()) {
         self.url = url

@@ -180,7 +180,7 @@ public struct SourceDefinition: Sendable {
         var sources: [SourceDefinition] = []
         var errors: [TimeTrackError] = []
         var seen: [String: String] = [:]
-        for name in names.sorted() where name.hasSuffix(".json") && !name.hasPrefix(".") {
+        for name in names.sorted() where name.hasSuffix(".json") && !name.hasPrefix(".") && !name.hasPrefix("_") {
             let path = (folder as NSString).appendingPathComponent(name)
             do {
                 let source = try load(file: path)

@@ -8,6 +8,7 @@ enum SQLValue: Equatable {
     case integer(Int64)
     case real(Double)
     case text(String)
+    case blob(Data)
 
     static func text(_ value: String?) -> SQLValue { value.map { .text($0) } ?? .null }
     static func integer(_ value: Int?) -> SQLValue { value.map { .integer(Int64($0)) } ?? .null }
@@ -170,6 +171,10 @@ struct Statement {
             case .integer(let v): rc = sqlite3_bind_int64(raw, index, v)
             case .real(let v): rc = sqlite3_bind_double(raw, index, v)
             case .text(let v): rc = sqlite3_bind_text(raw, index, v, -1, csqlite_transient())
+            case .blob(let v):
+                rc = v.withUnsafeBytes { bytes in
+                    sqlite3_bind_blob(raw, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), csqlite_transient())
+                }
             }
             guard rc == SQLITE_OK else { throw database.error(rc, sql: sql) }
         }
@@ -202,6 +207,10 @@ struct Statement {
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
     func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+    func data(_ column: Int32) -> Data {
+        guard let pointer = sqlite3_column_blob(raw, column) else { return Data() }
+        return Data(bytes: pointer, count: Int(sqlite3_column_bytes(raw, column)))
+    }
     func date(_ column: Int32) -> Date? { optionalText(column).flatMap(StoreDate.parse) }
 }
 

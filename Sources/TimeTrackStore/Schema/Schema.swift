@@ -150,6 +150,12 @@ enum Schema {
         CREATE VIEW published_posts AS
             SELECT i.id, i.school, p.* FROM items i JOIN posts p ON p.item_seq = i.seq WHERE i.status = 'published';
         """,
+        // 3: cached bodies beside the validators, so a 304 can be read again; runs by status.
+        """
+        ALTER TABLE fetch_cache ADD COLUMN content_type TEXT;
+        ALTER TABLE fetch_cache ADD COLUMN body BLOB;
+        CREATE INDEX import_runs_status ON import_runs (status) WHERE status = 'running';
+        """,
     ]
 
     /// The version this build writes.

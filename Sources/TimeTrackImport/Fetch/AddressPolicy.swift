@@ -1,0 +1,64 @@
+import Foundation
+import TimeTrackCore
+
+/// Refuses requests to loopback, private, link-local and other non-public addresses, unless a
+/// source allows its private network. The host is resolved and every address checked.
+public enum AddressPolicy {
+    /// Throws `.fetch` when `url`'s host resolves to an address that is not public.
+    public static func check(_ url: URL, allowPrivate: Bool) throws {
+        guard !allowPrivate else { return }
+        guard let host = url.host, !host.isEmpty else {
+            throw TimeTrackError(.fetch, "the URL has no host", context: ["url": url.absoluteString])
+        }
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var result: UnsafeMutablePointer<addrinfo>?
+        let rc = getaddrinfo(host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), nil, &hints, &result)
+        guard rc == 0, let first = result else {
+            throw TimeTrackError(.fetch, "cannot resolve \(host)", fix: "check the host name and the network", context: ["url": url.absoluteString])
+        }
+        defer { freeaddrinfo(result) }
+        var node: UnsafeMutablePointer<addrinfo>? = first
+        while let current = node {
+            if let address = current.pointee.ai_addr, let reason = privateReason(address) {
+                throw TimeTrackError(
+                    .fetch, "refused: \(host) is \(reason)",
+                    fix: "if this source really lives on your network, set \"allowPrivateNetwork\": true in its definition",
+                    context: ["url": url.absoluteString])
+            }
+            node = current.pointee.ai_next
+        }
+    }
+
+    /// Why an address is not public, or nil for a public one.
+    static func privateReason(_ address: UnsafeMutablePointer<sockaddr>) -> String? {
+        if Int32(address.pointee.sa_family) == AF_INET {
+            let v4 = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt32(bigEndian: $0.pointee.sin_addr.s_addr) }
+            let a = v4 >> 24, b = (v4 >> 16) & 0xFF
+            if a == 127 { return "a loopback address" }
+            if a == 10 || (a == 172 && (16...31).contains(b)) || (a == 192 && b == 168) { return "a private address" }
+            if a == 169 && b == 254 { return "a link-local address" }
+            if a == 100 && (64...127).contains(b) { return "a shared (carrier-grade NAT) address" }
+            if a == 0 || a >= 224 { return "not a unicast address" }
+            return nil
+        }
+        if Int32(address.pointee.sa_family) == AF_INET6 {
+            let bytes = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer -> [UInt8] in
+                withUnsafeBytes(of: pointer.pointee.sin6_addr) { Array($0) }
+            }
+            if bytes == [UInt8](repeating: 0, count: 15) + [1] { return "a loopback address" }
+            if bytes.allSatisfy({ $0 == 0 }) { return "not a unicast address" }
+            if bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80 { return "a link-local address" }
+            if bytes[0] & 0xFE == 0xFC { return "a private (unique local) address" }
+            if bytes[0] == 0xFF { return "not a unicast address" }
+            if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF {
+                // IPv4-mapped: check the IPv4 part.
+                var v4 = sockaddr_in()
+                v4.sin_family = sa_family_t(AF_INET)
+                v4.sin_addr.s_addr = UInt32(bytes[12]) | UInt32(bytes[13]) << 8 | UInt32(bytes[14]) << 16 | UInt32(bytes[15]) << 24
+                return withUnsafeMutablePointer(to: &v4) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { privateReason($0) } }
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import TimeTrackCore
+
+/// One import at a time per store: an exclusive `flock` on `STORE.import-lock`. The kernel drops
+/// the lock when its process dies, so a lock left by a killed run is simply taken over.
+public final class RunLock {
+    private let fd: Int32
+    public let path: String
+
+    /// Takes the lock, or throws `.busy` saying who holds it.
+    public init(storePath: String) throws {
+        path = storePath + ".import-lock"
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw TimeTrackError(.system, "cannot create the run lock \(path): \(String(cString: strerror(errno)))", fix: "check that the store's folder is writable")
+        }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            var holder = ""
+            var buffer = [UInt8](repeating: 0, count: 256)
+            let n = pread(fd, &buffer, buffer.count, 0)
+            if n > 0 { holder = String(decoding: buffer[0..<n], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+            close(fd)
+            throw TimeTrackError(
+                .busy, "another import is running on this store" + (holder.isEmpty ? "" : " (\(holder))"),
+                fix: "this run stops here; the next scheduled run will pick up what is due")
+        }
+        let note = "pid \(getpid()) since \(ISO8601DateFormatter().string(from: Date()))\n"
+        _ = ftruncate(fd, 0)
+        _ = note.withCString { pwrite(fd, $0, strlen($0), 0) }
+    }
+
+    deinit {
+        _ = ftruncate(fd, 0)
+        flock(fd, LOCK_UN)
+        close(fd)
+    }
+}

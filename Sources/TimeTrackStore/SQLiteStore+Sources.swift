@@ -1,0 +1,66 @@
+import Foundation
+import TimeTrackCore
+
+extension SQLiteStore: FetchCache {
+    public func cachedResponse(for url: String) throws -> CachedResponse? {
+        try db.row("SELECT etag, last_modified, content_type, body FROM fetch_cache WHERE url = ? AND body IS NOT NULL", [.text(url)]) { s in
+            CachedResponse(etag: s.optionalText(0), lastModified: s.optionalText(1), contentType: s.optionalText(2), body: s.data(3))
+        }
+    }
+
+    public func saveResponse(_ response: CachedResponse, for url: String) throws {
+        try db.transaction {
+            try db.run(
+                """
+                INSERT INTO fetch_cache (url, etag, last_modified, body_hash, fetched_at, content_type, body) VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (url) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified, body_hash = excluded.body_hash,
+                    fetched_at = excluded.fetched_at, content_type = excluded.content_type, body = excluded.body
+                """,
+                [.text(url), .text(response.etag), .text(response.lastModified), .text(SHA256.hex(response.body)), .date(now()), .text(response.contentType), .blob(response.body)])
+        }
+    }
+}
+
+extension SQLiteStore {
+    public func markInterruptedRuns() throws -> Int {
+        try db.transaction {
+            try db.run(
+                "UPDATE import_runs SET status = 'interrupted', finished_at = ?, message = 'the process stopped before the run finished; the next run carries on' WHERE status = 'running'",
+                [.date(now())])
+        }
+    }
+
+    public func sourceState(_ sourceID: String) throws -> SourceState? {
+        try db.row(
+            "SELECT source_id, last_run_at, last_good_run, last_good_count, last_good_dated, held_reason, held_run FROM source_state WHERE source_id = ?",
+            [.text(sourceID)]
+        ) { s in
+            SourceState(
+                sourceID: s.text(0), lastRunAt: s.date(1), lastGoodRun: s.isNull(2) ? nil : s.int64(2), lastGoodCount: s.optionalInt(3),
+                lastGoodDated: s.optionalInt(4), heldReason: s.optionalText(5), heldRun: s.isNull(6) ? nil : s.int64(6))
+        }
+    }
+
+    public func recordGoodRun(sourceID: String, runID: Int64, count: Int, dated: Int) throws {
+        try db.transaction {
+            try db.run(
+                """
+                INSERT INTO source_state (source_id, last_good_run, last_good_count, last_good_dated) VALUES (?, ?, ?, ?)
+                ON CONFLICT (source_id) DO UPDATE SET last_good_run = excluded.last_good_run, last_good_count = excluded.last_good_count,
+                    last_good_dated = excluded.last_good_dated, held_reason = NULL, held_run = NULL
+                """,
+                [.text(sourceID), .integer(runID), .integer(count), .integer(dated)])
+        }
+    }
+
+    public func holdSource(sourceID: String, runID: Int64, reason: String) throws {
+        try db.transaction {
+            try db.run(
+                """
+                INSERT INTO source_state (source_id, held_reason, held_run) VALUES (?, ?, ?)
+                ON CONFLICT (source_id) DO UPDATE SET held_reason = excluded.held_reason, held_run = excluded.held_run
+                """,
+                [.text(sourceID), .text(reason), .integer(runID)])
+        }
+    }
+}
