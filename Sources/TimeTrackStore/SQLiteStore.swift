@@ -60,6 +60,16 @@ public final class SQLiteStore: ItemStore {
     /// Closes the connection.
     public func close() { db.close() }
 
+    /// The first column of every row of a read-only query, as text: for tools and tests
+    /// (`PRAGMA integrity_check`, counts). Writes are refused.
+    public func firstColumn(_ sql: String) throws -> [String] {
+        let trimmed = sql.trimmingCharacters(in: .whitespaces).lowercased()
+        guard trimmed.hasPrefix("select") || trimmed.hasPrefix("pragma integrity_check") || trimmed.hasPrefix("pragma quick_check") else {
+            throw TimeTrackError(.usage, "only SELECT and integrity checks are allowed here")
+        }
+        return try db.rows(sql) { $0.optionalText(0) ?? "NULL" }
+    }
+
     // MARK: Opening
 
     /// Refuses files that are not SQLite, or are shorter than their header says, before SQLite touches them.

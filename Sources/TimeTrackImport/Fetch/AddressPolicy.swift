@@ -1,12 +1,13 @@
 import Foundation
 import TimeTrackCore
+import TimeTrackKit
 
 /// Refuses requests to loopback, private, link-local and other non-public addresses, unless a
 /// source allows its private network. The host is resolved and every address checked.
 public enum AddressPolicy {
     /// Throws `.fetch` when `url`'s host resolves to an address that is not public.
-    public static func check(_ url: URL, allowPrivate: Bool) throws {
-        guard !allowPrivate else { return }
+    public static func check(_ url: URL, allowance: PrivateNetworkAllowance) throws {
+        if allowance == .all { return }
         guard let host = url.host, !host.isEmpty else {
             throw TimeTrackError(.fetch, "the URL has no host", context: ["url": url.absoluteString])
         }
@@ -20,7 +21,7 @@ public enum AddressPolicy {
         defer { freeaddrinfo(result) }
         var node: UnsafeMutablePointer<addrinfo>? = first
         while let current = node {
-            if let address = current.pointee.ai_addr, let reason = privateReason(address) {
+            if let address = current.pointee.ai_addr, let reason = privateReason(address), !allowance.allows(host: host, address: numeric(address)) {
                 throw TimeTrackError(
                     .fetch, "refused: \(host) is \(reason)",
                     fix: "if this source really lives on your network, set \"allowPrivateNetwork\": true in its definition",
@@ -28,6 +29,14 @@ public enum AddressPolicy {
             }
             node = current.pointee.ai_next
         }
+    }
+
+    /// The numeric form of an address (`127.0.0.1`, `::1`).
+    static func numeric(_ address: UnsafeMutablePointer<sockaddr>) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+        let length = socklen_t(Int32(address.pointee.sa_family) == AF_INET6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
+        guard getnameinfo(address, length, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST) == 0 else { return nil }
+        return String(cString: buffer)
     }
 
     /// Why an address is not public, or nil for a public one.

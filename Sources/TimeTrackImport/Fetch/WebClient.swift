@@ -10,7 +10,7 @@ import TimeTrackKit
 /// with backoff on timeouts and 5xx, and ETag / Last-Modified so an unchanged page costs a 304.
 public final class WebClient: HTTPClient {
     public let settings: FetchSettings
-    public let allowPrivateNetwork: Bool
+    public let allowPrivateNetwork: PrivateNetworkAllowance
     let cache: FetchCache?
     let userAgent: String
     private var lastRequest: [String: Date] = [:]
@@ -20,7 +20,7 @@ public final class WebClient: HTTPClient {
     /// Pages answered 304 Not Modified.
     public private(set) var notModifiedCount = 0
 
-    public init(settings: FetchSettings, allowPrivateNetwork: Bool, cache: FetchCache?, version: String) {
+    public init(settings: FetchSettings, allowPrivateNetwork: PrivateNetworkAllowance, cache: FetchCache?, version: String) {
         self.settings = settings
         self.allowPrivateNetwork = allowPrivateNetwork
         self.cache = cache
@@ -144,7 +144,7 @@ public final class WebClient: HTTPClient {
     }
 
     func request(_ url: URL, maxBytes: Int, cached: CachedResponse?) throws -> Response {
-        try AddressPolicy.check(url, allowPrivate: allowPrivateNetwork)
+        try AddressPolicy.check(url, allowance: allowPrivateNetwork)
         // One request at a time per host (we are sequential), with a pause between them.
         if let host = url.host, let last = lastRequest[host] {
             let wait = settings.requestDelay - Date().timeIntervalSince(last)

@@ -38,6 +38,23 @@ public enum Schedule: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
+/// Which non-public addresses a source may reach.
+public enum PrivateNetworkAllowance: Sendable, Equatable {
+    case none
+    case all
+    /// Only these hosts or literal addresses (lowercased).
+    case only(Set<String>)
+
+    /// Whether a host (name or literal address) that resolves to a non-public address may be fetched.
+    public func allows(host: String, address: String?) -> Bool {
+        switch self {
+        case .none: return false
+        case .all: return true
+        case .only(let set): return set.contains(host.lowercased()) || address.map { set.contains($0) } == true
+        }
+    }
+}
+
 /// One source: a JSON file in `Imports/` that says what to fetch, which importer reads it, and
 /// how its items are reviewed. See docs/source-definitions.md.
 public struct SourceDefinition: Sendable {
@@ -60,8 +77,9 @@ public struct SourceDefinition: Sendable {
     public var schedule: Schedule?
     public var review: Review
     public var enabled: Bool
-    /// Allows fetching from loopback and private network addresses (tests, intranets).
-    public var allowPrivateNetwork: Bool
+    /// Allows fetching from loopback and private network addresses: all of them (`true`), or
+    /// only the hosts and addresses listed (`["127.0.0.1", "intranet.district.local"]`).
+    public var allowPrivateNetwork: PrivateNetworkAllowance
     /// Importer-specific options, validated by the importer.
     public var options: [String: JSONValue]
     /// The definition file's path.
@@ -160,6 +178,17 @@ public struct SourceDefinition: Sendable {
             guard let b = v.boolValue else { throw fail(key, "must be true or false") }
             return b
         }
+        func allowance() throws -> PrivateNetworkAllowance {
+            switch object["allowPrivateNetwork"] {
+            case nil, .null?: return .none
+            case .bool(let b)?: return b ? .all : .none
+            case .array(let list)?:
+                let hosts = list.compactMap(\.stringValue)
+                guard hosts.count == list.count, !hosts.isEmpty else { throw fail("allowPrivateNetwork", "must be true, false, or a list of hosts and addresses") }
+                return .only(Set(hosts.map { $0.lowercased() }))
+            default: throw fail("allowPrivateNetwork", "must be true, false, or a list of hosts and addresses")
+            }
+        }
         var options: [String: JSONValue] = [:]
         if let v = object["options"], v != .null {
             guard let o = v.objectValue else { throw fail("options", "must be a JSON object") }
@@ -168,7 +197,7 @@ public struct SourceDefinition: Sendable {
         return SourceDefinition(
             id: id, name: name, importer: importer, kind: kind, urlText: urlText, url: url, baseURL: baseURL,
             school: try string("school", required: false), timeZone: timeZone, schedule: schedule, review: review,
-            enabled: try bool("enabled", default: true), allowPrivateNetwork: try bool("allowPrivateNetwork", default: false),
+            enabled: try bool("enabled", default: true), allowPrivateNetwork: try allowance(),
             options: options, file: file)
     }
 

@@ -3,6 +3,7 @@
 //
 //   timetrack-torture edit-loop STORE ITEM COUNT   edit ITEM's title COUNT times (one decision each)
 //   timetrack-torture writer STORE COUNT TAG       submit and approve COUNT announcements
+//   timetrack-torture sql STORE QUERY              print the first column of each row (tests read stores with it)
 import Foundation
 import TimeTrackCore
 import TimeTrackStore
@@ -31,6 +32,9 @@ do {
             _ = try store.approve(item.id, by: "writer-\(args[3])")
         }
         print("done \(count)")
+    case ("sql", 3):
+        let store = try SQLiteStore(path: args[1], create: false)
+        for line in try store.firstColumn(args[2]) { print(line) }
     default:
         fail("usage: timetrack-torture edit-loop STORE ITEM COUNT | writer STORE COUNT TAG")
     }
