@@ -28,17 +28,23 @@ let package = Package(
         .target(name: "TimeTrackKit", dependencies: ["TimeTrackCore", "CLibXML2"], path: "Sources/TimeTrackKit"),
         .target(
             name: "TimeTrackImport",
-            dependencies: ["TimeTrackCore", "TimeTrackKit", "TimeTrackStore", "HTMLImporter", "InboxImporter"],
+            dependencies: ["TimeTrackCore", "TimeTrackKit", "TimeTrackStore", "HTMLImporter", "InboxImporter", "ICalImporter", "FeedImporter", "WordPressImporter", "MetadataImporter", "DocumentsImporter"],
             path: "Sources/TimeTrackImport"),
+        .target(name: "TimeTrackExport", dependencies: ["TimeTrackCore"], path: "Sources/TimeTrackExport"),
         .target(
             name: "TimeTrackConsole",
-            dependencies: ["TimeTrackCore", "TimeTrackStore", "TimeTrackKit", "TimeTrackImport"],
+            dependencies: ["TimeTrackCore", "TimeTrackStore", "TimeTrackKit", "TimeTrackImport", "TimeTrackExport"],
             path: "Sources/TimeTrackConsole"),
         .executableTarget(name: "timetrack-admin", dependencies: ["TimeTrackConsole"], path: "Sources/timetrack-admin"),
 
         // Importer plugins.
         .target(name: "HTMLImporter", dependencies: ["TimeTrackCore", "TimeTrackKit"], path: "Plugins/HTML"),
         .target(name: "InboxImporter", dependencies: ["TimeTrackCore", "TimeTrackKit"], path: "Plugins/Inbox"),
+        .target(name: "ICalImporter", dependencies: ["TimeTrackCore", "TimeTrackKit"], path: "Plugins/ICal"),
+        .target(name: "FeedImporter", dependencies: ["TimeTrackCore", "TimeTrackKit"], path: "Plugins/Feed"),
+        .target(name: "WordPressImporter", dependencies: ["TimeTrackCore", "TimeTrackKit"], path: "Plugins/WordPress"),
+        .target(name: "MetadataImporter", dependencies: ["TimeTrackCore", "TimeTrackKit"], path: "Plugins/Metadata"),
+        .target(name: "DocumentsImporter", dependencies: ["TimeTrackCore", "TimeTrackKit"], path: "Plugins/Documents"),
 
         // Test helpers and tests.
         .target(name: "TestSupport", dependencies: ["TimeTrackCore", "TimeTrackStore"], path: "Tests/TestSupport"),

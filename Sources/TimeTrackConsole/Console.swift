@@ -12,7 +12,7 @@ public enum Console {
         [
             helpCommand, statusCommand, pluginsCommand, sourcesCommand, extractCommand, importCommand, reviewCommand, listCommand,
             showCommand, historyCommand, approveCommand, rejectCommand, editCommand, archiveCommand, restoreCommand, keepCommand,
-            replyCommand, closeCommand, runsCommand, auditCommand, operatorCommand, completionsCommand, quitCommand,
+            replyCommand, closeCommand, runsCommand, auditCommand, exportCommand, operatorCommand, completionsCommand, quitCommand,
         ]
     }
 

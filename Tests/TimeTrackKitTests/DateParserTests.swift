@@ -60,3 +60,17 @@ import TimeTrackKit
         #expect(parser.time("All Day", on: day) == nil)
     }
 }
+
+@Suite struct FeedDateTests {
+    @Test(arguments: [
+        ("Tue, 01 Sep 2026 10:00:00 GMT", "2026-09-01T10:00:00Z"),
+        ("Tue, 01 Sep 2026 10:00:00 +0000", "2026-09-01T10:00:00Z"),
+        ("Wed, 02 Sep 2026 08:30:00 -0600", "2026-09-02T14:30:00Z"),
+        ("Thu, 03 Sep 2026 09:15 EDT", "2026-09-03T13:15:00Z"),
+    ])
+    func rfc822(_ text: String, _ expected: String) {
+        let parser = DateParser(timeZone: TimeZone(identifier: "America/Denver")!)
+        let f = ISO8601DateFormatter()
+        #expect(parser.parse(text).map { f.string(from: $0.date) } == expected, "\(text)")
+    }
+}

@@ -56,6 +56,30 @@ public final class HTMLDocument {
         }
     }
 
+    /// Parses XML (feeds) with libxml2's recovering XML parser: no network, no external entities,
+    /// no stderr. Navigate it with `HTMLNode.children(named:)`; CSS selectors assume HTML names.
+    public init(xml data: Data, url: URL?) throws {
+        clibxml2_silence()
+        let options = Int32(XML_PARSE_RECOVER.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue)
+        let parsed: xmlDocPtr? = data.withUnsafeBytes { raw -> xmlDocPtr? in
+            guard let base = raw.baseAddress, raw.count > 0 else { return nil }
+            return xmlReadMemory(base.assumingMemoryBound(to: CChar.self), Int32(clamping: raw.count), url?.absoluteString, nil, options)
+        }
+        guard let parsed, xmlDocGetRootElement(parsed) != nil else {
+            if let parsed { xmlFreeDoc(parsed) }
+            throw TimeTrackError(.parse, "not well-formed XML", context: ["url": url?.absoluteString ?? "?"])
+        }
+        doc = parsed
+        self.url = url
+        baseURL = url
+        encoding = "xml"
+    }
+
+    /// The root element.
+    public var rootElement: HTMLNode? {
+        xmlDocGetRootElement(doc).map { HTMLNode(raw: $0, document: self) }
+    }
+
     /// Parses a UTF-8 string (fixtures, fragments).
     public convenience init(html: String, url: URL? = nil) throws {
         try self.init(data: Data(html.utf8), url: url, declaredCharset: "utf-8")

@@ -37,6 +37,29 @@ public struct HTMLNode {
         return HTMLNode(raw: parent, document: document)
     }
 
+    /// Child elements with this local name (namespace prefix ignored, case-insensitive).
+    public func children(named name: String) -> [HTMLNode] {
+        children.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+    }
+
+    /// The first child element with this local name.
+    public func child(named name: String) -> HTMLNode? {
+        children.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+    }
+
+    /// The namespace prefix of the element (`media` for `media:content`), if any.
+    public var prefix: String? {
+        guard raw.pointee.type == XML_ELEMENT_NODE, let ns = raw.pointee.ns, let p = ns.pointee.prefix else { return nil }
+        return String(cString: p)
+    }
+
+    /// The text content without normalization (CDATA and entities resolved), for XML values.
+    public var rawContent: String {
+        guard let content = xmlNodeGetContent(raw) else { return "" }
+        defer { clibxml2_free(content) }
+        return String(cString: content)
+    }
+
     /// Child elements in order.
     public var children: [HTMLNode] {
         var result: [HTMLNode] = []
@@ -136,6 +159,16 @@ public struct HTMLNode {
     /// Elements matching an XPath expression relative to this node.
     public func xpath(_ expression: String) throws -> [HTMLNode] {
         try XPath(expression).evaluate(on: self)
+    }
+
+    /// Whether `ancestor` is `node` or contains it.
+    public static func contains(_ ancestor: HTMLNode, _ node: HTMLNode) -> Bool {
+        var current: xmlNodePtr? = node.raw
+        while let c = current {
+            if c == ancestor.raw { return true }
+            current = c.pointee.parent
+        }
+        return false
     }
 
     /// Whether `a` comes before `b` in document order (an ancestor comes before its descendants).

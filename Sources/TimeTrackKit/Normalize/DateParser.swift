@@ -33,7 +33,7 @@ public struct DateParser: Sendable {
     nonisolated(unsafe) static let timePattern = try? NSRegularExpression(
         pattern: #"(?<![\d/.:-])(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?\s*(a\.?\s?m\.?|p\.?\s?m\.?)?(?![\d/])"#, options: [.caseInsensitive])
     nonisolated(unsafe) static let offsetPattern = try? NSRegularExpression(
-        pattern: #"\b(?:gmt|utc)\s*([+-])(\d{2}):?(\d{2})|\b(est|edt|cst|cdt|mst|mdt|pst|pdt|akst|akdt|hst)\b"#, options: [.caseInsensitive])
+        pattern: #"(?:\b(?:gmt|utc)\s*|(?<=\d\d:\d\d:\d\d\s)|(?<=\d\d:\d\d\s))([+-])(\d{2}):?(\d{2})\b|\b(est|edt|cst|cdt|mst|mdt|pst|pdt|akst|akdt|hst|gmt|utc|ut|z)\b"#, options: [.caseInsensitive])
     nonisolated(unsafe) static let numericPattern = try? NSRegularExpression(
         pattern: #"(?<!\d)(\d{1,4})([/.-])(\d{1,2})(?:\2(\d{2,4}))?(?!\d)"#)
     nonisolated(unsafe) static let wordPattern = try? NSRegularExpression(pattern: #"[a-z]+|\d+"#, options: [.caseInsensitive])
@@ -41,7 +41,7 @@ public struct DateParser: Sendable {
     static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
     static let monthNames = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"]
     static let zoneOffsets: [String: Int] = [
-        "est": -5, "edt": -4, "cst": -6, "cdt": -5, "mst": -7, "mdt": -6, "pst": -8, "pdt": -7, "akst": -9, "akdt": -8, "hst": -10,
+        "gmt": 0, "utc": 0, "ut": 0, "z": 0, "est": -5, "edt": -4, "cst": -6, "cdt": -5, "mst": -7, "mdt": -6, "pst": -8, "pdt": -7, "akst": -9, "akdt": -8, "hst": -10,
     ]
 
     /// Parses the first date in `text`; nil when there is none.

@@ -1,0 +1,139 @@
+import Foundation
+import TimeTrackCore
+import TimeTrackKit
+
+/// The `documents` importer: a School Info listing page to School info items. Every link to a
+/// document or page in the content area becomes an item: section from the nearest heading,
+/// title from the link text ("(PDF)" removed), type from the extension, the label or the
+/// server's Content-Type. mailto:, tel:, anchors and navigation chrome are skipped; the same URL
+/// listed twice is one item. With `fingerprint`, each document is fetched and its SHA-256 kept,
+/// so a changed PDF shows up as a change in review.
+public struct DocumentsImporter: Importer {
+    public static let info = ImporterInfo(
+        name: "documents", version: "1.0.0", kinds: [.schoolInfo],
+        summary: "every document link of a School Info page, sectioned by its headings",
+        options: [
+            ImporterOption("content", type: "selector", help: "the content area (default: main, #content, .content, article, body: the first that exists)"),
+            ImporterOption("exclude", type: "selector", help: "chrome whose links are skipped (default: nav, header, footer, breadcrumbs, menus)"),
+            ImporterOption("headings", type: "selector", help: "headings that name sections (default: h1, h2, h3, h4)"),
+            ImporterOption("section", type: "string", help: "School Info section when no heading points to one (default: other)"),
+            ImporterOption("fingerprint", type: "boolean", help: "fetch each document and keep its SHA-256 (default false)"),
+            ImporterOption("detectTypes", type: "boolean", help: "ask the server for the type of links without one (default false)"),
+        ])
+
+    let source: SourceDefinition
+    let content: [Selector]
+    let exclude: Selector
+    let headings: Selector
+    let fingerprint: Bool
+    let detectTypes: Bool
+
+    public init(source: SourceDefinition) throws {
+        self.source = source
+        let o = source.options
+        for key in o.keys where !DocumentsImporter.info.options.contains(where: { $0.name == key }) {
+            throw source.error("options.\(key)", "is not an option of the documents importer", fix: "options: " + DocumentsImporter.info.options.map(\.name).joined(separator: ", "))
+        }
+        func selector(_ key: String, _ fallback: String) throws -> Selector {
+            let text = o[key]?.stringValue ?? fallback
+            if o[key] != nil && o[key]?.stringValue == nil { throw source.error("options.\(key)", "must be a selector string") }
+            do { return try Selector(text) } catch let error as TimeTrackError { throw source.error("options.\(key)", error.message) }
+        }
+        if let text = o["content"]?.stringValue {
+            content = [try selector("content", text)]
+        } else {
+            content = try ["main", "#content", ".content", "article", "body"].map { try Selector($0) }
+        }
+        exclude = try selector("exclude", "nav, header, footer, .breadcrumb, .breadcrumbs, [role=navigation], .menu, .nav, .skip-link, .fsTabsNav")
+        headings = try selector("headings", "h1, h2, h3, h4")
+        if let section = o["section"] {
+            guard let text = section.stringValue, SchoolInfoItem.Section(rawValue: text) != nil else {
+                throw source.error("options.section", "must be one of " + SchoolInfoItem.Section.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+        }
+        func flag(_ key: String) throws -> Bool {
+            guard let v = o[key] else { return false }
+            guard let b = v.boolValue else { throw source.error("options.\(key)", "must be true or false") }
+            return b
+        }
+        fingerprint = try flag("fingerprint")
+        detectTypes = try flag("detectTypes")
+    }
+
+    public func run(_ context: ImportContext) throws -> ImportResult {
+        let page = try context.fetcher.fetch(source.url)
+        var result = ImportResult()
+        result.pagesFetched = 1
+        let document = try HTMLDocument(data: page.data, url: source.publicURL, declaredCharset: page.charset)
+        let area = content.lazy.compactMap { document.root.select($0).first }.first ?? document.root
+        let chrome = area.select(exclude)
+        let headingIndex = document.root.select(headings)
+        let normalizer = Normalizer(source: source, now: context.now)
+        let pageURL = document.baseURL?.absoluteString ?? source.publicURL.absoluteString
+        var seen: Set<String> = []
+        for (index, link) in ((try? area.select("a[href]")) ?? []).enumerated() {
+            let location = "link \(index + 1)"
+            guard let href = link.attribute("href")?.trimmingCharacters(in: .whitespaces) else { continue }
+            let lower = href.lowercased()
+            if lower.hasPrefix("mailto:") || lower.hasPrefix("tel:") || lower.hasPrefix("javascript:") || lower.hasPrefix("#") || lower.hasPrefix("sms:") { continue }
+            if chrome.contains(where: { HTMLNode.contains($0, link) }) { continue }
+            guard var url = document.resolve(href) else { continue }
+            if let hash = url.firstIndex(of: "#") {
+                if url[..<hash] == pageURL[...] { continue }  // an anchor on this page
+                url = String(url[..<hash])
+            }
+            guard seen.insert(url).inserted else {
+                result.duplicatesMerged += 1
+                continue
+            }
+            var label = link.text
+            if label.isEmpty { label = link.attribute("title") ?? link.attribute("aria-label") ?? link.first("img")?.attribute("alt") ?? "" }
+            var raw = RawItem(["url": url, "title": label])
+            let heading = nearest(headingIndex, before: link)
+            raw["group"] = heading?.text
+            if let section = heading.flatMap({ DocumentClassifier.section(forHeading: $0.text) }) { raw["section"] = section.rawValue }
+            // Finalsite's resource links carry the file name; a download attribute or a type= MIME helps too.
+            let fileName = link.attribute("data-file-name") ?? link.attribute("download").flatMap { $0.isEmpty ? nil : $0 }
+            var type = DocumentClassifier.documentType(url: fileName.map { "https://x.invalid/" + $0 } ?? url, label: label, mimeType: link.attribute("type"))
+            if type == .page, fileName == nil { type = DocumentClassifier.documentType(url: url, label: label, mimeType: link.attribute("type")) }
+            var fingerprintValue: String?
+            if (fingerprint || (detectTypes && (type == .page || type == .other))), let target = URL(string: url) {
+                do {
+                    let fetched = try context.fetcher.fetch(target)
+                    result.pagesFetched += 1
+                    if fetched.contentType != nil { type = DocumentClassifier.documentType(url: url, label: label, mimeType: fetched.contentType) }
+                    if fingerprint { fingerprintValue = fetched.hash }
+                } catch let error as TimeTrackError {
+                    result.problems.append(ImportProblem(.warning, "could not fetch the document: \(error.message)", location: location))
+                }
+            }
+            raw["type"] = type.rawValue
+            switch normalizer.build(raw) {
+            case .success(.schoolInfo(var item)):
+                item.fingerprint = fingerprintValue
+                result.items.append(ExtractedItem(key: url, content: .schoolInfo(item), pageURL: pageURL, pageHash: page.hash, fetchedAt: page.fetchedAt, location: location))
+            case .success:
+                break
+            case .failure(let error):
+                result.problems.append(ImportProblem(.error, "skipped '\(label)': \(error.message)", location: location))
+            }
+            context.progress?(result.pagesFetched, result.items.count)
+        }
+        if result.items.isEmpty {
+            result.problems.append(ImportProblem(.warning, "0 items: no document links in the content area", location: source.urlText))
+        }
+        return result
+    }
+
+    func nearest(_ headings: [HTMLNode], before node: HTMLNode) -> HTMLNode? {
+        var low = 0, high = headings.count
+        while low < high {
+            let mid = (low + high) / 2
+            if HTMLNode.precedes(headings[mid], node) { low = mid + 1 } else { high = mid }
+        }
+        // A heading that contains the link (a panel title link) is not its section.
+        var index = low - 1
+        while index >= 0, HTMLNode.contains(headings[index], node) { index -= 1 }
+        return index >= 0 ? headings[index] : nil
+    }
+}

@@ -1,0 +1,241 @@
+import Foundation
+import TimeTrackCore
+import TimeTrackKit
+
+/// The `ical` importer: RFC 5545 calendars (Edlio, Finalsite, Blackboard, Google Calendar exports)
+/// to events. Recurring events are expanded within a window; ids are stable across runs (UID, plus
+/// the occurrence's start for recurring events).
+public struct ICalImporter: Importer {
+    public static let info = ImporterInfo(
+        name: "ical", version: "1.0.0", kinds: [.event],
+        summary: "iCalendar (.ics) feeds: time zones, all-day, cancelled, recurrence with exceptions",
+        options: [
+            ImporterOption("pastDays", type: "number", help: "expand recurring events from this many days back (default 30)"),
+            ImporterOption("futureDays", type: "number", help: "expand recurring events this many days ahead (default 365)"),
+            ImporterOption("category", type: "string", help: "category for every event (default: from CATEGORIES and the title)"),
+        ])
+
+    let source: SourceDefinition
+    let pastDays: Int
+    let futureDays: Int
+    let category: Event.Category?
+
+    public init(source: SourceDefinition) throws {
+        self.source = source
+        for key in source.options.keys where !ICalImporter.info.options.contains(where: { $0.name == key }) {
+            throw source.error("options.\(key)", "is not an option of the ical importer", fix: "options: pastDays, futureDays, category")
+        }
+        func days(_ key: String, _ fallback: Int) throws -> Int {
+            guard let value = source.options[key] else { return fallback }
+            guard let n = value.numberValue, n >= 0, n <= 3660, n.rounded() == n else { throw source.error("options.\(key)", "must be a whole number of days from 0 to 3660") }
+            return Int(n)
+        }
+        pastDays = try days("pastDays", 30)
+        futureDays = try days("futureDays", 365)
+        if let text = source.options["category"] {
+            guard let c = text.stringValue.flatMap(Event.Category.init(rawValue:)) else {
+                throw source.error("options.category", "must be one of " + Event.Category.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            category = c
+        } else {
+            category = nil
+        }
+    }
+
+    public func run(_ context: ImportContext) throws -> ImportResult {
+        let page = try context.fetcher.fetch(source.url)
+        var result = ImportResult()
+        result.pagesFetched = 1
+        let text = String(decoding: page.data, as: UTF8.self)
+        let trimmed = text.drop { $0 == "\u{FEFF}" || $0.isWhitespace }
+        guard trimmed.uppercased().hasPrefix("BEGIN:VCALENDAR") else {
+            let looksHTML = trimmed.lowercased().hasPrefix("<!doctype") || trimmed.lowercased().hasPrefix("<html") || trimmed.hasPrefix("<")
+            throw TimeTrackError(
+                .parse, looksHTML ? "this is an HTML page, not an iCalendar feed" : "this is not an iCalendar feed (it does not start with BEGIN:VCALENDAR)",
+                fix: looksHTML ? "find the calendar's .ics export link (often \"Subscribe\" or \"iCal\"), or use the html importer" : "check the source's url",
+                context: ["url": source.urlText])
+        }
+        let parsed = ICSParser.parse(text)
+        for problem in parsed.problems {
+            result.problems.append(ImportProblem(problem.message.contains("not terminated") ? .error : .warning, problem.message, location: "line \(problem.line)"))
+        }
+        let calendars = parsed.root.filter { $0.name == "VCALENDAR" }
+        var zones = ZoneResolver(fallback: source.timeZone, calendars: calendars)
+        let windowStart = context.now.addingTimeInterval(-Double(pastDays) * 86_400)
+        let windowEnd = context.now.addingTimeInterval(Double(futureDays) * 86_400)
+        let events = calendars.flatMap { $0.children }.filter { $0.name == "VEVENT" }
+        // Overrides of single occurrences, by UID and RECURRENCE-ID instant.
+        var overrides: [String: [Date: ICSComponent]] = [:]
+        for event in events where event.terminated {
+            guard let uid = event.first("UID")?.value, let rid = event.first("RECURRENCE-ID"), let value = ICSDateTime(rid) else { continue }
+            let zone = zones.displayZone(value)
+            if let instant = zones.instant(value, allDayZone: zone) { overrides[uid, default: [:]][instant] = event }
+        }
+        var seen: [String: Int] = [:]
+        for event in events {
+            let location = "line \(event.line)"
+            guard event.terminated else { continue }  // reported above
+            if event.first("RECURRENCE-ID") != nil { continue }  // applied to its series below
+            guard let uid = event.first("UID")?.value, !uid.isEmpty else {
+                result.problems.append(ImportProblem(.error, "skipped: VEVENT without a UID", location: location))
+                continue
+            }
+            guard let startProperty = event.first("DTSTART"), let start = ICSDateTime(startProperty) else {
+                result.problems.append(ImportProblem(.error, "skipped '\(summary(event))': no valid DTSTART", location: location))
+                continue
+            }
+            var zone = zones.displayZone(start)
+            if start.isDate, let own = event.first("X-TIMETRACK-TZID").flatMap({ TimeZone(identifier: $0.value) }) { zone = own }
+            guard let startInstant = zones.instant(start, allDayZone: zone) else {
+                result.problems.append(ImportProblem(.error, "skipped '\(summary(event))': DTSTART is not a real date", location: location))
+                continue
+            }
+            let length = duration(of: event, start: start, startInstant: startInstant, zone: zone, zones: &zones)
+            var instances: [(key: String, start: Date, component: ICSComponent)] = []
+            if let rruleText = event.first("RRULE")?.value {
+                switch RecurrenceRule.parse(rruleText) {
+                case .failure(let error):
+                    result.problems.append(ImportProblem(.warning, "'\(summary(event))': \(error.reason); only the first occurrence is imported", location: location))
+                    instances = [(uid, startInstant, event)]
+                case .success(let rule):
+                    var calendar = Calendar(identifier: .gregorian)
+                    calendar.timeZone = start.isDate ? zone : (zones.instantZone(start) ?? zone)
+                    let excluded = Set(event.all("EXDATE").flatMap { property in
+                        ICSParser.splitList(property.value).compactMap { value -> Date? in
+                            guard let dt = ICSDateTime(value, tzid: property.parameters["TZID"] ?? start.tzid, valueType: property.parameters["VALUE"]) else { return nil }
+                            return zones.instant(dt, allDayZone: zone)
+                        }
+                    })
+                    let untilDate = rule.until.flatMap { zones.instant($0, allDayZone: zone) }
+                    var zonesCopy = zones
+                    let occurrences = rule.occurrences(from: start.components, calendar: calendar, limit: windowEnd, toDate: { components in
+                        var value = start
+                        (value.year, value.month, value.day) = (components.year ?? 0, components.month ?? 0, components.day ?? 0)
+                        return zonesCopy.instant(value, allDayZone: zone)
+                    }, untilDate: untilDate)
+                    for components in occurrences {
+                        var value = start
+                        (value.year, value.month, value.day) = (components.year ?? 0, components.month ?? 0, components.day ?? 0)
+                        guard let instant = zones.instant(value, allDayZone: zone), !excluded.contains(instant) else { continue }
+                        guard instant >= windowStart || instant.addingTimeInterval(length) >= windowStart else { continue }
+                        let component = overrides[uid]?[instant] ?? event
+                        instances.append(("\(uid)@\(ICalImporter.keyTime(instant))", instant, component))
+                    }
+                }
+            } else {
+                instances = [(uid, startInstant, event)]
+            }
+            for instance in instances {
+                var key = instance.key
+                if let count = seen[key] {
+                    // The same UID twice (some exports repeat events): keep both, distinctly.
+                    seen[key] = count + 1
+                    key += "#\(count + 1)"
+                    result.duplicatesMerged += 0
+                } else {
+                    seen[key] = 1
+                }
+                do {
+                    let content = try makeEvent(instance.component, series: event, start: instance.start, seriesStart: start, length: length, zone: zone, zones: &zones)
+                    result.items.append(ExtractedItem(key: key, content: .event(content), pageURL: source.publicURL.absoluteString, pageHash: page.hash, fetchedAt: page.fetchedAt, location: "line \(instance.component.line)"))
+                } catch let error as TimeTrackError {
+                    result.problems.append(ImportProblem(.error, "skipped '\(summary(instance.component))': \(error.message)", location: "line \(instance.component.line)"))
+                }
+            }
+        }
+        for tzid in zones.unknownZones.sorted() {
+            result.problems.append(ImportProblem(.warning, "unknown TZID '\(tzid)': its times were read in the source's zone \(source.timeZone.identifier)", location: "TZID"))
+        }
+        return result
+    }
+
+    /// `20260909T220000Z`-style UTC text for occurrence keys.
+    static func keyTime(_ date: Date) -> String {
+        let f = ISO8601DateFormatter()
+        f.timeZone = TimeZone(secondsFromGMT: 0)
+        return f.string(from: date)
+    }
+
+    func summary(_ event: ICSComponent) -> String {
+        TextNormalizer.collapse(ICSParser.unescape(event.first("SUMMARY")?.value ?? "untitled"))
+    }
+
+    /// Seconds from start to end (DTEND or DURATION; all-day without either: one day).
+    func duration(of event: ICSComponent, start: ICSDateTime, startInstant: Date, zone: TimeZone, zones: inout ZoneResolver) -> TimeInterval {
+        if let endProperty = event.first("DTEND"), let end = ICSDateTime(endProperty), let endInstant = zones.instant(end, allDayZone: zone) {
+            return max(0, endInstant.timeIntervalSince(startInstant))
+        }
+        if let d = event.first("DURATION").flatMap({ ICSDuration($0.value) }) {
+            return TimeInterval(d.days * 86_400 + d.seconds)
+        }
+        return start.isDate ? 86_400 : 0
+    }
+
+    func makeEvent(_ component: ICSComponent, series: ICSComponent, start: Date, seriesStart: ICSDateTime, length: TimeInterval, zone: TimeZone, zones: inout ZoneResolver) throws -> Event {
+        let title = summary(component)
+        guard !title.isEmpty else { throw TimeTrackError(.validation, "no SUMMARY") }
+        var eventStart = start
+        var end: Date? = length > 0 ? start.addingTimeInterval(length) : nil
+        var allDay = seriesStart.isDate
+        // An override may move the occurrence.
+        if component !== series, let moved = component.first("DTSTART").flatMap(ICSDateTime.init), let instant = zones.instant(moved, allDayZone: zone) {
+            eventStart = instant
+            allDay = moved.isDate
+            end = duration(of: component, start: moved, startInstant: instant, zone: zone, zones: &zones) > 0 ? instant.addingTimeInterval(duration(of: component, start: moved, startInstant: instant, zone: zone, zones: &zones)) : nil
+        }
+        if allDay {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            if end == nil || (end ?? eventStart) <= eventStart { end = calendar.date(byAdding: .day, value: 1, to: eventStart) }
+        }
+        let status = (component.first("STATUS")?.value ?? "").uppercased()
+        let lowerTitle = title.lowercased()
+        var state = Event.State.scheduled
+        if status == "CANCELLED" || lowerTitle.hasPrefix("canceled") || lowerTitle.hasPrefix("cancelled") { state = .cancelled }
+        else if lowerTitle.hasPrefix("postponed") { state = .postponed }
+        let categories = component.all("CATEGORIES").flatMap { ICSParser.splitList($0.value) }
+        var description = component.first("DESCRIPTION").map { ICSParser.unescape($0.value) }.map(ICalImporter.plainText)
+        if description?.isEmpty == true { description = nil }
+        let link = component.first("URL")?.value.trimmingCharacters(in: .whitespaces)
+        var latitude: Double?, longitude: Double?
+        if let geo = component.first("GEO")?.value.split(separator: ";"), geo.count == 2, let lat = Double(geo[0]), let lon = Double(geo[1]) {
+            (latitude, longitude) = (lat, lon)
+        }
+        let locationText = component.first("LOCATION").map { TextNormalizer.collapse(ICSParser.unescape($0.value)) }
+        return Event(
+            title: title, category: category ?? Normalizer.category(categories.first { Event.Category(rawValue: $0.lowercased()) != nil }, title: title + " " + (description ?? "")),
+            start: eventStart, end: end, allDay: allDay, timeZone: zone.identifier, locationName: locationText.flatMap { $0.isEmpty ? nil : $0 },
+            address: nil, latitude: latitude, longitude: longitude, description: description,
+            link: link.flatMap { Check.urlProblem($0) == nil ? $0 : nil }, state: state)
+    }
+
+    /// DESCRIPTION text with HTML reduced to text, entities decoded, literal `\n` made newlines.
+    static func plainText(_ text: String) -> String {
+        var t = text.replacingOccurrences(of: "\\n", with: "\n")
+        if t.contains("<") && t.contains(">") {
+            t = t.replacingOccurrences(of: #"<\s*(br|/p|/div|/li)\s*/?>"#, with: "\n", options: [.regularExpression, .caseInsensitive])
+            t = t.replacingOccurrences(of: #"<[^>]*>"#, with: " ", options: .regularExpression)
+        }
+        t = TextNormalizer.decodeEntities(t)
+        return t.split(separator: "\n").map { TextNormalizer.collapse(String($0)) }.filter { !$0.isEmpty }.joined(separator: "\n")
+    }
+}
+
+extension ICSDateTime {
+    /// The TZID the value named, if any.
+    var tzid: String? { if case .named(let id) = zone { return id } else { return nil } }
+}
+
+extension ZoneResolver {
+    /// TZIDs seen that no zone database or VTIMEZONE explained.
+    var unknownZones: Set<String> { unknownTZIDs }
+
+    /// The zone whose calendar expands a series in wall-clock time.
+    func instantZone(_ value: ICSDateTime) -> TimeZone? {
+        switch value.zone {
+        case .utc: return TimeZone(secondsFromGMT: 0)
+        case .floating: return calendarZone ?? fallback
+        case .named(let tzid): return ZoneResolver.ianaZone(tzid)
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import TimeTrackCore
+import TimeTrackKit
+
+/// The `metadata` importer: one item per page with no selectors, from schema.org JSON-LD
+/// (NewsArticle, Article, BlogPosting, Event; `@graph` too), then OpenGraph and meta tags, then
+/// `<title>` and the first `<h1>`. It notices `<link rel="alternate">` feeds and says so.
+public struct MetadataImporter: Importer {
+    public static let info = ImporterInfo(
+        name: "metadata", version: "1.0.0", kinds: [.announcement, .event],
+        summary: "one item per page from JSON-LD, OpenGraph and meta tags; no selectors",
+        options: [ImporterOption("pages", type: "list of URLs", help: "more pages of the same source, one item each")])
+
+    let source: SourceDefinition
+    let pages: [URL]
+
+    public init(source: SourceDefinition) throws {
+        self.source = source
+        for key in source.options.keys where key != "pages" {
+            throw source.error("options.\(key)", "is not an option of the metadata importer", fix: "options: pages")
+        }
+        var pages = [source.url]
+        if let list = source.options["pages"] {
+            guard let array = list.arrayValue else { throw source.error("options.pages", "must be a list of URLs") }
+            for (index, entry) in array.enumerated() {
+                guard let text = entry.stringValue, let url = URL(string: text, relativeTo: source.url)?.absoluteURL else {
+                    throw source.error("options.pages[\(index)]", "is not a URL")
+                }
+                pages.append(url)
+            }
+        }
+        self.pages = pages
+    }
+
+    public func run(_ context: ImportContext) throws -> ImportResult {
+        var result = ImportResult()
+        let normalizer = Normalizer(source: source, now: context.now)
+        for (index, url) in pages.enumerated() {
+            let location = "page \(index + 1)"
+            let page: FetchedPage
+            do { page = try context.fetcher.fetch(url) } catch let error as TimeTrackError where index > 0 {
+                result.problems.append(ImportProblem(.error, error.description, location: location))
+                continue
+            }
+            result.pagesFetched += 1
+            let publicURL = index == 0 ? source.publicURL : url
+            let document = try HTMLDocument(data: page.data, url: publicURL, declaredCharset: page.charset)
+            let raw = MetadataImporter.read(document, kind: source.kind)
+            for feed in (try? document.root.select("link[rel=alternate][type*=rss], link[rel=alternate][type*=atom], link[rel=alternate][type*=calendar]")) ?? [] {
+                if let href = feed.attribute("href").flatMap(document.resolve) {
+                    result.problems.append(ImportProblem(.warning, "the page links a feed: \(href) (\(feed.attribute("type") ?? "feed")); the feed or ical importer reads all its items", location: location))
+                }
+            }
+            let key = raw["link"] ?? publicURL.absoluteString
+            switch normalizer.build(raw) {
+            case .success(let content):
+                result.items.append(ExtractedItem(key: key, content: content, pageURL: publicURL.absoluteString, pageHash: page.hash, fetchedAt: page.fetchedAt, location: location))
+            case .failure(let error):
+                result.problems.append(ImportProblem(.error, "skipped: \(error.message)", location: location))
+            }
+        }
+        return result
+    }
+
+    /// Field values from a page: JSON-LD first, then OpenGraph/meta, then title/h1.
+    public static func read(_ document: HTMLDocument, kind: ItemKind) -> RawItem {
+        var raw = RawItem()
+        let root = document.root
+        // 1. JSON-LD.
+        let wanted: Set<String> = kind == .event ? ["Event", "EducationEvent", "SocialEvent", "SportsEvent"] : ["NewsArticle", "Article", "BlogPosting", "Report", "WebPage"]
+        var objects: [[String: JSONValue]] = []
+        for script in (try? root.select("script[type='application/ld+json']")) ?? [] {
+            guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(script.rawContent.utf8)) else { continue }
+            collect(value, into: &objects)
+        }
+        func types(_ o: [String: JSONValue]) -> [String] {
+            switch o["@type"] {
+            case .string(let t)?: return [t]
+            case .array(let list)?: return list.compactMap(\.stringValue)
+            default: return []
+            }
+        }
+        let ranked = objects.filter { !Set(types($0)).isDisjoint(with: wanted) }.sorted { a, _ in !types(a).contains("WebPage") }
+        if let object = ranked.first {
+            func string(_ key: String) -> String? {
+                switch object[key] {
+                case .string(let s)?: return s
+                case .object(let o)?: return o["name"]?.stringValue ?? o["url"]?.stringValue ?? o["@id"]?.stringValue
+                case .array(let a)?: return a.first.flatMap { $0.stringValue ?? $0.objectValue?["url"]?.stringValue ?? $0.objectValue?["name"]?.stringValue }
+                default: return nil
+                }
+            }
+            raw["title"] = (string("headline") ?? string("name")).map { TextNormalizer.decodeEntities($0) }
+            raw["summary"] = string("description").map { TextNormalizer.decodeEntities($0) }
+            raw["link"] = string("url").flatMap(document.resolve)
+            raw["image"] = string("image").flatMap(document.resolve)
+            if kind == .event {
+                raw["start"] = string("startDate")
+                raw["end"] = string("endDate")
+                raw["description"] = raw["summary"]
+                if case .object(let place)? = object["location"] {
+                    raw["location"] = place["name"]?.stringValue
+                    if case .object(let address)? = place["address"] {
+                        raw["address"] = ["streetAddress", "addressLocality", "addressRegion", "postalCode"].compactMap { address[$0]?.stringValue }.joined(separator: ", ")
+                    } else {
+                        raw["address"] = place["address"]?.stringValue
+                    }
+                    if case .object(let geo)? = place["geo"] {
+                        raw["latitude"] = geo["latitude"]?.description
+                        raw["longitude"] = geo["longitude"]?.description
+                    }
+                } else {
+                    raw["location"] = string("location")
+                }
+                if let status = string("eventStatus")?.lowercased() {
+                    raw["state"] = status.contains("cancel") ? "cancelled" : status.contains("postpone") ? "postponed" : nil
+                }
+            } else {
+                raw["date"] = string("datePublished") ?? string("dateCreated") ?? string("dateModified")
+            }
+        }
+        // 2. OpenGraph and meta tags fill what is still missing.
+        func meta(_ selector: String) -> String? {
+            ((try? root.select(selector)) ?? []).compactMap { $0.attribute("content") }.map(TextNormalizer.collapse).first { !$0.isEmpty }
+        }
+        if raw["title"] == nil { raw["title"] = meta("meta[property='og:title']") ?? meta("meta[name='twitter:title']") }
+        if raw["summary"] == nil { raw["summary"] = meta("meta[property='og:description']") ?? meta("meta[name=description]") }
+        if raw["link"] == nil { raw["link"] = meta("meta[property='og:url']").flatMap(document.resolve) ?? document.canonicalURL?.absoluteString ?? document.baseURL?.absoluteString }
+        if raw["image"] == nil { raw["image"] = (meta("meta[property='og:image']") ?? meta("meta[name='twitter:image']")).flatMap(document.resolve) }
+        if kind == .announcement, raw["date"] == nil {
+            raw["date"] = meta("meta[property='article:published_time']") ?? meta("meta[name=date]") ?? root.first("time[datetime]")?.attribute("datetime")
+        }
+        if kind == .event, raw["start"] == nil { raw["start"] = meta("meta[property='event:start_time']") ?? root.first("time[datetime]")?.attribute("datetime") }
+        // 3. The page's own title and first heading.
+        if raw["title"] == nil {
+            raw["title"] = root.first("h1").map(\.text).flatMap { $0.isEmpty ? nil : $0 } ?? root.first("title").map(\.text)
+        }
+        if let title = raw["title"] { raw["title"] = TextNormalizer.collapse(TextNormalizer.decodeEntities(title)) }
+        if kind == .announcement, let article = root.first("article") ?? root.first("main") {
+            raw["body"] = Sanitizer.sanitize(article)
+        }
+        return raw
+    }
+
+    static func collect(_ value: JSONValue, into objects: inout [[String: JSONValue]]) {
+        switch value {
+        case .array(let list): for v in list { collect(v, into: &objects) }
+        case .object(let o):
+            objects.append(o)
+            if let graph = o["@graph"] { collect(graph, into: &objects) }
+        default: break
+        }
+    }
+}

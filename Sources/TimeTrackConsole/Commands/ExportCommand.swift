@@ -1,0 +1,52 @@
+import Foundation
+import TimeTrackCore
+import TimeTrackExport
+
+extension Console {
+    static var exportCommand: CommandSpec {
+        CommandSpec(
+            "export", usage: "--format json|ics|rss --out PATH [--kind K] [--school S]",
+            summary: "write published items for the app: JSON (a folder, one file per kind), iCalendar (events), RSS (announcements)",
+            options: [
+                OptionSpec("format", value: "F", help: "json, ics or rss"),
+                OptionSpec("out", value: "PATH", help: "the file (ics, rss, json with --kind) or folder (json) to write"),
+                OptionSpec("kind", value: "K", help: "json: only this kind, into the file PATH"),
+                OptionSpec("school", value: "S", help: "only this school's items"),
+                OptionSpec("name", value: "NAME", help: "calendar or feed title (default: Time Track)"),
+            ]
+        ) { args, session in
+            guard let format = args.option("format") else { throw TimeTrackError(.usage, "export: --format is required", fix: "usage: export --format json|ics|rss --out PATH") }
+            guard ["json", "ics", "rss"].contains(format) else { throw TimeTrackError(.usage, "export: '\(format)' is not a format", fix: "formats: json, ics, rss") }
+            guard let out = args.option("out") else { throw TimeTrackError(.usage, "export: --out is required", fix: "usage: export --format \(format) --out PATH") }
+            let kind = try kindOption(args)
+            var exporter = Exporter(store: try session.store())
+            if let name = args.option("name") { exporter.calendarName = name }
+            let school = args.option("school")
+            var written: [String] = []
+            switch format {
+            case "ics":
+                try AtomicFile.write(try exporter.ics(school: school), to: out)
+                written.append(out)
+            case "rss":
+                try AtomicFile.write(try exporter.rss(school: school), to: out)
+                written.append(out)
+            default:
+                if let kind {
+                    try AtomicFile.write(try exporter.json(kind, school: school), to: out)
+                    written.append(out)
+                } else {
+                    try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+                    for kind in Exporter.jsonKinds {
+                        let path = (out as NSString).appendingPathComponent("\(kind.plural).json")
+                        try AtomicFile.write(try exporter.json(kind, school: school), to: path)
+                        written.append(path)
+                    }
+                }
+            }
+            if session.output.json { session.output.printJSON(JSONValue.array(written.map { .string($0) })) } else {
+                for path in written { session.output.line("wrote \(path)") }
+            }
+            return 0
+        }
+    }
+}
