@@ -61,6 +61,10 @@ let package = Package(
             name: "HTMLImporterTests", dependencies: ["HTMLImporter", "TimeTrackImport", "TestSupport"],
             path: "Tests/HTMLImporterTests", resources: [.copy("Fixtures")]),
         .testTarget(
+            name: "FeedImporterTests",
+            dependencies: ["TimeTrackImport", "TimeTrackExport", "TimeTrackStore", "ICalImporter", "TestSupport", "timetrack-admin"],
+            path: "Tests/FeedImporterTests", resources: [.copy("Fixtures")]),
+        .testTarget(
             name: "ConsoleTests", dependencies: ["TimeTrackConsole", "TestSupport", "timetrack-admin"],
             path: "Tests/ConsoleTests"),
     ],
