@@ -36,6 +36,10 @@ let package = Package(
             dependencies: ["TimeTrackCore", "TimeTrackStore", "TimeTrackKit", "TimeTrackImport", "TimeTrackExport"],
             path: "Sources/TimeTrackConsole"),
         .executableTarget(name: "timetrack-admin", dependencies: ["TimeTrackConsole"], path: "Sources/timetrack-admin"),
+        .executableTarget(
+            name: "timetrack-bench",
+            dependencies: ["TimeTrackConsole", "TimeTrackCore", "TimeTrackStore", "TimeTrackKit", "TimeTrackImport", "CSQLite"],
+            path: "Sources/timetrack-bench"),
 
         // Importer plugins.
         .target(name: "HTMLImporter", dependencies: ["TimeTrackCore", "TimeTrackKit"], path: "Plugins/HTML"),

@@ -11,9 +11,10 @@ extension SQLiteStore {
     }
 
     func addRevision(seq: Int64, number: Int, state: Revision.State, content: ItemContent, by operatorName: String, runID: Int64? = nil, note: String? = nil) throws {
+        let canonical = content.canonicalForm
         try db.run(
             "INSERT INTO revisions (item_seq, number, state, content, content_hash, created_at, created_by, run_id, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [.integer(seq), .integer(number), .text(state.rawValue), .text(content.canonicalJSON()), .text(content.contentHash),
+            [.integer(seq), .integer(number), .text(state.rawValue), .text(canonical.json), .text(canonical.hash),
              .date(now()), .text(operatorName), runID.map { .integer($0) } ?? .null, .text(note)])
     }
 

@@ -83,13 +83,29 @@ public enum ItemContent: Equatable, Sendable {
         return value?.objectValue ?? [:]
     }
 
-    /// Canonical JSON text of the fields (sorted keys): what the store keeps in a revision.
+    /// Canonical JSON text of the fields (sorted keys, nil fields left out): what the store keeps
+    /// in a revision. Encoded from the model directly.
     public func canonicalJSON() -> String {
-        (try? JSONCoding.compactString(JSONValue.object(fields()))) ?? "{}"
+        let text: String?
+        switch self {
+        case .announcement(let a): text = try? JSONCoding.compactString(a)
+        case .event(let e): text = try? JSONCoding.compactString(e)
+        case .schoolInfo(let i): text = try? JSONCoding.compactString(i)
+        case .post(let p): text = try? JSONCoding.compactString(p)
+        case .absence(let r): text = try? JSONCoding.compactString(r)
+        case .ticket(let t): text = try? JSONCoding.compactString(t)
+        }
+        return text ?? "{}"
     }
 
     /// SHA-256 of the canonical JSON: equal content has equal hashes.
     public var contentHash: String { SHA256.hex(canonicalJSON()) }
+
+    /// The canonical JSON and its hash, computed once.
+    public var canonicalForm: (json: String, hash: String) {
+        let json = canonicalJSON()
+        return (json, SHA256.hex(json))
+    }
 
     /// Rebuilds content of `kind` from a JSON object of fields.
     public static func decode(kind: ItemKind, fields: [String: JSONValue]) throws -> ItemContent {

@@ -24,14 +24,34 @@ public struct SHA256: Sendable {
 
     /// Feeds bytes.
     public mutating func update<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
-        for byte in bytes {
-            buffer.append(byte)
-            length &+= 1
+        let handled: Void? = bytes.withContiguousStorageIfAvailable { update(buffer: UnsafeRawBufferPointer($0)) }
+        if handled == nil { update(buffer: Array(bytes)) }
+    }
+
+    private mutating func update(buffer chunk: [UInt8]) {
+        chunk.withUnsafeBytes { update(buffer: $0) }
+    }
+
+    /// Feeds raw bytes: whole 64-byte blocks go straight from the buffer.
+    public mutating func update(buffer chunk: UnsafeRawBufferPointer) {
+        var offset = 0
+        length &+= UInt64(chunk.count)
+        if !buffer.isEmpty {
+            let take = min(64 - buffer.count, chunk.count)
+            buffer.append(contentsOf: chunk[0..<take])
+            offset = take
             if buffer.count == 64 {
-                compress(buffer)
+                let block = buffer
+                block.withUnsafeBytes { if let base = $0.baseAddress { compress(base) } }
                 buffer.removeAll(keepingCapacity: true)
             }
         }
+        guard let base = chunk.baseAddress else { return }
+        while chunk.count - offset >= 64 {
+            compress(base + offset)
+            offset += 64
+        }
+        if offset < chunk.count { buffer.append(contentsOf: chunk[offset...]) }
     }
 
     /// Finishes and returns the 32-byte digest.
@@ -40,12 +60,14 @@ public struct SHA256: Sendable {
         buffer.append(0x80)
         if buffer.count > 56 {
             while buffer.count < 64 { buffer.append(0) }
-            compress(buffer)
+            let block = buffer
+            block.withUnsafeBytes { if let base = $0.baseAddress { compress(base) } }
             buffer.removeAll(keepingCapacity: true)
         }
         while buffer.count < 56 { buffer.append(0) }
         for shift in stride(from: 56, through: 0, by: -8) { buffer.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        compress(buffer)
+        let last = buffer
+        last.withUnsafeBytes { if let base = $0.baseAddress { compress(base) } }
         buffer.removeAll()
         var digest: [UInt8] = []
         digest.reserveCapacity(32)
@@ -53,22 +75,26 @@ public struct SHA256: Sendable {
         return digest
     }
 
-    private mutating func compress(_ block: [UInt8]) {
-        var w = [UInt32](repeating: 0, count: 64)
-        for i in 0..<16 {
-            w[i] = UInt32(block[i * 4]) << 24 | UInt32(block[i * 4 + 1]) << 16 | UInt32(block[i * 4 + 2]) << 8 | UInt32(block[i * 4 + 3])
+    private mutating func compress(_ pointer: UnsafeRawPointer) {
+        let block = pointer.assumingMemoryBound(to: UInt8.self)
+        var words = [UInt32](repeating: 0, count: 64)
+        words.withUnsafeMutableBufferPointer { w in
+            for i in 0..<16 {
+                w[i] = UInt32(block[i * 4]) << 24 | UInt32(block[i * 4 + 1]) << 16 | UInt32(block[i * 4 + 2]) << 8 | UInt32(block[i * 4 + 3])
+            }
+            for i in 16..<64 {
+                let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
+                let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
+                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+            }
         }
-        for i in 16..<64 {
-            let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-            let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-        }
+        let k = SHA256.k
         var a = state[0], b = state[1], c = state[2], d = state[3]
         var e = state[4], f = state[5], g = state[6], h = state[7]
         for i in 0..<64 {
             let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
             let ch = (e & f) ^ (~e & g)
-            let t1 = h &+ s1 &+ ch &+ SHA256.k[i] &+ w[i]
+            let t1 = h &+ s1 &+ ch &+ k[i] &+ words[i]
             let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
             let maj = (a & b) ^ (a & c) ^ (b & c)
             let t2 = s0 &+ maj

@@ -48,17 +48,23 @@ public enum Charset {
 
     /// Whether bytes are valid UTF-8 (a cut multi-byte sequence at the very end is allowed).
     static func isValidUTF8(_ data: Data) -> Bool {
-        var index = data.startIndex
-        while index < data.endIndex {
-            let byte = data[index]
-            let length: Int
-            if byte < 0x80 { length = 1 } else if byte & 0xE0 == 0xC0 { length = 2 } else if byte & 0xF0 == 0xE0 { length = 3 } else if byte & 0xF8 == 0xF0 { length = 4 } else { return false }
-            if length > 1 {
-                if index + length > data.endIndex { return data.endIndex - index < 4 }
-                for offset in 1..<length where data[index + offset] & 0xC0 != 0x80 { return false }
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Bool in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            let count = bytes.count
+            var index = 0
+            while index < count {
+                let byte = bytes[index]
+                if byte < 0x80 {
+                    index += 1
+                    continue
+                }
+                let length: Int
+                if byte & 0xE0 == 0xC0 { length = 2 } else if byte & 0xF0 == 0xE0 { length = 3 } else if byte & 0xF8 == 0xF0 { length = 4 } else { return false }
+                if index + length > count { return count - index < 4 }
+                for offset in 1..<length where bytes[index + offset] & 0xC0 != 0x80 { return false }
+                index += length
             }
-            index += length
+            return true
         }
-        return true
     }
 }

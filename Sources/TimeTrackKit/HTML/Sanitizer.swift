@@ -17,13 +17,18 @@ public enum Sanitizer {
 
     /// The sanitized inner HTML of a node; URLs resolved against its document.
     public static func sanitize(_ node: HTMLNode) -> String {
-        var out = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(4096)
         var child = node.raw.pointee.children
         while let c = child {
             write(c, document: node.document, into: &out)
             child = c.pointee.next
         }
-        return collapseBlankLines(out)
+        // Trim surrounding whitespace and newlines.
+        var start = 0, end = out.count
+        while start < end, out[start] == 10 || out[start] == 32 { start += 1 }
+        while end > start, out[end - 1] == 10 || out[end - 1] == 32 { end -= 1 }
+        return String(decoding: out[start..<end], as: UTF8.self)
     }
 
     /// Sanitizes an HTML string (a feed's `content`, a WordPress `content.rendered`).
@@ -34,25 +39,30 @@ public enum Sanitizer {
         return sanitize(body)
     }
 
-    private static func write(_ start: xmlNodePtr, document: HTMLDocument, into out: inout String) {
+    /// Appends a newline unless the output already ends a line.
+    private static func breakLine(_ out: inout [UInt8]) {
+        if let last = out.last, last != 10 { out.append(10) }
+    }
+
+    private static func write(_ start: xmlNodePtr, document: HTMLDocument, into out: inout [UInt8]) {
         // Iterative walk: (node, closing tag to emit after children).
-        var stack: [(xmlNodePtr?, String?)] = [(start, nil)]
+        var stack: [(xmlNodePtr?, [UInt8]?)] = [(start, nil)]
         while let (nodeOrNil, closing) = stack.popLast() {
             if let closing {
-                out += closing
+                if closing == [10] { breakLine(&out) } else { out += closing }
                 continue
             }
             guard let node = nodeOrNil else { continue }
             switch node.pointee.type {
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
-                if let content = node.pointee.content { out += escape(String(cString: content)) }
+                if let content = node.pointee.content { appendEscapedText(content, into: &out) }
                 continue
             case XML_ELEMENT_NODE:
                 break
             default:
                 continue
             }
-            let tag = node.pointee.name.map { String(cString: $0) }?.lowercased() ?? ""
+            let tag = node.pointee.name.map { String(cString: $0) } ?? ""
             if droppedTags.contains(tag) { continue }
             let element = HTMLNode(raw: node, document: document)
             var children: [xmlNodePtr] = []
@@ -77,16 +87,50 @@ public enum Sanitizer {
                 } else if tag == "img" && !attributes.contains("src=") {
                     continue
                 } else {
-                    out += "<\(name)\(attributes)>"
+                    if blockTags.contains(name) { breakLine(&out) }
+                    out += Array("<\(name)\(attributes)>".utf8)
                     if tag == "br" || tag == "hr" || tag == "img" { continue }
-                    stack.append((nil, "</\(name)>"))
+                    if blockTags.contains(name) { stack.append((nil, [10])) }
+                    stack.append((nil, Array("</\(name)>".utf8)))
                 }
             } else if HTMLNode.blockNames.contains(tag) {
                 // div, section...: keep the content, as a paragraph break.
-                stack.append((nil, "\n"))
+                breakLine(&out)
+                stack.append((nil, [10]))
             }
             for c in children.reversed() { stack.append((c, nil)) }
         }
+    }
+
+    static let blockTags: Set<String> = ["p", "ul", "ol", "li", "h2", "h3", "h4", "h5", "h6", "blockquote", "figure", "table", "tr", "pre"]
+
+    /// Appends UTF-8 text with &, <, > escaped and runs of whitespace collapsed (as a browser shows them).
+    private static func appendEscapedText(_ text: UnsafePointer<xmlChar>, into out: inout [UInt8]) {
+        var pointer = text
+        var space = false
+        while pointer.pointee != 0 {
+            let byte = pointer.pointee
+            switch byte {
+            case 32, 9, 10, 13:
+                space = true
+            default:
+                if space {
+                    if let last = out.last, last != 10 && last != 32 { out.append(32) }
+                    space = false
+                }
+                switch byte {
+                case UInt8(ascii: "&"): out += Array("&amp;".utf8)
+                case UInt8(ascii: "<"): out += Array("&lt;".utf8)
+                case UInt8(ascii: ">"): out += Array("&gt;".utf8)
+                case 0xC2 where pointer[1] == 0xA0:
+                    out += Array("&nbsp;".utf8)
+                    pointer += 1
+                default: out.append(byte)
+                }
+            }
+            pointer += 1
+        }
+        if space, let last = out.last, last != 10 && last != 32 { out.append(32) }
     }
 
     /// An absolute http(s) or mailto URL, or nil for anything else (`javascript:`, `data:`, `file:`).
@@ -111,9 +155,5 @@ public enum Sanitizer {
             }
         }
         return out
-    }
-
-    static func collapseBlankLines(_ html: String) -> String {
-        html.split(separator: "\n", omittingEmptySubsequences: true).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: "\n")
     }
 }

@@ -1,0 +1,127 @@
+import CSQLite
+import Foundation
+import TimeTrackConsole
+import TimeTrackCore
+import TimeTrackImport
+import TimeTrackKit
+import TimeTrackStore
+
+/// What a child process measured.
+struct ChildResult: Codable {
+    var seconds: Double
+    var items: Int = 0
+    var pages: Int = 0
+    var maxRSSKB: Int = 0
+}
+
+enum Child {
+    /// libxml2 parsing every page and nothing else: the floor.
+    static func floor(_ folder: String) throws -> ChildResult {
+        let files = (FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String } ?? []).filter { $0.hasSuffix(".html") }.sorted()
+        let start = Date()
+        for name in files {
+            let data = try Data(contentsOf: URL(fileURLWithPath: (folder as NSString).appendingPathComponent(name)))
+            HTMLDocument.parseAndDiscard(data)
+        }
+        return ChildResult(seconds: Date().timeIntervalSince(start), pages: files.count)
+    }
+
+    /// Every source of an imports folder into a store, as `import --all` does.
+    static func importAll(imports: String, store path: String) throws -> ChildResult {
+        let start = Date()
+        let store = try SQLiteStore(path: path, create: true)
+        let (sources, errors) = SourceDefinition.loadAll(folder: imports)
+        if let error = errors.first { throw error }
+        var items = 0, pages = 0
+        for source in sources {
+            var pipeline = ImportPipeline(importsRoot: URL(fileURLWithPath: imports))
+            pipeline.now = { Date(timeIntervalSince1970: 1_790_000_000) }
+            let summary = try pipeline.importSource(source, into: store, by: "bench")
+            items += summary.result.items.count
+            pages += summary.result.pagesFetched
+        }
+        store.close()
+        return ChildResult(seconds: Date().timeIntervalSince(start), items: items, pages: pages)
+    }
+
+    /// A store with `count` items, written straight with SQL in one transaction (the schema is
+    /// the store's own: it is created by opening it first).
+    static func fill(store path: String, count: Int) throws -> ChildResult {
+        let start = Date()
+        try SQLiteStore(path: path, create: true).close()
+        var db: OpaquePointer?
+        guard sqlite3_open(path, &db) == SQLITE_OK else { throw TimeTrackError(.database, "cannot open \(path)") }
+        defer { sqlite3_close(db) }
+        func exec(_ sql: String) throws {
+            guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw TimeTrackError(.database, String(cString: sqlite3_errmsg(db))) }
+        }
+        try exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF; BEGIN")
+        var item: OpaquePointer?, revision: OpaquePointer?, row: OpaquePointer?
+        sqlite3_prepare_v2(db, "INSERT INTO items (seq, id, kind, status, school, title, sort_at, source_id, source_key, source_url, pending_revision, live_revision, base_hash, created_at, updated_at) VALUES (?, ?, 'announcement', ?, 'school1', ?, ?, 'bench', ?, 'https://lakeside.example/', ?, ?, 'h', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')", -1, &item, nil)
+        sqlite3_prepare_v2(db, "INSERT INTO revisions (item_seq, number, state, content, content_hash, created_at, created_by) VALUES (?, 1, ?, ?, 'h', '2026-01-01T00:00:00Z', 'bench')", -1, &revision, nil)
+        sqlite3_prepare_v2(db, "INSERT INTO announcements (item_seq, title, summary, link, published_at, priority) VALUES (?, ?, 'Summary', 'https://lakeside.example/', ?, 'normal')", -1, &row, nil)
+        defer { sqlite3_finalize(item); sqlite3_finalize(revision); sqlite3_finalize(row) }
+        let transient = csqlite_transient()
+        for seq in 1...count {
+            // One in five pending, the rest published: a realistic queue on a big store.
+            let pending = seq % 5 == 0
+            let title = "Announcement \(seq)"
+            let date = String(format: "2026-%02d-%02dT%02d:00:00Z", seq % 12 + 1, seq % 28 + 1, seq % 24)
+            sqlite3_bind_int64(item, 1, Int64(seq))
+            sqlite3_bind_text(item, 2, "a\(seq)", -1, transient)
+            sqlite3_bind_text(item, 3, pending ? "pending" : "published", -1, transient)
+            sqlite3_bind_text(item, 4, title, -1, transient)
+            sqlite3_bind_text(item, 5, date, -1, transient)
+            sqlite3_bind_text(item, 6, "key-\(seq)", -1, transient)
+            if pending { sqlite3_bind_int64(item, 7, 1); sqlite3_bind_null(item, 8) } else { sqlite3_bind_null(item, 7); sqlite3_bind_int64(item, 8, 1) }
+            guard sqlite3_step(item) == SQLITE_DONE else { throw TimeTrackError(.database, String(cString: sqlite3_errmsg(db))) }
+            sqlite3_reset(item)
+            sqlite3_bind_int64(revision, 1, Int64(seq))
+            sqlite3_bind_text(revision, 2, pending ? "pending" : "live", -1, transient)
+            sqlite3_bind_text(revision, 3, "{\"link\":\"https://lakeside.example/\",\"priority\":\"normal\",\"publishedAt\":\"\(date)\",\"summary\":\"Summary\",\"title\":\"\(title)\"}", -1, transient)
+            guard sqlite3_step(revision) == SQLITE_DONE else { throw TimeTrackError(.database, String(cString: sqlite3_errmsg(db))) }
+            sqlite3_reset(revision)
+            sqlite3_bind_int64(row, 1, Int64(seq))
+            sqlite3_bind_text(row, 2, title, -1, transient)
+            sqlite3_bind_text(row, 3, date, -1, transient)
+            guard sqlite3_step(row) == SQLITE_DONE else { throw TimeTrackError(.database, String(cString: sqlite3_errmsg(db))) }
+            sqlite3_reset(row)
+        }
+        try exec("COMMIT; PRAGMA wal_checkpoint(TRUNCATE); ANALYZE")
+        return ChildResult(seconds: Date().timeIntervalSince(start), items: count)
+    }
+}
+
+/// Runs this same executable as a child and returns what it printed and its peak RSS.
+func runChild(_ arguments: [String]) throws -> (ChildResult, Double) {
+    var pid: pid_t = 0
+    let executable = URL(fileURLWithPath: CommandLine.arguments[0]).path
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    defer { for p in argv { free(p) } }
+    var out: [Int32] = [0, 0]
+    pipe(&out)
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_adddup2(&actions, out[1], 1)
+    posix_spawn_file_actions_addclose(&actions, out[0])
+    let start = Date()
+    let rc = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+    posix_spawn_file_actions_destroy(&actions)
+    close(out[1])
+    guard rc == 0 else { throw TimeTrackError(.system, "cannot start a child: \(rc)") }
+    let data = FileHandle(fileDescriptor: out[0], closeOnDealloc: true).readDataToEndOfFile()
+    var status: Int32 = 0
+    var usage = rusage()
+    wait4(pid, &status, 0, &usage)
+    let wall = Date().timeIntervalSince(start)
+    guard status == 0 else { throw TimeTrackError(.system, "child \(arguments) failed with status \(status)") }
+    var result = (try? JSONDecoder().decode(ChildResult.self, from: data)) ?? ChildResult(seconds: wall)
+    result.maxRSSKB = Int(usage.ru_maxrss)
+    return (result, wall)
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return 0 }
+    return sorted[sorted.count / 2]
+}

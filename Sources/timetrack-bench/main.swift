@@ -1,0 +1,165 @@
+// timetrack-bench: how close the import pipeline is to libxml2's parse time, and how the console
+// scales with the store. `swift run -c release timetrack-bench [--pages N] [--large N] [--items N] [--json]`.
+import Foundation
+import TimeTrackConsole
+import TimeTrackCore
+import TimeTrackStore
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+// Child modes: one measurement per fresh process.
+if arguments.first == "--child" {
+    do {
+        let result: ChildResult
+        switch arguments.dropFirst().first {
+        case "floor": result = try Child.floor(arguments[2])
+        case "import": result = try Child.importAll(imports: arguments[2], store: arguments[3])
+        case "fill": result = try Child.fill(store: arguments[2], count: Int(arguments[3]) ?? 1_000_000)
+        case "generate":
+            // For profiling: `timetrack-bench --child generate DIR PAGES` leaves a corpus in DIR.
+            var corpus = Corpus(root: URL(fileURLWithPath: arguments[2]), totalPages: Int(arguments[3]) ?? 2_000)
+            _ = try corpus.generate()
+            result = ChildResult(seconds: 0, pages: corpus.pageFiles.count)
+        case "console":
+            // The console exactly as timetrack-admin runs it, writing to /dev/null.
+            let null = open("/dev/null", O_WRONLY)
+            dup2(null, 1)
+            exit(Console.main(arguments: Array(arguments.dropFirst(2))))
+        default: throw TimeTrackError(.usage, "unknown child mode")
+        }
+        print(String(decoding: try JSONEncoder().encode(result), as: UTF8.self))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("timetrack-bench child: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+func option(_ name: String, _ fallback: Int) -> Int {
+    guard let index = arguments.firstIndex(of: "--\(name)"), index + 1 < arguments.count, let n = Int(arguments[index + 1]) else { return fallback }
+    return n
+}
+let json = arguments.contains("--json")
+let smallPages = option("pages", 2_000)
+let largePages = option("large", 20_000)
+let storeItems = option("items", 1_000_000)
+let work = FileManager.default.temporaryDirectory.appendingPathComponent("timetrack-bench-\(getpid())")
+func note(_ text: String) { if !json { FileHandle.standardError.write(Data((text + "\n").utf8)) } }
+
+var figures: [String: Double] = [:]
+var rows: [(String, String, String)] = []
+do {
+    defer { try? FileManager.default.removeItem(at: work) }
+    // a–d on the small corpus, f on both.
+    var results: [Int: (floor: ChildResult, first: ChildResult, unchanged: ChildResult, changed: ChildResult, touched: Int)] = [:]
+    for pages in [smallPages, largePages] where pages > 0 {
+        note("generating a corpus of about \(pages) pages…")
+        var corpus = Corpus(root: work.appendingPathComponent("corpus-\(pages)"), totalPages: pages)
+        let imports = try corpus.generate()
+        let store = work.appendingPathComponent("store-\(pages).sqlite").path
+        note("  \(corpus.pageFiles.count) pages in \(corpus.schools) schools; floor…")
+        let (floor, _) = try runChild(["--child", "floor", imports.path])
+        note("  first import…")
+        let (first, _) = try runChild(["--child", "import", imports.path, store])
+        note("  unchanged re-import…")
+        let (unchanged, _) = try runChild(["--child", "import", imports.path, store])
+        let touched = try corpus.touch(fraction: 0.1)
+        note("  re-import with \(touched) pages changed…")
+        let (changed, _) = try runChild(["--child", "import", imports.path, store])
+        results[pages] = (floor, first, unchanged, changed, touched)
+    }
+    if let small = results[smallPages] {
+        let floor = small.floor.seconds
+        figures["pages"] = Double(small.floor.pages)
+        figures["floorSeconds"] = floor
+        figures["firstImportSeconds"] = small.first.seconds
+        figures["firstImportRatio"] = small.first.seconds / floor
+        figures["unchangedSeconds"] = small.unchanged.seconds
+        figures["unchangedRatioToFirst"] = small.unchanged.seconds / small.first.seconds
+        figures["changed10Seconds"] = small.changed.seconds
+        figures["changed10RatioToFirst"] = small.changed.seconds / small.first.seconds
+        figures["items"] = Double(small.first.items)
+        rows += [
+            ("a. floor: libxml2 parse of \(small.floor.pages) pages", String(format: "%.3f s", floor), "1.00× floor"),
+            ("b. first import (\(small.first.items) items)", String(format: "%.3f s", small.first.seconds), String(format: "%.2f× floor (target ≤ 2)", small.first.seconds / floor)),
+            ("c. re-import, nothing changed", String(format: "%.3f s", small.unchanged.seconds), String(format: "%.2f× first (target ≤ 0.3)", small.unchanged.seconds / small.first.seconds)),
+            ("d. re-import, \(small.touched) pages (10%) changed", String(format: "%.3f s", small.changed.seconds), String(format: "%.2f× first", small.changed.seconds / small.first.seconds)),
+        ]
+    }
+    if let small = results[smallPages], let large = results[largePages] {
+        figures["peakRSSSmallMB"] = Double(small.first.maxRSSKB) / 1024
+        figures["peakRSSLargeMB"] = Double(large.first.maxRSSKB) / 1024
+        figures["peakRSSRatio"] = Double(large.first.maxRSSKB) / Double(max(1, small.first.maxRSSKB))
+        figures["largePages"] = Double(large.floor.pages)
+        figures["largeFirstImportRatio"] = large.first.seconds / large.floor.seconds
+        rows += [
+            ("f. peak RSS, first import of \(small.floor.pages) pages", String(format: "%.1f MB", Double(small.first.maxRSSKB) / 1024), ""),
+            ("f. peak RSS, first import of \(large.floor.pages) pages", String(format: "%.1f MB", Double(large.first.maxRSSKB) / 1024), String(format: "%.2f× the small run (target ≤ 1.2)", figures["peakRSSRatio"] ?? 0)),
+            ("   (large corpus: first import)", String(format: "%.3f s", large.first.seconds), String(format: "%.2f× its floor of %.3f s", large.first.seconds / large.floor.seconds, large.floor.seconds)),
+        ]
+    }
+    // e. the console.
+    note("console start…")
+    var starts: [Double] = []
+    for _ in 0..<21 { starts.append(try runChild(["--child", "console", "help"]).1) }
+    figures["consoleStartMs"] = median(starts) * 1000
+    rows.append(("e. console start to first output (help), median of 21", String(format: "%.1f ms", median(starts) * 1000), "target < 50 ms"))
+    if storeItems > 0 {
+        note("filling a store with \(storeItems) items…")
+        let big = work.appendingPathComponent("big.sqlite").path
+        let (fill, _) = try runChild(["--child", "fill", big, String(storeItems)])
+        note("  filled in \(String(format: "%.1f", fill.seconds)) s; paging…")
+        let store = try SQLiteStore(path: big, create: false)
+        func time(_ body: () throws -> Void) rethrows -> Double {
+            var samples: [Double] = []
+            for _ in 0..<21 {
+                let start = Date()
+                try body()
+                samples.append(Date().timeIntervalSince(start))
+            }
+            return median(samples) * 1000
+        }
+        let firstPage = try time { _ = try store.list(ItemQuery(kind: .announcement, status: .pending, limit: 50)) }
+        let deepPage = try time { _ = try store.list(ItemQuery(kind: .announcement, status: .pending, limit: 50, offset: 5_000)) }
+        let anyKind = try time { _ = try store.list(ItemQuery(status: .pending, limit: 50)) }
+        let queue = try time { _ = try store.list(ItemQuery(needsReview: true, limit: 50)) }
+        let show = try time { _ = try store.item("a500000") }
+        store.close()
+        var cli: [Double] = []
+        for _ in 0..<11 { cli.append(try runChild(["--child", "console", "--store", big, "list", "announcements", "--status", "pending", "--limit", "50"]).1) }
+        var review: [Double] = []
+        for _ in 0..<11 { review.append(try runChild(["--child", "console", "--store", big, "--as", "bench", "review", "--kind", "announcements"]).1) }
+        figures["storeItems"] = Double(storeItems)
+        figures["listPendingPageMs"] = firstPage
+        figures["listDeepPageMs"] = deepPage
+        figures["listAnyKindPageMs"] = anyKind
+        figures["reviewQueuePageMs"] = queue
+        figures["showItemMs"] = show
+        figures["cliListMs"] = median(cli) * 1000
+        rows += [
+            ("e. page of 50 pending announcements, \(storeItems) items", String(format: "%.2f ms", firstPage), "target < 20 ms"),
+            ("e. same, 100 pages deep (offset 5,000)", String(format: "%.2f ms", deepPage), ""),
+            ("e. page of 50 pending items of any kind", String(format: "%.2f ms", anyKind), ""),
+            ("e. review queue, first 50", String(format: "%.2f ms", queue), ""),
+            ("e. show one item", String(format: "%.2f ms", show), ""),
+            ("e. `timetrack-admin list … --limit 50` end to end", String(format: "%.1f ms", median(cli) * 1000), "process start included"),
+            ("e. `timetrack-admin review --kind announcements` (pipe) end to end", String(format: "%.1f ms", median(review) * 1000), "lists the whole queue"),
+        ]
+    }
+} catch {
+    FileHandle.standardError.write(Data("timetrack-bench: \(error)\n".utf8))
+    exit(1)
+}
+
+let cores = ProcessInfo.processInfo.activeProcessorCount
+if json {
+    var object = figures.mapValues { JSONValue.number($0) }
+    object["cores"] = .number(Double(cores))
+    print((try? JSONCoding.prettyString(JSONValue.object(object))) ?? "{}")
+} else {
+    print("timetrack-bench · \(cores) cores · \(ProcessInfo.processInfo.operatingSystemVersionString)")
+    let width = (rows.map { $0.0.count }.max() ?? 0) + 2
+    for (label, value, ratio) in rows {
+        print(label.padding(toLength: width, withPad: " ", startingAt: 0) + value.padding(toLength: 12, withPad: " ", startingAt: 0) + ratio)
+    }
+}

@@ -1,0 +1,22 @@
+import Testing
+import TimeTrackCore
+
+/// FIPS 180-4 test vectors, and feeding in pieces equals feeding at once.
+@Suite struct SHA256Tests {
+    @Test func knownVectors() {
+        #expect(SHA256.hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256.hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SHA256.hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(SHA256.hex(Array(repeating: UInt8(ascii: "a"), count: 1_000_000)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    @Test func piecesEqualWhole() {
+        let bytes = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        for split in [0, 1, 63, 64, 65, 500, 999] {
+            var hasher = SHA256()
+            hasher.update(bytes[0..<split])
+            hasher.update(bytes[split...])
+            #expect(hasher.finalize() == { var h = SHA256(); h.update(bytes); return h.finalize() }())
+        }
+    }
+}
