@@ -134,9 +134,15 @@ struct FieldSpec {
             for choice in choices {
                 let node: HTMLNode?
                 if let selector = choice.selector {
-                    let matches = element.select(selector)
-                    if case .exists = choice.take { if !matches.isEmpty { result = "true" }; if result != nil { break } else { continue } }
-                    node = matches.first
+                    let match = element.first(selector)
+                    if case .exists = choice.take {
+                        if match != nil {
+                            result = "true"
+                            break
+                        }
+                        continue
+                    }
+                    node = match
                 } else {
                     node = element
                 }

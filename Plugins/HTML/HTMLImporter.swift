@@ -107,8 +107,54 @@ public struct HTMLImporter: Importer {
         return Int(n)
     }
 
+    /// What a listing page gave, remembered by the page's hash.
+    struct ListingMemo {
+        struct Entry {
+            var key: String
+            var values: [String: String]
+        }
+        var entries: [Entry]
+        var next: String?
+        var matched: Int
+
+        var encoded: Data {
+            var writer = MemoWriter()
+            writer.write(matched)
+            writer.write(next)
+            writer.write(entries.count)
+            for entry in entries {
+                writer.write(entry.key)
+                writer.write(entry.values)
+            }
+            return writer.data
+        }
+
+        init(entries: [Entry], next: String?, matched: Int) {
+            self.entries = entries
+            self.next = next
+            self.matched = matched
+        }
+
+        init?(_ data: Data) {
+            var reader = MemoReader(data)
+            guard let matched = reader.readInt(), let next = reader.readOptionalString(), let count = reader.readInt(), count >= 0, count <= 1_000_000 else { return nil }
+            var entries: [Entry] = []
+            for _ in 0..<count {
+                guard let key = reader.readString(), let values = reader.readDictionary() else { return nil }
+                entries.append(Entry(key: key, values: values))
+            }
+            self.init(entries: entries, next: next, matched: matched)
+        }
+    }
+
+    /// Identifies how pages were read: a change of options or importer version reads them again.
+    var signature: String {
+        "html/\(HTMLImporter.info.version)|\(source.kind.rawValue)|\(source.baseURL?.absoluteString ?? "")|" + ((try? JSONCoding.compactString(JSONValue.object(source.options))) ?? "")
+    }
+
     public func run(_ context: ImportContext) throws -> ImportResult {
         var result = ImportResult()
+        let signature = self.signature
         let normalizer = Normalizer(source: source, now: context.now)
         var raws: [(key: String, raw: RawItem, page: FetchedPage, pageURL: URL, location: String)] = []
         var indexByKey: [String: Int] = [:]
@@ -127,42 +173,37 @@ public struct HTMLImporter: Importer {
             }
             result.pagesFetched += 1
             let publicURL = pageNumber == 1 ? (source.baseURL ?? canonical(page) ?? page.url) : page.url
-            let document = try HTMLDocument(data: page.data, url: publicURL, declaredCharset: page.charset)
-            let headings = headingSelector.map { HeadingIndex(document: document, selector: $0) }
-            let elements = document.root.select(item)
-            for (index, element) in elements.enumerated() {
+            let listing: ListingMemo
+            if let remembered = context.recall(page: page, signature: signature).flatMap(ListingMemo.init) {
+                listing = remembered
+            } else {
+                listing = try readListing(page, publicURL: publicURL)
+                context.remember(listing.encoded, page: page, signature: signature)
+            }
+            for (index, entry) in listing.entries.enumerated() {
                 guard raws.count < maxItems else {
                     result.problems.append(ImportProblem(.warning, "stopped at \(maxItems) items (options.maxItems)", location: "page \(pageNumber)"))
                     break
                 }
                 let location = "page \(pageNumber) item \(index + 1)"
-                var raw = RawItem()
-                for (name, spec) in fields {
-                    guard var value = spec.value(in: element, headings: headings) else { continue }
-                    if FieldSpec.isURLField(name) {
-                        guard let resolved = document.resolve(value) else { continue }
-                        value = resolved
-                    }
-                    raw[name] = value
-                }
-                let itemKey = key?.value(in: element, headings: headings) ?? defaultKey(raw)
-                guard let itemKey, !itemKey.isEmpty else {
+                let raw = RawItem(entry.values)
+                guard !entry.key.isEmpty else {
                     result.problems.append(ImportProblem(.error, "skipped: no title, link or key found (check options.fields)", location: location))
                     continue
                 }
-                if let existing = indexByKey[itemKey] {
+                if let existing = indexByKey[entry.key] {
                     raws[existing].raw.merge(raw)
                     result.duplicatesMerged += 1
                     continue
                 }
-                indexByKey[itemKey] = raws.count
-                raws.append((itemKey, raw, page, publicURL, location))
+                indexByKey[entry.key] = raws.count
+                raws.append((entry.key, raw, page, publicURL, location))
             }
             context.progress?(result.pagesFetched, raws.count)
-            if elements.isEmpty {
+            if listing.matched == 0 {
                 result.problems.append(ImportProblem(.warning, "0 items: the item selector '\(item.source)' matched nothing on this page", location: pageNumber == 1 ? source.urlText : url.absoluteString))
             }
-            pageURL = next.flatMap { $0.value(in: document.root, headings: nil) }.flatMap { document.resolve($0) }.flatMap(URL.init(string:))
+            pageURL = listing.next.flatMap(URL.init(string:))
         }
         if let linkField = detailLink {
             for index in raws.indices {
@@ -170,16 +211,16 @@ public struct HTMLImporter: Importer {
                 do {
                     let page = try context.fetcher.fetch(url)
                     result.pagesFetched += 1
-                    let document = try HTMLDocument(data: page.data, url: page.url, declaredCharset: page.charset)
-                    let headings = headingSelector.map { HeadingIndex(document: document, selector: $0) }
-                    for (name, spec) in detailFields {
-                        guard var value = spec.value(in: document.root, headings: headings) else { continue }
-                        if FieldSpec.isURLField(name) {
-                            guard let resolved = document.resolve(value) else { continue }
-                            value = resolved
-                        }
-                        raws[index].raw[name] = value
+                    let values: [String: String]
+                    if let data = context.recall(page: page, signature: signature), let remembered = { var r = MemoReader(data); return r.readDictionary() }() {
+                        values = remembered
+                    } else {
+                        values = try readDetail(page)
+                        var writer = MemoWriter()
+                        writer.write(values)
+                        context.remember(writer.data, page: page, signature: signature)
                     }
+                    for (name, value) in values { raws[index].raw[name] = value }
                     context.progress?(result.pagesFetched, raws.count)
                 } catch let error as TimeTrackError {
                     result.problems.append(ImportProblem(.warning, "detail page not read, kept the listing's fields: \(error.description)", location: raws[index].location))
@@ -196,6 +237,46 @@ public struct HTMLImporter: Importer {
             }
         }
         return result
+    }
+
+    /// Parses a listing page: each item's field values, the next page, how many elements matched.
+    func readListing(_ page: FetchedPage, publicURL: URL) throws -> ListingMemo {
+        let document = try HTMLDocument(data: page.data, url: publicURL, declaredCharset: page.charset)
+        let headings = headingSelector.map { HeadingIndex(document: document, selector: $0) }
+        let elements = document.root.select(item)
+        var entries: [ListingMemo.Entry] = []
+        entries.reserveCapacity(elements.count)
+        for element in elements.prefix(maxItems) {
+            var raw = RawItem()
+            for (name, spec) in fields {
+                guard var value = spec.value(in: element, headings: headings) else { continue }
+                if FieldSpec.isURLField(name) {
+                    guard let resolved = document.resolve(value) else { continue }
+                    value = resolved
+                }
+                raw[name] = value
+            }
+            let key = key?.value(in: element, headings: headings) ?? defaultKey(raw) ?? ""
+            entries.append(ListingMemo.Entry(key: key, values: raw.values))
+        }
+        let next = self.next.flatMap { $0.value(in: document.root, headings: nil) }.flatMap { document.resolve($0) }
+        return ListingMemo(entries: entries, next: next, matched: elements.count)
+    }
+
+    /// Parses a detail page: the detail fields' values.
+    func readDetail(_ page: FetchedPage) throws -> [String: String] {
+        let document = try HTMLDocument(data: page.data, url: page.url, declaredCharset: page.charset)
+        let headings = headingSelector.map { HeadingIndex(document: document, selector: $0) }
+        var values: [String: String] = [:]
+        for (name, spec) in detailFields {
+            guard var value = spec.value(in: document.root, headings: headings) else { continue }
+            if FieldSpec.isURLField(name) {
+                guard let resolved = document.resolve(value) else { continue }
+                value = resolved
+            }
+            values[name] = value
+        }
+        return values
     }
 
     /// The page's canonical URL when the page was read from a local file.

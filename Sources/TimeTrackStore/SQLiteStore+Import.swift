@@ -2,21 +2,27 @@ import Foundation
 import TimeTrackCore
 
 extension SQLiteStore {
+    public func batch<T>(_ body: () throws -> T) throws -> T {
+        try db.transaction(body)
+    }
+
     public func recordImported(_ record: ImportedRecord, runID: Int64?, by operatorName: String) throws -> ImportOutcome {
         let upstream = try record.content.validated(context: ["source": record.provenance.sourceID])
+        let canonical = upstream.canonicalForm
         let sourceID = record.provenance.sourceID
         let lookup = "SELECT \(SQLiteStore.itemColumns) FROM items WHERE source_id = ? AND source_key = ?"
         // Fast path, outside any write lock: the same content as last time writes nothing.
         if let row = try db.row(lookup, [.text(sourceID), .text(record.key)], itemRow), row.missingRuns == 0 {
             let locked = try locks(of: row.seq)
-            if locked.isEmpty && row.baseHash == upstream.contentHash {
+            if locked.isEmpty && row.baseHash == canonical.hash {
                 return row.status == .rejected || row.status == .archived ? .skipped(id: row.id, reason: "it is \(row.status.rawValue)") : .unchanged(id: row.id)
             }
         }
         return try db.transaction { () throws -> ImportOutcome in
             guard let row = try db.row(lookup, [.text(sourceID), .text(record.key)], itemRow) else {
                 let (seq, id) = try insertItem(
-                    upstream, school: record.school, sourceKey: record.key, provenance: record.provenance, by: "import:\(sourceID)", runID: runID, note: nil)
+                    upstream, school: record.school, sourceKey: record.key, provenance: record.provenance, by: "import:\(sourceID)", runID: runID, note: nil,
+                    canonical: canonical)
                 try writeAudit(operatorName, "import-new", seq: seq, id: id, detail: "source \(sourceID)")
                 return .new(id: id)
             }

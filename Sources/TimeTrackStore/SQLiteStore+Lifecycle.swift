@@ -10,8 +10,8 @@ extension SQLiteStore {
             [.date(now()), .text(operatorName), .text(action), seq.map { .integer($0) } ?? .null, .text(id), .text(reason), .text(detail)])
     }
 
-    func addRevision(seq: Int64, number: Int, state: Revision.State, content: ItemContent, by operatorName: String, runID: Int64? = nil, note: String? = nil) throws {
-        let canonical = content.canonicalForm
+    func addRevision(seq: Int64, number: Int, state: Revision.State, content: ItemContent, by operatorName: String, runID: Int64? = nil, note: String? = nil, canonical known: (json: String, hash: String)? = nil) throws {
+        let canonical = known ?? content.canonicalForm
         try db.run(
             "INSERT INTO revisions (item_seq, number, state, content, content_hash, created_at, created_by, run_id, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [.integer(seq), .integer(number), .text(state.rawValue), .text(canonical.json), .text(canonical.hash),
@@ -34,8 +34,9 @@ extension SQLiteStore {
     }
 
     /// Inserts a new pending item with revision 1; returns its sequence number and id.
-    func insertItem(_ content: ItemContent, school: String?, sourceKey: String?, provenance: Provenance?, by operatorName: String, runID: Int64?, note: String?) throws -> (Int64, String) {
+    func insertItem(_ content: ItemContent, school: String?, sourceKey: String?, provenance: Provenance?, by operatorName: String, runID: Int64?, note: String?, canonical known: (json: String, hash: String)? = nil) throws -> (Int64, String) {
         let at = now()
+        let canonical = known ?? content.canonicalForm
         try db.run(
             """
             INSERT INTO items (kind, status, school, title, source_id, source_key, source_url, fetched_at, page_hash, importer, importer_version,
@@ -44,11 +45,11 @@ extension SQLiteStore {
             """,
             [.text(content.kind.rawValue), .text(school), .text(provenance?.sourceID), .text(sourceKey), .text(provenance?.sourceURL),
              .date(provenance?.fetchedAt), .text(provenance?.pageHash), .text(provenance?.importer), .text(provenance?.importerVersion),
-             .text(content.contentHash), .date(at), .date(at)])
+             .text(canonical.hash), .date(at), .date(at)])
         let seq = db.lastInsertRowID
         let id = content.kind.idPrefix + String(seq)
         try db.run("UPDATE items SET id = ? WHERE seq = ?", [.text(id), .integer(seq)])
-        try addRevision(seq: seq, number: 1, state: .pending, content: content, by: operatorName, runID: runID, note: note)
+        try addRevision(seq: seq, number: 1, state: .pending, content: content, by: operatorName, runID: runID, note: note, canonical: canonical)
         try project(seq: seq, content)
         return (seq, id)
     }

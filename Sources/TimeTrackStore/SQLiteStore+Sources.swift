@@ -64,3 +64,22 @@ extension SQLiteStore {
         }
     }
 }
+
+extension SQLiteStore: PageMemo {
+    public func recall(sourceID: String, url: String, pageHash: String, signature: String) -> Data? {
+        try? db.row(
+            "SELECT payload FROM page_memo WHERE source_id = ? AND url = ? AND page_hash = ? AND signature = ?",
+            [.text(sourceID), .text(url), .text(pageHash), .text(signature)]) { $0.data(0) }
+    }
+
+    public func remember(sourceID: String, entries: [(url: String, pageHash: String, signature: String, payload: Data)]) throws {
+        guard !entries.isEmpty else { return }
+        try db.transaction {
+            for entry in entries {
+                try db.run(
+                    "INSERT OR REPLACE INTO page_memo (source_id, url, page_hash, signature, payload) VALUES (?, ?, ?, ?, ?)",
+                    [.text(sourceID), .text(entry.url), .text(entry.pageHash), .text(entry.signature), .blob(entry.payload)])
+            }
+        }
+    }
+}

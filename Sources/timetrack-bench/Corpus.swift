@@ -24,7 +24,7 @@ struct Corpus {
         <meta name="viewport" content="width=device-width, initial-scale=1"><link rel="stylesheet" href="/css/site.css">
         <script src="/js/jquery.min.js"></script><script>window.dataLayer=window.dataLayer||[];function gtag(){dataLayer.push(arguments)}</script>
         <style>.nav li{display:inline-block}.footer{color:#333}</style></head>
-        <body class="fsBody"><a class="skip" href="#main">Skip to content</a>
+        <body class="fsPage"><a class="skip" href="#main">Skip to content</a>
         <header id="fsHeader"><div class="logo"><a href="/"><img src="/img/logo.png" alt="Lakeside"></a></div>
         <nav class="nav"><ul>
         """ + (1...40).map { "<li><a href=\"/section-\($0)/\">Menu section \($0)</a><ul><li><a href=\"/section-\($0)/a\">Sub A</a></li><li><a href=\"/section-\($0)/b\">Sub B</a></li></ul></li>" }.joined() + """

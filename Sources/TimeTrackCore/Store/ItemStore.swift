@@ -147,6 +147,10 @@ public protocol ItemStore: AnyObject {
 
     /// Stores a new pending item submitted by a person or an app user.
     func submit(_ content: ItemContent, school: String?, by operatorName: String, note: String?) throws -> Item
+    /// Runs several imported records in one transaction: each record is still its own decision
+    /// (revision and audit entry, rolled back alone if it fails), and the batch commits all or
+    /// nothing, so a killed run leaves whole batches.
+    func batch<T>(_ body: () throws -> T) throws -> T
     /// Reconciles one imported record: new, changed (pending revision), unchanged or skipped.
     func recordImported(_ record: ImportedRecord, runID: Int64?, by operatorName: String) throws -> ImportOutcome
     /// Counts, for a source's items not seen in this run, one more missing run; resets the others. Returns the ids now missing.

@@ -77,8 +77,7 @@ public struct SHA256: Sendable {
 
     private mutating func compress(_ pointer: UnsafeRawPointer) {
         let block = pointer.assumingMemoryBound(to: UInt8.self)
-        var words = [UInt32](repeating: 0, count: 64)
-        words.withUnsafeMutableBufferPointer { w in
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
             for i in 0..<16 {
                 w[i] = UInt32(block[i * 4]) << 24 | UInt32(block[i * 4 + 1]) << 16 | UInt32(block[i * 4 + 2]) << 8 | UInt32(block[i * 4 + 3])
             }
@@ -87,24 +86,26 @@ public struct SHA256: Sendable {
                 let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
                 w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
             }
+            var a = state[0], b = state[1], c = state[2], d = state[3]
+            var e = state[4], f = state[5], g = state[6], h = state[7]
+            SHA256.k.withUnsafeBufferPointer { k in
+                for i in 0..<64 {
+                    let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+                    let ch = (e & f) ^ (~e & g)
+                    let t1 = h &+ s1 &+ ch &+ k[i] &+ w[i]
+                    let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+                    let maj = (a & b) ^ (a & c) ^ (b & c)
+                    let t2 = s0 &+ maj
+                    h = g; g = f; f = e; e = d &+ t1
+                    d = c; c = b; b = a; a = t1 &+ t2
+                }
+            }
+            state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
+            state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
         }
-        let k = SHA256.k
-        var a = state[0], b = state[1], c = state[2], d = state[3]
-        var e = state[4], f = state[5], g = state[6], h = state[7]
-        for i in 0..<64 {
-            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-            let ch = (e & f) ^ (~e & g)
-            let t1 = h &+ s1 &+ ch &+ k[i] &+ words[i]
-            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-            let maj = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = s0 &+ maj
-            h = g; g = f; f = e; e = d &+ t1
-            d = c; c = b; b = a; a = t1 &+ t2
-        }
-        state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
-        state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
     }
 
+    @inline(__always)
     private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
 
     /// The lowercase hex SHA-256 of some bytes.

@@ -50,8 +50,28 @@ public final class Fetcher: PageFetcher {
         return try http.get(url, maxBytes: maxBytes)
     }
 
+    /// Folders already resolved (symlinks followed), by their standardized path.
+    private var resolvedFolders: [String: String] = [:]
+
+    /// The file's path with its folder's symlinks resolved (cached per folder: a corpus has few).
+    func resolvedPath(_ file: URL) -> URL {
+        let standardized = file.standardizedFileURL
+        let folder = standardized.deletingLastPathComponent().path
+        if let known = resolvedFolders[folder] {
+            let resolved = URL(fileURLWithPath: known).appendingPathComponent(standardized.lastPathComponent)
+            // The file itself may be a link out of the folder.
+            if let type = try? FileManager.default.attributesOfItem(atPath: resolved.path)[.type] as? FileAttributeType, type == .typeSymbolicLink {
+                return resolved.resolvingSymlinksInPath()
+            }
+            return resolved
+        }
+        let resolvedFolder = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
+        resolvedFolders[folder] = resolvedFolder
+        return standardized.resolvingSymlinksInPath()
+    }
+
     func readFile(_ file: URL, standsFor url: URL) throws -> FetchedPage {
-        let path = file.standardizedFileURL.resolvingSymlinksInPath()
+        let path = resolvedPath(file)
         if let root = confinedTo, !(path.path == root.path || path.path.hasPrefix(root.path + "/")) {
             throw TimeTrackError(
                 .fetch, "\(path.path) is outside the imports folder \(root.path)",

@@ -28,6 +28,8 @@ public struct ImportOptions: Sendable {
     public var shrinkMinimum = 4
     /// The operator auto-published items are approved as.
     public var autoOperator = "cron"
+    /// Imported items written per transaction.
+    public var batchSize = 100
 
     public init() {}
 }
@@ -50,6 +52,12 @@ public struct ImportPipeline {
     ///
     /// - Parameter file: read this local file instead of the source's url (not confined).
     public func extract(_ source: SourceDefinition, file: String? = nil) throws -> ImportResult {
+        try extract(source, file: file, memo: nil).0
+    }
+
+    /// Reads a source, reusing what `memo` remembers of unchanged pages; returns the result and
+    /// the payloads to remember.
+    func extract(_ source: SourceDefinition, file: String?, memo: PageMemo?) throws -> (ImportResult, [(url: String, pageHash: String, signature: String, payload: Data)]) {
         let effective = file.map { source.readingFile($0) } ?? source
         let importer = try ImporterRegistry.make(for: effective)
         let fetcher = Fetcher(source: effective, confinedTo: file == nil ? importsRoot : nil, http: http)
@@ -59,15 +67,18 @@ public struct ImportPipeline {
         }
         let context = ImportContext(source: effective, fetcher: fetcher, now: now())
         context.progress = progress
-        return try importer.run(context)
+        context.memo = memo
+        let result = try importer.run(context)
+        return (result, context.memoEntries)
     }
 
     /// Imports a source into the store as pending items (one transaction per item), with a run record.
     public func importSource(_ source: SourceDefinition, into store: any ItemStore, by operatorName: String, file: String? = nil, options: ImportOptions = ImportOptions()) throws -> SourceRunSummary {
         var run = try store.beginRun(sourceID: source.id, by: operatorName)
         var summary = SourceRunSummary(source: source.id, run: run, result: ImportResult())
+        var memoEntries: [(url: String, pageHash: String, signature: String, payload: Data)] = []
         do {
-            summary.result = try extract(source, file: file)
+            (summary.result, memoEntries) = try extract(source, file: file, memo: store as? PageMemo)
         } catch let error as TimeTrackError {
             run.status = .failed
             run.message = error.description
@@ -92,29 +103,39 @@ public struct ImportPipeline {
         }
         var seen: Set<String> = []
         let importerInfo = ImporterRegistry.type(named: source.importer)?.info
-        for item in result.items {
-            let provenance = Provenance(
-                sourceID: source.id, sourceURL: item.pageURL, fetchedAt: item.fetchedAt, pageHash: item.pageHash,
-                importer: importerInfo?.name ?? source.importer, importerVersion: importerInfo?.version ?? "?")
-            do {
-                let outcome = try store.recordImported(ImportedRecord(key: item.key, content: item.content, school: source.school, provenance: provenance), runID: run.id, by: operatorName)
-                seen.insert(item.key)
-                switch outcome {
-                case .new(let id):
-                    run.new += 1
-                    summary.newIDs.append(id)
-                case .changed(let id, _, _):
-                    run.changed += 1
-                    summary.changedIDs.append(id)
-                case .unchanged, .skipped:
-                    run.unchanged += 1
+        // Batches of items per transaction: each item is still its own decision (savepoint,
+        // revision, audit entry); a batch commits whole, so a killed run leaves whole batches.
+        var start = 0
+        while start < result.items.count {
+            let chunk = result.items[start..<min(start + options.batchSize, result.items.count)]
+            start += chunk.count
+            try store.batch {
+                for item in chunk {
+                    let provenance = Provenance(
+                        sourceID: source.id, sourceURL: item.pageURL, fetchedAt: item.fetchedAt, pageHash: item.pageHash,
+                        importer: importerInfo?.name ?? source.importer, importerVersion: importerInfo?.version ?? "?")
+                    do {
+                        let outcome = try store.recordImported(ImportedRecord(key: item.key, content: item.content, school: source.school, provenance: provenance), runID: run.id, by: operatorName)
+                        seen.insert(item.key)
+                        switch outcome {
+                        case .new(let id):
+                            run.new += 1
+                            summary.newIDs.append(id)
+                        case .changed(let id, _, _):
+                            run.changed += 1
+                            summary.changedIDs.append(id)
+                        case .unchanged, .skipped:
+                            run.unchanged += 1
+                        }
+                    } catch let error as TimeTrackError where error.code == .validation {
+                        summary.failures.append(ImportProblem(.error, error.message, location: item.location))
+                        seen.insert(item.key)  // it is still there upstream
+                    }
                 }
-            } catch let error as TimeTrackError where error.code == .validation {
-                summary.failures.append(ImportProblem(.error, error.message, location: item.location))
-                seen.insert(item.key)  // it is still there upstream
             }
         }
         run.problems += summary.failures.count
+        try (store as? PageMemo)?.remember(sourceID: source.id, entries: memoEntries)
         if result.items.isEmpty && options.accept {
             run.status = .ok
             run.message = "0 items found, accepted"

@@ -20,16 +20,35 @@ public enum Charset {
 
     /// The charset named by `<meta charset>` or `<meta http-equiv content="...charset=">` in the first 4 KB.
     public static func metaCharset(_ data: Data) -> String? {
-        let head = String(decoding: data.prefix(4096), as: UTF8.self).lowercased()
-        guard let range = head.range(of: "charset=") else { return nil }
-        var name = ""
-        for c in head[range.upperBound...] {
-            if c == "\"" || c == "'" {
-                if name.isEmpty { continue } else { break }
+        let needle = Array("charset=".utf8)
+        return data.prefix(4096).withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> String? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            guard bytes.count >= needle.count else { return nil }
+            var i = 0
+            while i <= bytes.count - needle.count {
+                var match = true
+                for k in 0..<needle.count {
+                    var b = bytes[i + k]
+                    if b >= 65 && b <= 90 { b += 32 }
+                    if b != needle[k] { match = false; break }
+                }
+                if match {
+                    var j = i + needle.count
+                    while j < bytes.count, bytes[j] == UInt8(ascii: "\"") || bytes[j] == UInt8(ascii: "'") || bytes[j] == 32 { j += 1 }
+                    var name: [UInt8] = []
+                    while j < bytes.count {
+                        var b = bytes[j]
+                        if b >= 65 && b <= 90 { b += 32 }
+                        guard (b >= 97 && b <= 122) || (b >= 48 && b <= 57) || b == UInt8(ascii: "-") || b == UInt8(ascii: "_") else { break }
+                        name.append(b)
+                        j += 1
+                    }
+                    return name.isEmpty ? nil : String(decoding: name, as: UTF8.self)
+                }
+                i += 1
             }
-            if c.isLetter || c.isNumber || c == "-" || c == "_" { name.append(c) } else { break }
+            return nil
         }
-        return name.isEmpty ? nil : name
     }
 
     /// A charset name libxml2 understands, or nil for an unknown one.

@@ -100,6 +100,12 @@ public final class HTMLDocument {
     /// The document node: select from here.
     public var root: HTMLNode { HTMLNode(raw: UnsafeMutablePointer<xmlNode>(OpaquePointer(doc)), document: self) }
 
+    /// `scheme://host[:port]` of the base URL, for root-relative links.
+    private lazy var originPrefix: String? = {
+        guard let base = baseURL, let scheme = base.scheme?.lowercased(), scheme == "http" || scheme == "https", let host = base.host else { return nil }
+        return "\(scheme)://\(host)" + (base.port.map { ":\($0)" } ?? "")
+    }()
+
     /// The `<link rel="canonical">` URL, if the page declares one.
     public var canonicalURL: URL? {
         root.first("link[rel=canonical]")?.attribute("href").flatMap { URL(string: $0, relativeTo: baseURL)?.absoluteURL }
@@ -110,6 +116,18 @@ public final class HTMLDocument {
     /// Returns nil for empty links and `#` anchors. Other schemes (`mailto:`, `javascript:`)
     /// come back as written, for the caller to judge.
     public func resolve(_ href: String) -> String? {
+        // Fast paths for the two common shapes: absolute http(s) and root-relative paths.
+        let utf8 = href.utf8
+        if let first = utf8.first, first != 32, let last = utf8.last, last != 32, last != 10,
+            !utf8.contains(where: { $0 == 32 || $0 == 9 || $0 == 10 || $0 == 13 || $0 == 92 })
+        {
+            if href.hasPrefix("https://") || href.hasPrefix("http://") { return href }
+            if first == UInt8(ascii: "/"), utf8.count > 1, utf8[utf8.index(after: utf8.startIndex)] != UInt8(ascii: "/"),
+                !href.contains("/./"), !href.contains("/../"), let origin = originPrefix
+            {
+                return origin + href
+            }
+        }
         let trimmed = href.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return nil }
         let escaped = trimmed.replacingOccurrences(of: " ", with: "%20")

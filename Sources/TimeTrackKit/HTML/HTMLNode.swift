@@ -148,7 +148,12 @@ public struct HTMLNode {
 
     /// Elements matching a compiled selector, in document order.
     public func select(_ selector: Selector) -> [HTMLNode] {
-        selector.compiled.evaluate(on: self)
+        selector.evaluate(on: self)
+    }
+
+    /// The first element matching a compiled selector, or nil; stops at the first match.
+    public func first(_ selector: Selector) -> HTMLNode? {
+        selector.evaluate(on: self, firstOnly: true).first
     }
 
     /// The first element matching a CSS selector, or nil (also for an invalid selector).

@@ -1,42 +1,319 @@
+import CLibXML2
 import Foundation
 import TimeTrackCore
 
-/// A CSS selector (a practical subset) compiled to XPath.
+/// A CSS selector (a practical subset), matched natively against libxml2's tree.
 ///
 /// Supported: `tag`, `*`, `#id`, `.class`, `[attr]`, `[attr=value]`, `[attr~=value]`,
 /// `[attr^=value]`, `[attr$=value]`, `[attr*=value]`, `[attr|=value]`, descendant (space), child
 /// (`>`), adjacent (`+`) and general (`~`) siblings, `,` lists, `:first-child`, `:last-child`,
-/// `:nth-child(n)`, `:nth-of-type(n)`, `:first-of-type`, `:not(simple)`. Matching is relative to
-/// the node you select from (its descendants). A selector may also start with `xpath:` to give
-/// raw XPath.
+/// `:only-child`, `:nth-child(n)`, `:nth-of-type(n)`, `:first-of-type`, `:last-of-type`,
+/// `:not(simple)`. Matching is relative to the node you select from (its descendants), in
+/// document order. A selector may also start with `xpath:` to give raw XPath instead.
+///
+/// Matching walks the tree once and compares names and attribute bytes in place: no XPath
+/// context, no string copies per element.
 public final class Selector: CustomStringConvertible {
     /// The selector as written.
     public let source: String
-    /// The XPath it compiles to.
-    public let xpathExpression: String
-    let compiled: XPath
+    let list: [ComplexSelector]
+    let xpath: XPath?
 
     /// Compiles a selector; errors name the selector and the problem.
     public init(_ source: String) throws {
         self.source = source
         let trimmed = source.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.hasPrefix("xpath:") {
-            xpathExpression = String(trimmed.dropFirst(6))
+            xpath = try XPath(String(trimmed.dropFirst(6)))
+            list = []
         } else {
             var parser = SelectorParser(trimmed, source: source)
-            xpathExpression = try parser.parseList()
-        }
-        do {
-            compiled = try XPath(xpathExpression)
-        } catch {
-            throw TimeTrackError(.selector, "'\(source)' compiles to XPath that libxml2 refuses (\(xpathExpression))", context: ["selector": source])
+            list = try parser.parseList()
+            xpath = nil
         }
     }
 
     public var description: String { source }
+
+    /// Elements under `node` (not `node` itself) that match, in document order.
+    func evaluate(on node: HTMLNode, firstOnly: Bool = false) -> [HTMLNode] {
+        if let xpath { return xpath.evaluate(on: node) }
+        var result: [HTMLNode] = []
+        let scope = node.raw
+        // Iterative pre-order walk of the descendants.
+        var current = firstElementChild(scope)
+        while let element = current {
+            if list.contains(where: { $0.matches(element, scope: scope) }) {
+                result.append(HTMLNode(raw: element, document: node.document))
+                if firstOnly { return result }
+            }
+            if let child = firstElementChild(element) {
+                current = child
+                continue
+            }
+            var climb: xmlNodePtr? = element
+            current = nil
+            while let c = climb, c != scope {
+                if let sibling = nextElementSibling(c) {
+                    current = sibling
+                    break
+                }
+                climb = c.pointee.parent
+            }
+        }
+        return result
+    }
 }
 
-/// A recursive-descent parser from CSS to XPath.
+@inline(__always) func isElement(_ node: xmlNodePtr) -> Bool { node.pointee.type == XML_ELEMENT_NODE }
+
+func firstElementChild(_ node: xmlNodePtr) -> xmlNodePtr? {
+    var child = node.pointee.children
+    while let c = child {
+        if isElement(c) { return c }
+        child = c.pointee.next
+    }
+    return nil
+}
+
+func nextElementSibling(_ node: xmlNodePtr) -> xmlNodePtr? {
+    var sibling = node.pointee.next
+    while let s = sibling {
+        if isElement(s) { return s }
+        sibling = s.pointee.next
+    }
+    return nil
+}
+
+func previousElementSibling(_ node: xmlNodePtr) -> xmlNodePtr? {
+    var sibling = node.pointee.prev
+    while let s = sibling {
+        if isElement(s) { return s }
+        sibling = s.pointee.prev
+    }
+    return nil
+}
+
+/// Bytes compared without copies.
+@inline(__always) func equalBytes(_ c: UnsafePointer<xmlChar>?, _ bytes: [UInt8], caseInsensitive: Bool = false) -> Bool {
+    guard let c else { return bytes.isEmpty }
+    var i = 0
+    while i < bytes.count {
+        var a = c[i]
+        if a == 0 { return false }
+        if caseInsensitive && a >= 65 && a <= 90 { a += 32 }
+        if a != bytes[i] { return false }
+        i += 1
+    }
+    return c[i] == 0
+}
+
+/// The value of an attribute, as a pointer into the tree when it is one text node (the usual case).
+func attributeValue(_ node: xmlNodePtr, _ name: [UInt8]) -> (UnsafePointer<xmlChar>?, String?)? {
+    var attribute = node.pointee.properties
+    while let a = attribute {
+        if equalBytes(a.pointee.name, name, caseInsensitive: true) {
+            if let child = a.pointee.children {
+                if child.pointee.next == nil, child.pointee.type == XML_TEXT_NODE { return (UnsafePointer(child.pointee.content), nil) }
+                // Several children (entities): build the string once.
+                if let value = xmlNodeGetContent(UnsafeMutableRawPointer(a).assumingMemoryBound(to: xmlNode.self)) {
+                    defer { clibxml2_free(value) }
+                    return (nil, String(cString: value))
+                }
+            }
+            return (nil, "")
+        }
+        attribute = a.pointee.next
+    }
+    return nil
+}
+
+/// An attribute test.
+struct AttributeTest {
+    enum Operation { case exists, equals, word, prefix, suffix, contains, dash }
+    var name: [UInt8]
+    var operation: Operation
+    var value: [UInt8]
+
+    func matches(_ node: xmlNodePtr) -> Bool {
+        guard let (pointer, string) = attributeValue(node, name) else { return false }
+        if operation == .exists { return true }
+        let bytes: [UInt8]
+        if let string { bytes = Array(string.utf8) } else if let pointer {
+            var length = 0
+            while pointer[length] != 0 { length += 1 }
+            bytes = Array(UnsafeBufferPointer(start: pointer, count: length))
+        } else { bytes = [] }
+        return AttributeTest.test(operation, bytes, value)
+    }
+
+    static func test(_ operation: Operation, _ bytes: [UInt8], _ value: [UInt8]) -> Bool {
+        switch operation {
+        case .exists: return true
+        case .equals: return bytes == value
+        case .prefix: return !value.isEmpty && bytes.starts(with: value)
+        case .suffix: return !value.isEmpty && bytes.count >= value.count && Array(bytes[(bytes.count - value.count)...]) == value
+        case .contains:
+            guard !value.isEmpty, bytes.count >= value.count else { return false }
+            for start in 0...(bytes.count - value.count) where bytes[start] == value[0] && Array(bytes[start..<(start + value.count)]) == value { return true }
+            return false
+        case .word: return hasWord(bytes, value)
+        case .dash: return bytes == value || bytes.starts(with: value + [UInt8(ascii: "-")])
+        }
+    }
+
+    /// Whether whitespace-separated `bytes` contain the word `value`.
+    static func hasWord(_ bytes: [UInt8], _ value: [UInt8]) -> Bool {
+        guard !value.isEmpty else { return false }
+        var start = 0
+        let count = bytes.count
+        while start < count {
+            while start < count, isSpace(bytes[start]) { start += 1 }
+            var end = start
+            while end < count, !isSpace(bytes[end]) { end += 1 }
+            if end - start == value.count {
+                var same = true
+                for i in 0..<value.count where bytes[start + i] != value[i] {
+                    same = false
+                    break
+                }
+                if same { return true }
+            }
+            start = end
+        }
+        return false
+    }
+
+    @inline(__always) static func isSpace(_ b: UInt8) -> Bool { b == 32 || b == 9 || b == 10 || b == 13 || b == 12 }
+}
+
+/// A class test straight on the `class` attribute's bytes.
+let classAttribute = Array("class".utf8)
+let idAttribute = Array("id".utf8)
+
+func hasClass(_ node: xmlNodePtr, _ name: [UInt8]) -> Bool {
+    guard let (pointer, string) = attributeValue(node, classAttribute) else { return false }
+    if let string { return AttributeTest.hasWord(Array(string.utf8), name) }
+    guard let p = pointer else { return false }
+    var start = 0
+    while true {
+        while p[start] != 0, AttributeTest.isSpace(p[start]) { start += 1 }
+        if p[start] == 0 { return false }
+        var end = start
+        while p[end] != 0, !AttributeTest.isSpace(p[end]) { end += 1 }
+        if end - start == name.count {
+            var same = true
+            for i in 0..<name.count where p[start + i] != name[i] {
+                same = false
+                break
+            }
+            if same { return true }
+        }
+        start = end
+    }
+}
+
+/// `tag.class#id[attr]:pseudo` — one element's tests.
+struct CompoundSelector {
+    enum Pseudo {
+        case firstChild, lastChild, onlyChild, nthChild(Int), nthOfType(Int), firstOfType, lastOfType
+        case not(CompoundSelector)
+    }
+
+    var tag: [UInt8]?
+    var id: [UInt8]?
+    var classes: [[UInt8]] = []
+    var attributes: [AttributeTest] = []
+    var pseudos: [Pseudo] = []
+
+    func matches(_ node: xmlNodePtr) -> Bool {
+        if let tag, !equalBytes(node.pointee.name, tag, caseInsensitive: true) { return false }
+        if let id {
+            guard let (pointer, string) = attributeValue(node, idAttribute) else { return false }
+            if let string { if Array(string.utf8) != id { return false } } else if !equalBytes(pointer, id) { return false }
+        }
+        for name in classes where !hasClass(node, name) { return false }
+        for attribute in attributes where !attribute.matches(node) { return false }
+        for pseudo in pseudos {
+            switch pseudo {
+            case .firstChild: if previousElementSibling(node) != nil { return false }
+            case .lastChild: if nextElementSibling(node) != nil { return false }
+            case .onlyChild: if previousElementSibling(node) != nil || nextElementSibling(node) != nil { return false }
+            case .nthChild(let n):
+                var index = 1
+                var sibling = previousElementSibling(node)
+                while let s = sibling { index += 1; sibling = previousElementSibling(s) }
+                if index != n { return false }
+            case .nthOfType(let n):
+                var index = 1
+                var sibling = previousElementSibling(node)
+                while let s = sibling {
+                    if xmlStrEqual(s.pointee.name, node.pointee.name) == 1 { index += 1 }
+                    sibling = previousElementSibling(s)
+                }
+                if index != n { return false }
+            case .firstOfType:
+                var sibling = previousElementSibling(node)
+                while let s = sibling {
+                    if xmlStrEqual(s.pointee.name, node.pointee.name) == 1 { return false }
+                    sibling = previousElementSibling(s)
+                }
+            case .lastOfType:
+                var sibling = nextElementSibling(node)
+                while let s = sibling {
+                    if xmlStrEqual(s.pointee.name, node.pointee.name) == 1 { return false }
+                    sibling = nextElementSibling(s)
+                }
+            case .not(let inner): if inner.matches(node) { return false }
+            }
+        }
+        return true
+    }
+}
+
+/// Compounds joined by combinators, matched right to left within a scope.
+struct ComplexSelector {
+    enum Combinator { case descendant, child, adjacent, sibling }
+
+    /// Left to right: compounds[0] combinator[0] compounds[1] ...
+    var compounds: [CompoundSelector]
+    var combinators: [Combinator]
+
+    func matches(_ node: xmlNodePtr, scope: xmlNodePtr) -> Bool {
+        guard let last = compounds.last, last.matches(node) else { return false }
+        return matchLeft(from: compounds.count - 1, node: node, scope: scope)
+    }
+
+    /// Whether compounds[0..<index] can be satisfied to the left of `node` (which matched compounds[index]).
+    private func matchLeft(from index: Int, node: xmlNodePtr, scope: xmlNodePtr) -> Bool {
+        guard index > 0 else { return true }
+        let compound = compounds[index - 1]
+        switch combinators[index - 1] {
+        case .child:
+            guard let parent = node.pointee.parent, parent != scope, isElement(parent), compound.matches(parent) else { return false }
+            return matchLeft(from: index - 1, node: parent, scope: scope)
+        case .descendant:
+            var ancestor = node.pointee.parent
+            while let a = ancestor, a != scope, isElement(a) {
+                if compound.matches(a), matchLeft(from: index - 1, node: a, scope: scope) { return true }
+                ancestor = a.pointee.parent
+            }
+            return false
+        case .adjacent:
+            guard let previous = previousElementSibling(node), compound.matches(previous) else { return false }
+            return matchLeft(from: index - 1, node: previous, scope: scope)
+        case .sibling:
+            var previous = previousElementSibling(node)
+            while let p = previous {
+                if compound.matches(p), matchLeft(from: index - 1, node: p, scope: scope) { return true }
+                previous = previousElementSibling(p)
+            }
+            return false
+        }
+    }
+}
+
+/// A recursive-descent parser for the CSS subset.
 struct SelectorParser {
     let chars: [Character]
     let source: String
@@ -63,9 +340,9 @@ struct SelectorParser {
         return skipped
     }
 
-    mutating func parseList() throws -> String {
+    mutating func parseList() throws -> [ComplexSelector] {
         guard !chars.isEmpty else { throw error("it is empty") }
-        var parts: [String] = []
+        var parts: [ComplexSelector] = []
         repeat {
             _ = skipSpaces()
             parts.append(try parseComplex())
@@ -73,72 +350,58 @@ struct SelectorParser {
             if current == "," { index += 1 } else { break }
         } while true
         if !atEnd { throw error("unexpected '\(chars[index])' at position \(index + 1)") }
-        return parts.joined(separator: " | ")
+        return parts
     }
 
-    mutating func parseComplex() throws -> String {
-        var xpath = ".//" + (try parseCompound())
+    mutating func parseComplex() throws -> ComplexSelector {
+        var complex = ComplexSelector(compounds: [try parseCompound()], combinators: [])
         while true {
             let hadSpace = skipSpaces()
             guard let c = current, c != "," else { break }
+            let combinator: ComplexSelector.Combinator
             switch c {
-            case ">":
-                index += 1
-                _ = skipSpaces()
-                xpath += "/" + (try parseCompound())
-            case "+":
-                index += 1
-                _ = skipSpaces()
-                let (tag, predicates) = try parseCompoundParts()
-                xpath += "/following-sibling::*[1][self::\(tag)]" + predicates
-            case "~":
-                index += 1
-                _ = skipSpaces()
-                xpath += "/following-sibling::" + (try parseCompound())
+            case ">": combinator = .child; index += 1
+            case "+": combinator = .adjacent; index += 1
+            case "~": combinator = .sibling; index += 1
             default:
                 guard hadSpace else { throw error("unexpected '\(c)' at position \(index + 1)") }
-                xpath += "//" + (try parseCompound())
+                combinator = .descendant
             }
+            _ = skipSpaces()
+            complex.combinators.append(combinator)
+            complex.compounds.append(try parseCompound())
         }
-        return xpath
+        return complex
     }
 
-    mutating func parseCompound() throws -> String {
-        let (tag, predicates) = try parseCompoundParts()
-        return tag + predicates
-    }
-
-    /// A tag (or `*`) and its XPath predicates. Position predicates come first so that they
-    /// count among siblings of the same tag, as CSS does.
-    mutating func parseCompoundParts() throws -> (String, String) {
-        var tag = "*"
+    mutating func parseCompound() throws -> CompoundSelector {
+        var compound = CompoundSelector()
+        var any = false
         if let c = current, c == "*" {
             index += 1
+            any = true
         } else if let c = current, isNameStart(c) {
-            tag = parseName().lowercased()
+            compound.tag = Array(parseName().lowercased().utf8)
+            any = true
         }
-        var positional: [String] = []
-        var predicates: [String] = []
-        var any = tag != "*" || (index > 0 && chars[index - 1] == "*")
         loop: while let c = current {
             switch c {
             case "#":
                 index += 1
                 let name = parseName()
                 guard !name.isEmpty else { throw error("'#' needs an id") }
-                predicates.append("[@id=\(literal(name))]")
+                compound.id = Array(name.utf8)
             case ".":
                 index += 1
                 let name = parseName()
                 guard !name.isEmpty else { throw error("'.' needs a class name") }
-                predicates.append("[contains(concat(' ', normalize-space(@class), ' '), \(literal(" \(name) ")))]")
+                compound.classes.append(Array(name.utf8))
             case "[":
                 index += 1
-                predicates.append(try parseAttribute())
+                compound.attributes.append(try parseAttribute())
             case ":":
                 index += 1
-                let (pseudo, isPositional) = try parsePseudo(tag: tag)
-                if isPositional { positional.append(pseudo) } else { predicates.append(pseudo) }
+                compound.pseudos.append(try parsePseudo())
             default:
                 break loop
             }
@@ -148,17 +411,17 @@ struct SelectorParser {
             if let c = current { throw error("unexpected '\(c)' at position \(index + 1)") }
             throw error("a selector is missing after a combinator")
         }
-        return (tag, positional.joined() + predicates.joined())
+        return compound
     }
 
-    mutating func parseAttribute() throws -> String {
+    mutating func parseAttribute() throws -> AttributeTest {
         _ = skipSpaces()
         let name = parseName().lowercased()
         guard !name.isEmpty else { throw error("'[' needs an attribute name") }
         _ = skipSpaces()
         if current == "]" {
             index += 1
-            return "[@\(name)]"
+            return AttributeTest(name: Array(name.utf8), operation: .exists, value: [])
         }
         var op = ""
         while let c = current, "~|^$*=".contains(c) {
@@ -171,16 +434,17 @@ struct SelectorParser {
         if current == "i" || current == "s" { index += 1; _ = skipSpaces() }  // case flag: accepted, ignored
         guard current == "]" else { throw error("']' expected after [\(name)\(op)\(value)") }
         index += 1
-        let v = literal(value)
+        let operation: AttributeTest.Operation
         switch op {
-        case "=": return "[@\(name)=\(v)]"
-        case "~=": return "[contains(concat(' ', normalize-space(@\(name)), ' '), \(literal(" \(value) ")))]"
-        case "^=": return "[starts-with(@\(name), \(v))]"
-        case "$=": return "[substring(@\(name), string-length(@\(name)) - \(value.count - 1)) = \(v)]"
-        case "*=": return "[contains(@\(name), \(v))]"
-        case "|=": return "[@\(name)=\(v) or starts-with(@\(name), \(literal(value + "-")))]"
+        case "=": operation = .equals
+        case "~=": operation = .word
+        case "^=": operation = .prefix
+        case "$=": operation = .suffix
+        case "*=": operation = .contains
+        case "|=": operation = .dash
         default: throw error("unknown attribute operator '\(op)'")
         }
+        return AttributeTest(name: Array(name.utf8), operation: operation, value: Array(value.utf8))
     }
 
     mutating func parseValue() throws -> String {
@@ -200,7 +464,7 @@ struct SelectorParser {
         return value
     }
 
-    mutating func parsePseudo(tag: String) throws -> (String, Bool) {
+    mutating func parsePseudo() throws -> CompoundSelector.Pseudo {
         let name = parseName().lowercased()
         var argument: String?
         if current == "(" {
@@ -224,23 +488,19 @@ struct SelectorParser {
             return n
         }
         switch name {
-        case "first-child": return ("[not(preceding-sibling::*)]", false)
-        case "last-child": return ("[not(following-sibling::*)]", false)
-        case "only-child": return ("[not(preceding-sibling::*) and not(following-sibling::*)]", false)
-        case "nth-child": return ("[count(preceding-sibling::*) = \(try number() - 1)]", false)
-        case "first-of-type": return (tag == "*" ? "[not(preceding-sibling::*)]" : "[1]", tag != "*")
-        case "last-of-type": return (tag == "*" ? "[not(following-sibling::*)]" : "[last()]", tag != "*")
-        case "nth-of-type":
-            let n = try number()
-            return (tag == "*" ? "[count(preceding-sibling::*) = \(n - 1)]" : "[\(n)]", tag != "*")
+        case "first-child": return .firstChild
+        case "last-child": return .lastChild
+        case "only-child": return .onlyChild
+        case "nth-child": return .nthChild(try number())
+        case "first-of-type": return .firstOfType
+        case "last-of-type": return .lastOfType
+        case "nth-of-type": return .nthOfType(try number())
         case "not":
             guard let argument, !argument.isEmpty else { throw error(":not needs a simple selector, like :not(.hidden)") }
             var inner = SelectorParser(argument, source: source)
-            let (innerTag, predicates) = try inner.parseCompoundParts()
+            let compound = try inner.parseCompound()
             guard inner.atEnd else { throw error(":not takes one simple selector") }
-            let test = innerTag == "*" ? "" : "self::\(innerTag)"
-            let conditions = predicates.isEmpty ? test : (test.isEmpty ? "self::*\(predicates)" : "self::\(innerTag)\(predicates)")
-            return ("[not(\(conditions.isEmpty ? "true()" : conditions))]", false)
+            return .not(compound)
         default:
             throw error("unsupported pseudo-class ':\(name)'")
         }
@@ -261,12 +521,5 @@ struct SelectorParser {
             index += 1
         }
         return name
-    }
-
-    /// An XPath string literal for any text (quotes handled with concat()).
-    func literal(_ text: String) -> String {
-        if !text.contains("'") { return "'\(text)'" }
-        if !text.contains("\"") { return "\"\(text)\"" }
-        return "concat('" + text.replacingOccurrences(of: "'", with: "', \"'\", '") + "')"
     }
 }

@@ -124,6 +124,10 @@ public struct ImportResult: Sendable {
 public final class ImportContext {
     public let source: SourceDefinition
     public let fetcher: any PageFetcher
+    /// Where unchanged pages' extractions are remembered (nil: parse everything, remember nothing).
+    public var memo: PageMemo?
+    /// Payloads to remember after the run.
+    public var memoEntries: [(url: String, pageHash: String, signature: String, payload: Data)] = []
     /// The run's clock: dates without a year resolve against it.
     public let now: Date
     /// Called as pages are fetched and items found (for progress on a terminal).
@@ -133,6 +137,17 @@ public final class ImportContext {
         self.source = source
         self.fetcher = fetcher
         self.now = now
+    }
+
+    /// The payload remembered for a page; nil when the page changed or was never seen.
+    public func recall(page: FetchedPage, signature: String) -> Data? {
+        memo?.recall(sourceID: source.id, url: page.url.absoluteString, pageHash: page.hash, signature: signature)
+    }
+
+    /// Queues a payload to remember for a page (written after the run's items).
+    public func remember(_ payload: Data, page: FetchedPage, signature: String) {
+        guard memo != nil else { return }
+        memoEntries.append((page.url.absoluteString, page.hash, signature, payload))
     }
 }
 

@@ -76,12 +76,19 @@ public enum TextNormalizer {
         return collapse(decodeEntities(out))
     }
 
+    nonisolated(unsafe) static let readMorePattern = try? NSRegularExpression(
+        pattern: #"\s*(?:\[\s*(?:…|\.\.\.)\s*\]|(?:read|learn|see)\s+more\s*(?:…|\.\.\.|»|›|>|→)?|continue\s+reading\s*(?:…|\.\.\.|»|›|→)?)\s*$"#,
+        options: [.caseInsensitive])
+
     /// Drops the "Read more…", "Continue reading »" and "[…]" tails that listing excerpts carry.
     public static func removeReadMore(_ text: String) -> String {
+        let lower = text.suffix(40).lowercased()
+        guard lower.contains("more") || lower.contains("reading") || lower.contains("]") else { return text }
         var result = text
-        let pattern = #"\s*(?:\[\s*(?:…|\.\.\.)\s*\]|(?:read|learn|see)\s+more\s*(?:…|\.\.\.|»|›|>|→)?|continue\s+reading\s*(?:…|\.\.\.|»|›|→)?)\s*$"#
-        while let range = result.range(of: pattern, options: [.regularExpression, .caseInsensitive]), !range.isEmpty {
-            result.removeSubrange(range)
+        while let regex = readMorePattern,
+            let match = regex.firstMatch(in: result, range: NSRange(location: 0, length: (result as NSString).length)), match.range.length > 0
+        {
+            result = (result as NSString).replacingCharacters(in: match.range, with: "")
         }
         return result.trimmingCharacters(in: .whitespaces)
     }

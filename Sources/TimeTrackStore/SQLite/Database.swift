@@ -139,18 +139,26 @@ final class Database {
     /// The rowid of the last insert.
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
-    /// Runs `body` inside `BEGIN IMMEDIATE ... COMMIT`; rolls back if it throws.
+    /// How deep the current transaction nests (0: none).
+    private var depth = 0
+
+    /// Runs `body` inside `BEGIN IMMEDIATE ... COMMIT`; rolls back if it throws. Inside another
+    /// transaction it runs as a savepoint, so a failing inner part rolls back alone.
     ///
     /// `BEGIN IMMEDIATE` takes the write lock up front, so two writers queue on the busy timeout
     /// instead of failing with "database is locked" on a lock upgrade.
     func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
+        let name = "s\(depth)"
+        try execute(depth == 0 ? "BEGIN IMMEDIATE" : "SAVEPOINT \(name)")
+        depth += 1
         do {
             let result = try body()
-            try execute("COMMIT")
+            depth -= 1
+            try execute(depth == 0 ? "COMMIT" : "RELEASE \(name)")
             return result
         } catch {
-            try? execute("ROLLBACK")
+            depth -= 1
+            try? execute(depth == 0 ? "ROLLBACK" : "ROLLBACK TO \(name); RELEASE \(name)")
             throw error
         }
     }

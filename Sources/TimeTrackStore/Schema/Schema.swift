@@ -156,6 +156,20 @@ enum Schema {
         ALTER TABLE fetch_cache ADD COLUMN body BLOB;
         CREATE INDEX import_runs_status ON import_runs (status) WHERE status = 'running';
         """,
+        // 4: what importers read from each page, by the page's hash (unchanged pages are not
+        //    parsed again); lists of pending items of any kind; the review queue.
+        """
+        CREATE TABLE page_memo (
+            source_id TEXT NOT NULL,
+            url TEXT NOT NULL,
+            page_hash TEXT NOT NULL,
+            signature TEXT NOT NULL,
+            payload BLOB NOT NULL,
+            PRIMARY KEY (source_id, url)
+        ) WITHOUT ROWID;
+        CREATE INDEX items_by_status ON items (status, sort_at DESC, seq DESC);
+        CREATE INDEX items_missing ON items (missing_runs) WHERE missing_runs > 0;
+        """,
     ]
 
     /// The version this build writes.

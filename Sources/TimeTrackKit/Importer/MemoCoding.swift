@@ -1,0 +1,79 @@
+import Foundation
+
+/// A small length-prefixed binary format for page memos: much cheaper than JSON for the
+/// lists of strings importers remember. Reading stops (returns nil) on anything malformed.
+public struct MemoWriter {
+    public private(set) var data = Data()
+
+    public init() {}
+
+    public mutating func write(_ value: Int) {
+        var v = UInt64(truncatingIfNeeded: value).littleEndian
+        withUnsafeBytes(of: &v) { data.append(contentsOf: $0) }
+    }
+
+    public mutating func write(_ string: String) {
+        var copy = string
+        copy.withUTF8 { bytes in
+            write(bytes.count)
+            data.append(bytes.baseAddress.map { UnsafeBufferPointer(start: $0, count: bytes.count) } ?? UnsafeBufferPointer(start: nil, count: 0))
+        }
+    }
+
+    public mutating func write(_ optional: String?) {
+        write(optional == nil ? 0 : 1)
+        if let optional { write(optional) }
+    }
+
+    public mutating func write(_ dictionary: [String: String]) {
+        write(dictionary.count)
+        for (key, value) in dictionary {
+            write(key)
+            write(value)
+        }
+    }
+}
+
+/// Reads what `MemoWriter` wrote.
+public struct MemoReader {
+    let data: Data
+    var offset: Int
+
+    public init(_ data: Data) {
+        self.data = data
+        offset = data.startIndex
+    }
+
+    public mutating func readInt() -> Int? {
+        guard offset + 8 <= data.endIndex else { return nil }
+        var value: UInt64 = 0
+        withUnsafeMutableBytes(of: &value) { data.copyBytes(to: $0, from: offset..<(offset + 8)) }
+        offset += 8
+        return Int(truncatingIfNeeded: UInt64(littleEndian: value))
+    }
+
+    public mutating func readString() -> String? {
+        guard let count = readInt(), count >= 0, offset + count <= data.endIndex else { return nil }
+        let string = String(decoding: data[offset..<(offset + count)], as: UTF8.self)
+        offset += count
+        return string
+    }
+
+    public mutating func readOptionalString() -> String?? {
+        guard let flag = readInt() else { return nil }
+        if flag == 0 { return .some(nil) }
+        guard let string = readString() else { return nil }
+        return .some(string)
+    }
+
+    public mutating func readDictionary() -> [String: String]? {
+        guard let count = readInt(), count >= 0, count < 1_000_000 else { return nil }
+        var result: [String: String] = [:]
+        result.reserveCapacity(count)
+        for _ in 0..<count {
+            guard let key = readString(), let value = readString() else { return nil }
+            result[key] = value
+        }
+        return result
+    }
+}
