@@ -185,3 +185,38 @@ import TimeTrackCore
         }
     }
 }
+
+/// A batch of imported records: one bad record rolls back alone; the others commit together.
+@Suite struct ImportBatchTests {
+    @Test func aFailingRecordInABatchRollsBackAlone() throws {
+        let dir = try TemporaryDirectory("batch")
+        defer { dir.remove() }
+        let store = try SQLiteStore(path: dir.path("t.sqlite"))
+        defer { store.close() }
+        var failures = 0
+        try store.batch {
+            for i in 0..<5 {
+                let content: ItemContent = i == 2
+                    ? .announcement(Announcement(title: "Bad", link: "javascript:alert(1)"))
+                    : Samples.announcement("Item \(i)")
+                do {
+                    _ = try store.recordImported(ImportedRecord(key: "k\(i)", content: content, school: nil, provenance: Samples.provenance()), runID: nil, by: "cron")
+                } catch let error as TimeTrackError where error.code == .validation {
+                    failures += 1
+                }
+            }
+        }
+        #expect(failures == 1)
+        #expect(try store.counts()[.announcement]?[.pending] == 4)
+        #expect(try store.audit(itemID: nil, limit: 10).count == 4)
+        // A batch that throws leaves nothing.
+        struct Stop: Error {}
+        #expect(throws: Stop.self) {
+            try store.batch {
+                _ = try store.recordImported(ImportedRecord(key: "k9", content: Samples.announcement("Lost"), school: nil, provenance: Samples.provenance()), runID: nil, by: "cron")
+                throw Stop()
+            }
+        }
+        #expect(try store.counts()[.announcement]?[.pending] == 4)
+    }
+}

@@ -11,8 +11,12 @@ extension Console {
             options: [
                 OptionSpec("kind", value: "K", help: "only this kind (announcements, events, school-info, posts, absences, tickets)"),
                 OptionSpec("source", value: "S", help: "only items from this source id"),
+                OptionSpec("limit", value: "N", help: "in a pipe: list at most N items (default 50)"),
+                OptionSpec("offset", value: "N", help: "in a pipe: skip the first N items"),
             ]
         ) { args, session in
+            let limit = try intOption(args, "limit", default: 50, range: 1...100_000)
+            let offset = try intOption(args, "offset", default: 0, range: 0...Int(Int32.max))
             let requestedKind = try kindOption(args)
             let store = try session.store()
             let op = try session.currentOperator(in: store)
@@ -21,11 +25,20 @@ extension Console {
             if let kind = kinds.first ?? nil, kind.isImportedContent, op.role == .staff {
                 throw TimeTrackError(.permission, "only admins review \(kind.plural); \(op.name) is staff", fix: "staff review posts, absences and tickets: `review --kind posts`")
             }
+            let asking = session.reader != nil && session.interactive && !session.output.json
             var ids: [String] = []
+            var total = 0
             for kind in kinds {
-                ids += try store.list(ItemQuery(kind: kind, sourceID: args.option("source"), needsReview: true, limit: 100_000)).map(\.id)
+                ids += try store.list(ItemQuery(kind: kind, sourceID: args.option("source"), needsReview: true, limit: asking ? 100_000 : limit, offset: asking ? 0 : offset)).map(\.id)
+                if !asking { total += try store.reviewCount(kind: kind, sourceID: args.option("source")) }
             }
-            return try walkReview(ids, store: store, session: session)
+            if !asking && ids.count > limit { ids = Array(ids.prefix(limit)) }
+            let code = try walkReview(ids, store: store, session: session)
+            if !asking && !session.output.json && total > offset + ids.count {
+                let more = total >= 10_000 ? "at least \(total - offset - ids.count)" : String(total - offset - ids.count)
+                session.output.line("\(more) more wait: review --offset \(offset + ids.count) (or --limit N)")
+            }
+            return code
         }
     }
 

@@ -59,7 +59,7 @@ enum Schema {
             UNIQUE (source_id, source_key)
         );
         CREATE INDEX items_list ON items (kind, status, sort_at DESC, seq DESC);
-        CREATE INDEX items_review ON items (kind, seq) WHERE pending_revision IS NOT NULL;
+        CREATE INDEX items_review ON items (kind, seq, status) WHERE pending_revision IS NOT NULL;
         CREATE TABLE revisions (
             item_seq INTEGER NOT NULL REFERENCES items (seq),
             number INTEGER NOT NULL,
