@@ -144,7 +144,7 @@ do {
             ("e. review queue, first 50", String(format: "%.2f ms", queue), ""),
             ("e. show one item", String(format: "%.2f ms", show), ""),
             ("e. `timetrack-admin list … --limit 50` end to end", String(format: "%.1f ms", median(cli) * 1000), "process start included"),
-            ("e. `timetrack-admin review --kind announcements` (pipe) end to end", String(format: "%.1f ms", median(review) * 1000), "lists the whole queue"),
+            ("e. `timetrack-admin review --kind announcements` (pipe) end to end", String(format: "%.1f ms", median(review) * 1000), "first 50 of the queue, with the count of the rest"),
         ]
     }
 } catch {
