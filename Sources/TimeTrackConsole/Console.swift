@@ -113,8 +113,16 @@ public enum Console {
             session.output.error(TimeTrackError(.usage, "unknown command '\(name)'", fix: fix))
             return 2
         }
+        // `--json` may also follow the command (`list announcements --json`), for this command only.
+        var rest = Array(words.dropFirst())
+        let wasJSON = session.output.json
+        defer { session.output.json = wasJSON }
+        if let index = rest.firstIndex(of: "--json"), !command.options.contains(where: { $0.name == "json" }), !rest[..<index].contains("--") {
+            rest.remove(at: index)
+            session.output.json = true
+        }
         do {
-            let arguments = try command.parse(Array(words.dropFirst()))
+            let arguments = try command.parse(rest)
             return try command.run(arguments, session)
         } catch let error as TimeTrackError {
             session.output.error(error)

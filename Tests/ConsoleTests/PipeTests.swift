@@ -58,7 +58,7 @@ import Testing
         defer { fixture.remove() }
         let news = try #require(try fixture.ids("announcements").first)
         #expect(try fixture.run(["--as", "ana", "approve", news]).status == 0)
-        let published = try fixture.json(["list", "announcements", "--status", "published"]) as? [[String: Any]]
+        let published = try JSONSerialization.jsonObject(with: Data(try fixture.run(["list", "announcements", "--status", "published", "--json"]).stdout.utf8)) as? [[String: Any]]
         #expect(published?.count == 1)
         #expect(published?.first?["id"] as? String == news)
         let shown = try fixture.json(["show", news]) as? [String: Any]
