@@ -51,7 +51,7 @@ let package = Package(
         .target(name: "DocumentsImporter", dependencies: ["TimeTrackCore", "TimeTrackKit"], path: "Plugins/Documents"),
 
         // Test helpers and tests.
-        .target(name: "TestSupport", dependencies: ["TimeTrackCore", "TimeTrackStore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["TimeTrackCore", "TimeTrackStore", "TimeTrackKit"], path: "Tests/TestSupport"),
         .executableTarget(
             name: "timetrack-torture", dependencies: ["TimeTrackCore", "TimeTrackStore"],
             path: "Tests/Helpers/timetrack-torture"),

@@ -31,9 +31,7 @@ public struct DocumentsImporter: Importer {
     public init(source: SourceDefinition) throws {
         self.source = source
         let o = source.options
-        for key in o.keys where !DocumentsImporter.info.options.contains(where: { $0.name == key }) {
-            throw source.error("options.\(key)", "is not an option of the documents importer", fix: "options: " + DocumentsImporter.info.options.map(\.name).joined(separator: ", "))
-        }
+        try source.checkOptions(DocumentsImporter.info)
         func selector(_ key: String, _ fallback: String) throws -> Selector {
             let text = o[key]?.stringValue ?? fallback
             if o[key] != nil && o[key]?.stringValue == nil { throw source.error("options.\(key)", "must be a selector string") }
@@ -51,13 +49,8 @@ public struct DocumentsImporter: Importer {
                 throw source.error("options.section", "must be one of " + SchoolInfoItem.Section.allCases.map(\.rawValue).joined(separator: ", "))
             }
         }
-        func flag(_ key: String) throws -> Bool {
-            guard let v = o[key] else { return false }
-            guard let b = v.boolValue else { throw source.error("options.\(key)", "must be true or false") }
-            return b
-        }
-        fingerprint = try flag("fingerprint")
-        detectTypes = try flag("detectTypes")
+        fingerprint = try source.boolOption("fingerprint")
+        detectTypes = try source.boolOption("detectTypes")
     }
 
     public func run(_ context: ImportContext) throws -> ImportResult {

@@ -15,15 +15,8 @@ public struct FeedImporter: Importer {
 
     public init(source: SourceDefinition) throws {
         self.source = source
-        for key in source.options.keys where key != "maxItems" {
-            throw source.error("options.\(key)", "is not an option of the feed importer", fix: "options: maxItems")
-        }
-        if let v = source.options["maxItems"] {
-            guard let n = v.numberValue, n >= 1, n <= 100_000, n.rounded() == n else { throw source.error("options.maxItems", "must be a whole number from 1 to 100000") }
-            maxItems = Int(n)
-        } else {
-            maxItems = 500
-        }
+        try source.checkOptions(FeedImporter.info)
+        maxItems = try source.intOption("maxItems", default: 500, range: 1...100_000)
     }
 
     public func run(_ context: ImportContext) throws -> ImportResult {

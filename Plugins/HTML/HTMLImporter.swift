@@ -43,9 +43,7 @@ public struct HTMLImporter: Importer {
     public init(source: SourceDefinition) throws {
         self.source = source
         let options = source.options
-        for key in options.keys where !HTMLImporter.info.options.contains(where: { $0.name == key }) {
-            throw source.error("options.\(key)", "is not an option of the html importer", fix: "options: " + HTMLImporter.info.options.map(\.name).joined(separator: ", "))
-        }
+        try source.checkOptions(HTMLImporter.info)
         guard let known = HTMLImporter.knownFields[source.kind] else {
             throw source.error("kind", "the html importer makes announcements, events and school-info items, not \(source.kind.rawValue)")
         }
@@ -58,8 +56,8 @@ public struct HTMLImporter: Importer {
         }
         fields = try HTMLImporter.parseFields(fieldObject, path: "options.fields", known: known, source: source)
         next = try options["next"].map { try FieldSpec($0, field: "options.next", source: source) }
-        maxPages = try HTMLImporter.number(options["maxPages"], "options.maxPages", default: 5, range: 1...100, source: source)
-        maxItems = try HTMLImporter.number(options["maxItems"], "options.maxItems", default: 5000, range: 1...100_000, source: source)
+        maxPages = try source.intOption("maxPages", default: 5, range: 1...100)
+        maxItems = try source.intOption("maxItems", default: 5000, range: 1...100_000)
         if let detail = options["detail"] {
             guard let object = detail.objectValue, let detailFieldObject = object["fields"]?.objectValue, !detailFieldObject.isEmpty else {
                 throw source.error("options.detail", "must be {\"link\": FIELD, \"fields\": {...}}")
@@ -97,14 +95,6 @@ public struct HTMLImporter: Importer {
             }
             return (name, try FieldSpec(object[name] ?? .null, field: "\(path).\(name)", source: source))
         }
-    }
-
-    static func number(_ value: JSONValue?, _ field: String, default fallback: Int, range: ClosedRange<Int>, source: SourceDefinition) throws -> Int {
-        guard let value else { return fallback }
-        guard let n = value.numberValue, n.rounded() == n, range.contains(Int(n)) else {
-            throw source.error(field, "must be a whole number from \(range.lowerBound) to \(range.upperBound)")
-        }
-        return Int(n)
     }
 
     /// What a listing page gave, remembered by the page's hash.

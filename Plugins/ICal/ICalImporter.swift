@@ -22,16 +22,9 @@ public struct ICalImporter: Importer {
 
     public init(source: SourceDefinition) throws {
         self.source = source
-        for key in source.options.keys where !ICalImporter.info.options.contains(where: { $0.name == key }) {
-            throw source.error("options.\(key)", "is not an option of the ical importer", fix: "options: pastDays, futureDays, category")
-        }
-        func days(_ key: String, _ fallback: Int) throws -> Int {
-            guard let value = source.options[key] else { return fallback }
-            guard let n = value.numberValue, n >= 0, n <= 3660, n.rounded() == n else { throw source.error("options.\(key)", "must be a whole number of days from 0 to 3660") }
-            return Int(n)
-        }
-        pastDays = try days("pastDays", 30)
-        futureDays = try days("futureDays", 365)
+        try source.checkOptions(ICalImporter.info)
+        pastDays = try source.intOption("pastDays", default: 30, range: 0...3660)
+        futureDays = try source.intOption("futureDays", default: 365, range: 0...3660)
         if let text = source.options["category"] {
             guard let c = text.stringValue.flatMap(Event.Category.init(rawValue:)) else {
                 throw source.error("options.category", "must be one of " + Event.Category.allCases.map(\.rawValue).joined(separator: ", "))

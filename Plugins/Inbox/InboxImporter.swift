@@ -20,17 +20,8 @@ public struct InboxImporter: Importer {
 
     public init(source: SourceDefinition) throws {
         self.source = source
-        for key in source.options.keys where key != "maxItems" {
-            throw source.error("options.\(key)", "is not an option of the inbox importer", fix: "options: maxItems")
-        }
-        if let value = source.options["maxItems"] {
-            guard let n = value.numberValue, n >= 1, n <= 1_000_000, n.rounded() == n else {
-                throw source.error("options.maxItems", "must be a whole number from 1 to 1000000")
-            }
-            maxItems = Int(n)
-        } else {
-            maxItems = 10_000
-        }
+        try source.checkOptions(InboxImporter.info)
+        maxItems = try source.intOption("maxItems", default: 10_000, range: 1...1_000_000)
     }
 
     public func run(_ context: ImportContext) throws -> ImportResult {

@@ -16,9 +16,7 @@ public struct MetadataImporter: Importer {
 
     public init(source: SourceDefinition) throws {
         self.source = source
-        for key in source.options.keys where key != "pages" {
-            throw source.error("options.\(key)", "is not an option of the metadata importer", fix: "options: pages")
-        }
+        try source.checkOptions(MetadataImporter.info)
         var pages = [source.url]
         if let list = source.options["pages"] {
             guard let array = list.arrayValue else { throw source.error("options.pages", "must be a list of URLs") }

@@ -15,15 +15,8 @@ public struct WordPressImporter: Importer {
 
     public init(source: SourceDefinition) throws {
         self.source = source
-        for key in source.options.keys where key != "maxPages" {
-            throw source.error("options.\(key)", "is not an option of the wordpress importer", fix: "options: maxPages")
-        }
-        if let v = source.options["maxPages"] {
-            guard let n = v.numberValue, n >= 1, n <= 100, n.rounded() == n else { throw source.error("options.maxPages", "must be a whole number from 1 to 100") }
-            maxPages = Int(n)
-        } else {
-            maxPages = 1
-        }
+        try source.checkOptions(WordPressImporter.info)
+        maxPages = try source.intOption("maxPages", default: 1, range: 1...100)
     }
 
     public func run(_ context: ImportContext) throws -> ImportResult {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import TimeTrackCore
 @testable import ICalImporter
@@ -8,13 +9,13 @@ import TimeTrackCore
     func everyFeatureOfTheDistrictCalendar(_ id: String) throws {
         let result = try Harness.extract(id)
         #expect(result.problems.isEmpty, "\(result.problems)")
-        let events = Harness.events(result)
+        let events = result.events
         func event(_ title: String) -> Event? { events.first { $0.title == title } }
 
         // TZID defined only by a VTIMEZONE block; escaped commas; folded line; HTML description.
         let board = try #require(event("Board of Education Meeting, Regular Session"))
-        #expect(Harness.iso(board.start, "America/Denver") == "2026-09-15T18:00:00-06:00")
-        #expect(Harness.iso(board.end, "America/Denver") == "2026-09-15T20:00:00-06:00")
+        #expect(isoString(board.start, "America/Denver") == "2026-09-15T18:00:00-06:00")
+        #expect(isoString(board.end, "America/Denver") == "2026-09-15T20:00:00-06:00")
         #expect(board.locationName == "District Office, 100 Lake Rd, Lakeside, CO 80000")
         #expect(board.category == .board)
         #expect(board.link == "https://lakeside.example/apps/events/1/")
@@ -24,29 +25,29 @@ import TimeTrackCore
         let labor = try #require(event("No School - Labor Day"))
         #expect(labor.allDay)
         #expect(labor.category == .noSchool)
-        #expect(Harness.iso(labor.start, "America/Denver") == "2026-09-07T00:00:00-06:00")
-        #expect(Harness.iso(labor.end, "America/Denver") == "2026-09-08T00:00:00-06:00")
+        #expect(isoString(labor.start, "America/Denver") == "2026-09-07T00:00:00-06:00")
+        #expect(isoString(labor.end, "America/Denver") == "2026-09-08T00:00:00-06:00")
         let thanksgiving = try #require(event("Thanksgiving Break"))
-        #expect(Harness.iso(thanksgiving.end, "America/Denver") == "2026-11-28T00:00:00-07:00")
+        #expect(isoString(thanksgiving.end, "America/Denver") == "2026-11-28T00:00:00-07:00")
 
         // Cancelled by title and by STATUS.
         #expect(event("CANCELED - Finance Committee")?.state == .cancelled)
         #expect(event("Choir Concert")?.state == .cancelled)
         // UTC and floating times.
-        #expect(Harness.iso(event("CANCELED - Finance Committee")?.start, "UTC") == "2026-09-22T01:00:00Z")
-        #expect(Harness.iso(event("Counseling Open House")?.start, "America/Denver") == "2026-09-30T15:30:00-06:00")
+        #expect(isoString(event("CANCELED - Finance Committee")?.start, "UTC") == "2026-09-22T01:00:00Z")
+        #expect(isoString(event("Counseling Open House")?.start, "America/Denver") == "2026-09-30T15:30:00-06:00")
 
         // Weekly RRULE with COUNT, an EXDATE and a moved occurrence (RECURRENCE-ID).
         let club = events.filter { $0.title.hasPrefix("Robotics Club") }.sorted { $0.start < $1.start }
         #expect(club.count == 9)  // 10 by COUNT, minus the EXDATE
-        #expect(!club.contains { Harness.iso($0.start, "America/Denver") == "2026-09-15T15:30:00-06:00" })
+        #expect(!club.contains { isoString($0.start, "America/Denver") == "2026-09-15T15:30:00-06:00" })
         let moved = try #require(club.first { $0.title == "Robotics Club (moved to Wednesday)" })
-        #expect(Harness.iso(moved.start, "America/Denver") == "2026-09-23T15:30:00-06:00")
+        #expect(isoString(moved.start, "America/Denver") == "2026-09-23T15:30:00-06:00")
         // Wall-clock time kept across the DST change on November 1.
-        #expect(Harness.iso(club.last?.start, "America/Denver") == "2026-11-03T15:30:00-07:00")
+        #expect(isoString(club.last?.start, "America/Denver") == "2026-11-03T15:30:00-07:00")
 
         // Monthly BYDAY=1WE until the end of the year.
-        let pto = events.filter { $0.title == "PTO Meeting" }.map { Harness.iso($0.start, "America/Denver") ?? "" }
+        let pto = events.filter { $0.title == "PTO Meeting" }.map { isoString($0.start, "America/Denver") ?? "" }
         #expect(pto == ["2026-09-02T18:00:00-06:00", "2026-10-07T18:00:00-06:00", "2026-11-04T18:00:00-07:00", "2026-12-02T18:00:00-07:00"])
 
         // Stable keys: UID, plus the occurrence for recurring events.
@@ -58,10 +59,10 @@ import TimeTrackCore
 
     @Test func brokenCalendarsReportAndKeepWhatIsGood() throws {
         let result = try Harness.extract("broken")
-        let events = Harness.events(result)
+        let events = result.events
         #expect(events.map(\.title) == ["Good event in an unknown zone"])
         // The unknown TZID falls back to the source's zone, with a warning.
-        #expect(Harness.iso(events.first?.start, "America/Chicago") == "2026-09-15T18:00:00-05:00")
+        #expect(isoString(events.first?.start, "America/Chicago") == "2026-09-15T18:00:00-05:00")
         let messages = result.problems.map(\.description).joined(separator: "\n")
         #expect(messages.contains("unknown TZID 'Atlantis/Underwater'"))
         #expect(messages.contains("VEVENT that starts here is not terminated"))

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import TimeTrackCore
 import TimeTrackKit
@@ -7,7 +8,7 @@ import TimeTrackKit
 @Suite struct RealStructureTests {
     @Test func finalsitePostBoard() throws {
         let result = try Harness.extract("finalsite-board")
-        let items = Harness.announcements(result)
+        let items = result.announcements
         #expect(items.map(\.title) == [
             "October 5, 2026 - Regular Board Meeting", "Canceled - September 29, 2026 - Special Board Meeting", "September 8, 2026 - Finance Committee",
         ])
@@ -19,9 +20,9 @@ import TimeTrackKit
 
     @Test func finalsiteSinglePost() throws {
         let result = try Harness.extract("finalsite-post")
-        let post = try #require(Harness.announcements(result).first)
+        let post = try #require(result.announcements.first)
         #expect(post.title == "Canceled - September 29, 2026 - Special Board Meeting")
-        #expect(Harness.iso(post.publishedAt, "America/New_York") == "2026-09-25T09:45:00-04:00")
+        #expect(isoString(post.publishedAt, "America/New_York") == "2026-09-25T09:45:00-04:00")
         #expect(post.link == "https://www.riverside.k12.example/board/meetings#post-498")
         let body = try #require(post.body)
         #expect(body.contains("<strong> Canceled</strong>"))
@@ -32,50 +33,50 @@ import TimeTrackKit
 
     @Test func finalsiteCalendarGridDedupesAndKeepsAllDay() throws {
         let result = try Harness.extract("finalsite-calendar")
-        let events = Harness.events(result)
+        let events = result.events
         #expect(events.count == 3)
         #expect(result.duplicatesMerged == 1)
         let fallBreak = try #require(events.first { $0.title == "Fall Break - No School" })
         #expect(fallBreak.allDay)
-        #expect(Harness.iso(fallBreak.start, "America/Chicago") == "2026-10-03T00:00:00-05:00")
-        #expect(Harness.iso(fallBreak.end, "America/Chicago") == "2026-10-04T00:00:00-05:00")
+        #expect(isoString(fallBreak.start, "America/Chicago") == "2026-10-03T00:00:00-05:00")
+        #expect(isoString(fallBreak.end, "America/Chicago") == "2026-10-04T00:00:00-05:00")
         #expect(fallBreak.category == .noSchool)
         #expect(fallBreak.description == "No school for students.\nOffices open.")
         let board = try #require(events.first { $0.title == "School Board Meeting" })
         #expect(!board.allDay)
-        #expect(Harness.iso(board.start, "America/Chicago") == "2026-10-08T18:30:00-05:00")
-        #expect(Harness.iso(board.end, "America/Chicago") == "2026-10-08T20:00:00-05:00")
+        #expect(isoString(board.start, "America/Chicago") == "2026-10-08T18:30:00-05:00")
+        #expect(isoString(board.end, "America/Chicago") == "2026-10-08T20:00:00-05:00")
         #expect(board.locationName == "District Office, 100 Main St, Riverside, NE 68000")
         #expect(board.category == .board)
         #expect(board.timeZone == "America/Chicago")
         let lateStart = try #require(events.first { $0.title == "Late Start" })
         // November 2 is after the DST change: local midnight is -06:00.
-        #expect(Harness.iso(lateStart.start, "America/Chicago") == "2026-11-02T00:00:00-06:00")
+        #expect(isoString(lateStart.start, "America/Chicago") == "2026-11-02T00:00:00-06:00")
     }
 
     @Test func edlioEventListWithDayHeadings() throws {
         let result = try Harness.extract("edlio-events")
-        let events = Harness.events(result)
+        let events = result.events
         #expect(events.count == 3)
         let meeting = try #require(events.first)
         #expect(meeting.title == "Regular School Committee Meeting-BMS Library")
-        #expect(Harness.iso(meeting.start, "America/New_York") == "2026-09-09T18:00:00-04:00")
-        #expect(Harness.iso(meeting.end, "America/New_York") == "2026-09-09T20:00:00-04:00")
+        #expect(isoString(meeting.start, "America/New_York") == "2026-09-09T18:00:00-04:00")
+        #expect(isoString(meeting.end, "America/New_York") == "2026-09-09T20:00:00-04:00")
         #expect(meeting.link == "https://www.northfield.example/apps/events/2026/9/9/8801/")
         #expect(meeting.locationName == "Northfield Middle School, 502 Oak St, Northfield, MA 01915")
         let canceled = events[1]
         #expect(canceled.state == .cancelled)
         #expect(canceled.title == "CANCELED - Finance & Facilities Meeting")
-        #expect(Harness.iso(canceled.start, "America/New_York") == "2026-09-09T19:00:00-04:00")
+        #expect(isoString(canceled.start, "America/New_York") == "2026-09-09T19:00:00-04:00")
         let holiday = events[2]
         #expect(holiday.allDay)
         #expect(holiday.category == .noSchool)
-        #expect(Harness.iso(holiday.start, "America/New_York") == "2026-10-12T00:00:00-04:00")
+        #expect(isoString(holiday.start, "America/New_York") == "2026-10-12T00:00:00-04:00")
     }
 
     @Test func wordpressListingAcrossPagesMergesTheRepeatedPost() throws {
         let result = try Harness.extract("wordpress-news")
-        let items = Harness.announcements(result)
+        let items = result.announcements
         #expect(result.pagesFetched == 2)
         #expect(items.count == 3)
         #expect(result.duplicatesMerged == 1)
@@ -87,15 +88,15 @@ import TimeTrackKit
         #expect(items[1].summary == "The superintendent’s plan focuses on student achievement.")
         #expect(items[0].summary == "Families can now register students for the 2026-27 school year online…")
         #expect(items[0].imageURL == "https://newsroom.valley.example/wp-content/uploads/2026/04/Banner-22.png")
-        #expect(Harness.iso(items[2].publishedAt, "America/Los_Angeles") == "2026-02-18T14:18:53-08:00")
+        #expect(isoString(items[2].publishedAt, "America/Los_Angeles") == "2026-02-18T14:18:53-08:00")
     }
 
     @Test func smoreNewsletterIsOneAnnouncementWithAJavaScriptDate() throws {
         let result = try Harness.extract("smore-newsletter")
-        let item = try #require(Harness.announcements(result).first)
+        let item = try #require(result.announcements.first)
         #expect(result.items.count == 1)
         #expect(item.title == "Lakeview High School")
-        #expect(Harness.iso(item.publishedAt, "America/New_York") == "2025-11-05T13:18:53-05:00")
+        #expect(isoString(item.publishedAt, "America/New_York") == "2025-11-05T13:18:53-05:00")
         #expect(item.imageURL == "https://cdn.smore.example/flyers/ab12c/screenshot-fb_wide.jpg")
         #expect(item.link == "https://app.smore.example/n/ab12c-lakeview-high-school")
         #expect(item.body?.contains("BRAVE DAY is FRIDAY, NOVEMBER 14TH.") == true)
@@ -104,7 +105,7 @@ import TimeTrackKit
 
     @Test func infoPageSectionsFromHeadingsAndDuplicateLinksMerged() throws {
         let result = try Harness.extract("ccsd-resources")
-        let items = Harness.infos(result)
+        let items = result.infos
         #expect(items.map(\.title) == ["engage.district.example", "District Policy 1213", "Contact Us", "2026-27 Bell Schedule"])
         #expect(result.duplicatesMerged == 1)
         #expect(items[0].group == "Family Engagement")

@@ -166,15 +166,7 @@ extension Console {
     static var approveCommand: CommandSpec {
         CommandSpec("approve", usage: "ID...", summary: "publish the pending content of items (an absence report: excuse it)", positional: 1...10_000) { args, session in
             try decideEach(args.positional, action: "approve", session: session) { store, id in
-                let item = try store.item(id)
-                if item.kind == .ticket {
-                    throw TimeTrackError(.usage, "tickets are answered, not approved", fix: "`reply \(item.id) TEXT`, then `close \(item.id)`", context: ["item": item.id])
-                }
-                if case .absence(var report) = item.pendingContent ?? item.content, report.outcome == nil {
-                    report.outcome = .excused
-                    _ = try store.amend(id, action: "excuse", by: session.operatorName, note: nil) { _ in .absence(report) }
-                }
-                return try store.approve(id, by: session.operatorName)
+                try Decisions.approve(id, store: store, by: session.operatorName)
             }
         }
     }
@@ -188,12 +180,7 @@ extension Console {
                 throw TimeTrackError(.usage, "reject: a reason is required", fix: "usage: reject ID... --reason \"why\"")
             }
             return try decideEach(args.positional, action: "reject", session: session) { store, id in
-                let item = try store.item(id)
-                if case .absence(var report) = item.pendingContent ?? item.content, report.outcome == nil {
-                    report.outcome = .unexcused
-                    _ = try store.amend(id, action: "unexcuse", by: session.operatorName, note: reason) { _ in .absence(report) }
-                }
-                return try store.reject(id, reason: reason, by: session.operatorName)
+                try Decisions.reject(id, reason: reason, store: store, by: session.operatorName)
             }
         }
     }
@@ -249,14 +236,7 @@ extension Console {
         CommandSpec("reply", usage: "ID TEXT...", summary: "answer a help desk ticket", positional: 2...1000) { args, session in
             let text = args.positional.dropFirst().joined(separator: " ")
             return try decideEach([args.positional[0]], action: "reply to", session: session) { store, id in
-                try store.amend(id, action: "reply", by: session.operatorName, note: TextNormalizer.truncate(text, to: 200)) { content in
-                    guard case .ticket(var ticket) = content else {
-                        throw TimeTrackError(.usage, "\(id) is not a ticket; only tickets take replies", context: ["item": id])
-                    }
-                    guard !ticket.closed else { throw TimeTrackError(.illegalTransition, "\(id) is closed", context: ["item": id]) }
-                    ticket.replies.append(Ticket.Reply(by: session.operatorName, at: Date(), text: text))
-                    return .ticket(ticket)
-                }
+                try Decisions.reply(id, text: text, store: store, by: session.operatorName)
             }
         }
     }
@@ -264,16 +244,7 @@ extension Console {
     static var closeCommand: CommandSpec {
         CommandSpec("close", usage: "ID...", summary: "close help desk tickets (they leave the queue)", positional: 1...10_000) { args, session in
             try decideEach(args.positional, action: "close", session: session) { store, id in
-                _ = try store.amend(id, action: "close", by: session.operatorName, note: nil) { content in
-                    guard case .ticket(var ticket) = content else {
-                        throw TimeTrackError(.usage, "\(id) is not a ticket; close is for tickets", fix: "`archive \(id)` takes other items out of the app", context: ["item": id])
-                    }
-                    guard !ticket.closed else { throw TimeTrackError(.illegalTransition, "\(id) is already closed", context: ["item": id]) }
-                    ticket.closed = true
-                    return .ticket(ticket)
-                }
-                let item = try store.item(id)
-                return item.pendingRevision != nil ? try store.approve(id, by: session.operatorName) : item
+                try Decisions.close(id, store: store, by: session.operatorName)
             }
         }
     }

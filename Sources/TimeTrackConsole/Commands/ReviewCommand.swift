@@ -167,38 +167,21 @@ extension Console {
             out.line("  kept")
         case ("r", _, .ticket):
             guard let text = ask("  reply: ") else { return false }
-            _ = try store.amend(item.id, action: "reply", by: who, note: TextNormalizer.truncate(text, to: 200)) { content in
-                guard case .ticket(var t) = content else { return content }
-                t.replies.append(Ticket.Reply(by: who, at: Date(), text: text))
-                return .ticket(t)
-            }
+            _ = try Decisions.reply(item.id, text: text, store: store, by: who)
             out.line("  replied")
             return false  // a reply does not close the ticket: ask again
         case ("c", _, .ticket):
-            _ = try store.amend(item.id, action: "close", by: who, note: nil) { content in
-                guard case .ticket(var t) = content else { return content }
-                t.closed = true
-                return .ticket(t)
-            }
-            _ = try store.approve(item.id, by: who)
+            _ = try Decisions.close(item.id, store: store, by: who)
             out.line("  closed")
         case ("a", _, _):
-            if case .absence(var report) = item.pendingContent ?? item.content, report.outcome == nil {
-                report.outcome = .excused
-                _ = try store.amend(item.id, action: "excuse", by: who, note: nil) { _ in .absence(report) }
-            }
-            let done = try store.approve(item.id, by: who)
+            let done = try Decisions.approve(item.id, store: store, by: who)
             out.line("  " + out.paint("approved", .green) + " (\(done.status.rawValue))")
         case ("r", _, _):
             guard let reason = ask("  reason: ") else {
                 out.line("  a reason is required; not rejected")
                 return false
             }
-            if case .absence(var report) = item.pendingContent ?? item.content, report.outcome == nil {
-                report.outcome = .unexcused
-                _ = try store.amend(item.id, action: "unexcuse", by: who, note: reason) { _ in .absence(report) }
-            }
-            _ = try store.reject(item.id, reason: reason, by: who)
+            _ = try Decisions.reject(item.id, reason: reason, store: store, by: who)
             out.line("  " + out.paint("rejected", .red))
         case ("e", _, _):
             out.line("  fields: " + ItemContent.fieldNames(of: item.kind).joined(separator: ", "))

@@ -1,0 +1,29 @@
+import Foundation
+import TimeTrackCore
+
+extension SourceDefinition {
+    /// Refuses options the importer does not know, naming the file, the option and the known ones.
+    public func checkOptions(_ info: ImporterInfo) throws {
+        for key in options.keys where !info.options.contains(where: { $0.name == key }) {
+            throw error(
+                "options.\(key)", "is not an option of the \(info.name) importer",
+                fix: info.options.isEmpty ? "it takes no options" : "options: " + info.options.map(\.name).joined(separator: ", "))
+        }
+    }
+
+    /// A whole-number option in a range, or the default when absent.
+    public func intOption(_ name: String, default fallback: Int, range: ClosedRange<Int>) throws -> Int {
+        guard let value = options[name] else { return fallback }
+        guard let n = value.numberValue, n.rounded() == n, range.contains(Int(n)) else {
+            throw error("options.\(name)", "must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return Int(n)
+    }
+
+    /// A true/false option, or the default when absent.
+    public func boolOption(_ name: String, default fallback: Bool = false) throws -> Bool {
+        guard let value = options[name] else { return fallback }
+        guard let b = value.boolValue else { throw error("options.\(name)", "must be true or false") }
+        return b
+    }
+}
