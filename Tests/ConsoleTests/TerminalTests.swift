@@ -7,17 +7,19 @@ import Testing
     @Test func replPromptReviewCtrlCAndHistory() throws {
         let fixture = try ConsoleFixture()
         defer { fixture.remove() }
+        #expect(try fixture.run(["--as", "ana", "operator", "add", "sam", "--role", "staff"]).status == 0)
         let history = fixture.dir.path("history")
+        // Staff at the prompt: the README's `review --kind post`.
         let pty = try PseudoTerminal(
-            Binaries.path("timetrack-admin"), ["--store", fixture.store, "--as", "ana", "--imports", ConsoleFixture.root.appendingPathComponent("Imports").path],
+            Binaries.path("timetrack-admin"), ["--store", fixture.store, "--as", "sam", "--imports", ConsoleFixture.root.appendingPathComponent("Imports").path],
             environment: ["TIMETRACK_HISTORY": history])
-        #expect(pty.expect("(ana)> ") != nil, "no prompt: \(pty.transcript)")
+        #expect(pty.expect("(sam)> ") != nil, "no prompt: \(pty.transcript)")
         // Ctrl-C at the prompt cancels the line and stays.
         pty.send("some half-typed line\u{3}")
-        #expect(pty.expect("(ana)> ") != nil, "\(pty.transcript)")
+        #expect(pty.expect("(sam)> ") != nil, "\(pty.transcript)")
         #expect(pty.process.isRunning)
         // Review answered with keys.
-        pty.send("review --kind posts\r")
+        pty.send("review --kind post\r")
         #expect(pty.expect("NEW") != nil, "\(pty.transcript)")
         #expect(pty.expect("[a]pprove [r]eject [e]dit [s]kip [A]pprove rest [q]uit [?]") != nil)
         pty.send("a\r")
@@ -36,7 +38,7 @@ import Testing
         // Ctrl-C in the middle of a review stops the review, not the console.
         pty.send("\u{3}")
         #expect(pty.expect("reviewed: 2 decided, 1 skipped, 1 left") != nil, "\(pty.transcript)")
-        #expect(pty.expect("(ana)> ") != nil)
+        #expect(pty.expect("(sam)> ") != nil)
         pty.send("quit\r")
         #expect(pty.waitForExit() == 0)
         let saved = try String(contentsOfFile: history, encoding: .utf8)
