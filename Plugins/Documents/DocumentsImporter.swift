@@ -96,7 +96,7 @@ public struct DocumentsImporter: Importer {
                     result.pagesFetched += 1
                     if fetched.contentType != nil { type = DocumentClassifier.documentType(url: url, label: label, mimeType: fetched.contentType) }
                     if fingerprint { fingerprintValue = fetched.hash }
-                } catch let error as TimeTrackError {
+                } catch let error as TimeTrackError where error.code != .interrupted {
                     result.problems.append(ImportProblem(.warning, "could not fetch the document: \(error.message)", location: location))
                 }
             }

@@ -157,7 +157,7 @@ public struct HTMLImporter: Importer {
             let page: FetchedPage
             do {
                 page = try context.fetcher.fetch(url)
-            } catch let error as TimeTrackError where pageNumber > 1 {
+            } catch let error as TimeTrackError where pageNumber > 1 && error.code != .interrupted {
                 result.problems.append(ImportProblem(.error, "page \(pageNumber) could not be read: \(error.description)", location: url.absoluteString))
                 break
             }
@@ -212,7 +212,7 @@ public struct HTMLImporter: Importer {
                     }
                     for (name, value) in values { raws[index].raw[name] = value }
                     context.progress?(result.pagesFetched, raws.count)
-                } catch let error as TimeTrackError {
+                } catch let error as TimeTrackError where error.code != .interrupted {
                     result.problems.append(ImportProblem(.warning, "detail page not read, kept the listing's fields: \(error.description)", location: raws[index].location))
                 }
             }

@@ -36,7 +36,7 @@ public struct MetadataImporter: Importer {
         for (index, url) in pages.enumerated() {
             let location = "page \(index + 1)"
             let page: FetchedPage
-            do { page = try context.fetcher.fetch(url) } catch let error as TimeTrackError where index > 0 {
+            do { page = try context.fetcher.fetch(url) } catch let error as TimeTrackError where index > 0 && error.code != .interrupted {
                 result.problems.append(ImportProblem(.error, error.description, location: location))
                 continue
             }

@@ -26,7 +26,7 @@ public struct WordPressImporter: Importer {
         for pageNumber in 1...maxPages {
             let url = pageNumber == 1 ? source.url : WordPressImporter.url(source.url, page: pageNumber)
             let page: FetchedPage
-            do { page = try context.fetcher.fetch(url) } catch let error as TimeTrackError where pageNumber > 1 {
+            do { page = try context.fetcher.fetch(url) } catch let error as TimeTrackError where pageNumber > 1 && error.code != .interrupted {
                 // WordPress answers 400 past the last page: the end.
                 if !error.message.contains("HTTP 400") { result.problems.append(ImportProblem(.warning, "page \(pageNumber): \(error.message)", location: url.absoluteString)) }
                 break

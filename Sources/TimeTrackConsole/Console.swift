@@ -96,8 +96,8 @@ public enum Console {
             return script(session: session, bail: bail)
         }
         if session.interactive {
-            // A one-shot command on a terminal may still ask (review after import); Ctrl-C stops it between steps.
-            Interrupt.install()
+            // A one-shot command on a terminal may still ask (review after import). Ctrl-C keeps
+            // its usual meaning here and ends the process; every decision already made is committed.
             session.reader = PlainLineReader()
         }
         return run(words, in: session)

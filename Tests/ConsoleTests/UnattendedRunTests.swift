@@ -306,4 +306,32 @@ import Testing
         #expect(second.stdout.isEmpty)
         #expect(second.stderr.isEmpty, "\(second.stderr)")
     }
+
+    @Test func ctrlCAtTheConsoleStopsALongImportAndStays() throws {
+        let setup = try Setup()
+        defer { setup.remove() }
+        setup.server.route("/list.html", .html(Self.page(20)))
+        setup.server.handle { request in
+            request.path.hasPrefix("/news/") ? TestHTTPServer.Response(status: 200, headers: ["Content-Type": "text/html"], body: Data("<div class='body'>x</div>".utf8), delay: 0.3) : nil
+        }
+        try setup.dir.write("imports/long.json", """
+            { "id": "long", "importer": "html", "kind": "announcement", "url": "\(setup.server.base)/list.html", "timeZone": "America/Denver",
+              "allowPrivateNetwork": ["127.0.0.1"],
+              "options": { "item": "article", "fields": { "title": "h2", "link": "a@href" }, "detail": { "link": "link", "fields": { "body": ".body@html" } } } }
+            """)
+        let pty = try PseudoTerminal(Binaries.path("timetrack-admin"), ["--store", setup.store, "--imports", setup.imports, "--as", "ana"], environment: ["TIMETRACK_HISTORY": setup.dir.path("h")])
+        #expect(pty.expect("(ana)> ") != nil)
+        pty.send("import long\r")
+        let deadline = Date().addingTimeInterval(10)
+        while !setup.server.requests.contains(where: { $0.path.hasPrefix("/news/") }) && Date() < deadline { usleep(20_000) }
+        pty.send("\u{3}")
+        #expect(pty.expect("interrupted (Ctrl-C)", timeout: 5) != nil, "\(pty.transcript)")
+        #expect(pty.expect("(ana)> ") != nil)
+        #expect(pty.process.isRunning)
+        #expect(setup.server.requests.filter { $0.path.hasPrefix("/news/") }.count < 20)
+        pty.send("quit\r")
+        #expect(pty.waitForExit() == 0)
+        #expect(try setup.sql("SELECT count(*) FROM items") == "0")
+        #expect(try setup.sql("SELECT status FROM import_runs") == "failed")
+    }
 }

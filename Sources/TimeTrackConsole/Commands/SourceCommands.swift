@@ -201,6 +201,7 @@ extension Console {
                 do {
                     var pipeline = session.pipeline(for: source)
                     pipeline.http = try session.webClient(for: source, cache: store)
+                    pipeline.shouldStop = { Interrupt.requested }
                     let progress = Progress(label: source.id, enabled: session.interactive && isatty(2) == 1 && !session.output.json)
                     pipeline.progress = { pages, items in progress.update(pages: pages, items: items) }
                     defer { progress.finish() }

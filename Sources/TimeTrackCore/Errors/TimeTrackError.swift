@@ -39,6 +39,9 @@ public struct TimeTrackError: Error, CustomStringConvertible, Sendable, Equatabl
         public static let busy = Code(rawValue: "busy")
         /// An operating-system call failed.
         public static let system = Code(rawValue: "system")
+        /// The person pressed Ctrl-C: the operation stopped. Importers pass it on, never
+        /// record it as a page problem.
+        public static let interrupted = Code(rawValue: "interrupted")
     }
 
     /// What kind of failure this is.

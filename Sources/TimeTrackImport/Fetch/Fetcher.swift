@@ -30,7 +30,13 @@ public final class Fetcher: PageFetcher {
         }
     }
 
+    /// Asked before every fetch; true stops the source with an "interrupted" error (Ctrl-C at the console).
+    public var shouldStop: (() -> Bool)?
+
     public func fetch(_ url: URL) throws -> FetchedPage {
+        if shouldStop?() == true {
+            throw TimeTrackError(.interrupted, "interrupted (Ctrl-C)", fix: "nothing of this source was written; run the import again", context: ["url": url.absoluteString])
+        }
         if url.isFileURL { return try readFile(url, standsFor: url) }
         let text = url.absoluteString
         if let file = aliases[text] { return try readFile(file, standsFor: url) }

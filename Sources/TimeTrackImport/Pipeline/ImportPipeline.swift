@@ -42,6 +42,8 @@ public struct ImportPipeline {
     public var http: HTTPClient?
     /// Called with (pages, items) as a source is read.
     public var progress: ((_ pages: Int, _ items: Int) -> Void)?
+    /// Asked before every page is fetched; true stops the source (Ctrl-C at the console).
+    public var shouldStop: (() -> Bool)?
 
     public init(importsRoot: URL, http: HTTPClient? = nil) {
         self.importsRoot = importsRoot
@@ -61,6 +63,7 @@ public struct ImportPipeline {
         let effective = file.map { source.readingFile($0) } ?? source
         let importer = try ImporterRegistry.make(for: effective)
         let fetcher = Fetcher(source: effective, confinedTo: file == nil ? importsRoot : nil, http: http)
+        fetcher.shouldStop = shouldStop
         if let file {
             // The given file and its siblings (detail pages, next pages) may be read.
             fetcher.confinedTo = URL(fileURLWithPath: file).deletingLastPathComponent().standardizedFileURL.resolvingSymlinksInPath()
