@@ -138,7 +138,7 @@ import Testing
     @Test func helpVersionAndCompletions() throws {
         let help = try Binaries.run("timetrack-admin", ["--help"])
         #expect(help.status == 0)
-        for command in ["import", "review", "approve", "export", "completions"] where command != "export" {
+        for command in ["import", "review", "approve", "export", "completions", "operator", "keep"] {
             #expect(help.stdout.contains("  \(command)"), "\(command)")
         }
         let helpImport = try Binaries.run("timetrack-admin", ["help", "import"])
