@@ -13,6 +13,8 @@ public struct Exporter {
     public var now: Date = Date()
     public var calendarName = "Time Track"
     public var siteURL = "https://timetrack.example/"
+    /// Called with the number of items read so far (for a progress line on a terminal).
+    public var progress: ((Int) -> Void)?
 
     public init(store: any ItemStore) { self.store = store }
 
@@ -25,6 +27,7 @@ public struct Exporter {
             if page.isEmpty { break }
             for summary in page where school == nil || summary.school == school { result.append(try store.item(summary.id)) }
             offset += page.count
+            progress?(offset)
         }
         return result.sorted { ($0.content.sortDate ?? .distantPast, $0.id) < ($1.content.sortDate ?? .distantPast, $1.id) }
     }

@@ -21,6 +21,9 @@ extension Console {
             let kind = try kindOption(args)
             var exporter = Exporter(store: try session.store())
             if let name = args.option("name") { exporter.calendarName = name }
+            let progress = Progress(label: "export", enabled: session.interactive && isatty(2) == 1 && !session.output.json)
+            exporter.progress = { count in progress.update(pages: 0, items: count) }
+            defer { progress.finish() }
             let school = args.option("school")
             var written: [String] = []
             switch format {

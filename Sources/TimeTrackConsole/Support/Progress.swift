@@ -17,7 +17,8 @@ final class Progress {
         guard enabled, Date().timeIntervalSince(last) > 0.1 else { return }
         last = Date()
         shown = true
-        let text = String(format: "\r\u{1B}[2K  %@: %d pages · %d items · %.1fs", label, pages, items, Date().timeIntervalSince(start))
+        let pagesText = pages > 0 ? "\(pages) pages · " : ""
+        let text = String(format: "\r\u{1B}[2K  %@: %@%d items · %.1fs", label, pagesText, items, Date().timeIntervalSince(start))
         FileHandle.standardError.write(Data(text.utf8))
     }
 
