@@ -11,7 +11,9 @@ import TimeTrackKit
 /// The importer plugins this build knows, by name.
 public enum ImporterRegistry {
     /// Every importer type, in `plugins` order.
-    public static let all: [any Importer.Type] = [HTMLImporter.self, ICalImporter.self, FeedImporter.self, WordPressImporter.self, MetadataImporter.self, DocumentsImporter.self, InboxImporter.self]
+    public static var all: [any Importer.Type] {
+        [HTMLImporter.self, ICalImporter.self, FeedImporter.self, WordPressImporter.self, MetadataImporter.self, DocumentsImporter.self, InboxImporter.self]
+    }
 
     /// The importer named `name`, or nil.
     public static func type(named name: String) -> (any Importer.Type)? {

@@ -47,7 +47,7 @@ public struct MemoReader {
     public mutating func readInt() -> Int? {
         guard offset + 8 <= data.endIndex else { return nil }
         var value: UInt64 = 0
-        withUnsafeMutableBytes(of: &value) { data.copyBytes(to: $0, from: offset..<(offset + 8)) }
+        _ = withUnsafeMutableBytes(of: &value) { data.copyBytes(to: $0, from: offset..<(offset + 8)) }
         offset += 8
         return Int(truncatingIfNeeded: UInt64(littleEndian: value))
     }

@@ -28,15 +28,15 @@ public struct DateParser: Sendable {
         self.reference = reference
     }
 
-    nonisolated(unsafe) static let isoPattern = try? NSRegularExpression(
+    static let isoPattern = try? NSRegularExpression(
         pattern: #"^\s*(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?"#)
-    nonisolated(unsafe) static let timePattern = try? NSRegularExpression(
+    static let timePattern = try? NSRegularExpression(
         pattern: #"(?<![\d/.:-])(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?\s*(a\.?\s?m\.?|p\.?\s?m\.?)?(?![\d/])"#, options: [.caseInsensitive])
-    nonisolated(unsafe) static let offsetPattern = try? NSRegularExpression(
+    static let offsetPattern = try? NSRegularExpression(
         pattern: #"(?:\b(?:gmt|utc)\s*|(?<=\d\d:\d\d:\d\d\s)|(?<=\d\d:\d\d\s))([+-])(\d{2}):?(\d{2})\b|\b(est|edt|cst|cdt|mst|mdt|pst|pdt|akst|akdt|hst|gmt|utc|ut|z)\b"#, options: [.caseInsensitive])
-    nonisolated(unsafe) static let numericPattern = try? NSRegularExpression(
+    static let numericPattern = try? NSRegularExpression(
         pattern: #"(?<!\d)(\d{1,4})([/.-])(\d{1,2})(?:\2(\d{2,4}))?(?!\d)"#)
-    nonisolated(unsafe) static let wordPattern = try? NSRegularExpression(pattern: #"[a-z]+|\d+"#, options: [.caseInsensitive])
+    static let wordPattern = try? NSRegularExpression(pattern: #"[a-z]+|\d+"#, options: [.caseInsensitive])
 
     static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
     static let monthNames = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"]

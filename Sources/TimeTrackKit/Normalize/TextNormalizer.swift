@@ -76,7 +76,7 @@ public enum TextNormalizer {
         return collapse(decodeEntities(out))
     }
 
-    nonisolated(unsafe) static let readMorePattern = try? NSRegularExpression(
+    static let readMorePattern = try? NSRegularExpression(
         pattern: #"\s*(?:\[\s*(?:…|\.\.\.)\s*\]|(?:read|learn|see)\s+more\s*(?:…|\.\.\.|»|›|>|→)?|continue\s+reading\s*(?:…|\.\.\.|»|›|→)?)\s*$"#,
         options: [.caseInsensitive])
 

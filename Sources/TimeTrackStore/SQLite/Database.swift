@@ -147,6 +147,7 @@ final class Database {
     ///
     /// `BEGIN IMMEDIATE` takes the write lock up front, so two writers queue on the busy timeout
     /// instead of failing with "database is locked" on a lock upgrade.
+    @discardableResult
     func transaction<T>(_ body: () throws -> T) throws -> T {
         let name = "s\(depth)"
         try execute(depth == 0 ? "BEGIN IMMEDIATE" : "SAVEPOINT \(name)")
