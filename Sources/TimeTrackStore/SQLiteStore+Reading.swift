@@ -149,7 +149,7 @@ extension SQLiteStore {
 
     /// How many items wait in the review queue, counted up to `cap` (an exact count of a huge
     /// queue is not worth its time).
-    public func reviewCount(kind: ItemKind?, sourceID: String?, missingThreshold: Int = 3, cap: Int = 10_000) throws -> Int {
+    public func reviewCount(kind: ItemKind?, sourceID: String?, missingThreshold: Int, cap: Int) throws -> Int {
         var filter = ""
         var values: [SQLValue] = []
         if let kind {

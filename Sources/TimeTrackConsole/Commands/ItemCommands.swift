@@ -1,7 +1,6 @@
 import Foundation
 import TimeTrackCore
 import TimeTrackKit
-import TimeTrackStore
 
 extension Console {
     static func kindOption(_ args: Arguments, _ name: String = "kind") throws -> ItemKind? {
@@ -137,7 +136,7 @@ extension Console {
     }
 
     /// Runs `decide` for each id (one transaction each); prints a line per id; 3 when some failed.
-    static func decideEach(_ ids: [String], action: String, session: Session, _ decide: (SQLiteStore, String) throws -> Item) throws -> Int32 {
+    static func decideEach(_ ids: [String], action: String, session: Session, _ decide: (any ItemStore, String) throws -> Item) throws -> Int32 {
         let store = try session.store()
         var failed = 0
         var done: [JSONValue] = []

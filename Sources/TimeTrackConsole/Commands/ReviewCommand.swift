@@ -1,7 +1,6 @@
 import Foundation
 import TimeTrackCore
 import TimeTrackKit
-import TimeTrackStore
 
 extension Console {
     static var reviewCommand: CommandSpec {
@@ -30,7 +29,7 @@ extension Console {
             var total = 0
             for kind in kinds {
                 ids += try store.list(ItemQuery(kind: kind, sourceID: args.option("source"), needsReview: true, limit: asking ? 100_000 : limit, offset: asking ? 0 : offset)).map(\.id)
-                if !asking { total += try store.reviewCount(kind: kind, sourceID: args.option("source")) }
+                if !asking { total += try store.reviewCount(kind: kind, sourceID: args.option("source"), missingThreshold: ItemQuery().missingThreshold, cap: 10_000) }
             }
             if !asking && ids.count > limit { ids = Array(ids.prefix(limit)) }
             let code = try walkReview(ids, store: store, session: session)
@@ -50,7 +49,7 @@ extension Console {
     }
 
     /// Shows each item and asks what to do; in a pipe, lists the queue instead (never asks).
-    static func walkReview(_ ids: [String], store: SQLiteStore, session: Session) throws -> Int32 {
+    static func walkReview(_ ids: [String], store: any ItemStore, session: Session) throws -> Int32 {
         let out = session.output
         guard let reader = session.reader, session.interactive, !out.json else {
             let items = try ids.map { try store.item($0) }
@@ -150,7 +149,7 @@ extension Console {
     }
 
     /// Carries out one review key. Returns true when the item was decided, false to ask again.
-    static func decide(_ key: String, item: Item, state: ReviewState, store: SQLiteStore, session: Session) throws -> Bool {
+    static func decide(_ key: String, item: Item, state: ReviewState, store: any ItemStore, session: Session) throws -> Bool {
         let out = session.output
         let who = session.operatorName
         func ask(_ prompt: String) -> String? {

@@ -2,7 +2,6 @@ import Foundation
 import TimeTrackCore
 import TimeTrackImport
 import TimeTrackKit
-import TimeTrackStore
 
 extension Console {
     static var pluginsCommand: CommandSpec {
@@ -200,7 +199,7 @@ extension Console {
                 if Interrupt.requested { break }
                 do {
                     var pipeline = session.pipeline(for: source)
-                    pipeline.http = try session.webClient(for: source, cache: store)
+                    pipeline.http = try session.webClient(for: source, cache: store as? FetchCache)
                     pipeline.shouldStop = { Interrupt.requested }
                     let progress = Progress(label: source.id, enabled: session.interactive && isatty(2) == 1 && !session.output.json)
                     pipeline.progress = { pages, items in progress.update(pages: pages, items: items) }

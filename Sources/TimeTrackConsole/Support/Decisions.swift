@@ -1,13 +1,12 @@
 import Foundation
 import TimeTrackCore
 import TimeTrackKit
-import TimeTrackStore
 
 /// The decisions the command line and the review prompt share, with the per-kind rules:
 /// approving an absence report excuses it, rejecting one leaves it unexcused, tickets are
 /// answered and closed rather than approved.
 enum Decisions {
-    static func approve(_ id: String, store: SQLiteStore, by who: String) throws -> Item {
+    static func approve(_ id: String, store: any ItemStore, by who: String) throws -> Item {
         let item = try store.item(id)
         if item.kind == .ticket {
             throw TimeTrackError(.usage, "tickets are answered, not approved", fix: "`reply \(item.id) TEXT`, then `close \(item.id)`", context: ["item": item.id])
@@ -19,7 +18,7 @@ enum Decisions {
         return try store.approve(id, by: who)
     }
 
-    static func reject(_ id: String, reason: String, store: SQLiteStore, by who: String) throws -> Item {
+    static func reject(_ id: String, reason: String, store: any ItemStore, by who: String) throws -> Item {
         let item = try store.item(id)
         if case .absence(var report) = item.pendingContent ?? item.content, report.outcome == nil {
             report.outcome = .unexcused
@@ -28,7 +27,7 @@ enum Decisions {
         return try store.reject(id, reason: reason, by: who)
     }
 
-    static func reply(_ id: String, text: String, store: SQLiteStore, by who: String) throws -> Item {
+    static func reply(_ id: String, text: String, store: any ItemStore, by who: String) throws -> Item {
         try store.amend(id, action: "reply", by: who, note: TextNormalizer.truncate(text, to: 200)) { content in
             guard case .ticket(var ticket) = content else {
                 throw TimeTrackError(.usage, "\(id) is not a ticket; only tickets take replies", context: ["item": id])
@@ -39,7 +38,7 @@ enum Decisions {
         }
     }
 
-    static func close(_ id: String, store: SQLiteStore, by who: String) throws -> Item {
+    static func close(_ id: String, store: any ItemStore, by who: String) throws -> Item {
         _ = try store.amend(id, action: "close", by: who, note: nil) { content in
             guard case .ticket(var ticket) = content else {
                 throw TimeTrackError(.usage, "\(id) is not a ticket; close is for tickets", fix: "`archive \(id)` takes other items out of the app", context: ["item": id])

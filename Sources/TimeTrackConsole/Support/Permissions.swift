@@ -1,10 +1,9 @@
 import TimeTrackCore
-import TimeTrackStore
 
 extension Session {
     /// The session's operator, checked against the store. On a store with no operators yet, the
     /// current operator becomes its first admin.
-    func currentOperator(in store: SQLiteStore) throws -> Operator {
+    func currentOperator(in store: any ItemStore) throws -> Operator {
         if let op = try store.operatorNamed(operatorName) { return op }
         if try store.operators().isEmpty {
             let op = try store.addOperator(operatorName, role: .admin, by: operatorName)
@@ -18,7 +17,7 @@ extension Session {
 
     /// Refuses a decision on an item of `kind` unless the operator may make it: admins decide
     /// everything; staff decide posts, absence reports and tickets.
-    func requireDecision(on kind: ItemKind, action: String, in store: SQLiteStore) throws {
+    func requireDecision(on kind: ItemKind, action: String, in store: any ItemStore) throws {
         let op = try currentOperator(in: store)
         if op.role == .admin || !kind.isImportedContent { return }
         throw TimeTrackError(

@@ -2,7 +2,6 @@ import Foundation
 import TimeTrackCore
 import TimeTrackImport
 import TimeTrackKit
-import TimeTrackStore
 
 extension Session {
     /// All source definitions in the imports folder, and the errors of the bad ones.
@@ -41,7 +40,7 @@ extension Session {
     }
 
     /// Refuses the action unless the session's operator has `role`.
-    public func requireRole(_ role: Operator.Role, in store: SQLiteStore, for action: String) throws {
+    public func requireRole(_ role: Operator.Role, in store: any ItemStore, for action: String) throws {
         let op = try currentOperator(in: store)
         if role == .admin && op.role != .admin {
             throw TimeTrackError(.permission, "only admins may \(action); \(op.name) is staff", fix: "ask an admin, or run as one with --as NAME")

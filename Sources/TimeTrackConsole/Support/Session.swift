@@ -15,7 +15,7 @@ public final class Session {
     public let output: Output
     /// Where questions are read from, when the session may ask (the REPL sets it).
     var reader: LineReader?
-    private var openStore: SQLiteStore?
+    private var openStore: (any ItemStore)?
 
     public init(storePath: String, importsPath: String, operatorName: String, interactive: Bool, output: Output) {
         self.storePath = storePath
@@ -26,7 +26,9 @@ public final class Session {
     }
 
     /// The store, opened on first use. `create` makes a new file when there is none.
-    public func store(create: Bool = false) throws -> SQLiteStore {
+    ///
+    /// The console sees only the `ItemStore` protocol; this is the one place that picks SQLite.
+    public func store(create: Bool = false) throws -> any ItemStore {
         if let openStore { return openStore }
         let store = try SQLiteStore(path: storePath, create: create)
         openStore = store

@@ -153,6 +153,10 @@ public protocol ItemStore: AnyObject {
     func batch<T>(_ body: () throws -> T) throws -> T
     /// Reconciles one imported record: new, changed (pending revision), unchanged or skipped.
     func recordImported(_ record: ImportedRecord, runID: Int64?, by operatorName: String) throws -> ImportOutcome
+    /// How many items wait in the review queue, counted up to `cap`.
+    func reviewCount(kind: ItemKind?, sourceID: String?, missingThreshold: Int, cap: Int) throws -> Int
+    /// Closes the store; further calls fail.
+    func close()
     /// Counts, for a source's items not seen in this run, one more missing run; resets the others. Returns the ids now missing.
     func recordMissing(sourceID: String, seenKeys: Set<String>, runID: Int64?) throws -> [String]
 
