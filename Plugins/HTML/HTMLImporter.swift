@@ -10,7 +10,7 @@ import TimeTrackKit
 /// (default School Info section), `maxItems`.
 public struct HTMLImporter: Importer {
     public static let info = ImporterInfo(
-        name: "html", version: "1.0.0", kinds: [.announcement, .event, .schoolInfo],
+        name: "html", version: "1.1.0", kinds: [.announcement, .event, .schoolInfo],
         summary: "CSS selectors over listing pages, with pagination and detail pages",
         options: [
             ImporterOption("item", type: "selector", required: true, help: "matches one element per item"),
@@ -106,9 +106,12 @@ public struct HTMLImporter: Importer {
         var entries: [Entry]
         var next: String?
         var matched: Int
+        /// The public URL the page stood for (its canonical link, for a local page without baseURL).
+        var pageURL: String
 
         var encoded: Data {
             var writer = MemoWriter()
+            writer.write(pageURL)
             writer.write(matched)
             writer.write(next)
             writer.write(entries.count)
@@ -119,21 +122,22 @@ public struct HTMLImporter: Importer {
             return writer.data
         }
 
-        init(entries: [Entry], next: String?, matched: Int) {
+        init(entries: [Entry], next: String?, matched: Int, pageURL: String) {
             self.entries = entries
             self.next = next
             self.matched = matched
+            self.pageURL = pageURL
         }
 
         init?(_ data: Data) {
             var reader = MemoReader(data)
-            guard let matched = reader.readInt(), let next = reader.readOptionalString(), let count = reader.readInt(), count >= 0, count <= 1_000_000 else { return nil }
+            guard let pageURL = reader.readString(), let matched = reader.readInt(), let next = reader.readOptionalString(), let count = reader.readInt(), count >= 0, count <= 1_000_000 else { return nil }
             var entries: [Entry] = []
             for _ in 0..<count {
                 guard let key = reader.readString(), let values = reader.readDictionary() else { return nil }
                 entries.append(Entry(key: key, values: values))
             }
-            self.init(entries: entries, next: next, matched: matched)
+            self.init(entries: entries, next: next, matched: matched, pageURL: pageURL)
         }
     }
 
@@ -162,14 +166,16 @@ public struct HTMLImporter: Importer {
                 break
             }
             result.pagesFetched += 1
-            let publicURL = pageNumber == 1 ? (source.baseURL ?? canonical(page) ?? page.url) : page.url
             let listing: ListingMemo
             if let remembered = context.recall(page: page, signature: signature).flatMap(ListingMemo.init) {
                 listing = remembered
             } else {
+                // Only a page read afresh is searched for its canonical link.
+                let publicURL = pageNumber == 1 ? (source.baseURL ?? canonical(page) ?? page.url) : page.url
                 listing = try readListing(page, publicURL: publicURL)
                 context.remember(listing.encoded, page: page, signature: signature)
             }
+            let publicURL = URL(string: listing.pageURL) ?? page.url
             for (index, entry) in listing.entries.enumerated() {
                 guard raws.count < maxItems else {
                     result.problems.append(ImportProblem(.warning, "stopped at \(maxItems) items (options.maxItems)", location: "page \(pageNumber)"))
@@ -250,7 +256,7 @@ public struct HTMLImporter: Importer {
             entries.append(ListingMemo.Entry(key: key, values: raw.values))
         }
         let next = self.next.flatMap { $0.value(in: document.root, headings: nil) }.flatMap { document.resolve($0) }
-        return ListingMemo(entries: entries, next: next, matched: elements.count)
+        return ListingMemo(entries: entries, next: next, matched: elements.count, pageURL: publicURL.absoluteString)
     }
 
     /// Parses a detail page: the detail fields' values.

@@ -124,7 +124,6 @@ public struct ICalImporter: Importer {
                     // The same UID twice (some exports repeat events): keep both, distinctly.
                     seen[key] = count + 1
                     key += "#\(count + 1)"
-                    result.duplicatesMerged += 0
                 } else {
                     seen[key] = 1
                 }
@@ -174,7 +173,8 @@ public struct ICalImporter: Importer {
         if component !== series, let moved = component.first("DTSTART").flatMap(ICSDateTime.init), let instant = zones.instant(moved, allDayZone: zone) {
             eventStart = instant
             allDay = moved.isDate
-            end = duration(of: component, start: moved, startInstant: instant, zone: zone, zones: &zones) > 0 ? instant.addingTimeInterval(duration(of: component, start: moved, startInstant: instant, zone: zone, zones: &zones)) : nil
+            let movedLength = duration(of: component, start: moved, startInstant: instant, zone: zone, zones: &zones)
+            end = movedLength > 0 ? instant.addingTimeInterval(movedLength) : nil
         }
         if allDay {
             var calendar = Calendar(identifier: .gregorian)
@@ -207,7 +207,8 @@ public struct ICalImporter: Importer {
         var t = text.replacingOccurrences(of: "\\n", with: "\n")
         if t.contains("<") && t.contains(">") {
             t = t.replacingOccurrences(of: #"<\s*(br|/p|/div|/li)\s*/?>"#, with: "\n", options: [.regularExpression, .caseInsensitive])
-            t = t.replacingOccurrences(of: #"<[^>]*>"#, with: " ", options: .regularExpression)
+            // Other tags are inline (b, a, span): removed without adding a space ("<b>Friday</b>." → "Friday.").
+            t = t.replacingOccurrences(of: #"<[^>]*>"#, with: "", options: .regularExpression)
         }
         t = TextNormalizer.decodeEntities(t)
         return t.split(separator: "\n").map { TextNormalizer.collapse(String($0)) }.filter { !$0.isEmpty }.joined(separator: "\n")

@@ -66,7 +66,8 @@ public final class Fetcher: PageFetcher {
         if let known = resolvedFolders[folder] {
             let resolved = URL(fileURLWithPath: known).appendingPathComponent(standardized.lastPathComponent)
             // The file itself may be a link out of the folder.
-            if let type = try? FileManager.default.attributesOfItem(atPath: resolved.path)[.type] as? FileAttributeType, type == .typeSymbolicLink {
+            var info = stat()
+            if lstat(resolved.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
                 return resolved.resolvingSymlinksInPath()
             }
             return resolved
@@ -83,14 +84,14 @@ public final class Fetcher: PageFetcher {
                 .fetch, "\(path.path) is outside the imports folder \(root.path)",
                 fix: "keep source pages inside the imports folder, or give the file on the command line with --file", context: ["url": url.absoluteString])
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path.path, isDirectory: &isDirectory) else {
+        var info = stat()
+        guard stat(path.path, &info) == 0 else {
             throw TimeTrackError(.fetch, "no such file: \(path.path)", fix: "check the source's url (relative paths resolve against the definition's folder)", context: ["url": url.absoluteString])
         }
-        guard !isDirectory.boolValue else {
+        guard info.st_mode & S_IFMT != S_IFDIR else {
             throw TimeTrackError(.fetch, "\(path.path) is a folder, not a page", context: ["url": url.absoluteString])
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path.path)[.size] as? NSNumber)?.intValue ?? 0
+        let size = Int(info.st_size)
         if size > maxBytes {
             throw TimeTrackError(
                 .fetch, String(format: "the page is %.1f MB, over the %.1f MB limit", Double(size) / 1_048_576, Double(maxBytes) / 1_048_576),

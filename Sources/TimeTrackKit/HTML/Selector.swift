@@ -67,32 +67,19 @@ public final class Selector: CustomStringConvertible {
 
 @inline(__always) func isElement(_ node: xmlNodePtr) -> Bool { node.pointee.type == XML_ELEMENT_NODE }
 
-func firstElementChild(_ node: xmlNodePtr) -> xmlNodePtr? {
-    var child = node.pointee.children
-    while let c = child {
-        if isElement(c) { return c }
-        child = c.pointee.next
+/// The first element among `start` and the nodes `step` leads to from it.
+@inline(__always) func firstElement(from start: xmlNodePtr?, step: (xmlNodePtr) -> xmlNodePtr?) -> xmlNodePtr? {
+    var node = start
+    while let n = node {
+        if isElement(n) { return n }
+        node = step(n)
     }
     return nil
 }
 
-func nextElementSibling(_ node: xmlNodePtr) -> xmlNodePtr? {
-    var sibling = node.pointee.next
-    while let s = sibling {
-        if isElement(s) { return s }
-        sibling = s.pointee.next
-    }
-    return nil
-}
-
-func previousElementSibling(_ node: xmlNodePtr) -> xmlNodePtr? {
-    var sibling = node.pointee.prev
-    while let s = sibling {
-        if isElement(s) { return s }
-        sibling = s.pointee.prev
-    }
-    return nil
-}
+func firstElementChild(_ node: xmlNodePtr) -> xmlNodePtr? { firstElement(from: node.pointee.children) { $0.pointee.next } }
+func nextElementSibling(_ node: xmlNodePtr) -> xmlNodePtr? { firstElement(from: node.pointee.next) { $0.pointee.next } }
+func previousElementSibling(_ node: xmlNodePtr) -> xmlNodePtr? { firstElement(from: node.pointee.prev) { $0.pointee.prev } }
 
 /// Bytes compared without copies.
 @inline(__always) func equalBytes(_ c: UnsafePointer<xmlChar>?, _ bytes: [UInt8], caseInsensitive: Bool = false) -> Bool {
