@@ -38,7 +38,7 @@ public enum Console {
         let stdinIsTerminal = isatty(0) == 1
         let stdoutIsTerminal = isatty(1) == 1
         var words = arguments
-        var storePath = environment["TIMETRACK_STORE"].flatMap { $0.isEmpty ? nil : $0 } ?? "./timetrack.sqlite"
+        var storePath = environment["TIMETRACK_STORE"].flatMap { $0.isEmpty ? nil : $0 } ?? Session.defaultStorePath
         var importsPath = "./Imports"
         var operatorName = environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? NSUserName()
         var json = false

@@ -92,6 +92,9 @@ import Testing
         #expect(setup.server.requests.filter { $0.path == "/other.html" }.last?.headers["if-modified-since"] == "Tue, 01 Sep 2026 10:00:00 GMT")
         #expect(try setup.sql("SELECT count(*) FROM revisions") == revisionsBefore)
         #expect(pageRequests.first?.headers["user-agent"]?.hasPrefix("timetrack-admin/") == true)
+        // The per-source line tells cron what the run cost.
+        let third = try setup.run(["import", "news"])
+        #expect(third.stderr.contains("1 not modified"), "\(third.stderr)")
     }
 
     @Test func serverErrorIsRetriedAndSlowSourceFailsAlone() throws {

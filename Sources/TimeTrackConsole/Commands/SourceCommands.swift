@@ -211,6 +211,9 @@ extension Console {
                     if !(quiet && !changed) {
                         var line = "\(source.id): \(run?.status.rawValue ?? "?") · \(run?.found ?? 0) found · \(run?.new ?? 0) new · \(run?.changed ?? 0) changed · \(run?.unchanged ?? 0) unchanged · \(run?.missing ?? 0) missing · \(run?.problems ?? 0) problems"
                         if let message = run?.message, run?.status != .ok { line += " · " + message }
+                        if let web = pipeline.http as? WebClient, web.requestCount > 0 {
+                            line += " · \(web.requestCount) requests, \(web.notModifiedCount) not modified"
+                        }
                         session.output.note(line)
                         for problem in summary.result.problems + summary.failures where problem.severity == .error {
                             session.output.note("  \(source.id): \(problem.location): \(problem.message)")

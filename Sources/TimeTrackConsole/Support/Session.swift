@@ -4,6 +4,9 @@ import TimeTrackStore
 
 /// What one console or CLI process works with: the store, the imports folder, the operator, output.
 public final class Session {
+    /// The store path when neither `--store` nor `TIMETRACK_STORE` is given.
+    public static let defaultStorePath = SQLiteStore.defaultPath
+
     /// Path of the store file.
     public var storePath: String
     /// Folder of source definitions.

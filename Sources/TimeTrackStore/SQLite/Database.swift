@@ -208,7 +208,6 @@ struct Statement {
     func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(raw, column)) }
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(raw, column) }
     func double(_ column: Int32) -> Double { sqlite3_column_double(raw, column) }
-    func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
     func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : int(column) }
     func text(_ column: Int32) -> String {
         guard let pointer = sqlite3_column_text(raw, column) else { return "" }
