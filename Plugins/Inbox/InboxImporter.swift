@@ -50,6 +50,7 @@ public struct InboxImporter: Importer {
             }
             guard seen.insert(key).inserted else {
                 result.duplicatesMerged += 1
+                result.problems.append(ImportProblem(.warning, "id '\(key)' appears again; the first entry was kept", location: location))
                 continue
             }
             do {
