@@ -37,20 +37,22 @@ extension SQLiteStore {
     func insertItem(_ content: ItemContent, school: String?, sourceKey: String?, provenance: Provenance?, by operatorName: String, runID: Int64?, note: String?, canonical known: (json: String, hash: String)? = nil) throws -> (Int64, String) {
         let at = now()
         let canonical = known ?? content.canonicalForm
+        // One write of the items row: the next sequence number is read inside this write
+        // transaction (no other writer can take it), so the id, title and sort date go in at once.
+        let seq = Int64(try db.optionalInt("SELECT max(seq) FROM items") ?? 0) + 1
+        let id = content.kind.idPrefix + String(seq)
         try db.run(
             """
-            INSERT INTO items (kind, status, school, title, source_id, source_key, source_url, fetched_at, page_hash, importer, importer_version,
-                               pending_revision, base_hash, created_at, updated_at)
-            VALUES (?, 'pending', ?, '', ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)
+            INSERT INTO items (seq, id, kind, status, school, title, sort_at, source_id, source_key, source_url, fetched_at, page_hash, importer,
+                               importer_version, pending_revision, base_hash, created_at, updated_at)
+            VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)
             """,
-            [.text(content.kind.rawValue), .text(school), .text(provenance?.sourceID), .text(sourceKey), .text(provenance?.sourceURL),
+            [.integer(seq), .text(id), .text(content.kind.rawValue), .text(school), .text(String(content.title.prefix(300))), .date(content.sortDate),
+             .text(provenance?.sourceID), .text(sourceKey), .text(provenance?.sourceURL),
              .date(provenance?.fetchedAt), .text(provenance?.pageHash), .text(provenance?.importer), .text(provenance?.importerVersion),
              .text(canonical.hash), .date(at), .date(at)])
-        let seq = db.lastInsertRowID
-        let id = content.kind.idPrefix + String(seq)
-        try db.run("UPDATE items SET id = ? WHERE seq = ?", [.text(id), .integer(seq)])
         try addRevision(seq: seq, number: 1, state: .pending, content: content, by: operatorName, runID: runID, note: note, canonical: canonical)
-        try project(seq: seq, content)
+        try Projection(content).write(itemSeq: seq, in: db)
         return (seq, id)
     }
 

@@ -53,6 +53,12 @@ public final class SQLiteStore: ItemStore {
                 .storeUnusable, "this SQLite database is not a Time Track store",
                 fix: "pass --store with the path of a Time Track store, or a new file name to create one", context: ["file": path])
         }
+        if tables == 0 {
+            // A new store: 16 KB pages (before anything is written; an existing store keeps its
+            // size). Item bodies of a few KB then fit a page, and an import writes a quarter as
+            // many WAL frames.
+            try db.execute("PRAGMA page_size = 16384")
+        }
         try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
         try migrate()
     }

@@ -56,7 +56,11 @@ final class Database {
     }
 
     /// The last error message of the connection.
-    var errorMessage: String { handle.map { String(cString: sqlite3_errmsg($0)) } ?? "connection closed" }
+    /// On one line: SQLite quotes schema text (with its line breaks) when the schema is damaged.
+    var errorMessage: String {
+        let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "connection closed"
+        return message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+    }
 
     func error(_ rc: Int32, sql: String?) -> TimeTrackError {
         let primary = rc & 0xff
@@ -149,17 +153,23 @@ final class Database {
     /// instead of failing with "database is locked" on a lock upgrade.
     @discardableResult
     func transaction<T>(_ body: () throws -> T) throws -> T {
+        // Prepared once and cached like any statement: an import opens a savepoint per item.
         let name = "s\(depth)"
-        try execute(depth == 0 ? "BEGIN IMMEDIATE" : "SAVEPOINT \(name)")
+        try run(depth == 0 ? "BEGIN IMMEDIATE" : "SAVEPOINT \(name)")
         depth += 1
         do {
             let result = try body()
             depth -= 1
-            try execute(depth == 0 ? "COMMIT" : "RELEASE \(name)")
+            try run(depth == 0 ? "COMMIT" : "RELEASE \(name)")
             return result
         } catch {
             depth -= 1
-            try? execute(depth == 0 ? "ROLLBACK" : "ROLLBACK TO \(name); RELEASE \(name)")
+            if depth == 0 {
+                _ = try? run("ROLLBACK")
+            } else {
+                _ = try? run("ROLLBACK TO \(name)")
+                _ = try? run("RELEASE \(name)")
+            }
             throw error
         }
     }
