@@ -26,6 +26,19 @@ enum Child {
         return ChildResult(seconds: Date().timeIntervalSince(start), pages: files.count)
     }
 
+    /// SHA-256 of every page (read first, not timed): the hashing share of a fetch.
+    static func hashAll(_ folder: String) throws -> ChildResult {
+        let files = (FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String } ?? []).filter { $0.hasSuffix(".html") }.sorted()
+        let pages = try files.map { try Data(contentsOf: URL(fileURLWithPath: (folder as NSString).appendingPathComponent($0))) }
+        let start = Date()
+        var bytes = 0
+        for page in pages {
+            bytes += page.count
+            _ = SHA256.hex(page)
+        }
+        return ChildResult(seconds: Date().timeIntervalSince(start), items: bytes, pages: files.count)
+    }
+
     /// Every source of an imports folder into a store, as `import --all` does.
     static func importAll(imports: String, store path: String) throws -> ChildResult {
         let start = Date()

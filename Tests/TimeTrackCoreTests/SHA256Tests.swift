@@ -10,6 +10,15 @@ import TimeTrackCore
         #expect(SHA256.hex(Array(repeating: UInt8(ascii: "a"), count: 1_000_000)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
+    /// The system library (when loaded) and the Swift code agree at every block boundary.
+    @Test func systemAndPortableAgree() {
+        for length in [0, 1, 55, 56, 57, 63, 64, 65, 119, 120, 128, 1000, 65_537, 1_000_003] {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 7) }
+            #expect(SHA256.hex(bytes) == SHA256.portableHex(bytes), "length \(length)")
+        }
+        #expect(SHA256.portableHex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+
     @Test func piecesEqualWhole() {
         let bytes = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         for split in [0, 1, 63, 64, 65, 500, 999] {
