@@ -10,10 +10,10 @@ import TimeTrackKit
 /// - `["time@datetime", ".date"]`: the first that gives a value;
 /// - `{"select": "...", "pattern": "regex with (group)", "template": "{page}#{value}",
 ///   "exists": true, "value": "constant", "heading": "h2, h3"}`.
-struct FieldSpec {
-    enum Take { case text, lines, html, attribute(String), exists }
+struct FieldSpec: Sendable {
+    enum Take: Sendable { case text, lines, html, attribute(String), exists }
 
-    struct Choice {
+    struct Choice: Sendable {
         var selector: Selector?
         var take: Take
     }

@@ -8,7 +8,7 @@ import TimeTrackKit
 /// Options (see docs/source-definitions.md): `item` (required), `fields` (required), `next`,
 /// `maxPages` (default 5), `detail` (`{"link": "link", "fields": {...}}`), `key`, `section`
 /// (default School Info section), `maxItems`.
-public struct HTMLImporter: Importer {
+public struct HTMLImporter: Importer, Sendable {
     public static let info = ImporterInfo(
         name: "html", version: "1.1.0", kinds: [.announcement, .event, .schoolInfo],
         summary: "CSS selectors over listing pages, with pagination and detail pages",
@@ -202,29 +202,50 @@ public struct HTMLImporter: Importer {
             pageURL = listing.next.flatMap(URL.init(string:))
         }
         if let linkField = detailLink {
-            for index in raws.indices {
-                guard let link = raws[index].raw[linkField], let url = URL(string: link) else { continue }
-                do {
-                    let page = try context.fetcher.fetch(url)
-                    result.pagesFetched += 1
-                    let values: [String: String]
-                    if let data = context.recall(page: page, signature: signature), let remembered = { var r = MemoReader(data); return r.readDictionary() }() {
-                        values = remembered
-                    } else {
-                        values = try readDetail(page)
+            // Detail pages are fetched in order on this thread (per-host delay, robots.txt, the
+            // HTTP cache and Ctrl-C all stay as they are); the pages the memo does not know are
+            // parsed on all cores, a window of pages at a time so memory stays flat.
+            let window = 64
+            var start = raws.startIndex
+            while start < raws.endIndex {
+                let end = min(start + window, raws.endIndex)
+                var fresh: [(index: Int, page: FetchedPage)] = []
+                for index in start..<end {
+                    guard let link = raws[index].raw[linkField], let url = URL(string: link) else { continue }
+                    do {
+                        let page = try context.fetcher.fetch(url)
+                        result.pagesFetched += 1
+                        if let data = context.recall(page: page, signature: signature), let remembered = { var r = MemoReader(data); return r.readDictionary() }() {
+                            for (name, value) in remembered { raws[index].raw[name] = value }
+                        } else {
+                            fresh.append((index, page))
+                        }
+                    } catch let error as TimeTrackError where error.code != .interrupted {
+                        result.problems.append(ImportProblem(.warning, "detail page not read, kept the listing's fields: \(error.description)", location: raws[index].location))
+                    }
+                }
+                let parsed = Parallel.map(fresh.map(\.page)) { page in Result { try self.readDetail(page) } }
+                for ((index, page), outcome) in zip(fresh, parsed) {
+                    switch outcome {
+                    case .success(let values):
                         var writer = MemoWriter()
                         writer.write(values)
                         context.remember(writer.data, page: page, signature: signature)
+                        for (name, value) in values { raws[index].raw[name] = value }
+                    case .failure(let error as TimeTrackError) where error.code != .interrupted:
+                        result.problems.append(ImportProblem(.warning, "detail page not read, kept the listing's fields: \(error.description)", location: raws[index].location))
+                    case .failure(let error):
+                        throw error
                     }
-                    for (name, value) in values { raws[index].raw[name] = value }
-                    context.progress?(result.pagesFetched, raws.count)
-                } catch let error as TimeTrackError where error.code != .interrupted {
-                    result.problems.append(ImportProblem(.warning, "detail page not read, kept the listing's fields: \(error.description)", location: raws[index].location))
                 }
+                context.progress?(result.pagesFetched, raws.count)
+                start = end
             }
         }
-        for entry in raws {
-            switch normalizer.build(entry.raw) {
+        // Normalizing is pure work too: all cores, results in page order.
+        let built = Parallel.map(raws.map(\.raw), minimumPerWorker: 16) { raw in normalizer.build(raw) }
+        for (entry, outcome) in zip(raws, built) {
+            switch outcome {
             case .success(let content):
                 result.items.append(ExtractedItem(key: entry.key, content: content, pageURL: entry.pageURL.absoluteString, pageHash: entry.page.hash, fetchedAt: entry.page.fetchedAt, location: entry.location))
             case .failure(let error):

@@ -7,8 +7,9 @@ extension SQLiteStore {
     }
 
     public func recordImported(_ record: ImportedRecord, runID: Int64?, by operatorName: String) throws -> ImportOutcome {
-        let upstream = try record.content.validated(context: ["source": record.provenance.sourceID])
-        let canonical = upstream.canonicalForm
+        let prepared = try record.prepared ?? PreparedContent(record.content, context: ["source": record.provenance.sourceID])
+        let upstream = prepared.content
+        let canonical = (json: prepared.json, hash: prepared.hash)
         let sourceID = record.provenance.sourceID
         let lookup = "SELECT \(SQLiteStore.itemColumns) FROM items WHERE source_id = ? AND source_key = ?"
         // Fast path, outside any write lock: the same content as last time writes nothing.

@@ -28,7 +28,13 @@ public struct ItemQuery: Sendable, Equatable {
 public struct ImportedRecord: Sendable, Equatable {
     /// Stable key within the source (canonical link, guid, UID+recurrence...).
     public var key: String
-    public var content: ItemContent
+    /// The content as read upstream. Setting it drops a preparation made for the old content.
+    public var content: ItemContent {
+        didSet { prepared = nil }
+    }
+    /// The same content validated, with its canonical JSON and hash, when the caller prepared
+    /// it ahead (on all cores, off the store's write path); nil: the store does it.
+    public private(set) var prepared: PreparedContent?
     public var school: String?
     public var provenance: Provenance
 
@@ -37,6 +43,27 @@ public struct ImportedRecord: Sendable, Equatable {
         self.content = content
         self.school = school
         self.provenance = provenance
+    }
+
+    /// A record whose content was validated and encoded ahead.
+    public init(key: String, prepared: PreparedContent, school: String?, provenance: Provenance) {
+        self.init(key: key, content: prepared.content, school: school, provenance: provenance)
+        self.prepared = prepared
+    }
+}
+
+/// Content that passed validation, with the canonical JSON a revision stores and its SHA-256.
+///
+/// Only this initializer makes one, so holding a `PreparedContent` means the checks ran.
+public struct PreparedContent: Sendable, Equatable {
+    public let content: ItemContent
+    public let json: String
+    public let hash: String
+
+    /// Validates `content` (throwing `.validation` with every problem) and encodes it.
+    public init(_ content: ItemContent, context: [String: String] = [:]) throws {
+        self.content = try content.validated(context: context)
+        (json, hash) = content.canonicalForm
     }
 }
 

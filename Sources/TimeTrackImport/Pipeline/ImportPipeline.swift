@@ -106,19 +106,27 @@ public struct ImportPipeline {
         }
         var seen: Set<String> = []
         let importerInfo = ImporterRegistry.type(named: source.importer)?.info
+        // Validation and the canonical JSON + hash of every item are pure work: done on all
+        // cores here, so the write loop below only writes. An item that fails is left
+        // unprepared and the store reports its problems as before.
+        let prepared = Parallel.map(result.items, minimumPerWorker: 16) { item in try? PreparedContent(item.content) }
         // Batches of items per transaction: each item is still its own decision (savepoint,
         // revision, audit entry); a batch commits whole, so a killed run leaves whole batches.
         var start = 0
         while start < result.items.count {
-            let chunk = result.items[start..<min(start + options.batchSize, result.items.count)]
-            start += chunk.count
+            let chunk = start..<min(start + options.batchSize, result.items.count)
+            start = chunk.upperBound
             try store.batch {
-                for item in chunk {
+                for index in chunk {
+                    let item = result.items[index]
                     let provenance = Provenance(
                         sourceID: source.id, sourceURL: item.pageURL, fetchedAt: item.fetchedAt, pageHash: item.pageHash,
                         importer: importerInfo?.name ?? source.importer, importerVersion: importerInfo?.version ?? "?")
+                    let record =
+                        prepared[index].map { ImportedRecord(key: item.key, prepared: $0, school: source.school, provenance: provenance) }
+                        ?? ImportedRecord(key: item.key, content: item.content, school: source.school, provenance: provenance)
                     do {
-                        let outcome = try store.recordImported(ImportedRecord(key: item.key, content: item.content, school: source.school, provenance: provenance), runID: run.id, by: operatorName)
+                        let outcome = try store.recordImported(record, runID: run.id, by: operatorName)
                         seen.insert(item.key)
                         switch outcome {
                         case .new(let id):

@@ -51,9 +51,37 @@ public final class HTMLDocument {
         }
         doc = parsed
         baseURL = url
-        if let href = root.first("base[href]")?.attribute("href"), let resolved = URL(string: href.trimmingCharacters(in: .whitespaces), relativeTo: url)?.absoluteURL {
+        if let href = HTMLDocument.baseHref(parsed), let resolved = URL(string: href.trimmingCharacters(in: .whitespaces), relativeTo: url)?.absoluteURL {
             baseURL = resolved
         }
+    }
+
+    /// `<base href>`: looked for in `<head>` (and directly under `<html>`, where libxml2 may put
+    /// a stray one), not in the whole page: the body is never searched for it.
+    static func baseHref(_ doc: htmlDocPtr) -> String? {
+        func isElement(_ node: UnsafeMutablePointer<xmlNode>, _ name: String) -> Bool {
+            node.pointee.type == XML_ELEMENT_NODE && node.pointee.name.map { xmlStrcasecmp($0, name) == 0 } == true
+        }
+        func href(_ node: UnsafeMutablePointer<xmlNode>) -> String? {
+            guard let value = xmlGetProp(node, "href") else { return nil }
+            defer { clibxml2_free(value) }
+            return String(cString: value)
+        }
+        guard let html = xmlDocGetRootElement(doc) else { return nil }
+        var child = html.pointee.children
+        while let node = child {
+            if isElement(node, "base"), let value = href(node) { return value }
+            if isElement(node, "head") {
+                var inner = node.pointee.children
+                while let element = inner {
+                    if isElement(element, "base"), let value = href(element) { return value }
+                    inner = element.pointee.next
+                }
+            }
+            if isElement(node, "body") { break }
+            child = node.pointee.next
+        }
+        return nil
     }
 
     /// Parses XML (feeds) with libxml2's recovering XML parser: no network, no external entities,

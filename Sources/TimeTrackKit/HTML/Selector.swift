@@ -13,7 +13,10 @@ import TimeTrackCore
 ///
 /// Matching walks the tree once and compares names and attribute bytes in place: no XPath
 /// context, no string copies per element.
-public final class Selector: CustomStringConvertible {
+///
+/// Immutable once compiled, so one selector may match on several threads at once (each on its
+/// own document); an `xpath:` selector's evaluations take turns inside `XPath`.
+public final class Selector: CustomStringConvertible, @unchecked Sendable {
     /// The selector as written.
     public let source: String
     let list: [ComplexSelector]

@@ -3,10 +3,13 @@ import Foundation
 import TimeTrackCore
 
 /// A compiled XPath expression, evaluated relative to a node.
-public final class XPath {
+public final class XPath: @unchecked Sendable {
     /// The expression text.
     public let expression: String
     private let compiled: xmlXPathCompExprPtr
+    /// libxml2 does not promise that one compiled expression may be evaluated on two threads
+    /// at once (pages are parsed in parallel); evaluations of one expression take turns.
+    private let lock = NSLock()
 
     /// Compiles an expression; a syntax error is a `.selector` error naming it.
     public init(_ expression: String) throws {
@@ -26,7 +29,10 @@ public final class XPath {
         guard let context = xmlXPathNewContext(node.document.doc) else { return [] }
         defer { xmlXPathFreeContext(context) }
         context.pointee.node = node.raw
-        guard let result = xmlXPathCompiledEval(compiled, context) else { return [] }
+        lock.lock()
+        let evaluated = xmlXPathCompiledEval(compiled, context)
+        lock.unlock()
+        guard let result = evaluated else { return [] }
         defer { xmlXPathFreeObject(result) }
         guard let set = result.pointee.nodesetval, set.pointee.nodeNr > 0, let table = set.pointee.nodeTab else { return [] }
         var nodes: [HTMLNode] = []
