@@ -53,13 +53,10 @@ public final class SQLiteStore: ItemStore {
                 .storeUnusable, "this SQLite database is not a Time Track store",
                 fix: "pass --store with the path of a Time Track store, or a new file name to create one", context: ["file": path])
         }
-        if tables == 0 {
-            // A new store: 16 KB pages (before anything is written; an existing store keeps its
-            // size). Item bodies of a few KB then fit a page, and an import writes a quarter as
-            // many WAL frames.
-            try db.execute("PRAGMA page_size = 16384")
-        }
-        try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
+        // temp_store MEMORY: each imported item is its own savepoint, and SQLite keeps the pages
+        // a savepoint may have to undo in a sub-journal; in memory that costs no file writes
+        // (it holds only the few pages one item touches).
+        try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY")
         try migrate()
     }
 
