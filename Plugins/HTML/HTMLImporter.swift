@@ -204,28 +204,14 @@ public struct HTMLImporter: Importer, Sendable {
         if let linkField = detailLink {
             // Detail pages are fetched in order on this thread (per-host delay, robots.txt, the
             // HTTP cache and Ctrl-C all stay as they are); the pages the memo does not know are
-            // parsed on all cores, a window of pages at a time so memory stays flat.
+            // parsed on the other cores meanwhile, a window of pages at a time so memory stays
+            // flat: window k is parsed while window k+1 is fetched.
             let window = 64
-            var start = raws.startIndex
-            while start < raws.endIndex {
-                let end = min(start + window, raws.endIndex)
-                var fresh: [(index: Int, page: FetchedPage)] = []
-                for index in start..<end {
-                    guard let link = raws[index].raw[linkField], let url = URL(string: link) else { continue }
-                    do {
-                        let page = try context.fetcher.fetch(url)
-                        result.pagesFetched += 1
-                        if let data = context.recall(page: page, signature: signature), let remembered = { var r = MemoReader(data); return r.readDictionary() }() {
-                            for (name, value) in remembered { raws[index].raw[name] = value }
-                        } else {
-                            fresh.append((index, page))
-                        }
-                    } catch let error as TimeTrackError where error.code != .interrupted {
-                        result.problems.append(ImportProblem(.warning, "detail page not read, kept the listing's fields: \(error.description)", location: raws[index].location))
-                    }
-                }
-                let parsed = Parallel.map(fresh.map(\.page)) { page in Result { try self.readDetail(page) } }
-                for ((index, page), outcome) in zip(fresh, parsed) {
+            var parsing: (fresh: [(index: Int, page: FetchedPage)], results: Parallel.Pending<Result<[String: String], any Error>>)?
+            func collect() throws {
+                guard let (fresh, pending) = parsing else { return }
+                parsing = nil
+                for ((index, page), outcome) in zip(fresh, pending.wait()) {
                     switch outcome {
                     case .success(let values):
                         var writer = MemoWriter()
@@ -239,8 +225,36 @@ public struct HTMLImporter: Importer, Sendable {
                     }
                 }
                 context.progress?(result.pagesFetched, raws.count)
+            }
+            var start = raws.startIndex
+            while start < raws.endIndex {
+                let end = min(start + window, raws.endIndex)
+                var fresh: [(index: Int, page: FetchedPage)] = []
+                do {
+                    for index in start..<end {
+                        guard let link = raws[index].raw[linkField], let url = URL(string: link) else { continue }
+                        do {
+                            let page = try context.fetcher.fetch(url)
+                            result.pagesFetched += 1
+                            if let data = context.recall(page: page, signature: signature), let remembered = { var r = MemoReader(data); return r.readDictionary() }() {
+                                for (name, value) in remembered { raws[index].raw[name] = value }
+                            } else {
+                                fresh.append((index, page))
+                            }
+                        } catch let error as TimeTrackError where error.code != .interrupted {
+                            result.problems.append(ImportProblem(.warning, "detail page not read, kept the listing's fields: \(error.description)", location: raws[index].location))
+                        }
+                    }
+                } catch {
+                    // Stopped (Ctrl-C): let the window being parsed finish before leaving.
+                    _ = parsing?.results.wait()
+                    throw error
+                }
+                try collect()
+                parsing = (fresh, Parallel.start(fresh.map(\.page)) { page in Result { try self.readDetail(page) } })
                 start = end
             }
+            try collect()
         }
         // Normalizing is pure work too: all cores, results in page order.
         let built = Parallel.map(raws.map(\.raw), minimumPerWorker: 16) { raw in normalizer.build(raw) }

@@ -43,6 +43,40 @@ public enum Parallel {
     }
 }
 
+extension Parallel {
+    /// Starts `map` on other threads and returns at once; `wait()` gives the results. The
+    /// caller can fetch the next pages meanwhile.
+    public static func start<Input: Sendable, Output: Sendable>(_ inputs: [Input], _ transform: @escaping @Sendable (Input) -> Output) -> Pending<Output> {
+        let pending = Pending<Output>()
+        DispatchQueue.global().async {
+            pending.finish(map(inputs, transform))
+        }
+        return pending
+    }
+
+    /// Results that are being computed on other threads.
+    public final class Pending<Output: Sendable>: @unchecked Sendable {
+        private let done = DispatchSemaphore(value: 0)
+        private let lock = NSLock()
+        private var results: [Output] = []
+
+        fileprivate func finish(_ value: [Output]) {
+            lock.lock()
+            results = value
+            lock.unlock()
+            done.signal()
+        }
+
+        /// Blocks until the results are there (call once).
+        public func wait() -> [Output] {
+            done.wait()
+            lock.lock()
+            defer { lock.unlock() }
+            return results
+        }
+    }
+}
+
 /// Result slots the workers fill, one index each: no two threads touch the same element.
 struct Slots<Output>: @unchecked Sendable {
     let buffer: UnsafeMutableBufferPointer<Output>
