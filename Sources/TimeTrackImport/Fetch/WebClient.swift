@@ -13,15 +13,17 @@ public final class WebClient: HTTPClient {
     public let allowPrivateNetwork: PrivateNetworkAllowance
     let cache: FetchCache?
     let userAgent: String
-    private var lastRequest: [String: Date] = [:]
+    /// Whose turn it is at each host; shared by the clients of one import command.
+    let hosts: HostSchedule
     private var robots: [String: RobotsTxt] = [:]
     /// Requests made (for the run's report).
     public private(set) var requestCount = 0
     /// Pages answered 304 Not Modified.
     public private(set) var notModifiedCount = 0
 
-    public init(settings: FetchSettings, allowPrivateNetwork: PrivateNetworkAllowance, cache: FetchCache?, version: String) {
+    public init(settings: FetchSettings, allowPrivateNetwork: PrivateNetworkAllowance, cache: FetchCache?, version: String, hosts: HostSchedule = HostSchedule()) {
         self.settings = settings
+        self.hosts = hosts
         self.allowPrivateNetwork = allowPrivateNetwork
         self.cache = cache
         self.userAgent = settings.userAgent(version: version)
@@ -145,12 +147,12 @@ public final class WebClient: HTTPClient {
 
     func request(_ url: URL, maxBytes: Int, cached: CachedResponse?) throws -> Response {
         try AddressPolicy.check(url, allowance: allowPrivateNetwork)
-        // One request at a time per host (we are sequential), with a pause between them.
-        if let host = url.host, let last = lastRequest[host] {
-            let wait = settings.requestDelay - Date().timeIntervalSince(last)
-            if wait > 0 { Thread.sleep(forTimeInterval: wait) }
-        }
-        defer { if let host = url.host { lastRequest[host] = Date() } }
+        // One request at a time per host, with a pause between them, across every client
+        // sharing the schedule.
+        return try hosts.turn(host: url.host, delay: settings.requestDelay) { try send(url, maxBytes: maxBytes, cached: cached) }
+    }
+
+    private func send(_ url: URL, maxBytes: Int, cached: CachedResponse?) throws -> Response {
         requestCount += 1
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData, timeoutInterval: settings.connectTimeout)
         request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
