@@ -26,6 +26,18 @@ enum Child {
         return ChildResult(seconds: Date().timeIntervalSince(start), pages: files.count)
     }
 
+    /// The floor on all cores: every page parsed by libxml2 on `Parallel.workers` threads.
+    static func parallelFloor(_ folder: String) throws -> ChildResult {
+        let files = (FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String } ?? []).filter { $0.hasSuffix(".html") }.sorted()
+        let paths = files.map { (folder as NSString).appendingPathComponent($0) }
+        let start = Date()
+        _ = Parallel.map(paths) { path in
+            if let data = try? Data(contentsOf: URL(fileURLWithPath: path)) { HTMLDocument.parseAndDiscard(data) }
+            return 0
+        }
+        return ChildResult(seconds: Date().timeIntervalSince(start), pages: files.count)
+    }
+
     /// SHA-256 of every page (read first, not timed): the hashing share of a fetch.
     static func hashAll(_ folder: String) throws -> ChildResult {
         let files = (FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String } ?? []).filter { $0.hasSuffix(".html") }.sorted()
@@ -39,20 +51,26 @@ enum Child {
         return ChildResult(seconds: Date().timeIntervalSince(start), items: bytes, pages: files.count)
     }
 
-    /// Every source of an imports folder into a store, as `import --all` does.
+    /// Every source of an imports folder into a store, as `import --all` does (with read-ahead:
+    /// `SourceImports.defaultLanes` sources read at once, each lane on its own connection).
     static func importAll(imports: String, store path: String) throws -> ChildResult {
         let start = Date()
         let store = try SQLiteStore(path: path, create: true)
+        let readers = try (0..<SourceImports.defaultLanes).map { _ in try SQLiteStore(path: path) }
         let (sources, errors) = SourceDefinition.loadAll(folder: imports)
         if let error = errors.first { throw error }
         var items = 0, pages = 0
-        for source in sources {
+        try SourceImports.run(sources, into: store, readers: readers, by: "bench") { _, _ in
             var pipeline = ImportPipeline(importsRoot: URL(fileURLWithPath: imports))
             pipeline.now = { Date(timeIntervalSince1970: 1_790_000_000) }
-            let summary = try pipeline.importSource(source, into: store, by: "bench")
+            return pipeline
+        } each: { _, _, outcome in
+            let summary = try outcome.get()
             items += summary.result.items.count
             pages += summary.result.pagesFetched
+            return true
         }
+        for reader in readers { reader.close() }
         store.close()
         return ChildResult(seconds: Date().timeIntervalSince(start), items: items, pages: pages)
     }

@@ -16,6 +16,7 @@ if arguments.first == "--child" {
         case "import": result = try Child.importAll(imports: arguments[2], store: arguments[3])
         case "extract": result = try Child.extractAll(imports: arguments[2])
         case "hash": result = try Child.hashAll(arguments[2])
+        case "parallel-floor": result = try Child.parallelFloor(arguments[2])
         case "fill": result = try Child.fill(store: arguments[2], count: Int(arguments[3]) ?? 1_000_000)
         case "generate":
             // For profiling: `timetrack-bench --child generate DIR PAGES` leaves a corpus in DIR.

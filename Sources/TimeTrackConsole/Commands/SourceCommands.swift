@@ -195,23 +195,37 @@ extension Console {
             var failed = 0, held = 0
             var errorsBySource: [String: TimeTrackError] = [:]
             let quiet = args.flag("quiet")
-            for source in sources {
-                if Interrupt.requested { break }
-                do {
-                    var pipeline = session.pipeline(for: source)
-                    pipeline.http = try session.webClient(for: source, cache: store as? FetchCache)
-                    pipeline.shouldStop = { Interrupt.requested }
-                    let progress = Progress(label: source.id, enabled: session.interactive && isatty(2) == 1 && !session.output.json)
+            // On a terminal each source shows its progress and is read in its turn; otherwise
+            // (cron, pipes) the next sources are read on other threads, each lane with its own
+            // connection, while the current one is applied.
+            let showProgress = session.interactive && isatty(2) == 1 && !session.output.json
+            let lanes = showProgress || sources.count < 2 ? 0 : SourceImports.defaultLanes
+            let readers = try (0..<lanes).map { _ in try session.readerStore() }
+            defer { for reader in readers { reader.close() } }
+            let hosts = HostSchedule()
+            let progressBars = sources.map { Progress(label: $0.id, enabled: showProgress) }
+            try SourceImports.run(sources, file: args.option("file"), into: store, readers: readers, by: session.operatorName, options: options) { index, cache in
+                let source = sources[index]
+                var pipeline = session.pipeline(for: source)
+                pipeline.http = try session.webClient(for: source, cache: cache as? FetchCache, hosts: hosts)
+                pipeline.shouldStop = { Interrupt.requested }
+                if showProgress {
+                    let progress = progressBars[index]
                     pipeline.progress = { pages, items in progress.update(pages: pages, items: items) }
-                    defer { progress.finish() }
-                    let summary = try pipeline.importSource(source, into: store, by: session.operatorName, file: args.option("file"), options: options)
+                }
+                return pipeline
+            } each: { index, pipeline, outcome in
+                let source = sources[index]
+                progressBars[index].finish()
+                switch outcome {
+                case .success(let summary):
                     summaries.append(summary)
                     let run = summary.run
                     let changed = (run?.new ?? 0) + (run?.changed ?? 0) + (run?.missing ?? 0) > 0 || run?.status != .ok
                     if !(quiet && !changed) {
                         var line = "\(source.id): \(run?.status.rawValue ?? "?") · \(run?.found ?? 0) found · \(run?.new ?? 0) new · \(run?.changed ?? 0) changed · \(run?.unchanged ?? 0) unchanged · \(run?.missing ?? 0) missing · \(run?.problems ?? 0) problems"
                         if let message = run?.message, run?.status != .ok { line += " · " + message }
-                        if let web = pipeline.http as? WebClient, web.requestCount > 0 {
+                        if let web = pipeline?.http as? WebClient, web.requestCount > 0 {
                             line += " · \(web.requestCount) requests, \(web.notModifiedCount) not modified"
                         }
                         session.output.note(line)
@@ -225,12 +239,13 @@ extension Console {
                     case .partial?: exit = 3
                     default: break
                     }
-                } catch let error as TimeTrackError {
+                case .failure(let error):
                     failed += 1
                     let tagged = TimeTrackError(error.code, error.message, fix: error.fix, context: error.context.merging(["source": source.id]) { a, _ in a })
                     errorsBySource[source.id] = tagged
                     session.output.error(tagged)
                 }
+                return !Interrupt.requested
             }
             if session.output.json {
                 var rows: [JSONValue] = summaries.map { s in

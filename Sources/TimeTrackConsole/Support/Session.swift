@@ -38,6 +38,12 @@ public final class Session {
         return store
     }
 
+    /// Another connection to the same store, for reading sources on other threads while the
+    /// main connection applies (`SourceImports`). The caller closes it.
+    public func readerStore() throws -> any ItemStore {
+        try SQLiteStore(path: storePath, create: false)
+    }
+
     /// Closes the store if open.
     public func close() {
         openStore?.close()

@@ -2,6 +2,16 @@ import Foundation
 import TimeTrackCore
 import TimeTrackKit
 
+/// A source that was read and not yet applied.
+public struct SourceReading: Sendable {
+    public var source: SourceDefinition
+    public var result: ImportResult
+    var memoEntries: [MemoEntry]
+}
+
+/// A page's extraction to remember: by URL, page hash and how it was read.
+typealias MemoEntry = (url: String, pageHash: String, signature: String, payload: Data)
+
 /// What one source's import did.
 public struct SourceRunSummary: Sendable {
     public var source: String
@@ -59,7 +69,7 @@ public struct ImportPipeline {
 
     /// Reads a source, reusing what `memo` remembers of unchanged pages; returns the result and
     /// the payloads to remember.
-    func extract(_ source: SourceDefinition, file: String?, memo: PageMemo?) throws -> (ImportResult, [(url: String, pageHash: String, signature: String, payload: Data)]) {
+    func extract(_ source: SourceDefinition, file: String?, memo: PageMemo?) throws -> (ImportResult, [MemoEntry]) {
         let effective = file.map { source.readingFile($0) } ?? source
         let importer = try ImporterRegistry.make(for: effective)
         let fetcher = Fetcher(source: effective, confinedTo: file == nil ? importsRoot : nil, http: http)
@@ -75,21 +85,48 @@ public struct ImportPipeline {
         return (result, context.memoEntries)
     }
 
-    /// Imports a source into the store as pending items (one transaction per item), with a run record.
+    /// Imports a source into the store as pending items, with a run record: `read` then `apply`.
     public func importSource(_ source: SourceDefinition, into store: any ItemStore, by operatorName: String, file: String? = nil, options: ImportOptions = ImportOptions()) throws -> SourceRunSummary {
-        var run = try store.beginRun(sourceID: source.id, by: operatorName)
-        var summary = SourceRunSummary(source: source.id, run: run, result: ImportResult())
-        var memoEntries: [(url: String, pageHash: String, signature: String, payload: Data)] = []
+        let run = try store.beginRun(sourceID: source.id, by: operatorName)
+        let reading: SourceReading
         do {
-            (summary.result, memoEntries) = try extract(source, file: file, memo: store as? PageMemo)
+            reading = try read(source, using: store, file: file)
         } catch let error as TimeTrackError {
-            run.status = .failed
-            run.message = error.description
-            run.finishedAt = now()
-            try store.finishRun(run)
-            summary.run = run
+            try recordFailedRead(run, error, into: store)
             throw error
         }
+        return try apply(reading, run: run, into: store, by: operatorName, options: options)
+    }
+
+    /// Reads the source; writes nothing.
+    ///
+    /// `store` is only read, for the page memo (and, through `http`, the HTTP cache), so a
+    /// reading may run on another thread with its own connection to the same file while the
+    /// previous source is applied (see `SourceImports`). The run record is opened before, and
+    /// everything is written by `apply`, on the applying connection.
+    public func read(_ source: SourceDefinition, using store: (any ItemStore)?, file: String? = nil) throws -> SourceReading {
+        let (result, memoEntries) = try extract(source, file: file, memo: store as? PageMemo)
+        return SourceReading(source: source, result: result, memoEntries: memoEntries)
+    }
+
+    /// Finishes the run of a source that could not be read as failed.
+    public func recordFailedRead(_ run: ImportRun, _ error: TimeTrackError, into store: any ItemStore) throws {
+        var run = run
+        run.status = .failed
+        run.message = error.description
+        run.finishedAt = now()
+        try store.finishRun(run)
+    }
+
+    /// Reconciles what `read` found with the store, under the run opened for it: new and
+    /// changed items as pending revisions (batches of items per transaction, one savepoint
+    /// each), missing items counted, the run finished. Held without applying anything when the
+    /// shrink guard says so.
+    public func apply(_ reading: SourceReading, run: ImportRun, into store: any ItemStore, by operatorName: String, options: ImportOptions = ImportOptions()) throws -> SourceRunSummary {
+        let source = reading.source
+        var run = run
+        var summary = SourceRunSummary(source: source.id, run: run, result: reading.result)
+        let memoEntries = reading.memoEntries
         let result = summary.result
         run.found = result.items.count
         run.problems = result.problems.count

@@ -1,0 +1,107 @@
+import Dispatch
+import Foundation
+import TimeTrackCore
+
+/// Reads source i+1 on another thread while the caller applies source i.
+///
+/// Applying a source is store writes on one connection; reading the next one is fetching and
+/// parsing. Overlapping them keeps the cores busy during `import --all` and cron runs. The
+/// readings still happen one at a time and in order, and the caller gets them in order.
+///
+/// Contract: `work` runs on another thread, so it must use only what the caller leaves alone
+/// meanwhile: its own store connection (`Session.readerStore()`), its own `WebClient`, a
+/// pipeline value made for it. Call `finish()` before closing what `work` uses.
+public final class ReadAhead<Value>: @unchecked Sendable {
+    /// One reading: its result, and a signal when it is there.
+    private final class Slot: @unchecked Sendable {
+        let done = DispatchSemaphore(value: 0)
+        var result: Result<Value, any Error>?
+    }
+
+    private let count: Int
+    private let enabled: Bool
+    private let depth: Int
+    private let work: (_ index: Int, _ lane: Int) throws -> Value
+    private let prepare: ((_ index: Int) throws -> Void)?
+    private var slots: [Int: Slot] = [:]
+    private let lock = NSLock()
+
+    /// - Parameters:
+    ///   - count: how many readings there are (indexes 0..<count).
+    ///   - enabled: false runs each reading on the caller's thread when asked for (no overlap).
+    ///   - depth: how many readings may run at once. Reading `index` runs in lane
+    ///     `index % depth`, and two readings never share a lane at the same time: give each
+    ///     lane its own store connection and web client.
+    ///   - prepare: called on the caller's thread just before reading `index` starts (to open
+    ///     its run record on the caller's connection); if it throws, that is the reading's error.
+    ///   - work: reads one; called at most once per index.
+    public init(
+        count: Int, enabled: Bool = true, depth: Int = 1, prepare: ((_ index: Int) throws -> Void)? = nil,
+        _ work: @escaping (_ index: Int, _ lane: Int) throws -> Value
+    ) {
+        self.count = count
+        self.enabled = enabled
+        self.depth = max(1, depth)
+        self.prepare = prepare
+        self.work = work
+    }
+
+    private func start(_ index: Int) {
+        guard index < count else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        guard slots[index] == nil else { return }
+        let slot = Slot()
+        slots[index] = slot
+        do {
+            try prepare?(index)
+        } catch {
+            slot.result = .failure(error)
+            slot.done.signal()
+            return
+        }
+        // A thread of its own, not a dispatch queue's: the reading blocks while its pages are
+        // parsed on the queue's threads, and must not take one of them (2 cores: 2 threads).
+        let thread = Thread {
+            let result = Result { try self.work(index, index % self.depth) }
+            self.lock.lock()
+            slot.result = result
+            self.lock.unlock()
+            slot.done.signal()
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    /// Reading `index` (ask in order 0, 1, 2…): waits for it and starts reading `index + 1`.
+    public func value(_ index: Int) throws -> Value {
+        guard index >= 0 && index < count else { throw TimeTrackError(.system, "read-ahead: there is no reading \(index) of \(count)") }
+        guard enabled else {
+            try prepare?(index)
+            return try work(index, 0)
+        }
+        for ahead in index..<(index + depth) { start(ahead) }
+        lock.lock()
+        let slot = slots[index]
+        lock.unlock()
+        guard let slot else { throw TimeTrackError(.system, "read-ahead: reading \(index) was dropped") }
+        slot.done.wait()
+        lock.lock()
+        let result = slot.result
+        slots[index] = nil
+        lock.unlock()
+        // Its lane is free: the reading `depth` places on may start.
+        start(index + depth)
+        guard let result else { throw TimeTrackError(.system, "read-ahead: reading \(index) gave no result") }
+        return try result.get()
+    }
+
+    /// Waits for a reading still under way (stopping early, or after the last), and drops it.
+    public func finish() {
+        lock.lock()
+        let running = Array(slots.values)
+        slots.removeAll()
+        lock.unlock()
+        for slot in running { slot.done.wait() }
+    }
+}

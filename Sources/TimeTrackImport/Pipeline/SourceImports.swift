@@ -1,0 +1,89 @@
+import Foundation
+import TimeTrackCore
+import TimeTrackKit
+
+/// Imports several sources into one store, in order, reading the next ones on other threads
+/// while the current one is applied (`import --all`, `import --due`, the benchmark).
+///
+/// Every write happens on the caller's thread through `store`; a reading uses only its lane's
+/// own connection (memo, HTTP cache), so the store sees one writer of items at a time and the
+/// outcome is the same as importing the sources one after another.
+public enum SourceImports {
+    /// How many sources may be read at once by default: one per core, plus one so that a
+    /// reading's serial parts (listing pages, fetching) overlap the others' parsing.
+    public static var defaultLanes: Int { Parallel.workers + 1 }
+
+    /// - Parameters:
+    ///   - readers: one store connection per lane; empty reads each source on the caller's
+    ///     thread through `store`, when it is its turn (no read-ahead).
+    ///   - file: read this local file instead of the source's url (a single source).
+    ///   - pipeline: the pipeline for source `i` reading through `cache` (its lane's connection,
+    ///     for the HTTP cache); called on the caller's thread before any reading starts. A
+    ///     source whose pipeline cannot be made fails alone (no run is recorded for it).
+    ///   - each: called on the caller's thread, in order, with each source's pipeline (nil if
+    ///     it could not be made) and outcome; return false to stop (readings under way are
+    ///     waited for, and not applied).
+    public static func run(
+        _ sources: [SourceDefinition], file: String? = nil, into store: any ItemStore, readers: [any ItemStore], by operatorName: String,
+        options: ImportOptions = ImportOptions(), pipeline makePipeline: (_ index: Int, _ cache: any ItemStore) throws -> ImportPipeline,
+        each: (_ index: Int, _ pipeline: ImportPipeline?, _ outcome: Result<SourceRunSummary, TimeTrackError>) throws -> Bool
+    ) throws {
+        let lanes = max(1, readers.count)
+        func connection(_ lane: Int) -> any ItemStore { readers.isEmpty ? store : readers[lane % lanes] }
+        let pipelines: [Result<ImportPipeline, TimeTrackError>] = sources.indices.map { index in
+            do { return .success(try makePipeline(index, connection(index))) } catch let error as TimeTrackError {
+                return .failure(error)
+            } catch {
+                return .failure(TimeTrackError(.system, "\(error)"))
+            }
+        }
+        // Each source's run record is opened on `store` (the caller's thread) when its reading
+        // starts, so `runs` shows it running, and a killed import leaves it to be marked
+        // interrupted; the reading connections only read.
+        var runs: [Int: ImportRun] = [:]
+        let ahead = ReadAhead(count: sources.count, enabled: !readers.isEmpty, depth: lanes) { index in
+            guard case .success = pipelines[index] else { return }
+            runs[index] = try store.beginRun(sourceID: sources[index].id, by: operatorName)
+        } _: { index, lane -> SourceReading? in
+            guard case .success(let pipeline) = pipelines[index] else { return nil }
+            return try pipeline.read(sources[index], using: connection(lane), file: file)
+        }
+        defer { ahead.finish() }
+        var stoppedAt = sources.count
+        for index in sources.indices {
+            let outcome: Result<SourceRunSummary, TimeTrackError>
+            switch pipelines[index] {
+            case .failure(let error):
+                outcome = .failure(error)
+            case .success(let pipeline):
+                do {
+                    let reading: SourceReading?
+                    do {
+                        reading = try ahead.value(index)
+                    } catch let error as TimeTrackError {
+                        if let run = runs[index] { try pipeline.recordFailedRead(run, error, into: store) }
+                        throw error
+                    }
+                    guard let reading, let run = runs[index] else { throw TimeTrackError(.system, "source \(sources[index].id) was not read") }
+                    outcome = .success(try pipeline.apply(reading, run: run, into: store, by: operatorName, options: options))
+                } catch let error as TimeTrackError {
+                    outcome = .failure(error)
+                }
+            }
+            runs[index] = nil
+            guard try each(index, try? pipelines[index].get(), outcome) else {
+                stoppedAt = index + 1
+                break
+            }
+        }
+        // Stopped early (Ctrl-C): sources already being read are not applied; their runs say so.
+        ahead.finish()
+        for (index, run) in runs.sorted(by: { $0.key < $1.key }) where index >= stoppedAt {
+            var run = run
+            run.status = .interrupted
+            run.message = "stopped before this source was applied; nothing of it was written"
+            run.finishedAt = Date()
+            try? store.finishRun(run)
+        }
+    }
+}
