@@ -12,6 +12,8 @@ struct ChildResult: Codable {
     var items: Int = 0
     var pages: Int = 0
     var maxRSSKB: Int = 0
+    /// User + system CPU time of the child, all threads.
+    var cpuSeconds: Double = 0
 }
 
 enum Child {
@@ -164,6 +166,7 @@ func runChild(_ arguments: [String]) throws -> (ChildResult, Double) {
     guard status == 0 else { throw TimeTrackError(.system, "child \(arguments) failed with status \(status)") }
     var result = (try? JSONDecoder().decode(ChildResult.self, from: data)) ?? ChildResult(seconds: wall)
     result.maxRSSKB = Int(usage.ru_maxrss)
+    result.cpuSeconds = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1_000_000
     return (result, wall)
 }
 
