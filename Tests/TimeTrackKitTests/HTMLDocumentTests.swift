@@ -91,4 +91,40 @@ import TimeTrackKit
         #expect(TextNormalizer.removeReadMore("Register now [&hellip;]".replacingOccurrences(of: "&hellip;", with: "…")) == "Register now")
         #expect(TextNormalizer.plainText(fromHTML: "<p>A&nbsp;<b>b</b></p>") == "A b")
     }
+
+    /// The hand-written tail matcher does what the regular expression it replaced did, on
+    /// every combination of lead text, tail words, separators and endings.
+    @Test func readMoreMatchesTheRegularExpressionItReplaced() throws {
+        let reference = try NSRegularExpression(
+            pattern: #"\s*(?:\[\s*(?:…|\.\.\.)\s*\]|(?:read|learn|see)\s+more\s*(?:…|\.\.\.|»|›|>|→)?|continue\s+reading\s*(?:…|\.\.\.|»|›|→)?)\s*$"#,
+            options: [.caseInsensitive])
+        func byRegex(_ text: String) -> String {
+            let lower = text.suffix(40).lowercased()
+            guard lower.contains("more") || lower.contains("reading") || lower.contains("]") else { return text }
+            var result = text
+            while let match = reference.firstMatch(in: result, range: NSRange(location: 0, length: (result as NSString).length)), match.range.length > 0 {
+                result = (result as NSString).replacingCharacters(in: match.range, with: "")
+            }
+            return result.trimmingCharacters(in: .whitespaces)
+        }
+        let leads = ["", "The fair is back.", "Learn about more", "furthermore", "foresee more", "Ünïcode café ", "A\u{00A0}"]
+        let tails = [
+            "", "Read more", "read  more", "READ MORE", "Learn More", "see more", "seemore", "Continue reading", "continue\treading",
+            "[…]", "[ ... ]", "[..]", "more", "reading", "Read more Read more", "[…] Read more",
+        ]
+        let endings = ["", "…", "...", "....", " »", "›", " >", "→", " ]", "  ", "\u{00A0}", ".", " →  "]
+        var checked = 0
+        for lead in leads {
+            for tail in tails {
+                for ending in endings {
+                    for joint in ["", " ", "\n"] {
+                        let text = lead + joint + tail + ending
+                        #expect(TextNormalizer.removeReadMore(text) == byRegex(text), "\(text.debugDescription)")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked == 7 * 16 * 13 * 3)
+    }
 }

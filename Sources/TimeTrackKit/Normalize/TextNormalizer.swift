@@ -76,21 +76,72 @@ public enum TextNormalizer {
         return collapse(decodeEntities(out))
     }
 
-    static let readMorePattern = try? NSRegularExpression(
-        pattern: #"\s*(?:\[\s*(?:…|\.\.\.)\s*\]|(?:read|learn|see)\s+more\s*(?:…|\.\.\.|»|›|>|→)?|continue\s+reading\s*(?:…|\.\.\.|»|›|→)?)\s*$"#,
-        options: [.caseInsensitive])
-
-    /// Drops the "Read more…", "Continue reading »" and "[…]" tails that listing excerpts carry.
+    /// Drops the "Read more…", "Continue reading »" and "[…]" tails that listing excerpts carry:
+    /// at the end of the text, after optional space, `[…]` or `[...]`; `read more`, `learn more`
+    /// or `see more` with an optional `…`, `...`, `»`, `›`, `>` or `→`; `continue reading` with
+    /// the same but `>`. Repeated tails all go. (Matched by hand: this runs for every excerpt
+    /// of every run, and a regular expression cost more than the rest of the normalizing.)
     public static func removeReadMore(_ text: String) -> String {
         let lower = text.suffix(40).lowercased()
         guard lower.contains("more") || lower.contains("reading") || lower.contains("]") else { return text }
-        var result = text
-        while let regex = readMorePattern,
-            let match = regex.firstMatch(in: result, range: NSRange(location: 0, length: (result as NSString).length)), match.range.length > 0
-        {
-            result = (result as NSString).replacingCharacters(in: match.range, with: "")
+        let scalars = Array(text.unicodeScalars)
+        var end = scalars.count
+        while let start = readMoreTailStart(scalars, end: end), start < end { end = start }
+        let kept = end == scalars.count ? text : String(String.UnicodeScalarView(scalars[0..<end]))
+        return kept.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// Where a read-more tail ending `s[..<end]` (after optional space) starts, its leading space
+    /// included; nil when there is none.
+    static func readMoreTailStart(_ s: [Unicode.Scalar], end: Int) -> Int? {
+        func skipSpaces(_ i: Int) -> Int {
+            var j = i
+            while j > 0 && s[j - 1].properties.isWhitespace { j -= 1 }
+            return j
         }
-        return result.trimmingCharacters(in: .whitespaces)
+        /// Start of `word` (ASCII letters, any case) if it ends at `i`.
+        func word(_ word: String, endingAt i: Int) -> Int? {
+            let letters = Array(word.utf8)
+            guard i >= letters.count else { return nil }
+            for (k, letter) in letters.enumerated() {
+                var v = s[i - letters.count + k].value
+                if v >= 65 && v <= 90 { v += 32 }
+                guard v == UInt32(letter) else { return nil }
+            }
+            return i - letters.count
+        }
+        func ellipsis(endingAt i: Int) -> Int? {
+            if i >= 1 && s[i - 1] == "…" { return i - 1 }
+            if i >= 3 && s[i - 1] == "." && s[i - 2] == "." && s[i - 3] == "." { return i - 3 }
+            return nil
+        }
+        let e = skipSpaces(end)
+        // [ … ] or [ ... ]
+        if e >= 1 && s[e - 1] == "]", let dots = ellipsis(endingAt: skipSpaces(e - 1)) {
+            let open = skipSpaces(dots)
+            if open >= 1 && s[open - 1] == "[" { return skipSpaces(open - 1) }
+        }
+        // Where the words may end: at the end, or before an arrow or ellipsis (`>` only after "more").
+        var candidates: [(end: Int, continueAllowed: Bool)] = [(e, true)]
+        if e >= 1, ["»", "›", "→"].contains(s[e - 1]) { candidates.append((e - 1, true)) }
+        if e >= 1, s[e - 1] == ">" { candidates.append((e - 1, false)) }
+        if let dots = ellipsis(endingAt: e) { candidates.append((dots, true)) }
+        for (candidate, continueAllowed) in candidates {
+            let q = skipSpaces(candidate)
+            if let more = word("more", endingAt: q) {
+                let gap = skipSpaces(more)
+                if gap < more {
+                    for verb in ["read", "learn", "see"] {
+                        if let start = word(verb, endingAt: gap) { return skipSpaces(start) }
+                    }
+                }
+            }
+            if continueAllowed, let reading = word("reading", endingAt: q) {
+                let gap = skipSpaces(reading)
+                if gap < reading, let start = word("continue", endingAt: gap) { return skipSpaces(start) }
+            }
+        }
+        return nil
     }
 
     /// Cuts text to at most `limit` characters at a word boundary, adding `…`.
