@@ -231,17 +231,17 @@ public struct HTMLImporter: Importer, Sendable {
                 let end = min(start + window, raws.endIndex)
                 var fresh: [(index: Int, page: FetchedPage)] = []
                 do {
-                    for index in start..<end {
-                        guard let link = raws[index].raw[linkField], let url = URL(string: link) else { continue }
-                        do {
-                            let page = try context.fetcher.fetch(url)
+                    let wanted = (start..<end).compactMap { index in raws[index].raw[linkField].flatMap(URL.init(string:)).map { (index, $0) } }
+                    for ((index, _), fetched) in zip(wanted, try context.fetcher.fetchAll(wanted.map(\.1))) {
+                        switch fetched {
+                        case .success(let page):
                             result.pagesFetched += 1
                             if let data = context.recall(page: page, signature: signature), let remembered = { var r = MemoReader(data); return r.readDictionary() }() {
                                 for (name, value) in remembered { raws[index].raw[name] = value }
                             } else {
                                 fresh.append((index, page))
                             }
-                        } catch let error as TimeTrackError where error.code != .interrupted {
+                        case .failure(let error):
                             result.problems.append(ImportProblem(.warning, "detail page not read, kept the listing's fields: \(error.description)", location: raws[index].location))
                         }
                     }

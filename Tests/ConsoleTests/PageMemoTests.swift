@@ -44,3 +44,44 @@ import Testing
         #expect((again?["changed"] as? [String])?.count == 3)
     }
 }
+
+/// Detail pages on disk are read on several threads at once; a missing one or one outside the
+/// imports folder is a warning for its item alone, which keeps its listing fields.
+@Suite struct LocalDetailPageTests {
+    @Test func missingAndOutsideDetailPagesAreWarningsForTheirItemsOnly() throws {
+        let dir = try TemporaryDirectory("detail")
+        defer { dir.remove() }
+        let links = (1...40).map { n in n == 7 ? "/missing.html" : "/a\(n).html" }
+        try dir.write("imports/site/list.html", "<html><body>" + links.enumerated().map { "<div class='item'><h2><a href='\($0.element)'>Item \($0.offset + 1)</a></h2></div>" }.joined() + "</body></html>")
+        for n in 1...40 { try dir.write("imports/site/a\(n).html", "<html><body><article><time datetime='2026-09-\(String(format: "%02d", n % 28 + 1))T08:00:00-06:00'>x</time><p class='s'>Detail \(n)</p></article></body></html>") }
+        // Page 23 is a link to a file outside the imports folder.
+        let outside = try dir.write("outside.html", "<html><body><p class='s'>not ours</p></body></html>")
+        try FileManager.default.removeItem(atPath: dir.path("imports/site/a23.html"))
+        try FileManager.default.createSymbolicLink(atPath: dir.path("imports/site/a23.html"), withDestinationPath: outside)
+        try dir.write("imports/detail.json", """
+            { "id": "detail", "importer": "html", "kind": "announcement", "url": "site/list.html", "baseURL": "https://detail.example/list.html", "timeZone": "America/Denver",
+              "options": { "item": ".item", "fields": { "title": "h2 a", "link": "h2 a@href" }, "detail": { "link": "link", "fields": { "date": "time@datetime", "summary": ".s" } } } }
+            """)
+        let result = try Binaries.run("timetrack-admin", ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--json", "extract", "detail"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let items = object?["items"] as? [[String: Any]] ?? []
+        let problems = object?["problems"] as? [[String: Any]] ?? []
+        #expect(items.count == 40)
+        // In page order, each with its own page's text, except the two that could not be read.
+        for (index, item) in items.enumerated() {
+            let fields = item["fields"] as? [String: Any] ?? [:]
+            let summary = fields["summary"] as? String
+            if index == 6 || index == 22 {
+                #expect(summary == nil, "item \(index + 1)")
+            } else {
+                #expect(summary == "Detail \(index + 1)", "item \(index + 1)")
+            }
+        }
+        let warnings = problems.compactMap { $0["message"] as? String }.filter { $0.hasPrefix("detail page not read") }
+        #expect(warnings.count == 2)
+        #expect(warnings.contains { $0.contains("no such file") })
+        #expect(warnings.contains { $0.contains("outside the imports folder") })
+        #expect(Set(problems.compactMap { $0["location"] as? String }).isSuperset(of: ["page 1 item 7", "page 1 item 23"]))
+    }
+}

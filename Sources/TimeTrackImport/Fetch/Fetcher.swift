@@ -7,7 +7,10 @@ import TimeTrackKit
 /// mirror of the site, as the bundled sample district is).
 ///
 /// Pages larger than `maxBytes` are refused with a message saying how to raise the limit.
-public final class Fetcher: PageFetcher {
+///
+/// Local files may be read on several threads at once (`fetchAll`): the only state a fetch
+/// changes, the resolved-folder cache, is behind a lock; the rest is set up before fetching.
+public final class Fetcher: PageFetcher, @unchecked Sendable {
     /// Largest page accepted, in bytes (default 25 MB).
     public var maxBytes: Int
     /// Local files must be inside this folder (nil: anywhere, for paths given on the command line).
@@ -58,12 +61,41 @@ public final class Fetcher: PageFetcher {
 
     /// Folders already resolved (symlinks followed), by their standardized path.
     private var resolvedFolders: [String: String] = [:]
+    private let lock = NSLock()
+
+    /// Whether `url` is read from a local file (no network).
+    func isLocal(_ url: URL) -> Bool {
+        if url.isFileURL { return true }
+        let text = url.absoluteString
+        return aliases[text] != nil || mirrors.contains { text.hasPrefix($0.0) }
+    }
+
+    /// Local pages are read on all cores; if any page is on the web, one after another.
+    public func fetchAll(_ urls: [URL]) throws -> [Result<FetchedPage, TimeTrackError>] {
+        guard urls.count > 1, urls.allSatisfy(isLocal) else {
+            return try urls.map { url in
+                do { return .success(try fetch(url)) } catch let error as TimeTrackError where error.code != .interrupted { return .failure(error) }
+            }
+        }
+        let results = Parallel.map(urls) { url -> Result<FetchedPage, TimeTrackError> in
+            do { return .success(try self.fetch(url)) } catch let error as TimeTrackError { return .failure(error) } catch {
+                return .failure(TimeTrackError(.fetch, "\(error)", context: ["url": url.absoluteString]))
+            }
+        }
+        if let stop = results.first(where: { if case .failure(let error) = $0 { return error.code == .interrupted }; return false }), case .failure(let error) = stop {
+            throw error
+        }
+        return results
+    }
 
     /// The file's path with its folder's symlinks resolved (cached per folder: a corpus has few).
     func resolvedPath(_ file: URL) -> URL {
         let standardized = file.standardizedFileURL
         let folder = standardized.deletingLastPathComponent().path
-        if let known = resolvedFolders[folder] {
+        lock.lock()
+        let cached = resolvedFolders[folder]
+        lock.unlock()
+        if let known = cached {
             let resolved = URL(fileURLWithPath: known).appendingPathComponent(standardized.lastPathComponent)
             // The file itself may be a link out of the folder.
             var info = stat()
@@ -73,7 +105,9 @@ public final class Fetcher: PageFetcher {
             return resolved
         }
         let resolvedFolder = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
+        lock.lock()
         resolvedFolders[folder] = resolvedFolder
+        lock.unlock()
         return standardized.resolvingSymlinksInPath()
     }
 

@@ -7,6 +7,21 @@ public struct SourceReading: Sendable {
     public var source: SourceDefinition
     public var result: ImportResult
     var memoEntries: [MemoEntry]
+    /// Each item validated and encoded (nil: it failed; the store reports why when applying).
+    var prepared: [PreparedContent?]
+
+    init(source: SourceDefinition, result: ImportResult, memoEntries: [MemoEntry]) {
+        self.source = source
+        self.result = result
+        self.memoEntries = memoEntries
+        prepared = SourceReading.prepare(result.items)
+    }
+
+    /// Validation and the canonical JSON + hash of every item: pure work, done on all cores as
+    /// part of reading, so applying only writes.
+    static func prepare(_ items: [ExtractedItem]) -> [PreparedContent?] {
+        Parallel.map(items, minimumPerWorker: 16) { item in try? PreparedContent(item.content) }
+    }
 }
 
 /// A page's extraction to remember: by URL, page hash and how it was read.
@@ -143,10 +158,7 @@ public struct ImportPipeline {
         }
         var seen: Set<String> = []
         let importerInfo = ImporterRegistry.type(named: source.importer)?.info
-        // Validation and the canonical JSON + hash of every item are pure work: done on all
-        // cores here, so the write loop below only writes. An item that fails is left
-        // unprepared and the store reports its problems as before.
-        let prepared = Parallel.map(result.items, minimumPerWorker: 16) { item in try? PreparedContent(item.content) }
+        let prepared = reading.prepared.count == result.items.count ? reading.prepared : SourceReading.prepare(result.items)
         // Batches of items per transaction: each item is still its own decision (savepoint,
         // revision, audit entry); a batch commits whole, so a killed run leaves whole batches.
         var start = 0

@@ -11,7 +11,11 @@ import TimeTrackKit
 public enum SourceImports {
     /// How many sources may be read at once by default: one per core, plus one so that a
     /// reading's serial parts (listing pages, fetching) overlap the others' parsing.
-    public static var defaultLanes: Int { Parallel.workers + 1 }
+    /// `TIMETRACK_READ_AHEAD=N` sets it (0: one source at a time, no read-ahead).
+    public static var defaultLanes: Int {
+        if let text = ProcessInfo.processInfo.environment["TIMETRACK_READ_AHEAD"], let lanes = Int(text), lanes >= 0 { return min(lanes, 16) }
+        return Parallel.workers + 1
+    }
 
     /// - Parameters:
     ///   - readers: one store connection per lane; empty reads each source on the caller's

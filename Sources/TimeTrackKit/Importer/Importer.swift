@@ -67,6 +67,19 @@ public struct FetchedPage: Sendable {
 public protocol PageFetcher: AnyObject {
     /// Fetches a page; errors are `.fetch` errors naming the URL.
     func fetch(_ url: URL) throws -> FetchedPage
+    /// Fetches several pages, results in order. A fetcher may read local files at once on
+    /// several threads; web pages still go one at a time (politeness). An `.interrupted`
+    /// error stops the whole call.
+    func fetchAll(_ urls: [URL]) throws -> [Result<FetchedPage, TimeTrackError>]
+}
+
+extension PageFetcher {
+    /// One after another.
+    public func fetchAll(_ urls: [URL]) throws -> [Result<FetchedPage, TimeTrackError>] {
+        try urls.map { url in
+            do { return .success(try fetch(url)) } catch let error as TimeTrackError where error.code != .interrupted { return .failure(error) }
+        }
+    }
 }
 
 /// Something wrong with one item or page: reported with where it happened, never dropped silently.
