@@ -85,9 +85,9 @@ public struct FeedImporter: Importer {
                 continue
             }
             guard seen.insert(key).inserted else { result.duplicatesMerged += 1; continue }
-            switch normalizer.build(raw) {
-            case .success(let content):
-                result.items.append(ExtractedItem(key: key, content: content, pageURL: source.publicURL.absoluteString, pageHash: page.hash, fetchedAt: page.fetchedAt, location: location))
+            switch normalizer.prepare(raw) {
+            case .success(let prepared):
+                result.items.append(ExtractedItem(key: key, prepared: prepared, pageURL: source.publicURL.absoluteString, pageHash: page.hash, fetchedAt: page.fetchedAt, location: location))
             case .failure(let error):
                 result.problems.append(ImportProblem(.error, "skipped '\(raw["title"] ?? key)': \(error.message)", location: location))
             }

@@ -257,11 +257,11 @@ public struct HTMLImporter: Importer, Sendable {
             try collect()
         }
         // Normalizing is pure work too: all cores, results in page order.
-        let built = Parallel.map(raws.map(\.raw), minimumPerWorker: 16) { raw in normalizer.build(raw) }
+        let built = Parallel.map(raws.map(\.raw), minimumPerWorker: 16) { raw in normalizer.prepare(raw) }
         for (entry, outcome) in zip(raws, built) {
             switch outcome {
-            case .success(let content):
-                result.items.append(ExtractedItem(key: entry.key, content: content, pageURL: entry.pageURL.absoluteString, pageHash: entry.page.hash, fetchedAt: entry.page.fetchedAt, location: entry.location))
+            case .success(let prepared):
+                result.items.append(ExtractedItem(key: entry.key, prepared: prepared, pageURL: entry.pageURL.absoluteString, pageHash: entry.page.hash, fetchedAt: entry.page.fetchedAt, location: entry.location))
             case .failure(let error):
                 let title = entry.raw["title"].map { " '\(TextNormalizer.truncate(TextNormalizer.collapse($0), to: 60))'" } ?? ""
                 result.problems.append(ImportProblem(.error, "skipped\(title): \(error.message)" + (error.fix.map { "; \($0)" } ?? ""), location: entry.location))

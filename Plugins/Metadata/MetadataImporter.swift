@@ -50,9 +50,9 @@ public struct MetadataImporter: Importer {
                 }
             }
             let key = raw["link"] ?? publicURL.absoluteString
-            switch normalizer.build(raw) {
-            case .success(let content):
-                result.items.append(ExtractedItem(key: key, content: content, pageURL: publicURL.absoluteString, pageHash: page.hash, fetchedAt: page.fetchedAt, location: location))
+            switch normalizer.prepare(raw) {
+            case .success(let prepared):
+                result.items.append(ExtractedItem(key: key, prepared: prepared, pageURL: publicURL.absoluteString, pageHash: page.hash, fetchedAt: page.fetchedAt, location: location))
             case .failure(let error):
                 result.problems.append(ImportProblem(.error, "skipped: \(error.message)", location: location))
             }

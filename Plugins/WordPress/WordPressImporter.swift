@@ -74,9 +74,9 @@ public struct WordPressImporter: Importer {
                 raw["image"] = WordPressImporter.image(object)
                 let key = object["id"].map { $0.description } ?? raw["link"] ?? raw["title"] ?? ""
                 guard seen.insert(key).inserted else { result.duplicatesMerged += 1; continue }
-                switch normalizer.build(raw) {
-                case .success(let content):
-                    result.items.append(ExtractedItem(key: key, content: content, pageURL: url.absoluteString, pageHash: page.hash, fetchedAt: page.fetchedAt, location: location))
+                switch normalizer.prepare(raw) {
+                case .success(let prepared):
+                    result.items.append(ExtractedItem(key: key, prepared: prepared, pageURL: url.absoluteString, pageHash: page.hash, fetchedAt: page.fetchedAt, location: location))
                 case .failure(let error):
                     result.problems.append(ImportProblem(.error, "skipped '\(raw["title"] ?? key)': \(error.message)", location: location))
                 }

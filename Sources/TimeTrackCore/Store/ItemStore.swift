@@ -65,6 +65,18 @@ public struct PreparedContent: Sendable, Equatable {
         self.content = try content.validated(context: context)
         (json, hash) = content.canonicalForm
     }
+
+    private init(checked content: ItemContent) {
+        self.content = content
+        (json, hash) = content.canonicalForm
+    }
+
+    /// Validates `content` once: prepared, or every problem found (for callers that word the
+    /// failure themselves).
+    public static func checked(_ content: ItemContent) -> (prepared: PreparedContent?, problems: [ValidationProblem]) {
+        let problems = content.validate()
+        return problems.isEmpty ? (PreparedContent(checked: content), []) : (nil, problems)
+    }
 }
 
 /// What reconciling one imported record did.

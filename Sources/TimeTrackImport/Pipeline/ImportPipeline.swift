@@ -20,7 +20,7 @@ public struct SourceReading: Sendable {
     /// Validation and the canonical JSON + hash of every item: pure work, done on all cores as
     /// part of reading, so applying only writes.
     static func prepare(_ items: [ExtractedItem]) -> [PreparedContent?] {
-        Parallel.map(items, minimumPerWorker: 16) { item in try? PreparedContent(item.content) }
+        Parallel.map(items, minimumPerWorker: 16) { item in item.prepared ?? (try? PreparedContent(item.content)) }
     }
 }
 

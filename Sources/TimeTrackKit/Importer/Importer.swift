@@ -104,7 +104,12 @@ public struct ImportProblem: Codable, Sendable, Equatable, CustomStringConvertib
 public struct ExtractedItem: Sendable {
     /// Stable key within the source.
     public var key: String
-    public var content: ItemContent
+    /// Setting it drops a preparation made for the old content.
+    public var content: ItemContent {
+        didSet { prepared = nil }
+    }
+    /// The content validated and encoded, when the importer did it (on its reading threads).
+    public private(set) var prepared: PreparedContent?
     /// The page the item was read from.
     public var pageURL: String
     public var pageHash: String
@@ -119,6 +124,12 @@ public struct ExtractedItem: Sendable {
         self.pageHash = pageHash
         self.fetchedAt = fetchedAt
         self.location = location
+    }
+
+    /// An item whose content was validated and encoded already (`Normalizer.prepare`).
+    public init(key: String, prepared: PreparedContent, pageURL: String, pageHash: String, fetchedAt: Date, location: String) {
+        self.init(key: key, content: prepared.content, pageURL: pageURL, pageHash: pageHash, fetchedAt: fetchedAt, location: location)
+        self.prepared = prepared
     }
 }
 

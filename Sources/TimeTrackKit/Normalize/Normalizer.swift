@@ -36,20 +36,35 @@ public struct Normalizer: Sendable {
 
     /// The model for a raw item, or the reasons it cannot be one.
     public func build(_ raw: RawItem) -> Result<ItemContent, TimeTrackError> {
+        unchecked(raw).flatMap { content in
+            let problems = content.validate()
+            return problems.isEmpty ? .success(content) : .failure(Normalizer.invalid(problems))
+        }
+    }
+
+    /// The same, validated once and encoded for the store: what importers hand on when they
+    /// do not change the content afterwards.
+    public func prepare(_ raw: RawItem) -> Result<PreparedContent, TimeTrackError> {
+        unchecked(raw).flatMap { content in
+            let (prepared, problems) = PreparedContent.checked(content)
+            return prepared.map { .success($0) } ?? .failure(Normalizer.invalid(problems))
+        }
+    }
+
+    static func invalid(_ problems: [ValidationProblem]) -> TimeTrackError {
+        TimeTrackError(.validation, problems.map(\.description).joined(separator: "; "))
+    }
+
+    /// The model, not validated yet.
+    func unchecked(_ raw: RawItem) -> Result<ItemContent, TimeTrackError> {
         do {
-            let content: ItemContent
             switch source.kind {
-            case .announcement: content = .announcement(try announcement(raw))
-            case .event: content = .event(try event(raw))
-            case .schoolInfo: content = .schoolInfo(try schoolInfo(raw))
+            case .announcement: return .success(.announcement(try announcement(raw)))
+            case .event: return .success(.event(try event(raw)))
+            case .schoolInfo: return .success(.schoolInfo(try schoolInfo(raw)))
             default:
                 throw TimeTrackError(.configuration, "the html importer cannot make \(source.kind.rawValue) items", context: ["field": "kind"])
             }
-            let problems = content.validate()
-            guard problems.isEmpty else {
-                return .failure(TimeTrackError(.validation, problems.map(\.description).joined(separator: "; ")))
-            }
-            return .success(content)
         } catch let error as TimeTrackError {
             return .failure(error)
         } catch {

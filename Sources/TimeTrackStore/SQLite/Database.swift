@@ -19,8 +19,8 @@ enum SQLValue: Equatable {
 
 /// A thin, owned connection to one SQLite file: statements cached by SQL text, typed errors.
 ///
-/// Not thread-safe: one connection belongs to one thread (the console and the importer are
-/// single-threaded; other processes use their own connections).
+/// Not thread-safe: one connection belongs to one thread at a time. An import that reads
+/// sources ahead gives each reading thread a connection of its own; other processes use theirs.
 final class Database {
     let path: String
     private(set) var handle: OpaquePointer?
