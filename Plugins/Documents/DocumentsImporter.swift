@@ -10,7 +10,7 @@ import TimeTrackKit
 /// so a changed PDF shows up as a change in review.
 public struct DocumentsImporter: Importer {
     public static let info = ImporterInfo(
-        name: "documents", version: "1.0.0", kinds: [.schoolInfo],
+        name: "documents", version: "1.1.0", kinds: [.schoolInfo],
         summary: "every document link of a School Info page, sectioned by its headings",
         options: [
             ImporterOption("content", type: "selector", help: "the content area (default: main, #content, .content, article, body: the first that exists)"),
@@ -53,17 +53,113 @@ public struct DocumentsImporter: Importer {
         detectTypes = try source.boolOption("detectTypes")
     }
 
+    /// One document link as read from the page, before any document is fetched.
+    struct Link {
+        var location: String
+        var label: String
+        var raw: RawItem
+    }
+
+    /// What the page gave: remembered by the page's hash, so an unchanged page is not parsed again.
+    struct PageReading {
+        var links: [Link]
+        var duplicates: Int
+        var pageURL: String
+
+        var encoded: Data {
+            var writer = MemoWriter()
+            writer.write(pageURL)
+            writer.write(duplicates)
+            writer.write(links.count)
+            for link in links {
+                writer.write(link.location)
+                writer.write(link.label)
+                writer.write(link.raw.values)
+            }
+            return writer.data
+        }
+
+        init(links: [Link], duplicates: Int, pageURL: String) {
+            self.links = links
+            self.duplicates = duplicates
+            self.pageURL = pageURL
+        }
+
+        init?(_ data: Data) {
+            var reader = MemoReader(data)
+            guard let pageURL = reader.readString(), let duplicates = reader.readInt(), let count = reader.readInt(), count >= 0, count <= 1_000_000 else { return nil }
+            var links: [Link] = []
+            for _ in 0..<count {
+                guard let location = reader.readString(), let label = reader.readString(), let values = reader.readDictionary() else { return nil }
+                links.append(Link(location: location, label: label, raw: RawItem(values)))
+            }
+            self.init(links: links, duplicates: duplicates, pageURL: pageURL)
+        }
+    }
+
+    /// How the page was read: other options or another version read it again.
+    var signature: String {
+        "documents/\(DocumentsImporter.info.version)|\(source.publicURL.absoluteString)|" + ((try? JSONCoding.compactString(JSONValue.object(source.options))) ?? "")
+    }
+
     public func run(_ context: ImportContext) throws -> ImportResult {
         let page = try context.fetcher.fetch(source.url)
         var result = ImportResult()
         result.pagesFetched = 1
+        let signature = self.signature
+        let reading: PageReading
+        if let remembered = context.recall(page: page, signature: signature).flatMap(PageReading.init) {
+            reading = remembered
+        } else {
+            reading = try read(page)
+            context.remember(reading.encoded, page: page, signature: signature)
+        }
+        result.duplicatesMerged = reading.duplicates
+        let normalizer = Normalizer(source: source, now: context.now)
+        for link in reading.links {
+            var raw = link.raw
+            guard let url = raw["url"] else { continue }
+            var type = raw["type"].flatMap(SchoolInfoItem.DocumentType.init(rawValue:)) ?? .other
+            var fingerprintValue: String?
+            if (fingerprint || (detectTypes && (type == .page || type == .other))), let target = URL(string: url) {
+                do {
+                    let fetched = try context.fetcher.fetch(target)
+                    result.pagesFetched += 1
+                    if fetched.contentType != nil { type = DocumentClassifier.documentType(url: url, label: link.label, mimeType: fetched.contentType) }
+                    if fingerprint { fingerprintValue = fetched.hash }
+                } catch let error as TimeTrackError where error.code != .interrupted {
+                    result.problems.append(ImportProblem(.warning, "could not fetch the document: \(error.message)", location: link.location))
+                }
+            }
+            raw["type"] = type.rawValue
+            switch normalizer.build(raw) {
+            case .success(.schoolInfo(var item)):
+                item.fingerprint = fingerprintValue
+                result.items.append(ExtractedItem(key: url, content: .schoolInfo(item), pageURL: reading.pageURL, pageHash: page.hash, fetchedAt: page.fetchedAt, location: link.location))
+            case .success:
+                break
+            case .failure(let error):
+                result.problems.append(ImportProblem(.error, "skipped '\(link.label)': \(error.message)", location: link.location))
+            }
+            context.progress?(result.pagesFetched, result.items.count)
+        }
+        if result.items.isEmpty {
+            result.problems.append(ImportProblem(.warning, "0 items: no document links in the content area", location: source.urlText))
+        }
+        return result
+    }
+
+    /// Parses the page: every document link of the content area, in order, chrome skipped, the
+    /// same URL once; the type from the link alone (documents are fetched afterwards, if asked).
+    func read(_ page: FetchedPage) throws -> PageReading {
         let document = try HTMLDocument(data: page.data, url: source.publicURL, declaredCharset: page.charset)
         let area = content.lazy.compactMap { document.root.select($0).first }.first ?? document.root
         let chrome = area.select(exclude)
         let headingIndex = document.root.select(headings)
-        let normalizer = Normalizer(source: source, now: context.now)
         let pageURL = document.baseURL?.absoluteString ?? source.publicURL.absoluteString
         var seen: Set<String> = []
+        var links: [Link] = []
+        var duplicates = 0
         for (index, link) in ((try? area.select("a[href]")) ?? []).enumerated() {
             let location = "link \(index + 1)"
             guard let href = link.attribute("href")?.trimmingCharacters(in: .whitespaces) else { continue }
@@ -76,7 +172,7 @@ public struct DocumentsImporter: Importer {
                 url = String(url[..<hash])
             }
             guard seen.insert(url).inserted else {
-                result.duplicatesMerged += 1
+                duplicates += 1
                 continue
             }
             var label = link.text
@@ -89,33 +185,10 @@ public struct DocumentsImporter: Importer {
             let fileName = link.attribute("data-file-name") ?? link.attribute("download").flatMap { $0.isEmpty ? nil : $0 }
             var type = DocumentClassifier.documentType(url: fileName.map { "https://x.invalid/" + $0 } ?? url, label: label, mimeType: link.attribute("type"))
             if type == .page, fileName == nil { type = DocumentClassifier.documentType(url: url, label: label, mimeType: link.attribute("type")) }
-            var fingerprintValue: String?
-            if (fingerprint || (detectTypes && (type == .page || type == .other))), let target = URL(string: url) {
-                do {
-                    let fetched = try context.fetcher.fetch(target)
-                    result.pagesFetched += 1
-                    if fetched.contentType != nil { type = DocumentClassifier.documentType(url: url, label: label, mimeType: fetched.contentType) }
-                    if fingerprint { fingerprintValue = fetched.hash }
-                } catch let error as TimeTrackError where error.code != .interrupted {
-                    result.problems.append(ImportProblem(.warning, "could not fetch the document: \(error.message)", location: location))
-                }
-            }
             raw["type"] = type.rawValue
-            switch normalizer.build(raw) {
-            case .success(.schoolInfo(var item)):
-                item.fingerprint = fingerprintValue
-                result.items.append(ExtractedItem(key: url, content: .schoolInfo(item), pageURL: pageURL, pageHash: page.hash, fetchedAt: page.fetchedAt, location: location))
-            case .success:
-                break
-            case .failure(let error):
-                result.problems.append(ImportProblem(.error, "skipped '\(label)': \(error.message)", location: location))
-            }
-            context.progress?(result.pagesFetched, result.items.count)
+            links.append(Link(location: location, label: label, raw: raw))
         }
-        if result.items.isEmpty {
-            result.problems.append(ImportProblem(.warning, "0 items: no document links in the content area", location: source.urlText))
-        }
-        return result
+        return PageReading(links: links, duplicates: duplicates, pageURL: pageURL)
     }
 
     func nearest(_ headings: [HTMLNode], before node: HTMLNode) -> HTMLNode? {

@@ -85,3 +85,27 @@ import Testing
         #expect(Set(problems.compactMap { $0["location"] as? String }).isSuperset(of: ["page 1 item 7", "page 1 item 23"]))
     }
 }
+
+/// The documents importer remembers what an unchanged page gave; a changed page is read again.
+@Suite struct DocumentsMemoTests {
+    @Test func anUnchangedDocumentsPageIsRememberedAndAChangedOneReadAgain() throws {
+        let setup = try UnattendedRunTests.Setup()
+        defer { setup.remove() }
+        func page(_ links: [String]) -> String {
+            "<html><body><nav><a href='/menu.pdf'>Menu</a></nav><main><h2>Bell Schedules</h2>" + links.map { "<a href='/\($0).pdf'>\($0) (PDF)</a>" }.joined() + "</main></body></html>"
+        }
+        try setup.dir.write("imports/site/info.html", page(["Weekday", "Friday"]))
+        try setup.dir.write("imports/info.json", """
+            { "id": "info", "importer": "documents", "kind": "school-info", "url": "site/info.html", "baseURL": "https://school.example/info.html", "timeZone": "America/Denver" }
+            """)
+        let first = try setup.run(["import", "info"])
+        #expect(first.stderr.contains("info: ok · 2 found · 2 new"), "\(first.stderr)")
+        #expect(try setup.sql("SELECT count(*) FROM page_memo WHERE source_id = 'info'") == "1")
+        let again = try setup.run(["import", "info"])
+        #expect(again.stderr.contains("2 found · 0 new · 0 changed · 2 unchanged"), "\(again.stderr)")
+        try setup.dir.write("imports/site/info.html", page(["Weekday", "Friday", "Late Start"]))
+        let changed = try setup.run(["import", "info"])
+        #expect(changed.stderr.contains("3 found · 1 new · 0 changed · 2 unchanged"), "\(changed.stderr)")
+        #expect(try setup.sql("SELECT title FROM items WHERE source_key = 'https://school.example/Late Start.pdf' OR title = 'Late Start'") == "Late Start")
+    }
+}

@@ -89,41 +89,58 @@ public final class Fetcher: PageFetcher, @unchecked Sendable {
     }
 
     /// The file's path with its folder's symlinks resolved (cached per folder: a corpus has few).
-    func resolvedPath(_ file: URL) -> URL {
-        let standardized = file.standardizedFileURL
-        let folder = standardized.deletingLastPathComponent().path
+    func resolvedPath(_ file: URL) -> String {
+        var path = file.path
+        if path.contains("/./") || path.contains("/../") || path.contains("//") || path.hasSuffix("/.") || path.hasSuffix("/..") {
+            path = file.standardizedFileURL.path
+        }
+        guard let slash = path.lastIndex(of: "/") else { return file.resolvingSymlinksInPath().path }
+        let folder = String(path[..<slash])
+        let name = path[path.index(after: slash)...]
         lock.lock()
         let cached = resolvedFolders[folder]
         lock.unlock()
-        if let known = cached {
-            let resolved = URL(fileURLWithPath: known).appendingPathComponent(standardized.lastPathComponent)
-            // The file itself may be a link out of the folder.
-            var info = stat()
-            if lstat(resolved.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
-                return resolved.resolvingSymlinksInPath()
-            }
-            return resolved
+        let known: String
+        if let cached {
+            known = cached
+        } else {
+            known = URL(fileURLWithPath: folder.isEmpty ? "/" : folder).resolvingSymlinksInPath().path
+            lock.lock()
+            resolvedFolders[folder] = known
+            lock.unlock()
         }
-        let resolvedFolder = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
-        lock.lock()
-        resolvedFolders[folder] = resolvedFolder
-        lock.unlock()
-        return standardized.resolvingSymlinksInPath()
+        let resolved = (known.hasSuffix("/") ? known : known + "/") + name
+        // The file itself may be a link out of the folder.
+        var info = stat()
+        if lstat(resolved, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+            return URL(fileURLWithPath: resolved).resolvingSymlinksInPath().path
+        }
+        return resolved
     }
 
     func readFile(_ file: URL, standsFor url: URL) throws -> FetchedPage {
         let path = resolvedPath(file)
-        if let root = confinedTo, !(path.path == root.path || path.path.hasPrefix(root.path + "/")) {
+        if let root = confinedTo?.path, !(path == root || path.hasPrefix(root.hasSuffix("/") ? root : root + "/")) {
             throw TimeTrackError(
-                .fetch, "\(path.path) is outside the imports folder \(root.path)",
+                .fetch, "\(path) is outside the imports folder \(root)",
                 fix: "keep source pages inside the imports folder, or give the file on the command line with --file", context: ["url": url.absoluteString])
         }
+        // open + fstat + read: one descriptor, no FileHandle, the size known before reading.
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let reason = errno
+            if reason == ENOENT || reason == ENOTDIR {
+                throw TimeTrackError(.fetch, "no such file: \(path)", fix: "check the source's url (relative paths resolve against the definition's folder)", context: ["url": url.absoluteString])
+            }
+            throw TimeTrackError(.fetch, "cannot read \(path): \(String(cString: strerror(reason)))", fix: "check its permissions", context: ["url": url.absoluteString])
+        }
+        defer { close(fd) }
         var info = stat()
-        guard stat(path.path, &info) == 0 else {
-            throw TimeTrackError(.fetch, "no such file: \(path.path)", fix: "check the source's url (relative paths resolve against the definition's folder)", context: ["url": url.absoluteString])
+        guard fstat(fd, &info) == 0 else {
+            throw TimeTrackError(.fetch, "cannot read \(path)", fix: "check its permissions", context: ["url": url.absoluteString])
         }
         guard info.st_mode & S_IFMT != S_IFDIR else {
-            throw TimeTrackError(.fetch, "\(path.path) is a folder, not a page", context: ["url": url.absoluteString])
+            throw TimeTrackError(.fetch, "\(path) is a folder, not a page", context: ["url": url.absoluteString])
         }
         let size = Int(info.st_size)
         if size > maxBytes {
@@ -131,14 +148,28 @@ public final class Fetcher: PageFetcher, @unchecked Sendable {
                 .fetch, String(format: "the page is %.1f MB, over the %.1f MB limit", Double(size) / 1_048_576, Double(maxBytes) / 1_048_576),
                 fix: "a page this large is usually a mistake; check the url", context: ["url": url.absoluteString])
         }
-        guard let handle = FileHandle(forReadingAtPath: path.path) else {
-            throw TimeTrackError(.fetch, "cannot read \(path.path)", fix: "check its permissions", context: ["url": url.absoluteString])
+        // Read until end of file (it may have changed size since fstat), never past the limit.
+        var data = Data(count: min(maxBytes + 1, max(size, 0) + 1))
+        var filled = 0
+        while true {
+            if filled == data.count {
+                guard data.count <= maxBytes else { break }
+                data.count = min(maxBytes + 1, data.count * 2)
+            }
+            let n = data.withUnsafeMutableBytes { raw in
+                read(fd, raw.baseAddress.map { $0 + filled }, raw.count - filled)
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw TimeTrackError(.fetch, "cannot read \(path): \(String(cString: strerror(errno)))", context: ["url": url.absoluteString])
+            }
+            if n == 0 { break }
+            filled += n
         }
-        defer { try? handle.close() }
-        let data = (try? handle.read(upToCount: maxBytes + 1)) ?? Data()
-        if data.count > maxBytes {
+        if filled > maxBytes {
             throw TimeTrackError(.fetch, "the page grew over the \(maxBytes / 1_048_576) MB limit while reading", context: ["url": url.absoluteString])
         }
-        return FetchedPage(url: url, location: path.path, data: data, contentType: nil, charset: nil, fetchedAt: Date())
+        data.count = filled
+        return FetchedPage(url: url, location: path, data: data, contentType: nil, charset: nil, fetchedAt: Date())
     }
 }
