@@ -46,10 +46,8 @@ public struct DateParser: Sendable {
 
     /// Parses the first date in `text`; nil when there is none.
     public func parse(_ text: String) -> ParsedDate? {
-        let ns = text as NSString
-        let whole = NSRange(location: 0, length: ns.length)
-        if let match = DateParser.isoPattern?.firstMatch(in: text, range: whole) {
-            return parseISO(match, ns)
+        if let fields = DateParser.isoFields(text) ?? DateParser.isoFieldsByPattern(text) {
+            return parseISO(fields)
         }
         var working = text.lowercased()
         // A zone offset or abbreviation.
@@ -163,11 +161,71 @@ public struct DateParser: Sendable {
         return calendar.date(from: components)
     }
 
-    private func parseISO(_ match: NSTextCheckingResult, _ ns: NSString) -> ParsedDate? {
+    /// The parts of an ISO 8601 date at the start of a text, as `isoPattern` captures them.
+    struct ISOFields: Equatable {
+        var year: String, month: String, day: String
+        var hour: String?, minute: String?, second: String?, offset: String?
+    }
+
+    /// `isoPattern` by hand over ASCII, for the common case (every `time@datetime`). nil when the
+    /// text does not start that way or holds anything beyond ASCII where it looks: the pattern
+    /// (which knows Unicode digits and spaces) decides those.
+    static func isoFields(_ text: String) -> ISOFields? {
+        var text = text
+        return text.withUTF8 { b -> ISOFields? in
+            let n = b.count
+            func digit(_ i: Int) -> Bool { i < n && b[i] >= 48 && b[i] <= 57 }
+            func digits(_ i: Int, _ count: Int) -> Bool { (0..<count).allSatisfy { digit(i + $0) } }
+            func string(_ i: Int, _ count: Int) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[i..<(i + count)]), as: UTF8.self) }
+            func isSpace(_ i: Int) -> Bool { i < n && (b[i] == 32 || (b[i] >= 9 && b[i] <= 13)) }
+            var i = 0
+            while isSpace(i) { i += 1 }
+            guard i < n, b[i] < 0x80 else { return nil }
+            guard digits(i, 4), i + 4 < n, b[i + 4] == 45, digits(i + 5, 2), i + 7 < n, b[i + 7] == 45, digits(i + 8, 2) else { return nil }
+            var fields = ISOFields(year: string(i, 4), month: string(i + 5, 2), day: string(i + 8, 2))
+            i += 10
+            // (?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?
+            guard i < n, b[i] == 84 || b[i] == 32, digits(i + 1, 2), i + 3 < n, b[i + 3] == 58, digits(i + 4, 2) else { return fields }
+            fields.hour = string(i + 1, 2)
+            fields.minute = string(i + 4, 2)
+            i += 6
+            if i < n, b[i] == 58, digits(i + 1, 2) {
+                fields.second = string(i + 1, 2)
+                i += 3
+                if i < n, b[i] == 46, digit(i + 1) {
+                    i += 1
+                    while digit(i) { i += 1 }
+                }
+            }
+            while isSpace(i) { i += 1 }
+            guard i < n else { return fields }
+            if b[i] >= 0x80 { return nil }  // a Unicode space may come before the offset
+            if b[i] == 90 {
+                fields.offset = "Z"
+            } else if b[i] == 43 || b[i] == 45, digits(i + 1, 2) {
+                if i + 3 < n, b[i + 3] == 58, digits(i + 4, 2) {
+                    fields.offset = string(i, 6)
+                } else if digits(i + 3, 2) {
+                    fields.offset = string(i, 5)
+                }
+            }
+            return fields
+        }
+    }
+
+    /// The same parts by `isoPattern`, for what `isoFields` leaves to it.
+    static func isoFieldsByPattern(_ text: String) -> ISOFields? {
+        let ns = text as NSString
+        guard let match = isoPattern?.firstMatch(in: text, range: NSRange(location: 0, length: ns.length)) else { return nil }
         func group(_ i: Int) -> String? { match.range(at: i).location == NSNotFound ? nil : ns.substring(with: match.range(at: i)) }
-        guard let y = group(1).flatMap(Int.init), let m = group(2).flatMap(Int.init), let d = group(3).flatMap(Int.init) else { return nil }
+        guard let year = group(1), let month = group(2), let day = group(3) else { return nil }
+        return ISOFields(year: year, month: month, day: day, hour: group(4), minute: group(5), second: group(6), offset: group(7))
+    }
+
+    private func parseISO(_ fields: ISOFields) -> ParsedDate? {
+        guard let y = Int(fields.year), let m = Int(fields.month), let d = Int(fields.day) else { return nil }
         var zone = timeZone
-        if let offset = group(7) {
+        if let offset = fields.offset {
             if offset == "Z" {
                 zone = TimeZone(secondsFromGMT: 0) ?? zone
             } else {
@@ -176,7 +234,7 @@ public struct DateParser: Sendable {
                 zone = TimeZone(secondsFromGMT: (offset.hasPrefix("-") ? -1 : 1) * (hours * 3600 + minutes * 60)) ?? zone
             }
         }
-        let hour = group(4).flatMap(Int.init), minute = group(5).flatMap(Int.init), second = group(6).flatMap(Int.init)
+        let hour = fields.hour.flatMap { Int($0) }, minute = fields.minute.flatMap { Int($0) }, second = fields.second.flatMap { Int($0) }
         guard (1...12).contains(m), (1...31).contains(d), (0...23).contains(hour ?? 0), (0...59).contains(minute ?? 0), (0...60).contains(second ?? 0) else { return nil }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone

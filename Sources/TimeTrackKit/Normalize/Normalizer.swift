@@ -155,9 +155,9 @@ public struct Normalizer: Sendable {
         let lowerTitle = title.lowercased()
         var state = Event.State.scheduled
         let stateText = (raw["state"] ?? "").lowercased()
-        if stateText.contains("cancel") || lowerTitle.hasPrefix("canceled") || lowerTitle.hasPrefix("cancelled") || lowerTitle.contains("canceled -") || lowerTitle.contains("cancelled -") || lowerTitle.contains("(canceled)") || lowerTitle.contains("(cancelled)") {
+        if TextNormalizer.has(stateText, "cancel") || lowerTitle.hasPrefix("canceled") || lowerTitle.hasPrefix("cancelled") || TextNormalizer.has(lowerTitle, "canceled -") || TextNormalizer.has(lowerTitle, "cancelled -") || TextNormalizer.has(lowerTitle, "(canceled)") || TextNormalizer.has(lowerTitle, "(cancelled)") {
             state = .cancelled
-        } else if stateText.contains("postpone") || lowerTitle.hasPrefix("postponed") || lowerTitle.contains("(postponed)") {
+        } else if TextNormalizer.has(stateText, "postpone") || lowerTitle.hasPrefix("postponed") || TextNormalizer.has(lowerTitle, "(postponed)") {
             state = .postponed
         }
         var latitude = text(raw, "latitude").flatMap(Double.init)
@@ -176,14 +176,21 @@ public struct Normalizer: Sendable {
     public static func category(_ label: String?, title: String) -> Event.Category {
         if let label, let exact = Event.Category(rawValue: label.lowercased()) { return exact }
         let words = ((label ?? "") + " " + title).lowercased()
-        if words.contains("no school") || words.contains("holiday") || words.contains("break") || words.contains("no classes") || words.contains("recess") { return .noSchool }
-        if words.contains("board") || words.contains("committee") || words.contains("hearing") { return .board }
-        if words.contains(" vs") || words.contains("game") || words.contains("athlet") || words.contains("football") || words.contains("basketball") || words.contains("soccer") || words.contains("volleyball") || words.contains("track meet") { return .athletics }
-        if words.contains("concert") || words.contains("choir") || words.contains("band") || words.contains("theater") || words.contains("theatre") || words.contains("art show") || words.contains("musical") || words.contains("play ") { return .arts }
-        if words.contains("exam") || words.contains("test") || words.contains("grades") || words.contains("report card") || words.contains("parent-teacher") || words.contains("conference") || words.contains("early release") || words.contains("late start") { return .academic }
-        if words.contains("fair") || words.contains("community") || words.contains("festival") || words.contains("night") || words.contains("fundraiser") { return .community }
+        for (category, keywords) in Normalizer.categoryKeywords where keywords.contains(where: { TextNormalizer.has(words, $0) }) {
+            return category
+        }
         return .other
     }
+
+    /// Words in a title or label that point to a category, checked in this order.
+    static let categoryKeywords: [(Event.Category, [String])] = [
+        (.noSchool, ["no school", "holiday", "break", "no classes", "recess"]),
+        (.board, ["board", "committee", "hearing"]),
+        (.athletics, [" vs", "game", "athlet", "football", "basketball", "soccer", "volleyball", "track meet"]),
+        (.arts, ["concert", "choir", "band", "theater", "theatre", "art show", "musical", "play "]),
+        (.academic, ["exam", "test", "grades", "report card", "parent-teacher", "conference", "early release", "late start"]),
+        (.community, ["fair", "community", "festival", "night", "fundraiser"]),
+    ]
 
     func schoolInfo(_ raw: RawItem) throws -> SchoolInfoItem {
         guard let link = try url(raw, "url") ?? url(raw, "link") else { throw TimeTrackError(.validation, "no url found", context: ["field": "url"]) }

@@ -2,6 +2,28 @@ import Foundation
 
 /// Text cleanup shared by all importers.
 public enum TextNormalizer {
+    /// Whether `text` contains `needle`, byte for byte in UTF-8 (`memchr` + `memcmp`): for the
+    /// many keyword checks normalizing does per item, where Foundation's `contains` is slow.
+    public static func has(_ text: String, _ needle: String) -> Bool {
+        var text = text
+        var needle = needle
+        return text.withUTF8 { haystack in
+            needle.withUTF8 { pattern in
+                guard !pattern.isEmpty else { return true }
+                guard let h = haystack.baseAddress, let p = pattern.baseAddress, haystack.count >= pattern.count else { return false }
+                let last = haystack.count - pattern.count
+                var offset = 0
+                while offset <= last {
+                    guard let found = memchr(h + offset, Int32(p[0]), last - offset + 1) else { return false }
+                    offset = UnsafeRawPointer(found) - UnsafeRawPointer(h)
+                    if memcmp(h + offset, p, pattern.count) == 0 { return true }
+                    offset += 1
+                }
+                return false
+            }
+        }
+    }
+
     /// Collapses runs of whitespace (including `&nbsp;`, tabs, newlines and zero-width spaces) to
     /// one space and trims the ends.
     public static func collapse(_ text: String) -> String {
@@ -24,7 +46,7 @@ public enum TextNormalizer {
 
     /// Decodes HTML entities (`&amp;`, `&#8217;`, `&hellip;`...) in text that came as HTML-escaped strings.
     public static func decodeEntities(_ text: String) -> String {
-        guard text.contains("&") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
         var out = ""
         var index = text.startIndex
         while index < text.endIndex {
@@ -83,20 +105,36 @@ public enum TextNormalizer {
     /// of every run, and a regular expression cost more than the rest of the normalizing.)
     public static func removeReadMore(_ text: String) -> String {
         let lower = text.suffix(40).lowercased()
-        guard lower.contains("more") || lower.contains("reading") || lower.contains("]") else { return text }
-        let scalars = Array(text.unicodeScalars)
+        guard has(lower, "more") || has(lower, "reading") || has(lower, "]") else { return text }
+        // The tail is short: match on the last 128 scalars, and on all of them only when
+        // repeated tails reach the start of that window.
+        let all = text.unicodeScalars
+        let window = Array(all.suffix(128))
+        var scalars = window
         var end = scalars.count
-        while let start = readMoreTailStart(scalars, end: end), start < end { end = start }
-        let kept = end == scalars.count ? text : String(String.UnicodeScalarView(scalars[0..<end]))
-        return kept.trimmingCharacters(in: .whitespaces)
+        while let start = readMoreTailStart(scalars, end: end), start < end {
+            end = start
+            if end == 0 && window.count < all.count {
+                scalars = Array(all)
+                end = scalars.count - window.count
+            }
+        }
+        let cut = scalars.count - end
+        guard cut > 0 else { return text.trimmingCharacters(in: .whitespaces) }
+        return String(String.UnicodeScalarView(all.dropLast(cut))).trimmingCharacters(in: .whitespaces)
     }
 
     /// Where a read-more tail ending `s[..<end]` (after optional space) starts, its leading space
     /// included; nil when there is none.
     static func readMoreTailStart(_ s: [Unicode.Scalar], end: Int) -> Int? {
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+            let v = scalar.value
+            if v < 0x80 { return v == 0x20 || (v >= 0x09 && v <= 0x0D) }
+            return scalar.properties.isWhitespace
+        }
         func skipSpaces(_ i: Int) -> Int {
             var j = i
-            while j > 0 && s[j - 1].properties.isWhitespace { j -= 1 }
+            while j > 0 && isSpace(s[j - 1]) { j -= 1 }
             return j
         }
         /// Start of `word` (ASCII letters, any case) if it ends at `i`.
