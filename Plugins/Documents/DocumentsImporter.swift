@@ -70,8 +70,7 @@ public struct DocumentsImporter: Importer {
             var writer = MemoWriter()
             writer.write(pageURL)
             writer.write(duplicates)
-            writer.write(links.count)
-            for link in links {
+            writer.write(links) { writer, link in
                 writer.write(link.location)
                 writer.write(link.label)
                 writer.write(link.raw.values)
@@ -87,12 +86,12 @@ public struct DocumentsImporter: Importer {
 
         init?(_ data: Data) {
             var reader = MemoReader(data)
-            guard let pageURL = reader.readString(), let duplicates = reader.readInt(), let count = reader.readInt(), count >= 0, count <= 1_000_000 else { return nil }
-            var links: [Link] = []
-            for _ in 0..<count {
-                guard let location = reader.readString(), let label = reader.readString(), let values = reader.readDictionary() else { return nil }
-                links.append(Link(location: location, label: label, raw: RawItem(values)))
-            }
+            guard let pageURL = reader.readString(), let duplicates = reader.readInt(),
+                let links = reader.readList({ reader -> Link? in
+                    guard let location = reader.readString(), let label = reader.readString(), let values = reader.readDictionary() else { return nil }
+                    return Link(location: location, label: label, raw: RawItem(values))
+                })
+            else { return nil }
             self.init(links: links, duplicates: duplicates, pageURL: pageURL)
         }
     }

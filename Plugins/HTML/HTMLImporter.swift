@@ -114,8 +114,7 @@ public struct HTMLImporter: Importer, Sendable {
             writer.write(pageURL)
             writer.write(matched)
             writer.write(next)
-            writer.write(entries.count)
-            for entry in entries {
+            writer.write(entries) { writer, entry in
                 writer.write(entry.key)
                 writer.write(entry.values)
             }
@@ -131,12 +130,9 @@ public struct HTMLImporter: Importer, Sendable {
 
         init?(_ data: Data) {
             var reader = MemoReader(data)
-            guard let pageURL = reader.readString(), let matched = reader.readInt(), let next = reader.readOptionalString(), let count = reader.readInt(), count >= 0, count <= 1_000_000 else { return nil }
-            var entries: [Entry] = []
-            for _ in 0..<count {
-                guard let key = reader.readString(), let values = reader.readDictionary() else { return nil }
-                entries.append(Entry(key: key, values: values))
-            }
+            guard let pageURL = reader.readString(), let matched = reader.readInt(), let next = reader.readOptionalString(),
+                let entries = reader.readList({ reader in reader.readString().flatMap { key in reader.readDictionary().map { Entry(key: key, values: $0) } } })
+            else { return nil }
             self.init(entries: entries, next: next, matched: matched, pageURL: pageURL)
         }
     }

@@ -6,16 +6,7 @@ import Testing
 /// it writes must be exactly what importing the sources one by one writes, and a district's
 /// server must still see one request at a time.
 @Suite struct ReadAheadTests {
-    func sql(_ store: String, _ query: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binaries.path("timetrack-torture"))
-        process.arguments = ["sql", store, query]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        process.waitUntilExit()
-        return String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    }
+    func sql(_ store: String, _ query: String) throws -> String { try Binaries.sql(store, query) }
 
     @Test func readingAheadWritesWhatOneByOneWrites() throws {
         // All sources of the sample district at once (a pipe: read-ahead on)…

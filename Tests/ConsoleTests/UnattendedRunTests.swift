@@ -36,14 +36,7 @@ import Testing
         }
 
         func sql(_ query: String) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Binaries.path("timetrack-torture"))
-            process.arguments = ["sql", store, query]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            process.waitUntilExit()
-            return String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            try Binaries.sql(store, query).trimmingCharacters(in: .whitespacesAndNewlines)
         }
 
         func remove() {

@@ -18,6 +18,12 @@ public enum Binaries {
     /// The path of an executable product.
     public static func path(_ name: String) -> String { productsDirectory.appendingPathComponent(name).path }
 
+    /// What a query prints from a store file (rows a line each, `|` between columns), read by
+    /// the `timetrack-torture` helper's own SQLite connection.
+    public static func sql(_ store: String, _ query: String) throws -> String {
+        try run("timetrack-torture", ["sql", store, query]).stdout
+    }
+
     /// The result of running a process to completion.
     public struct Result: Sendable {
         public var status: Int32

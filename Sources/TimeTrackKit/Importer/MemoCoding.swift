@@ -32,6 +32,12 @@ public struct MemoWriter {
             write(value)
         }
     }
+
+    /// A count, then each element as `element` writes it.
+    public mutating func write<Element>(_ list: [Element], _ element: (inout MemoWriter, Element) -> Void) {
+        write(list.count)
+        for item in list { element(&self, item) }
+    }
 }
 
 /// Reads what `MemoWriter` wrote.
@@ -64,6 +70,19 @@ public struct MemoReader {
         if flag == 0 { return .some(nil) }
         guard let string = readString() else { return nil }
         return .some(string)
+    }
+
+    /// What `write(_:_:)` wrote: a count, then each element as `element` reads it; nil if
+    /// anything is missing.
+    public mutating func readList<Element>(_ element: (inout MemoReader) -> Element?) -> [Element]? {
+        guard let count = readInt(), count >= 0, count <= 1_000_000 else { return nil }
+        var list: [Element] = []
+        list.reserveCapacity(count)
+        for _ in 0..<count {
+            guard let item = element(&self) else { return nil }
+            list.append(item)
+        }
+        return list
     }
 
     public mutating func readDictionary() -> [String: String]? {
