@@ -2,11 +2,11 @@ import Dispatch
 import Foundation
 import TimeTrackCore
 
-/// Reads source i+1 on another thread while the caller applies source i.
+/// Reads the next sources on other threads while the caller applies the current one.
 ///
-/// Applying a source is store writes on one connection; reading the next one is fetching and
-/// parsing. Overlapping them keeps the cores busy during `import --all` and cron runs. The
-/// readings still happen one at a time and in order, and the caller gets them in order.
+/// Applying a source is store writes on one connection; reading the next ones is fetching and
+/// parsing. Overlapping them keeps the cores busy during `import --all` and cron runs. Up to
+/// `depth` readings run at once, each in its own lane; the caller gets them in order.
 ///
 /// Contract: `work` runs on another thread, so it must use only what the caller leaves alone
 /// meanwhile: its own store connection (`Session.readerStore()`), its own `WebClient`, a
@@ -25,6 +25,8 @@ public final class ReadAhead<Value>: @unchecked Sendable {
     private let prepare: ((_ index: Int) throws -> Void)?
     private var slots: [Int: Slot] = [:]
     private let lock = NSLock()
+    /// The index `value` must be asked for next (readings are handed out once, in order).
+    private var next = 0
 
     /// - Parameters:
     ///   - count: how many readings there are (indexes 0..<count).
@@ -46,17 +48,21 @@ public final class ReadAhead<Value>: @unchecked Sendable {
         self.work = work
     }
 
+    /// Opens reading `index` (on the caller's thread) and starts it on a thread of its own.
     private func start(_ index: Int) {
         guard index < count else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        guard slots[index] == nil else { return }
         let slot = Slot()
-        slots[index] = slot
+        lock.lock()
+        let fresh = slots[index] == nil
+        if fresh { slots[index] = slot }
+        lock.unlock()
+        guard fresh else { return }
         do {
             try prepare?(index)
         } catch {
+            lock.lock()
             slot.result = .failure(error)
+            lock.unlock()
             slot.done.signal()
             return
         }
@@ -73,9 +79,12 @@ public final class ReadAhead<Value>: @unchecked Sendable {
         thread.start()
     }
 
-    /// Reading `index` (ask in order 0, 1, 2…): waits for it and starts reading `index + 1`.
+    /// Reading `index` (ask in order 0, 1, 2…, once each): waits for it and starts the reading
+    /// whose lane it frees.
     public func value(_ index: Int) throws -> Value {
         guard index >= 0 && index < count else { throw TimeTrackError(.system, "read-ahead: there is no reading \(index) of \(count)") }
+        guard index == next else { throw TimeTrackError(.system, "read-ahead: reading \(index) asked for out of order (next is \(next))") }
+        next += 1
         guard enabled else {
             try prepare?(index)
             return try work(index, 0)

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import TimeTrackCore
+import TimeTrackImport
+
+/// `ReadAhead` hands readings out in order, runs at most `depth` at once with no lane shared,
+/// opens each on the caller's thread, and passes a reading's error on without stopping the rest.
+@Suite struct ReadAheadUnitTests {
+    /// What the readings did, from their own threads.
+    final class Log: @unchecked Sendable {
+        private let lock = NSLock()
+        private var busyLanes: Set<Int> = []
+        private(set) var calls: [Int] = []
+        private(set) var laneClashes = 0
+        private(set) var mostAtOnce = 0
+
+        func begin(_ index: Int, lane: Int) {
+            lock.lock()
+            defer { lock.unlock() }
+            calls.append(index)
+            if !busyLanes.insert(lane).inserted { laneClashes += 1 }
+            mostAtOnce = max(mostAtOnce, busyLanes.count)
+        }
+
+        func end(lane: Int) {
+            lock.lock()
+            busyLanes.remove(lane)
+            lock.unlock()
+        }
+    }
+
+    @Test func readingsInOrderAtMostDepthAtOnceErrorsPassedOn() throws {
+        let log = Log()
+        let caller = pthread_self()
+        var preparedOnCaller = 0
+        let ahead = ReadAhead<Int>(count: 12, depth: 3) { _ in
+            if pthread_equal(pthread_self(), caller) != 0 { preparedOnCaller += 1 }
+        } _: { index, lane in
+            log.begin(index, lane: lane)
+            defer { log.end(lane: lane) }
+            // Later readings finish first, so order comes from the hand-out, not from timing.
+            usleep(UInt32((12 - index) * 2_000))
+            if index == 5 { throw TimeTrackError(.fetch, "page 5 is gone") }
+            return index * 10
+        }
+        var values: [Int] = []
+        for index in 0..<12 {
+            do {
+                values.append(try ahead.value(index))
+            } catch let error as TimeTrackError {
+                #expect(index == 5 && error.message == "page 5 is gone")
+            }
+        }
+        ahead.finish()
+        #expect(values == [0, 10, 20, 30, 40, 60, 70, 80, 90, 100, 110])
+        #expect(log.calls.sorted() == Array(0..<12))
+        #expect(log.laneClashes == 0)
+        #expect(log.mostAtOnce > 1 && log.mostAtOnce <= 3)
+        #expect(preparedOnCaller == 12)
+        #expect(throws: TimeTrackError.self) { try ahead.value(3) }  // handed out already
+    }
+
+    @Test func stoppingEarlyWaitsForWhatIsUnderWay() throws {
+        let log = Log()
+        let ahead = ReadAhead<Int>(count: 10, depth: 4) { index, lane in
+            log.begin(index, lane: lane)
+            usleep(20_000)
+            log.end(lane: lane)
+            return index
+        }
+        #expect(try ahead.value(0) == 0)
+        ahead.finish()
+        // Reading 0 and the three after it had started; finish waited for them, nothing more ran.
+        #expect(log.calls.sorted() == [0, 1, 2, 3, 4])
+        #expect(log.mostAtOnce <= 4)
+    }
+}
