@@ -5,22 +5,23 @@ import TimeTrackKit
 /// A source that was read and not yet applied.
 public struct SourceReading: Sendable {
     public var source: SourceDefinition
+    /// What the importer found, every valid item validated and encoded.
     public var result: ImportResult
     var memoEntries: [MemoEntry]
-    /// Each item validated and encoded (nil: it failed; the store reports why when applying).
-    var prepared: [PreparedContent?]
 
     init(source: SourceDefinition, result: ImportResult, memoEntries: [MemoEntry]) {
         self.source = source
         self.result = result
         self.memoEntries = memoEntries
-        prepared = SourceReading.prepare(result.items)
-    }
-
-    /// Validation and the canonical JSON + hash of every item: pure work, done on all cores as
-    /// part of reading, so applying only writes.
-    static func prepare(_ items: [ExtractedItem]) -> [PreparedContent?] {
-        Parallel.map(items, minimumPerWorker: 16) { item in item.prepared ?? (try? PreparedContent(item.content)) }
+        // Items the importer did not prepare are prepared here, on all cores, as part of
+        // reading: applying then only writes.
+        if result.items.contains(where: { $0.prepared == nil }) {
+            self.result.items = Parallel.map(result.items, minimumPerWorker: 16) { item in
+                var item = item
+                item.prepare()
+                return item
+            }
+        }
     }
 }
 
@@ -158,7 +159,6 @@ public struct ImportPipeline {
         }
         var seen: Set<String> = []
         let importerInfo = ImporterRegistry.type(named: source.importer)?.info
-        let prepared = reading.prepared.count == result.items.count ? reading.prepared : SourceReading.prepare(result.items)
         // Batches of items per transaction: each item is still its own decision (savepoint,
         // revision, audit entry); a batch commits whole, so a killed run leaves whole batches.
         var start = 0
@@ -166,13 +166,12 @@ public struct ImportPipeline {
             let chunk = start..<min(start + options.batchSize, result.items.count)
             start = chunk.upperBound
             try store.batch {
-                for index in chunk {
-                    let item = result.items[index]
+                for item in result.items[chunk] {
                     let provenance = Provenance(
                         sourceID: source.id, sourceURL: item.pageURL, fetchedAt: item.fetchedAt, pageHash: item.pageHash,
                         importer: importerInfo?.name ?? source.importer, importerVersion: importerInfo?.version ?? "?")
                     let record =
-                        prepared[index].map { ImportedRecord(key: item.key, prepared: $0, school: source.school, provenance: provenance) }
+                        item.prepared.map { ImportedRecord(key: item.key, prepared: $0, school: source.school, provenance: provenance) }
                         ?? ImportedRecord(key: item.key, content: item.content, school: source.school, provenance: provenance)
                     do {
                         let outcome = try store.recordImported(record, runID: run.id, by: operatorName)

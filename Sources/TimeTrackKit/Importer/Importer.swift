@@ -126,6 +126,12 @@ public struct ExtractedItem: Sendable {
         self.location = location
     }
 
+    /// Validates and encodes the content if that was not done yet. Invalid content stays
+    /// unprepared: the store reports its problems when the item is applied.
+    public mutating func prepare() {
+        if prepared == nil { prepared = try? PreparedContent(content) }
+    }
+
     /// An item whose content was validated and encoded already (`Normalizer.prepare`).
     public init(key: String, prepared: PreparedContent, pageURL: String, pageHash: String, fetchedAt: Date, location: String) {
         self.init(key: key, content: prepared.content, pageURL: pageURL, pageHash: pageHash, fetchedAt: fetchedAt, location: location)
