@@ -62,7 +62,7 @@ let package = Package(
             path: "Tests/TimeTrackStoreTests"),
         .testTarget(name: "TimeTrackKitTests", dependencies: ["TimeTrackKit", "TestSupport"], path: "Tests/TimeTrackKitTests"),
         .testTarget(
-            name: "HTMLImporterTests", dependencies: ["HTMLImporter", "TimeTrackImport", "TestSupport"],
+            name: "HTMLImporterTests", dependencies: ["HTMLImporter", "TimeTrackImport", "TimeTrackStore", "TestSupport"],
             path: "Tests/HTMLImporterTests", resources: [.copy("Fixtures")]),
         .testTarget(
             name: "FeedImporterTests",

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 import TimeTrackCore
 import TimeTrackImport
+import TimeTrackKit
+import TimeTrackStore
+import TestSupport
 
 /// `ReadAhead` hands readings out in order, runs at most `depth` at once with no lane shared,
 /// opens each on the caller's thread, and passes a reading's error on without stopping the rest.
@@ -73,5 +76,45 @@ import TimeTrackImport
         // Reading 0 and the three after it had started; finish waited for them, nothing more ran.
         #expect(log.calls.sorted() == [0, 1, 2, 3, 4])
         #expect(log.mostAtOnce <= 4)
+    }
+}
+
+/// `SourceImports` with read-ahead: a source whose pipeline cannot be made fails alone, and the
+/// sources after it are still read and applied, in order.
+@Suite struct SourceImportsTests {
+    @Test func aSourceWithoutAPipelineFailsAloneAndTheRestAreApplied() throws {
+        let dir = try TemporaryDirectory("imports")
+        defer { dir.remove() }
+        var sources: [SourceDefinition] = []
+        for n in 1...4 {
+            let page = "<html><body>" + (1...3).map { "<article><h2>S\(n) item \($0)</h2><a href='/s\(n)/\($0).html'>x</a></article>" }.joined() + "</body></html>"
+            try dir.write("imports/site/s\(n).html", page)
+            let file = try dir.write("imports/s\(n).json", """
+                { "id": "s\(n)", "importer": "html", "kind": "announcement", "url": "site/s\(n).html", "baseURL": "https://s.example/s\(n).html",
+                  "options": { "item": "article", "fields": { "title": "h2", "link": "a@href" } } }
+                """)
+            sources.append(try SourceDefinition.load(file: file))
+        }
+        let path = dir.path("s.sqlite")
+        let store = try SQLiteStore(path: path, create: true)
+        let readers = try (0..<3).map { _ in try SQLiteStore(path: path) }
+        defer {
+            for reader in readers { reader.close() }
+            store.close()
+        }
+        var outcomes: [String] = []
+        try SourceImports.run(sources, into: store, readers: readers, by: "test") { index, _ in
+            if index == 1 { throw TimeTrackError(.configuration, "no settings for s2") }
+            return ImportPipeline(importsRoot: URL(fileURLWithPath: dir.path("imports")))
+        } each: { index, pipeline, outcome in
+            switch outcome {
+            case .success(let summary): outcomes.append("\(sources[index].id) \(summary.run?.status.rawValue ?? "?") \(summary.newIDs.count)")
+            case .failure(let error): outcomes.append("\(sources[index].id) failed: \(error.message) \(pipeline == nil)")
+            }
+            return true
+        }
+        #expect(outcomes == ["s1 ok 3", "s2 failed: no settings for s2 true", "s3 ok 3", "s4 ok 3"])
+        #expect(try store.runs(sourceID: nil, limit: 10).map(\.sourceID).sorted() == ["s1", "s3", "s4"])
+        #expect(try store.runs(sourceID: nil, limit: 10).allSatisfy { $0.status == .ok })
     }
 }

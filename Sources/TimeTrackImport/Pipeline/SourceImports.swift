@@ -55,21 +55,23 @@ public enum SourceImports {
         defer { ahead.finish() }
         var stoppedAt = sources.count
         for index in sources.indices {
+            // Asked for every index, in order, even a source without a pipeline (its reading is nil).
+            let reading = Result { try ahead.value(index) }
             let outcome: Result<SourceRunSummary, TimeTrackError>
             switch pipelines[index] {
             case .failure(let error):
                 outcome = .failure(error)
             case .success(let pipeline):
                 do {
-                    let reading: SourceReading?
+                    let read: SourceReading?
                     do {
-                        reading = try ahead.value(index)
+                        read = try reading.get()
                     } catch let error as TimeTrackError {
                         if let run = runs[index] { try pipeline.recordFailedRead(run, error, into: store) }
                         throw error
                     }
-                    guard let reading, let run = runs[index] else { throw TimeTrackError(.system, "source \(sources[index].id) was not read") }
-                    outcome = .success(try pipeline.apply(reading, run: run, into: store, by: operatorName, options: options))
+                    guard let read, let run = runs[index] else { throw TimeTrackError(.system, "source \(sources[index].id) was not read") }
+                    outcome = .success(try pipeline.apply(read, run: run, into: store, by: operatorName, options: options))
                 } catch let error as TimeTrackError {
                     outcome = .failure(error)
                 }
