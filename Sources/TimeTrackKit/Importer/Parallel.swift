@@ -2,10 +2,11 @@ import CLibXML2
 import Dispatch
 import Foundation
 
-/// Runs independent pieces of an import (parsing fetched pages, normalizing items) on all cores.
+/// Runs independent pieces of an import (reading local files, parsing fetched pages,
+/// normalizing items) on all cores.
 ///
-/// Only pure work goes here: the pieces must not touch the store, the fetcher or the import
-/// context, and must not share a libxml2 document. Fetching stays on the calling thread, in
+/// Only pure work goes here: the pieces must not touch the store or the import context, and
+/// must not share a libxml2 document. Web pages are still fetched on the calling thread, in
 /// order, so politeness rules (per-host delay, robots.txt, the HTTP cache) are unchanged.
 public enum Parallel {
     /// Threads to use: the machine's active cores (at most 8), or `TIMETRACK_WORKERS` when set
