@@ -82,9 +82,8 @@ import TestSupport
 /// `SourceImports` with read-ahead: a source whose pipeline cannot be made fails alone, and the
 /// sources after it are still read and applied, in order.
 @Suite struct SourceImportsTests {
-    @Test func aSourceWithoutAPipelineFailsAloneAndTheRestAreApplied() throws {
-        let dir = try TemporaryDirectory("imports")
-        defer { dir.remove() }
+    /// Four small html sources in a fresh imports folder.
+    func fourSources(_ dir: TemporaryDirectory) throws -> [SourceDefinition] {
         var sources: [SourceDefinition] = []
         for n in 1...4 {
             let page = "<html><body>" + (1...3).map { "<article><h2>S\(n) item \($0)</h2><a href='/s\(n)/\($0).html'>x</a></article>" }.joined() + "</body></html>"
@@ -95,6 +94,13 @@ import TestSupport
                 """)
             sources.append(try SourceDefinition.load(file: file))
         }
+        return sources
+    }
+
+    @Test func aSourceWithoutAPipelineFailsAloneAndTheRestAreApplied() throws {
+        let dir = try TemporaryDirectory("imports")
+        defer { dir.remove() }
+        let sources = try fourSources(dir)
         let path = dir.path("s.sqlite")
         let store = try SQLiteStore(path: path, create: true)
         let readers = try (0..<3).map { _ in try SQLiteStore(path: path) }
@@ -116,5 +122,33 @@ import TestSupport
         #expect(outcomes == ["s1 ok 3", "s2 failed: no settings for s2 true", "s3 ok 3", "s4 ok 3"])
         #expect(try store.runs(sourceID: nil, limit: 10).map(\.sourceID).sorted() == ["s1", "s3", "s4"])
         #expect(try store.runs(sourceID: nil, limit: 10).allSatisfy { $0.status == .ok })
+    }
+
+    @Test func stoppingAfterTheFirstSourceLeavesNoRunRunning() throws {
+        let dir = try TemporaryDirectory("imports")
+        defer { dir.remove() }
+        let sources = try fourSources(dir)
+        let path = dir.path("s.sqlite")
+        let store = try SQLiteStore(path: path, create: true)
+        let readers = try (0..<3).map { _ in try SQLiteStore(path: path) }
+        defer {
+            for reader in readers { reader.close() }
+            store.close()
+        }
+        var applied: [String] = []
+        try SourceImports.run(sources, into: store, readers: readers, by: "test") { _, _ in
+            ImportPipeline(importsRoot: URL(fileURLWithPath: dir.path("imports")))
+        } each: { index, _, _ in
+            applied.append(sources[index].id)
+            return false  // as after Ctrl-C
+        }
+        #expect(applied == ["s1"])
+        let runs = try store.runs(sourceID: nil, limit: 10)
+        // s1 applied; the sources already being read were stopped and say so; none is left running.
+        #expect(runs.first { $0.sourceID == "s1" }?.status == .ok)
+        let stopped = runs.filter { $0.sourceID != "s1" }
+        #expect(!stopped.isEmpty)
+        #expect(stopped.allSatisfy { $0.status == .interrupted && $0.message?.hasPrefix("stopped before this source was applied") == true })
+        #expect(try store.counts()[.announcement]?.values.reduce(0, +) == 3)
     }
 }
