@@ -79,35 +79,49 @@ import TestSupport
     }
 }
 
-/// `SourceImports` with read-ahead: a source whose pipeline cannot be made fails alone, and the
-/// sources after it are still read and applied, in order.
+/// `SourceImports` with read-ahead: a source whose pipeline cannot be made fails alone, the
+/// sources after it are still read and applied in order, and stopping early leaves no run running.
 @Suite struct SourceImportsTests {
-    /// Four small html sources in a fresh imports folder.
-    func fourSources(_ dir: TemporaryDirectory) throws -> [SourceDefinition] {
-        var sources: [SourceDefinition] = []
-        for n in 1...4 {
-            let page = "<html><body>" + (1...3).map { "<article><h2>S\(n) item \($0)</h2><a href='/s\(n)/\($0).html'>x</a></article>" }.joined() + "</body></html>"
-            try dir.write("imports/site/s\(n).html", page)
-            let file = try dir.write("imports/s\(n).json", """
-                { "id": "s\(n)", "importer": "html", "kind": "announcement", "url": "site/s\(n).html", "baseURL": "https://s.example/s\(n).html",
-                  "options": { "item": "article", "fields": { "title": "h2", "link": "a@href" } } }
-                """)
-            sources.append(try SourceDefinition.load(file: file))
+    /// Four small html sources in a fresh imports folder, a new store and three reading connections.
+    struct Fixture {
+        let dir: TemporaryDirectory
+        let sources: [SourceDefinition]
+        let store: SQLiteStore
+        let readers: [SQLiteStore]
+
+        init() throws {
+            dir = try TemporaryDirectory("imports")
+            sources = try Fixture.fourSources(dir)
+            let path = dir.path("s.sqlite")
+            store = try SQLiteStore(path: path, create: true)
+            readers = try (0..<3).map { _ in try SQLiteStore(path: path) }
         }
-        return sources
+
+        func close() {
+            for reader in readers { reader.close() }
+            store.close()
+            dir.remove()
+        }
+
+        static func fourSources(_ dir: TemporaryDirectory) throws -> [SourceDefinition] {
+            var sources: [SourceDefinition] = []
+            for n in 1...4 {
+                let page = "<html><body>" + (1...3).map { "<article><h2>S\(n) item \($0)</h2><a href='/s\(n)/\($0).html'>x</a></article>" }.joined() + "</body></html>"
+                try dir.write("imports/site/s\(n).html", page)
+                let file = try dir.write("imports/s\(n).json", """
+                    { "id": "s\(n)", "importer": "html", "kind": "announcement", "url": "site/s\(n).html", "baseURL": "https://s.example/s\(n).html",
+                      "options": { "item": "article", "fields": { "title": "h2", "link": "a@href" } } }
+                    """)
+                sources.append(try SourceDefinition.load(file: file))
+            }
+            return sources
+        }
     }
 
     @Test func aSourceWithoutAPipelineFailsAloneAndTheRestAreApplied() throws {
-        let dir = try TemporaryDirectory("imports")
-        defer { dir.remove() }
-        let sources = try fourSources(dir)
-        let path = dir.path("s.sqlite")
-        let store = try SQLiteStore(path: path, create: true)
-        let readers = try (0..<3).map { _ in try SQLiteStore(path: path) }
-        defer {
-            for reader in readers { reader.close() }
-            store.close()
-        }
+        let fixture = try Fixture()
+        defer { fixture.close() }
+        let (dir, sources, store, readers) = (fixture.dir, fixture.sources, fixture.store, fixture.readers)
         var outcomes: [String] = []
         try SourceImports.run(sources, into: store, readers: readers, by: "test") { index, _ in
             if index == 1 { throw TimeTrackError(.configuration, "no settings for s2") }
@@ -125,16 +139,9 @@ import TestSupport
     }
 
     @Test func stoppingAfterTheFirstSourceLeavesNoRunRunning() throws {
-        let dir = try TemporaryDirectory("imports")
-        defer { dir.remove() }
-        let sources = try fourSources(dir)
-        let path = dir.path("s.sqlite")
-        let store = try SQLiteStore(path: path, create: true)
-        let readers = try (0..<3).map { _ in try SQLiteStore(path: path) }
-        defer {
-            for reader in readers { reader.close() }
-            store.close()
-        }
+        let fixture = try Fixture()
+        defer { fixture.close() }
+        let (dir, sources, store, readers) = (fixture.dir, fixture.sources, fixture.store, fixture.readers)
         var applied: [String] = []
         try SourceImports.run(sources, into: store, readers: readers, by: "test") { _, _ in
             ImportPipeline(importsRoot: URL(fileURLWithPath: dir.path("imports")))
