@@ -204,6 +204,9 @@ public struct HTMLImporter: Importer, Sendable {
             // flat: window k is parsed while window k+1 is fetched.
             let window = 64
             var parsing: (fresh: [(index: Int, page: FetchedPage)], results: Parallel.Pending<Result<[String: String], any Error>>)?
+            func notRead(_ error: TimeTrackError, _ index: Int) {
+                result.problems.append(ImportProblem(.warning, "detail page not read, kept the listing's fields: \(error.description)", location: raws[index].location))
+            }
             func collect() throws {
                 guard let (fresh, pending) = parsing else { return }
                 parsing = nil
@@ -215,7 +218,7 @@ public struct HTMLImporter: Importer, Sendable {
                         context.remember(writer.data, page: page, signature: signature)
                         for (name, value) in values { raws[index].raw[name] = value }
                     case .failure(let error as TimeTrackError) where error.code != .interrupted:
-                        result.problems.append(ImportProblem(.warning, "detail page not read, kept the listing's fields: \(error.description)", location: raws[index].location))
+                        notRead(error, index)
                     case .failure(let error):
                         throw error
                     }
@@ -238,7 +241,7 @@ public struct HTMLImporter: Importer, Sendable {
                                 fresh.append((index, page))
                             }
                         case .failure(let error):
-                            result.problems.append(ImportProblem(.warning, "detail page not read, kept the listing's fields: \(error.description)", location: raws[index].location))
+                            notRead(error, index)
                         }
                     }
                 } catch {

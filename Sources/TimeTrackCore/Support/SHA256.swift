@@ -149,9 +149,6 @@ public struct SHA256: Sendable {
         return hexString(hasher.finalize())
     }
 
-    /// Whether one-shot hashes use the system's libcrypto.
-    public static var usesSystemLibrary: Bool { SystemDigest.shared != nil }
-
     static func hexString(_ digest: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
