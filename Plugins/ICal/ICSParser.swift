@@ -34,6 +34,9 @@ enum ICSParser {
         var problems: [(line: Int, message: String)]
     }
 
+    /// How deep components may nest.
+    static let maxDepth = 8
+
     static func parse(_ text: String) -> Result {
         var problems: [(Int, String)] = []
         // Unfold: a line starting with a space or tab continues the previous one.
@@ -51,13 +54,25 @@ enum ICSParser {
         }
         var roots: [ICSComponent] = []
         var stack: [ICSComponent] = []
+        // Components nested deeper than any real calendar (VCALENDAR > VTIMEZONE > STANDARD is 3)
+        // are skipped as a whole, so hostile nesting can neither exhaust the stack nor the memory.
+        var skippedDepth = 0
         for (number, line) in lines {
             guard let property = parseLine(line, number: number) else {
                 problems.append((number, "not an iCalendar content line: \(line.prefix(60))"))
                 continue
             }
+            if skippedDepth > 0 {
+                if property.name == "BEGIN" { skippedDepth += 1 } else if property.name == "END" { skippedDepth -= 1 }
+                continue
+            }
             switch property.name {
             case "BEGIN":
+                if stack.count >= maxDepth {
+                    problems.append((number, "\(property.value.prefix(40)) nested more than \(maxDepth) components deep: skipped with everything inside it"))
+                    skippedDepth = 1
+                    continue
+                }
                 let component = ICSComponent(name: property.value.uppercased(), line: number)
                 if let parent = stack.last { parent.children.append(component) } else { roots.append(component) }
                 stack.append(component)

@@ -54,6 +54,8 @@ struct ICSDateTime {
 
 /// A duration (`P1D`, `PT1H30M`, `-PT15M`, `P2W`), in seconds and whole days.
 struct ICSDuration {
+    /// The longest duration read (about 274 years); a longer one is refused.
+    static let maxDays = 100_000
     var days = 0
     var seconds = 0
 
@@ -69,7 +71,8 @@ struct ICSDuration {
         for c in t {
             if c.isNumber { number.append(c); continue }
             if c == "T" { inTime = true; continue }
-            guard let n = Int(number) else { return nil }
+            // Checked: a duration from a feed is input, never a trap. Limits: 100,000 days.
+            guard let n = Int(number), n <= ICSDuration.maxDays * 86_400 else { return nil }
             number = ""
             any = true
             switch (c, inTime) {
@@ -80,6 +83,7 @@ struct ICSDuration {
             case ("S", true): seconds += n
             default: return nil
             }
+            guard days <= ICSDuration.maxDays, seconds <= ICSDuration.maxDays * 86_400 else { return nil }
         }
         guard any, number.isEmpty else { return nil }
         days *= sign

@@ -84,6 +84,11 @@ public struct ICalImporter: Importer {
                 continue
             }
             let length = duration(of: event, start: start, startInstant: startInstant, zone: zone, zones: &zones)
+            if event.first("DTEND") == nil, let text = event.first("DURATION")?.value, ICSDuration(text) == nil {
+                result.problems.append(ImportProblem(
+                    .warning, "'\(summary(event))': DURATION:\(text.prefix(40)) is not a duration up to \(ICSDuration.maxDays) days; the event is read without it",
+                    location: location))
+            }
             var instances: [(key: String, start: Date, component: ICSComponent)] = []
             if let rruleText = event.first("RRULE")?.value {
                 switch RecurrenceRule.parse(rruleText) {

@@ -27,8 +27,16 @@ struct RecurrenceRule {
             return .failure(RuleError(reason: "RRULE FREQ=\(p["FREQ"] ?? "?") is not expanded (DAILY, WEEKLY, MONTHLY and YEARLY are)"))
         }
         var rule = RecurrenceRule(frequency: frequency)
-        if let i = p["INTERVAL"] { guard let n = Int(i), n > 0 else { return .failure(RuleError(reason: "RRULE INTERVAL=\(i) is not a positive number")) }; rule.interval = n }
-        if let c = p["COUNT"] { guard let n = Int(c), n > 0 else { return .failure(RuleError(reason: "RRULE COUNT=\(c) is not a positive number")) }; rule.count = n }
+        if let i = p["INTERVAL"] {
+            guard let n = Int(i), (1...maxInterval).contains(n) else {
+                return .failure(RuleError(reason: "RRULE INTERVAL=\(i.prefix(40)) is not a number from 1 to \(maxInterval)"))
+            }
+            rule.interval = n
+        }
+        if let c = p["COUNT"] {
+            guard let n = Int(c), n > 0 else { return .failure(RuleError(reason: "RRULE COUNT=\(c.prefix(40)) is not a positive number")) }
+            rule.count = n
+        }
         if let u = p["UNTIL"] { guard let until = ICSDateTime(u, tzid: nil, valueType: nil) else { return .failure(RuleError(reason: "RRULE UNTIL=\(u) is not a date")) }; rule.until = until }
         if let days = p["BYDAY"] {
             for day in days.split(separator: ",") {
@@ -36,8 +44,22 @@ struct RecurrenceRule {
                 rule.byDay.append(parsed)
             }
         }
-        if let days = p["BYMONTHDAY"] { rule.byMonthDay = days.split(separator: ",").compactMap { Int($0) } }
-        if let months = p["BYMONTH"] { rule.byMonth = months.split(separator: ",").compactMap { Int($0) }.filter { (1...12).contains($0) } }
+        if let days = p["BYMONTHDAY"] {
+            for day in days.split(separator: ",") {
+                guard let n = Int(day), n != 0, (-31...31).contains(n) else {
+                    return .failure(RuleError(reason: "RRULE BYMONTHDAY=\(days.prefix(40)) is not a list of days from -31 to 31"))
+                }
+                rule.byMonthDay.append(n)
+            }
+        }
+        if let months = p["BYMONTH"] {
+            for month in months.split(separator: ",") {
+                guard let n = Int(month), (1...12).contains(n) else {
+                    return .failure(RuleError(reason: "RRULE BYMONTH=\(months.prefix(40)) is not a list of months from 1 to 12"))
+                }
+                rule.byMonth.append(n)
+            }
+        }
         for unsupported in ["BYSETPOS", "BYYEARDAY", "BYWEEKNO", "BYHOUR", "BYMINUTE", "BYSECOND"] where p[unsupported] != nil {
             return .failure(RuleError(reason: "RRULE \(unsupported) is not expanded"))
         }
@@ -53,6 +75,9 @@ struct RecurrenceRule {
         return result
     }
 
+    /// The largest INTERVAL expanded: beyond it the second occurrence is centuries away.
+    static let maxInterval = 1_000
+
     static let weekdays = ["SU": 1, "MO": 2, "TU": 3, "WE": 4, "TH": 5, "FR": 6, "SA": 7]
 
     /// `2TU` → (2, Tuesday); `-1SU` → (-1, Sunday); `FR` → (nil, Friday). Weekdays as Calendar's 1 = Sunday.
@@ -61,13 +86,15 @@ struct RecurrenceRule {
         guard t.count >= 2, let day = weekdays[String(t.suffix(2))] else { return nil }
         let prefix = t.dropLast(2)
         if prefix.isEmpty { return (nil, day) }
-        guard let n = Int(prefix), n != 0 else { return nil }
+        // RFC 5545: ordinals run from 1 to 53 (weeks of a year), either way.
+        guard let n = Int(prefix), n != 0, (-53...53).contains(n) else { return nil }
         return (n, day)
     }
 
     /// The day of the month of the nth (or nth-from-last, when negative) weekday.
     static func nthWeekday(ordinal: Int, weekday: Int, year: Int, month: Int, calendar: Calendar) -> Int? {
-        guard let first = calendar.date(from: DateComponents(year: year, month: month, day: 1)),
+        guard (1...12).contains(month), (-53...53).contains(ordinal), ordinal != 0,
+            let first = calendar.date(from: DateComponents(year: year, month: month, day: 1)),
             let range = calendar.range(of: .day, in: .month, for: first)
         else { return nil }
         let days = range.filter { day in
@@ -105,18 +132,23 @@ struct RecurrenceRule {
             var days: [DateComponents] = []
             switch frequency {
             case .daily:
-                guard let date = calendar.date(byAdding: .day, value: period * interval, to: startDate) else { return result }
+                guard let step = RecurrenceRule.product(period, interval),
+                    let date = calendar.date(byAdding: .day, value: step, to: startDate) else { return result }
                 days = [calendar.dateComponents([.year, .month, .day], from: date)]
             case .weekly:
-                guard let weekStart = calendar.date(byAdding: .day, value: period * interval * 7 - (startWeekday - 1), to: calendar.startOfDay(for: startDate)) else { return result }
+                guard let step = RecurrenceRule.product(period, interval, 7),
+                    let weekStart = calendar.date(byAdding: .day, value: step - (startWeekday - 1), to: calendar.startOfDay(for: startDate)) else { return result }
                 let wanted = byDay.isEmpty ? [startWeekday] : byDay.map(\.weekday).sorted()
                 days = wanted.compactMap { calendar.date(byAdding: .day, value: $0 - 1, to: weekStart).map { calendar.dateComponents([.year, .month, .day], from: $0) } }
             case .monthly:
-                let total = (startMonth - 1) + period * interval
+                guard let step = RecurrenceRule.product(period, interval) else { return result }
+                let total = (startMonth - 1) + step
                 let (y, m) = (startYear + total / 12, total % 12 + 1)
+                guard y <= 9999 else { return result }
                 days = monthDays(year: y, month: m, defaultDay: startDay, calendar: calendar)
             case .yearly:
-                let y = startYear + period * interval
+                guard let step = RecurrenceRule.product(period, interval), startYear + step <= 9999 else { return result }
+                let y = startYear + step
                 for m in (byMonth.isEmpty ? [startMonth] : byMonth) {
                     days += monthDays(year: y, month: m, defaultDay: startDay, calendar: calendar)
                 }
@@ -127,6 +159,17 @@ struct RecurrenceRule {
             period += 1
             // Past the limit: stop (periods only move forward in time).
             if let probe = days.first.flatMap({ calendar.date(from: $0) }), probe > limit.addingTimeInterval(86_400 * 32) { return result }
+        }
+        return result
+    }
+
+    /// The product of small counts, or nil when it would leave a sane range (no trap on overflow).
+    static func product(_ values: Int...) -> Int? {
+        var result = 1
+        for value in values {
+            let (next, overflow) = result.multipliedReportingOverflow(by: value)
+            guard !overflow, abs(next) <= 10_000_000 else { return nil }
+            result = next
         }
         return result
     }

@@ -22,7 +22,7 @@ struct VTimeZone {
             else { continue }
             var observance = Observance(start: start.components, offsetTo: to, offsetFrom: child.first("TZOFFSETFROM").flatMap { VTimeZone.offset($0.value) } ?? to)
             if let rule = child.first("RRULE").map({ RecurrenceRule.parts($0.value) }) {
-                observance.month = rule["BYMONTH"].flatMap { Int($0) }
+                observance.month = rule["BYMONTH"].flatMap { Int($0) }.flatMap { (1...12).contains($0) ? $0 : nil }
                 if let byday = rule["BYDAY"], let parsed = RecurrenceRule.weekday(byday) {
                     observance.ordinal = parsed.ordinal
                     observance.weekday = parsed.weekday

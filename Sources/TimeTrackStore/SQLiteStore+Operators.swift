@@ -22,11 +22,35 @@ extension SQLiteStore {
             let count = try db.row("SELECT count(*) FROM operators") { $0.int(0) } ?? 0
             let effective: Operator.Role = count == 0 ? .admin : role
             let existing = try operatorNamed(name)
+            if existing?.role == .admin && effective != .admin {
+                let admins = try db.row("SELECT count(*) FROM operators WHERE role = 'admin'") { $0.int(0) } ?? 0
+                if admins <= 1 {
+                    throw TimeTrackError(
+                        .permission, "\(name) is the store's last admin and cannot become \(effective.rawValue)",
+                        fix: "add another admin first (`operator add NAME --role admin`), then change this one")
+                }
+            }
             try db.run(
                 "INSERT INTO operators (name, role, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET role = excluded.role",
                 [.text(name), .text(effective.rawValue), .date(existing?.createdAt ?? now())])
             try writeAudit(operatorName, existing == nil ? "operator-add" : "operator-role", seq: nil, id: nil, detail: "\(name) as \(effective.rawValue)")
             return Operator(name: name, role: effective, createdAt: existing?.createdAt ?? now())
+        }
+    }
+
+    public func claimFirstAdmin(_ name: String) throws -> Operator? {
+        guard Operator.isValidName(name) else {
+            throw TimeTrackError(.usage, "'\(name)' is not a valid operator name", fix: "use 1-64 letters, digits, '.', '_', '-' or '@'")
+        }
+        // BEGIN IMMEDIATE holds the write lock from the count to the insert: of two processes
+        // starting on a new store at once, exactly one finds it empty.
+        return try db.transaction {
+            let count = try db.row("SELECT count(*) FROM operators") { $0.int(0) } ?? 0
+            guard count == 0 else { return nil }
+            let at = now()
+            try db.run("INSERT INTO operators (name, role, created_at) VALUES (?, 'admin', ?)", [.text(name), .date(at)])
+            try writeAudit(name, "operator-add", seq: nil, id: nil, detail: "\(name) as admin (first operator)")
+            return Operator(name: name, role: .admin, createdAt: at)
         }
     }
 

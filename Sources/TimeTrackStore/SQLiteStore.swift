@@ -18,29 +18,62 @@ public final class SQLiteStore: ItemStore {
     /// The clock, replaceable in tests.
     var now: () -> Date = { Date() }
 
+    /// Whether the store was opened read-only (the file is not writable by this account).
+    public private(set) var isReadOnly = false
+
     /// Opens the store at `path`, checking and upgrading it.
     ///
+    /// SQLite decides whether a file is a healthy store: it opens it (replaying its write-ahead
+    /// log), and when the main file looks shorter than its header says (as it legitimately is
+    /// after a checkpoint was cut short by a kill or a full disk, the log still holding the
+    /// pages), `PRAGMA quick_check` settles it. A file this account cannot write is opened
+    /// read-only: reading commands work, writes fail with a message saying so.
+    ///
+    /// A new store is built in a temporary file beside `path` (schema, WAL mode, mode 0600) and
+    /// linked into place in one step, so two processes starting at once never see a half-made
+    /// store and never race on `PRAGMA journal_mode`.
+    ///
     /// - Parameter create: create the file when it does not exist (imports do; `status` does not).
-    /// - Throws: `.notFound` when the file is missing and `create` is false; `.storeUnusable` for a
-    ///   file that is not SQLite, is truncated or corrupt, is another program's database, or was
-    ///   written by a newer schema. Nothing is written to a file that is refused.
+    /// - Throws: `.notFound` when the file is missing (or empty) and `create` is false;
+    ///   `.storeUnusable` for a file that is not SQLite, is truncated or corrupt, is another
+    ///   program's database, or was written by a newer schema. Nothing is written to a file that
+    ///   is refused.
     public init(path: String, create: Bool = true) throws {
         location = path
-        let fm = FileManager.default
-        var isDirectory: ObjCBool = false
-        if fm.fileExists(atPath: path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue {
-                throw TimeTrackError(.storeUnusable, "is a folder, not a store file", fix: "pass --store FOLDER/timetrack.sqlite", context: ["file": path])
-            }
-            try SQLiteStore.checkHeader(path: path)
-        } else if !create {
+        var info = stat()
+        let exists = stat(path, &info) == 0
+        if exists && info.st_mode & S_IFMT == S_IFDIR {
+            throw TimeTrackError(.storeUnusable, "is a folder, not a store file", fix: "pass --store FOLDER/timetrack.sqlite", context: ["file": path])
+        }
+        if exists && info.st_size == 0 && !create {
             throw TimeTrackError(
-                .notFound, "no store here yet",
-                fix: "run an import (`timetrack-admin import --all`) to create it, or pass --store PATH / set TIMETRACK_STORE",
+                .notFound, "the file is empty: no store here yet",
+                fix: "run an import (`timetrack-admin import --all`) to make it a store, or pass --store PATH / set TIMETRACK_STORE",
                 context: ["file": path])
         }
-        db = try Database(path: path, create: create)
+        if !exists {
+            guard create else {
+                throw TimeTrackError(
+                    .notFound, "no store here yet",
+                    fix: "run an import (`timetrack-admin import --all`) to create it, or pass --store PATH / set TIMETRACK_STORE",
+                    context: ["file": path])
+            }
+            try SQLiteStore.createNew(at: path)
+        }
+        let suspicious = try SQLiteStore.checkHeader(path: path)
+        let writable = access(path, W_OK) == 0
+        isReadOnly = !writable
+        db = try Database(path: path, create: false, readOnly: !writable)
         try db.execute("PRAGMA busy_timeout = 10000")
+        if let suspicious {
+            // Shorter than the header says: a healthy store whose log holds the rest, or a damaged one.
+            let verdict = try quickCheck()
+            if verdict != "ok" {
+                throw TimeTrackError(
+                    .storeUnusable, "the store is truncated or damaged: \(suspicious); SQLite's quick_check says: \(verdict)",
+                    fix: "restore it from a backup, or save what is left with `sqlite3 FILE .recover`; nothing was written to it", context: ["file": path])
+            }
+        }
         let (appID, version, tables) = try readIdentity()
         if version > Schema.currentVersion {
             throw TimeTrackError(
@@ -56,8 +89,80 @@ public final class SQLiteStore: ItemStore {
         // temp_store MEMORY: each imported item is its own savepoint, and SQLite keeps the pages
         // a savepoint may have to undo in a sub-journal; in memory that costs no file writes
         // (it holds only the few pages one item touches).
-        try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY")
-        try migrate()
+        try db.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY")
+        if writable {
+            // WAL is kept in the file's header: set once, when the store was made. Asked again only
+            // for a store made otherwise (an empty file, an old build), never on every open.
+            let mode = try db.row("PRAGMA journal_mode") { $0.text(0).lowercased() } ?? ""
+            if mode != "wal" { try db.execute("PRAGMA journal_mode = WAL") }
+            try migrate()
+        } else {
+            schemaVersion = version
+            if version < Schema.currentVersion {
+                throw TimeTrackError(
+                    .storeUnusable, "the store has schema version \(version) and needs an upgrade, but this account cannot write it",
+                    fix: "run timetrack-admin once as the store's owner to upgrade it, or check the file's permissions", context: ["file": path])
+            }
+        }
+    }
+
+    /// `PRAGMA quick_check` (the first problem only): "ok" for a healthy store.
+    ///
+    /// Costs a read of the whole file; run on demand (a file that looks short, before an import).
+    public func quickCheck() throws -> String {
+        do {
+            return try db.row("PRAGMA quick_check(1)") { $0.text(0) } ?? "no answer"
+        } catch let error as TimeTrackError {
+            return error.message
+        }
+    }
+
+    /// Refuses a damaged store before anything is written to it (imports ask before their first run row).
+    public func requireHealthy() throws {
+        let verdict = try quickCheck()
+        guard verdict == "ok" else {
+            throw TimeTrackError(
+                .storeUnusable, "the store is damaged: SQLite's quick_check says: \(verdict)",
+                fix: "restore it from a backup, or save what is left with `sqlite3 FILE .recover`; nothing was written to it", context: ["file": location])
+        }
+    }
+
+    /// Makes a new, empty store at `path`: built in a temporary file beside it, then linked into
+    /// place (fails harmlessly when another process made it first).
+    static func createNew(at path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        let temporary = folder + "/.\(url.lastPathComponent).new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            let reason = String(cString: strerror(errno))
+            throw TimeTrackError(
+                .storeUnusable, "cannot create the store: \(reason)",
+                fix: "check that the folder \(folder) exists and is writable, or pass --store PATH", context: ["file": path])
+        }
+        Glibc.close(fd)
+        defer {
+            unlink(temporary)
+            unlink(temporary + "-wal")
+            unlink(temporary + "-shm")
+        }
+        do {
+            let db = try Database(path: temporary, create: false)
+            try db.execute("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON")
+            try db.transaction {
+                for migration in Schema.migrations { try db.execute(migration) }
+                try db.execute("PRAGMA user_version = \(Schema.currentVersion); PRAGMA application_id = \(Schema.applicationID)")
+            }
+            try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            db.close()
+        } catch var error as TimeTrackError {
+            error.context["file"] = path
+            throw error
+        }
+        if link(temporary, path) != 0 && errno != EEXIST {
+            let reason = String(cString: strerror(errno))
+            throw TimeTrackError(.storeUnusable, "cannot create the store: \(reason)", fix: "check that the folder is writable, or pass --store PATH", context: ["file": path])
+        }
     }
 
     /// Closes the connection.
@@ -75,18 +180,21 @@ public final class SQLiteStore: ItemStore {
 
     // MARK: Opening
 
-    /// Refuses files that are not SQLite, or are shorter than their header says, before SQLite touches them.
-    static func checkHeader(path: String) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw TimeTrackError(.storeUnusable, "cannot read the file", fix: "check its permissions", context: ["file": path])
+    /// Refuses files that are not SQLite before SQLite touches them. Returns a description when
+    /// the main file is shorter than its header says (for SQLite to judge), nil otherwise.
+    static func checkHeader(path: String) throws -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw TimeTrackError(.storeUnusable, "cannot read the file: \(String(cString: strerror(errno)))", fix: "check its permissions", context: ["file": path])
         }
-        defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 100)) ?? Data()
-        let size = (try? handle.seekToEnd()) ?? 0
-        if header.isEmpty { return }  // an empty file is a new, empty database
-        let bytes = [UInt8](header)
+        defer { Glibc.close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 100)
+        let count = read(fd, &bytes, 100)
+        var info = stat()
+        let size = fstat(fd, &info) == 0 ? UInt64(max(0, info.st_size)) : 0
+        if count == 0 { return nil }  // an empty file is a new, empty database
         let magic = Array("SQLite format 3\u{0}".utf8)
-        guard bytes.count == 100, Array(bytes[0..<16]) == magic else {
+        guard count == 100, Array(bytes[0..<16]) == magic else {
             throw TimeTrackError(
                 .storeUnusable, "the file is not a SQLite database",
                 fix: "pass --store with the path of a Time Track store, or move this file away", context: ["file": path])
@@ -99,10 +207,9 @@ public final class SQLiteStore: ItemStore {
         let pageCount = be32(28)
         let headerValid = be32(24) == be32(92)
         if headerValid && pageCount > 0 && size < pageSize * pageCount {
-            throw TimeTrackError(
-                .storeUnusable, "the store is truncated: \(size) bytes on disk, \(pageSize * pageCount) expected",
-                fix: "restore it from a backup; nothing was written to it", context: ["file": path])
+            return "\(size) bytes on disk, \(pageSize * pageCount) expected"
         }
+        return nil
     }
 
     private func readIdentity() throws -> (Int32, Int, Int) {

@@ -177,6 +177,7 @@ extension Console {
                 return exit
             }
             let store = try session.store(create: true)
+            try store.requireHealthy()
             try session.requireRole(.admin, in: store, for: "run imports")
             let lock = try RunLock(storePath: session.storePath)
             defer { withExtendedLifetime(lock) {} }

@@ -5,11 +5,12 @@ extension Session {
     /// current operator becomes its first admin.
     func currentOperator(in store: any ItemStore) throws -> Operator {
         if let op = try store.operatorNamed(operatorName) { return op }
-        if try store.operators().isEmpty {
-            let op = try store.addOperator(operatorName, role: .admin, by: operatorName)
+        if try store.operators().isEmpty, let op = try store.claimFirstAdmin(operatorName) {
             if !output.json { output.note("\(operatorName) is this store's first operator, and an admin") }
             return op
         }
+        // Another process may have become the first admin between the two questions.
+        if let op = try store.operatorNamed(operatorName) { return op }
         throw TimeTrackError(
             .permission, "\(operatorName) is not an operator of this store",
             fix: "an admin can add you with `operator add \(operatorName) --role staff`; or pass --as NAME")

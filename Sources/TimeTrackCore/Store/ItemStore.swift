@@ -220,8 +220,16 @@ public protocol ItemStore: AnyObject {
     func operatorNamed(_ name: String) throws -> Operator?
     /// All operators.
     func operators() throws -> [Operator]
-    /// Adds (or changes the role of) an operator. The first operator of a store is always an admin.
+    /// Adds (or changes the role of) an operator. The first operator of a store is always an admin;
+    /// the last admin cannot be made anything else.
     func addOperator(_ name: String, role: Operator.Role, by operatorName: String) throws -> Operator
+    /// Makes `name` the store's first admin, in one transaction, if the store has no operator yet;
+    /// nil when it already has one (another process may have claimed it a moment ago).
+    func claimFirstAdmin(_ name: String) throws -> Operator?
+
+    /// Throws `.storeUnusable` when the store is damaged (a full consistency check: imports ask
+    /// before their first write).
+    func requireHealthy() throws
 
     /// Opens a run record for a source.
     func beginRun(sourceID: String, by operatorName: String) throws -> ImportRun
