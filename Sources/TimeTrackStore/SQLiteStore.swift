@@ -63,7 +63,13 @@ public final class SQLiteStore: ItemStore {
         let suspicious = try SQLiteStore.checkHeader(path: path)
         let writable = access(path, W_OK) == 0
         isReadOnly = !writable
-        db = try Database(path: path, create: false, readOnly: !writable)
+        // Read-only with no log to replay and no way to make the shared-memory index: read the
+        // file as it stands (nobody who could change it is writing: there is no log).
+        var walInfo = stat()
+        let hasLog = stat(path + "-wal", &walInfo) == 0 && walInfo.st_size > 0
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let immutable = !writable && !hasLog && access(folder.isEmpty ? "." : folder, W_OK) != 0
+        db = try Database(path: path, create: false, readOnly: !writable, immutable: immutable)
         try db.execute("PRAGMA busy_timeout = 10000")
         if let suspicious {
             // Shorter than the header says: a healthy store whose log holds the rest, or a damaged one.

@@ -33,8 +33,13 @@ public enum Binaries {
 
     /// Runs an executable with arguments and optional stdin text; waits for it.
     public static func run(_ name: String, _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], currentDirectory: String? = nil) throws -> Result {
+        try runPath(path(name), arguments, stdin: stdin, environment: environment, currentDirectory: currentDirectory)
+    }
+
+    /// Runs any executable by its path (a system tool, or a product run through one).
+    public static func runPath(_ executable: String, _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], currentDirectory: String? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path(name))
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"

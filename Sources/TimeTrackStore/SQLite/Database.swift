@@ -27,13 +27,25 @@ final class Database {
     private var cache: [String: OpaquePointer] = [:]
 
     /// Opens (and with `create`, creates) the file. Does not read it yet.
-    init(path: String, create: Bool, readOnly: Bool = false) throws {
+    ///
+    /// `immutable` (read-only only): the file is read as it is, without the shared-memory index a
+    /// WAL store needs: for a store this account may not write, in a folder it may not write,
+    /// and with no write-ahead log to replay.
+    init(path: String, create: Bool, readOnly: Bool = false, immutable: Bool = false) throws {
         self.path = path
         var db: OpaquePointer?
         var flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
         flags |= SQLITE_OPEN_NOMUTEX
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        var name = path
+        if readOnly && immutable {
+            flags |= SQLITE_OPEN_URI
+            let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+            var allowed = CharacterSet.urlPathAllowed
+            allowed.remove(charactersIn: "?#%")
+            name = "file:" + (absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute) + "?immutable=1"
+        }
+        let rc = sqlite3_open_v2(name, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(db)
