@@ -60,6 +60,7 @@ let package = Package(
             name: "TimeTrackStoreTests",
             dependencies: ["TimeTrackStore", "TestSupport", "timetrack-torture", "timetrack-admin"],
             path: "Tests/TimeTrackStoreTests"),
+        .testTarget(name: "TimeTrackImportTests", dependencies: ["TimeTrackImport", "TimeTrackKit"], path: "Tests/TimeTrackImportTests"),
         .testTarget(name: "TimeTrackKitTests", dependencies: ["TimeTrackKit", "TestSupport"], path: "Tests/TimeTrackKitTests"),
         .testTarget(
             name: "HTMLImporterTests", dependencies: ["HTMLImporter", "TimeTrackImport", "TimeTrackStore", "TestSupport"],

@@ -12,6 +12,8 @@ public final class TestHTTPServer: @unchecked Sendable {
         public var delay: TimeInterval
         /// Body bytes to stream in chunks (for huge bodies) instead of `body`.
         public var streamedBytes: Int
+        /// Seconds between single bytes of `body` (a slowloris server); 0 sends it at once.
+        public var trickle: TimeInterval = 0
 
         public init(status: Int = 200, headers: [String: String] = [:], body: Data = Data(), delay: TimeInterval = 0, streamedBytes: Int = 0) {
             self.status = status
@@ -151,6 +153,11 @@ public final class TestHTTPServer: @unchecked Sendable {
                 let size = min(block.count, answer.streamedBytes - sent)
                 guard sendAll(client, block.prefix(size)) else { return }
                 sent += size
+            }
+        } else if answer.trickle > 0 {
+            for byte in answer.body {
+                guard sendAll(client, Data([byte])) else { return }
+                Thread.sleep(forTimeInterval: answer.trickle)
             }
         } else {
             _ = sendAll(client, answer.body)

@@ -5,9 +5,11 @@ import TimeTrackKit
 /// Refuses requests to loopback, private, link-local and other non-public addresses, unless a
 /// source allows its private network. The host is resolved and every address checked.
 public enum AddressPolicy {
-    /// Throws `.fetch` when `url`'s host resolves to an address that is not public.
-    public static func check(_ url: URL, allowance: PrivateNetworkAllowance) throws {
-        if allowance == .all { return }
+    /// Throws `.fetch` when `url`'s host resolves to an address that is not public; returns the
+    /// first address it checked (numeric), so the connection can go to that very address.
+    @discardableResult
+    public static func check(_ url: URL, allowance: PrivateNetworkAllowance) throws -> String? {
+        if allowance == .all { return nil }
         guard let host = url.host, !host.isEmpty else {
             throw TimeTrackError(.fetch, "the URL has no host", context: ["url": url.absoluteString])
         }
@@ -20,7 +22,9 @@ public enum AddressPolicy {
         }
         defer { freeaddrinfo(result) }
         var node: UnsafeMutablePointer<addrinfo>? = first
+        var checked: String?
         while let current = node {
+            if checked == nil, let address = current.pointee.ai_addr { checked = numeric(address) }
             if let address = current.pointee.ai_addr, let reason = privateReason(address), !allowance.allows(host: host, address: numeric(address)) {
                 throw TimeTrackError(
                     .fetch, "refused: \(host) is \(reason)",
@@ -29,6 +33,7 @@ public enum AddressPolicy {
             }
             node = current.pointee.ai_next
         }
+        return checked
     }
 
     /// The numeric form of an address (`127.0.0.1`, `::1`).

@@ -6,7 +6,8 @@ import TimeTrackCore
 ///
 /// ```json
 /// { "contact": "webmaster@district.example", "requestDelay": 1.0, "connectTimeout": 10,
-///   "totalTimeout": 30, "maxPageMB": 25, "maxRedirects": 5, "retries": 2, "retryDelay": 2 }
+///   "totalTimeout": 30, "maxPageMB": 25, "maxRedirects": 5, "retries": 2, "retryDelay": 2,
+///   "sourceSeconds": 600, "runSeconds": 3600 }
 /// ```
 public struct FetchSettings: Sendable, Equatable {
     /// Who to contact about our requests; goes into the User-Agent.
@@ -24,6 +25,11 @@ public struct FetchSettings: Sendable, Equatable {
     public var retries = 2
     /// Seconds before the first retry; doubles each time.
     public var retryDelay: TimeInterval = 2
+    /// Seconds one source may spend on the network in a run, retries included: a slow or
+    /// trickling server stops that source, never the run.
+    public var sourceSeconds: TimeInterval = 600
+    /// Seconds one import command may spend on the network in all.
+    public var runSeconds: TimeInterval = 3600
 
     public init() {}
 
@@ -49,7 +55,7 @@ public struct FetchSettings: Sendable, Equatable {
             guard let n = value.numberValue, range.contains(n) else { throw fail(key, "must be a number from \(range.lowerBound) to \(range.upperBound)") }
             return n
         }
-        for key in object.keys where !["contact", "requestDelay", "connectTimeout", "totalTimeout", "maxPageMB", "maxRedirects", "retries", "retryDelay", "$comment"].contains(key) {
+        for key in object.keys where !["contact", "requestDelay", "connectTimeout", "totalTimeout", "maxPageMB", "maxRedirects", "retries", "retryDelay", "sourceSeconds", "runSeconds", "$comment"].contains(key) {
             throw fail(key, "is not a setting", )
         }
         if let contact = object["contact"] {
@@ -63,6 +69,8 @@ public struct FetchSettings: Sendable, Equatable {
         settings.maxRedirects = Int(try number("maxRedirects", 0...20) ?? Double(settings.maxRedirects))
         settings.retries = Int(try number("retries", 0...10) ?? Double(settings.retries))
         settings.retryDelay = try number("retryDelay", 0...300) ?? settings.retryDelay
+        settings.sourceSeconds = try number("sourceSeconds", 1...86_400) ?? settings.sourceSeconds
+        settings.runSeconds = try number("runSeconds", 1...86_400) ?? settings.runSeconds
         return settings
     }
 }

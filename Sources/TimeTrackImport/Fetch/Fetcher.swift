@@ -22,7 +22,24 @@ public final class Fetcher: PageFetcher, @unchecked Sendable {
     let http: HTTPClient?
 
     /// A fetcher for a source: its local mirror (if any), the confinement folder and the size limit.
-    public init(source: SourceDefinition, confinedTo root: URL?, maxBytes: Int = 25 * 1024 * 1024, http: HTTPClient? = nil) {
+    /// The source's own page (always readable, local or not).
+    let ownURL: URL
+    /// Whether pages may lead to local files (`file:` links): only for a source whose
+    /// definition names a local file.
+    public var allowsLocalLinks: Bool
+    /// Whether pages may lead to the web: a web source, or a local one whose definition says
+    /// `followRemoteLinks`.
+    public var allowsRemoteLinks: Bool
+
+    /// A fetcher for a source: its local mirror (if any), the confinement folder and the size limit.
+    ///
+    /// - Parameter definition: the source as its file defines it, when `source` reads a local
+    ///   copy instead (`--file`): its scheme decides which links may be followed.
+    public init(source: SourceDefinition, definition: SourceDefinition? = nil, confinedTo root: URL?, maxBytes: Int = 25 * 1024 * 1024, http: HTTPClient? = nil) {
+        let defined = definition ?? source
+        ownURL = source.url
+        allowsLocalLinks = defined.url.isFileURL
+        allowsRemoteLinks = !defined.url.isFileURL || defined.followsRemoteLinks
         self.maxBytes = maxBytes
         self.confinedTo = root?.standardizedFileURL.resolvingSymlinksInPath()
         self.http = http
@@ -40,7 +57,14 @@ public final class Fetcher: PageFetcher, @unchecked Sendable {
         if shouldStop?() == true {
             throw TimeTrackError(.interrupted, "interrupted (Ctrl-C)", fix: "nothing of this source was written; run the import again", context: ["url": url.absoluteString])
         }
-        if url.isFileURL { return try readFile(url, standsFor: url) }
+        if url.isFileURL {
+            guard allowsLocalLinks || url.standardizedFileURL == ownURL.standardizedFileURL else {
+                throw TimeTrackError(
+                    .fetch, "refused: a page of this web source leads to the local file \(url.path); a web source never reads local files",
+                    fix: "nothing to do unless the link is meant: then import that file as a source of its own", context: ["url": url.absoluteString])
+            }
+            return try readFile(url, standsFor: url)
+        }
         let text = url.absoluteString
         if let file = aliases[text] { return try readFile(file, standsFor: url) }
         for (prefix, folder) in mirrors where text.hasPrefix(prefix) {
@@ -52,6 +76,11 @@ public final class Fetcher: PageFetcher, @unchecked Sendable {
         }
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw TimeTrackError(.fetch, "only http, https and local files can be fetched", context: ["url": text])
+        }
+        guard allowsRemoteLinks else {
+            throw TimeTrackError(
+                .fetch, "refused: a page of this local source leads to \(text) on the web",
+                fix: "set \"followRemoteLinks\": true in the source's definition if it should read web pages", context: ["url": text])
         }
         guard let http else {
             throw TimeTrackError(.fetch, "no HTTP client configured for this run", context: ["url": text])

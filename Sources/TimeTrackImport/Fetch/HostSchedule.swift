@@ -13,8 +13,10 @@ public final class HostSchedule: @unchecked Sendable {
 
     private let condition = NSCondition()
     private var hosts: [String: State] = [:]
+    /// When the import command that shares this schedule started (its run budget counts from here).
+    public let startedAt: Date
 
-    public init() {}
+    public init(startedAt: Date = Date()) { self.startedAt = startedAt }
 
     /// Runs `body` when it is `host`'s turn: no other request to it is under way, and `delay`
     /// seconds have passed since the last one ended. A nil host (a file URL) never waits.

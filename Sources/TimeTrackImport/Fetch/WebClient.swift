@@ -15,7 +15,16 @@ public final class WebClient: HTTPClient {
     let userAgent: String
     /// Whose turn it is at each host; shared by the clients of one import command.
     let hosts: HostSchedule
-    private var robots: [String: RobotsTxt] = [:]
+    /// robots.txt per origin: its rules, or why it could not be read.
+    private var robots: [String: RobotsState] = [:]
+    enum RobotsState {
+        case rules(RobotsTxt)
+        case unavailable(String)
+    }
+    /// When this client's source has used up its network time (`sourceSeconds`).
+    let sourceDeadline: Date
+    /// When the import command has used up its network time (`runSeconds`).
+    let runDeadline: Date
     /// Requests made (for the run's report).
     public private(set) var requestCount = 0
     /// Pages answered 304 Not Modified.
@@ -27,6 +36,24 @@ public final class WebClient: HTTPClient {
         self.allowPrivateNetwork = allowPrivateNetwork
         self.cache = cache
         self.userAgent = settings.userAgent(version: version)
+        sourceDeadline = Date().addingTimeInterval(settings.sourceSeconds)
+        runDeadline = hosts.startedAt.addingTimeInterval(settings.runSeconds)
+    }
+
+    /// Seconds left of the source's and the run's budgets; throws when either is used up.
+    func remainingBudget(_ url: URL) throws -> TimeInterval {
+        let now = Date()
+        let source = sourceDeadline.timeIntervalSince(now), run = runDeadline.timeIntervalSince(now)
+        if source <= 0 || run <= 0 {
+            let which = source <= 0
+                ? String(format: "this source's network time (%.0f s, sourceSeconds)", settings.sourceSeconds)
+                : String(format: "this import's network time (%.0f s, runSeconds)", settings.runSeconds)
+            throw TimeTrackError(
+                .fetch, "stopped: \(which) is used up",
+                fix: "a slow server is the usual cause; raise sourceSeconds or runSeconds in _settings.json if the site is just large",
+                context: ["url": url.absoluteString, "budget": "yes"])
+        }
+        return min(source, run)
     }
 
     public func get(_ url: URL, maxBytes: Int) throws -> FetchedPage {
@@ -77,30 +104,46 @@ public final class WebClient: HTTPClient {
 
     // MARK: robots.txt
 
+    /// `scheme://host[:port]`, with an IPv6 literal in brackets.
+    static func origin(_ url: URL) -> String? {
+        guard let host = url.host, !host.isEmpty, let scheme = url.scheme else { return nil }
+        let hostPart = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        return "\(scheme)://\(hostPart)" + (url.port.map { ":\($0)" } ?? "")
+    }
+
     func checkRobots(_ url: URL) throws {
-        guard let host = url.host, let scheme = url.scheme else { return }
-        let origin = "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
-        let rules: RobotsTxt
+        guard let host = url.host, let origin = WebClient.origin(url) else {
+            throw TimeTrackError(.fetch, "the URL has no host", context: ["url": url.absoluteString])
+        }
+        let state: RobotsState
         if let known = robots[origin] {
-            rules = known
+            state = known
         } else {
-            var fetched = RobotsTxt.allowAll
-            if let robotsURL = URL(string: origin + "/robots.txt") {
-                do {
-                    let response = try fetchWithRetries(robotsURL, maxBytes: 512 * 1024, cached: nil)
-                    switch response.status {
-                    case 200...299: fetched = RobotsTxt(text: String(decoding: response.body, as: UTF8.self), agent: "timetrack-admin")
-                    case 500...599: fetched = .disallowAll
-                    default: fetched = .allowAll
-                    }
-                } catch let error as TimeTrackError where error.message.hasPrefix("refused") {
-                    throw error
-                } catch {
-                    fetched = .disallowAll
-                }
+            guard let robotsURL = URL(string: origin + "/robots.txt") else {
+                throw TimeTrackError(.fetch, "cannot make the robots.txt address of \(origin)", context: ["url": url.absoluteString])
             }
-            robots[origin] = fetched
-            rules = fetched
+            do {
+                let response = try fetchWithRetries(robotsURL, maxBytes: 512 * 1024, cached: nil)
+                switch response.status {
+                case 200...299: state = .rules(RobotsTxt(text: String(decoding: response.body, as: UTF8.self), agent: "timetrack-admin"))
+                case 500...599: state = .unavailable("the server answered HTTP \(response.status)")
+                default: state = .rules(.allowAll)  // 4xx: no robots.txt, everything allowed (RFC 9309)
+                }
+            } catch let error as TimeTrackError where error.message.hasPrefix("refused") || error.context["budget"] != nil {
+                throw error
+            } catch let error as TimeTrackError {
+                state = .unavailable(error.message)
+            }
+            robots[origin] = state
+        }
+        let rules: RobotsTxt
+        switch state {
+        case .rules(let known): rules = known
+        case .unavailable(let reason):
+            throw TimeTrackError(
+                .fetch, "robots.txt of \(host) could not be read (\(reason)), so nothing was fetched from \(host)",
+                fix: "the server is down or unreachable; the next run tries again (an unreadable robots.txt means 'wait', RFC 9309)",
+                context: ["url": url.absoluteString])
         }
         let path = (url.path.isEmpty ? "/" : url.path) + (url.query.map { "?\($0)" } ?? "")
         guard rules.allows(path) else {
@@ -124,21 +167,30 @@ public final class WebClient: HTTPClient {
     func fetchWithRetries(_ url: URL, maxBytes: Int, cached: CachedResponse?) throws -> Response {
         var attempt = 0
         var delay = settings.retryDelay
+        let started = Date()
+        /// Sleeps before a retry, never past the budget.
+        func pause() throws {
+            let left = try remainingBudget(url)
+            Thread.sleep(forTimeInterval: min(delay, left))
+            delay *= 2
+            _ = try remainingBudget(url)
+        }
         while true {
             do {
                 let response = try request(url, maxBytes: maxBytes, cached: cached)
                 if (500...599).contains(response.status) && attempt < settings.retries {
                     attempt += 1
-                    Thread.sleep(forTimeInterval: delay)
-                    delay *= 2
+                    try pause()
                     continue
                 }
                 return response
             } catch let error as TimeTrackError where error.context["retry"] == "yes" && attempt < settings.retries {
                 attempt += 1
-                Thread.sleep(forTimeInterval: delay)
-                delay *= 2
+                try pause()
             } catch var error as TimeTrackError {
+                if error.context["retry"] != nil && attempt > 0 {
+                    error.message += String(format: " (%d attempts over %.0f s)", attempt + 1, Date().timeIntervalSince(started))
+                }
                 error.context["retry"] = nil
                 throw error
             }
@@ -146,15 +198,36 @@ public final class WebClient: HTTPClient {
     }
 
     func request(_ url: URL, maxBytes: Int, cached: CachedResponse?) throws -> Response {
-        try AddressPolicy.check(url, allowance: allowPrivateNetwork)
+        _ = try remainingBudget(url)
+        let address = try AddressPolicy.check(url, allowance: allowPrivateNetwork)
         // One request at a time per host, with a pause between them, across every client
         // sharing the schedule.
-        return try hosts.turn(host: url.host, delay: settings.requestDelay) { try send(url, maxBytes: maxBytes, cached: cached) }
+        return try hosts.turn(host: url.host, delay: settings.requestDelay) {
+            try send(url, pinnedTo: address, maxBytes: maxBytes, cached: cached, budget: try remainingBudget(url))
+        }
     }
 
-    private func send(_ url: URL, maxBytes: Int, cached: CachedResponse?) throws -> Response {
+    /// The URL to connect to: for plain http, the checked address itself with the host kept in
+    /// the Host header, so the name is not resolved a second time (DNS rebinding). https needs
+    /// the name for its certificate and is resolved by the HTTP library again.
+    static func pinned(_ url: URL, to address: String?) -> (URL, host: String?) {
+        guard let address, url.scheme?.lowercased() == "http", let host = url.host, host != address,
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return (url, nil) }
+        let literal = address.contains(":") ? "[\(address)]" : address
+        components.percentEncodedHost = literal
+        guard let pinned = components.url else { return (url, nil) }
+        return (pinned, host + (url.port.map { ":\($0)" } ?? ""))
+    }
+
+    private func send(_ original: URL, pinnedTo address: String?, maxBytes: Int, cached: CachedResponse?, budget: TimeInterval) throws -> Response {
         requestCount += 1
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData, timeoutInterval: settings.connectTimeout)
+        let url = original
+        let (target, hostHeader) = WebClient.pinned(original, to: address)
+        let totalTimeout = min(settings.totalTimeout, max(0.1, budget))
+        let started = Date()
+        var request = URLRequest(url: target, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData, timeoutInterval: settings.connectTimeout)
+        if let hostHeader { request.setValue(hostHeader, forHTTPHeaderField: "Host") }
         request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
         request.setValue("text/html,application/xhtml+xml,application/json,text/calendar,application/rss+xml;q=0.9,*/*;q=0.8", forHTTPHeaderField: "Accept")
         if let etag = cached?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
@@ -162,7 +235,7 @@ public final class WebClient: HTTPClient {
         let delegate = TransferDelegate(maxBytes: maxBytes)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = settings.connectTimeout
-        configuration.timeoutIntervalForResource = settings.totalTimeout
+        configuration.timeoutIntervalForResource = totalTimeout
         configuration.httpMaximumConnectionsPerHost = 1
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
@@ -170,9 +243,9 @@ public final class WebClient: HTTPClient {
         defer { session.invalidateAndCancel() }
         let task = session.dataTask(with: request)
         task.resume()
-        if delegate.done.wait(timeout: .now() + settings.totalTimeout + 1) == .timedOut {
+        if delegate.done.wait(timeout: .now() + totalTimeout + 1) == .timedOut {
             task.cancel()
-            throw TimeTrackError(.fetch, String(format: "no complete answer within %.0f s", settings.totalTimeout), fix: "the server is slow or down; try again later", context: ["url": url.absoluteString, "retry": "yes"])
+            throw TimeTrackError(.fetch, String(format: "no complete answer within %.0f s", totalTimeout), fix: "the server is slow or down; try again later", context: ["url": url.absoluteString, "retry": "yes"])
         }
         let result = delegate.result()
         if result.tooLarge {
@@ -182,10 +255,28 @@ public final class WebClient: HTTPClient {
         }
         if let error = result.error {
             let nsError = error as NSError
-            let timedOut = nsError.code == NSURLErrorTimedOut
-            throw TimeTrackError(
-                .fetch, timedOut ? String(format: "timed out after %.0f s", settings.totalTimeout) : "the request failed: \(nsError.localizedDescription)",
-                fix: "check the URL and the network; try again later", context: ["url": url.absoluteString, "retry": "yes"])
+            let host = url.host ?? "the server"
+            let message: String
+            switch nsError.code {
+            case NSURLErrorTimedOut:
+                let elapsed = Date().timeIntervalSince(started)
+                if elapsed >= totalTimeout - 0.5 {
+                    message = String(format: "no complete answer from %@ within %.0f s", host, totalTimeout)
+                } else {
+                    message = String(format: "%@ sent nothing for %.0f s (%@)", host, settings.connectTimeout, result.response == nil ? "no answer" : "the answer stalled")
+                }
+            case NSURLErrorCannotConnectToHost:
+                message = "\(host) refused the connection" + (url.port.map { " on port \($0)" } ?? "")
+            case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed:
+                message = "cannot resolve \(host) (DNS)"
+            case NSURLErrorNetworkConnectionLost:
+                message = "\(host) closed the connection before the answer was complete"
+            case NSURLErrorNotConnectedToInternet:
+                message = "no network"
+            default:
+                message = "the request to \(host) failed: \(nsError.localizedDescription)"
+            }
+            throw TimeTrackError(.fetch, message, fix: "check the URL and the network; try again later", context: ["url": url.absoluteString, "retry": "yes"])
         }
         guard let http = result.response else {
             throw TimeTrackError(.fetch, "no HTTP response", context: ["url": url.absoluteString, "retry": "yes"])

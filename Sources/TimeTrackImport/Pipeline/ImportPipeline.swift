@@ -88,7 +88,7 @@ public struct ImportPipeline {
     func extract(_ source: SourceDefinition, file: String?, memo: PageMemo?) throws -> (ImportResult, [MemoEntry]) {
         let effective = file.map { source.readingFile($0) } ?? source
         let importer = try ImporterRegistry.make(for: effective)
-        let fetcher = Fetcher(source: effective, confinedTo: file == nil ? importsRoot : nil, http: http)
+        let fetcher = Fetcher(source: effective, definition: source, confinedTo: file == nil ? importsRoot : nil, http: http)
         fetcher.shouldStop = shouldStop
         if let file {
             // The given file and its siblings (detail pages, next pages) may be read.

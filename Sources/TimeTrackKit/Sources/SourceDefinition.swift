@@ -17,14 +17,16 @@ public enum Schedule: Equatable, Sendable, CustomStringConvertible {
             self = .daily(hour: h, minute: m)
             return
         }
-        guard let unit = t.last, let n = Double(t.dropLast()), n > 0 else { return nil }
+        // Checked before any conversion: "inf", "1e300d" and "nan" are not schedules.
+        guard let unit = t.last, let n = Double(t.dropLast()), n.isFinite, n > 0, n <= 1_000_000 else { return nil }
         switch unit {
         case "m": self = .every(n * 60)
         case "h": self = .every(n * 3600)
         case "d": self = .every(n * 86_400)
         default: return nil
         }
-        if case .every(let seconds) = self, seconds < 300 { return nil }
+        // At least 5 minutes, at most a year.
+        if case .every(let seconds) = self, seconds < 300 || seconds > 366 * 86_400 { return nil }
     }
 
     public var description: String {
@@ -80,6 +82,9 @@ public struct SourceDefinition: Sendable {
     /// Allows fetching from loopback and private network addresses: all of them (`true`), or
     /// only the hosts and addresses listed (`["127.0.0.1", "intranet.district.local"]`).
     public var allowPrivateNetwork: PrivateNetworkAllowance
+    /// A local source (a file `url`) may follow links to the web only when this is true
+    /// (`"followRemoteLinks": true`). A web source never follows links to local files.
+    public var followsRemoteLinks: Bool = false
     /// Importer-specific options, validated by the importer.
     public var options: [String: JSONValue]
     /// The definition file's path.
@@ -112,7 +117,7 @@ public struct SourceDefinition: Sendable {
 
     static let knownKeys: Set<String> = [
         "id", "name", "importer", "kind", "url", "baseURL", "school", "timeZone", "schedule", "review", "enabled", "allowPrivateNetwork",
-        "options", "$comment", "description",
+        "followRemoteLinks", "options", "$comment", "description",
     ]
 
     /// Checks a definition's fields.
@@ -167,7 +172,7 @@ public struct SourceDefinition: Sendable {
         var schedule: Schedule?
         if let text = try string("schedule", required: false) {
             guard let parsed = Schedule(text) else {
-                throw fail("schedule", "'\(text)' is not a schedule", fix: "use \"6h\", \"30m\", \"1d\", \"hourly\" or \"daily 05:30\" (at least 5 minutes)")
+                throw fail("schedule", "'\(text)' is not a schedule", fix: "use \"6h\", \"30m\", \"1d\", \"hourly\" or \"daily 05:30\" (from 5 minutes to a year)")
             }
             schedule = parsed
         }
@@ -194,11 +199,13 @@ public struct SourceDefinition: Sendable {
             guard let o = v.objectValue else { throw fail("options", "must be a JSON object") }
             options = o
         }
-        return SourceDefinition(
+        var definition = SourceDefinition(
             id: id, name: name, importer: importer, kind: kind, urlText: urlText, url: url, baseURL: baseURL,
             school: try string("school", required: false), timeZone: timeZone, schedule: schedule, review: review,
             enabled: try bool("enabled", default: true), allowPrivateNetwork: try allowance(),
             options: options, file: file)
+        definition.followsRemoteLinks = try bool("followRemoteLinks", default: false)
+        return definition
     }
 
     /// Every `*.json` definition in a folder (not recursive), sorted by id, and the errors of the bad ones.

@@ -1,0 +1,106 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// What a web source may reach and how network failures read, through the real binary against a
+/// real server on 127.0.0.1.
+@Suite struct NetworkSafetyTests {
+    typealias Setup = UnattendedRunTests.Setup
+
+    @Test func aWebPageCannotLeadToALocalFile() throws {
+        let setup = try Setup()
+        defer { setup.remove() }
+        // A file in the imports folder that a hostile page points at.
+        let secret = try setup.dir.write("imports/secret.html", "<article><h2>Secret local item</h2></article>")
+        setup.server.route("/news.html", .html("<article><h2>Public item</h2></article><a class='next' href='file://\(secret)'>next</a>"))
+        try setup.dir.write("imports/news.json", """
+            { "id": "news", "importer": "html", "kind": "announcement", "url": "\(setup.server.base)/news.html", "timeZone": "America/Denver",
+              "allowPrivateNetwork": ["127.0.0.1"], "options": { "item": "article", "fields": { "title": "h2" }, "next": "a.next@href" } }
+            """)
+        let result = try setup.run(["--json", "import", "news"])
+        #expect(!result.stdout.contains("Secret"), "\(result.stdout)")
+        #expect(try setup.sql("SELECT count(*) FROM items WHERE title LIKE 'Secret%'") == "0")
+        #expect(try setup.sql("SELECT count(*) FROM items WHERE title = 'Public item'") == "1")
+        #expect(result.stdout.contains("never reads local files") || result.stderr.contains("never reads local files"), "\(result.stdout) \(result.stderr)")
+    }
+
+    @Test func aLocalSourceDoesNotReachTheWebUnlessItsDefinitionSaysSo() throws {
+        let setup = try Setup()
+        defer { setup.remove() }
+        setup.server.route("/remote.html", .html("<article><h2>Remote item</h2></article>"))
+        try setup.dir.write("imports/local.html", "<article><h2>Local item</h2></article><a class='next' href='\(setup.server.base)/remote.html'>next</a>")
+        func define(_ extra: String) throws {
+            try setup.dir.write("imports/local.json", """
+                { "id": "local", "importer": "html", "kind": "announcement", "url": "local.html", "timeZone": "America/Denver",
+                  "allowPrivateNetwork": ["127.0.0.1"] \(extra), "options": { "item": "article", "fields": { "title": "h2" }, "next": "a.next@href" } }
+                """)
+        }
+        try define("")
+        let refused = try setup.run(["--json", "extract", "local"])
+        #expect(!refused.stdout.contains("Remote item"))
+        #expect(refused.stdout.contains("followRemoteLinks") || refused.stderr.contains("followRemoteLinks"), "\(refused.stdout) \(refused.stderr)")
+        #expect(setup.server.requests.filter { $0.path == "/remote.html" }.isEmpty)
+        try define(#", "followRemoteLinks": true"#)
+        let allowed = try setup.run(["--json", "extract", "local"])
+        #expect(allowed.stdout.contains("Remote item"), "\(allowed.stdout) \(allowed.stderr)")
+    }
+
+    @Test func anUnreachableServerIsNotCalledARobotsRefusal() throws {
+        let setup = try Setup(settings: #"{"requestDelay": 0, "retryDelay": 0.05, "retries": 0, "totalTimeout": 2, "connectTimeout": 2}"#)
+        defer { setup.remove() }
+        // A port with nobody listening.
+        let closed = try TestHTTPServer()
+        let port = closed.port
+        closed.stop()
+        try setup.dir.write("imports/down.json", """
+            { "id": "down", "importer": "html", "kind": "announcement", "url": "http://127.0.0.1:\(port)/news.html", "timeZone": "America/Denver",
+              "allowPrivateNetwork": ["127.0.0.1"], "options": { "item": "article", "fields": { "title": "h2" } } }
+            """)
+        let down = try setup.run(["import", "down"])
+        #expect(down.status != 0)
+        #expect(down.stderr.contains("robots.txt of 127.0.0.1 could not be read"), "\(down.stderr)")
+        #expect(down.stderr.contains("refused the connection"), "\(down.stderr)")
+        #expect(!down.stderr.contains("does not allow"))
+
+        // robots.txt answering 503: unavailable, not a refusal.
+        setup.server.route("/robots.txt", .init(status: 503))
+        setup.server.route("/news.html", .html("<article><h2>One</h2></article>"))
+        try setup.source("flaky", path: "/news.html")
+        let flaky = try setup.run(["import", "flaky"])
+        #expect(flaky.stderr.contains("could not be read (the server answered HTTP 503)"), "\(flaky.stderr)")
+        #expect(!flaky.stderr.contains("does not allow"))
+        #expect(setup.server.requests.filter { $0.path == "/news.html" }.isEmpty)
+    }
+
+    @Test func theConnectionGoesToTheCheckedAddressWithTheNameInTheHostHeader() throws {
+        let setup = try Setup()
+        defer { setup.remove() }
+        setup.server.route("/news.html", .html("<article><h2>Pinned</h2></article>"))
+        try setup.dir.write("imports/named.json", """
+            { "id": "named", "importer": "html", "kind": "announcement", "url": "http://localhost:\(setup.server.port)/news.html", "timeZone": "America/Denver",
+              "allowPrivateNetwork": ["localhost"], "options": { "item": "article", "fields": { "title": "h2" } } }
+            """)
+        let result = try setup.run(["import", "named"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let page = try #require(setup.server.requests.first { $0.path == "/news.html" })
+        #expect(page.headers["host"] == "localhost:\(setup.server.port)")
+    }
+
+    @Test func aTricklingServerStopsItsSourceWithinTheBudget() throws {
+        let setup = try Setup(settings: #"{"requestDelay": 0, "retryDelay": 0.05, "retries": 2, "totalTimeout": 30, "connectTimeout": 10, "sourceSeconds": 3}"#)
+        defer { setup.remove() }
+        var slow = TestHTTPServer.Response.html(UnattendedRunTests.page(40))
+        slow.trickle = 0.05
+        setup.server.route("/slow.html", slow)
+        setup.server.route("/fine.html", .html(UnattendedRunTests.page(2)))
+        try setup.source("slow", path: "/slow.html")
+        try setup.source("fine", path: "/fine.html")
+        let started = Date()
+        let result = try setup.run(["import", "--all"])
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(elapsed < 12, "took \(elapsed) s")
+        #expect(result.status == 3, "\(result.stderr)")
+        #expect(result.stderr.contains("fine: ok"), "\(result.stderr)")
+        #expect(result.stderr.contains("sourceSeconds") || result.stderr.contains("within 3 s"), "\(result.stderr)")
+    }
+}
