@@ -21,7 +21,8 @@ struct FieldSpec: Sendable {
     var choices: [Choice] = []
     /// From a list: the first alternative that gives a value.
     var alternatives: [FieldSpec] = []
-    var pattern: NSRegularExpression?
+    /// Matched without backtracking (`SafePattern`): a pattern cannot stall an import.
+    var pattern: SafePattern?
     var template: String?
     var constant: String?
     /// Take the nearest heading before the item that matches this selector.
@@ -53,9 +54,9 @@ struct FieldSpec: Sendable {
             if let p = object["pattern"] {
                 guard let text = p.stringValue else { throw source.error("\(field).pattern", "must be a regular expression string") }
                 do {
-                    pattern = try NSRegularExpression(pattern: text, options: [.caseInsensitive])
-                } catch {
-                    throw source.error("\(field).pattern", "'\(text)' is not a valid regular expression")
+                    pattern = try SafePattern(text)
+                } catch let error as SafePattern.SyntaxError {
+                    throw source.error("\(field).pattern", "'\(text.prefix(80))' \(error.message)", fix: "see \"Patterns\" in docs/source-definitions.md for what a pattern may use")
                 }
             }
             if let t = object["template"] {
@@ -163,10 +164,8 @@ struct FieldSpec: Sendable {
         }
         guard var value = result else { return nil }
         if let pattern {
-            let ns = value as NSString
-            guard let match = pattern.firstMatch(in: value, range: NSRange(location: 0, length: ns.length)) else { return nil }
-            let range = match.numberOfRanges > 1 && match.range(at: 1).location != NSNotFound ? match.range(at: 1) : match.range
-            value = ns.substring(with: range)
+            guard let captured = pattern.firstCapture(in: value) else { return nil }
+            value = captured
         }
         if let template {
             value = template.replacingOccurrences(of: "{value}", with: value)
