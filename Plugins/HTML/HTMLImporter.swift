@@ -171,6 +171,9 @@ public struct HTMLImporter: Importer, Sendable {
                 listing = try readListing(page, publicURL: publicURL)
                 context.remember(listing.encoded, page: page, signature: signature)
             }
+            if let note = Charset.detectWithNote(page.data, declared: page.charset).note {
+                result.problems.append(ImportProblem(.warning, note, location: url.absoluteString))
+            }
             let publicURL = URL(string: listing.pageURL) ?? page.url
             for (index, entry) in listing.entries.enumerated() {
                 guard raws.count < maxItems else {

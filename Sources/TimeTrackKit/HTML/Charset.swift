@@ -5,17 +5,38 @@ import Foundation
 public enum Charset {
     /// The encoding name to hand to libxml2.
     public static func detect(_ data: Data, declared: String?) -> String {
+        detectWithNote(data, declared: declared).encoding
+    }
+
+    /// The encoding, and a note when a declaration was ignored because the bytes contradict it.
+    ///
+    /// A page with no byte-order mark whose first bytes hold no NUL is not UTF-16, whatever its
+    /// header or `<meta>` says (a `<meta>` that could be read as ASCII proves it; browsers read
+    /// such pages as UTF-8, per the HTML standard).
+    public static func detectWithNote(_ data: Data, declared: String?) -> (encoding: String, note: String?) {
         let prefix = [UInt8](data.prefix(4))
-        if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { return "utf-8" }
-        if prefix.starts(with: [0xFF, 0xFE]) { return "utf-16le" }
-        if prefix.starts(with: [0xFE, 0xFF]) { return "utf-16be" }
-        if let declared = declared.flatMap(normalize) { return declared }
-        if let meta = metaCharset(data).flatMap(normalize) {
-            // A page that says UTF-8 but is not (a common CMS mistake) is read as Windows-1252.
-            if meta == "utf-8" && !isValidUTF8(data.prefix(1 << 20)) { return "windows-1252" }
-            return meta
+        if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { return ("utf-8", nil) }
+        if prefix.starts(with: [0xFF, 0xFE]) { return ("utf-16le", nil) }
+        if prefix.starts(with: [0xFE, 0xFF]) { return ("utf-16be", nil) }
+        let hasNUL = data.prefix(1024).contains(0)
+        var note: String?
+        if let declared = declared.flatMap(normalize) {
+            if declared.hasPrefix("utf-16") && !hasNUL {
+                note = "the server declares \(declared), but the bytes are not UTF-16: the declaration was ignored"
+            } else {
+                return (declared, nil)
+            }
         }
-        return isValidUTF8(data.prefix(1 << 20)) ? "utf-8" : "windows-1252"
+        if let meta = metaCharset(data).flatMap(normalize) {
+            if meta.hasPrefix("utf-16") {
+                let fallback = isValidUTF8(data.prefix(1 << 20)) ? "utf-8" : "windows-1252"
+                return (fallback, "the page's <meta> declares \(meta), but a page that can say so in ASCII is not UTF-16: read as \(fallback)")
+            }
+            // A page that says UTF-8 but is not (a common CMS mistake) is read as Windows-1252.
+            if meta == "utf-8" && !isValidUTF8(data.prefix(1 << 20)) { return ("windows-1252", note) }
+            return (meta, note)
+        }
+        return (isValidUTF8(data.prefix(1 << 20)) ? "utf-8" : "windows-1252", note)
     }
 
     /// The charset named by `<meta charset>` or `<meta http-equiv content="...charset=">` in the first 4 KB.

@@ -15,6 +15,8 @@ public final class HTMLDocument {
     public private(set) var baseURL: URL?
     /// The character encoding the page was decoded with.
     public let encoding: String
+    /// Set when a charset declaration contradicted the bytes and was ignored (importers report it).
+    public let encodingNote: String?
 
     /// Parses HTML bytes.
     ///
@@ -25,7 +27,8 @@ public final class HTMLDocument {
     /// - Throws: `.parse` when libxml2 cannot build any tree (it recovers from almost anything).
     public init(data: Data, url: URL?, declaredCharset: String? = nil) throws {
         clibxml2_silence()
-        let encoding = Charset.detect(data, declared: declaredCharset)
+        let (encoding, note) = Charset.detectWithNote(data, declared: declaredCharset)
+        encodingNote = note
         self.encoding = encoding
         self.url = url
         let options = Int32(
@@ -88,6 +91,7 @@ public final class HTMLDocument {
     /// no stderr. Navigate it with `HTMLNode.children(named:)`; CSS selectors assume HTML names.
     public init(xml data: Data, url: URL?) throws {
         clibxml2_silence()
+        encodingNote = nil
         let options = Int32(XML_PARSE_RECOVER.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue)
         let parsed: xmlDocPtr? = data.withUnsafeBytes { raw -> xmlDocPtr? in
             guard let base = raw.baseAddress, raw.count > 0 else { return nil }
