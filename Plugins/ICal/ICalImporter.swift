@@ -13,18 +13,21 @@ public struct ICalImporter: Importer {
             ImporterOption("pastDays", type: "number", help: "expand recurring events from this many days back (default 30)"),
             ImporterOption("futureDays", type: "number", help: "expand recurring events this many days ahead (default 365)"),
             ImporterOption("category", type: "string", help: "category for every event (default: from CATEGORIES and the title)"),
+            ImporterOption("maxItems", type: "number", help: "stop after this many events, occurrences counted (default 5000)"),
         ])
 
     let source: SourceDefinition
     let pastDays: Int
     let futureDays: Int
     let category: Event.Category?
+    let maxItems: Int
 
     public init(source: SourceDefinition) throws {
         self.source = source
         try source.checkOptions(ICalImporter.info)
         pastDays = try source.intOption("pastDays", default: 30, range: 0...3660)
         futureDays = try source.intOption("futureDays", default: 365, range: 0...3660)
+        maxItems = try source.intOption("maxItems", default: 5000, range: 1...100_000)
         if let text = source.options["category"] {
             guard let c = text.stringValue.flatMap(Event.Category.init(rawValue:)) else {
                 throw source.error("options.category", "must be one of " + Event.Category.allCases.map(\.rawValue).joined(separator: ", "))
@@ -65,7 +68,8 @@ public struct ICalImporter: Importer {
             if let instant = zones.instant(value, allDayZone: zone) { overrides[uid, default: [:]][instant] = event }
         }
         var seen: [String: Int] = [:]
-        for event in events {
+        var capped = false
+        for event in events where !capped {
             let location = "line \(event.line)"
             guard event.terminated else { continue }  // reported above
             if event.first("RECURRENCE-ID") != nil { continue }  // applied to its series below
@@ -124,6 +128,13 @@ public struct ICalImporter: Importer {
                 instances = [(uid, startInstant, event)]
             }
             for instance in instances {
+                guard result.items.count < maxItems else {
+                    result.problems.append(ImportProblem(
+                        .error, "stopped at \(maxItems) events: the feed holds more (occurrences counted); the rest is not imported (raise options.maxItems if the calendar really is that large)",
+                        location: location))
+                    capped = true
+                    break
+                }
                 var key = instance.key
                 if let count = seen[key] {
                     // The same UID twice (some exports repeat events): keep both, distinctly.

@@ -271,31 +271,47 @@ struct ComplexSelector {
 
     func matches(_ node: xmlNodePtr, scope: xmlNodePtr) -> Bool {
         guard let last = compounds.last, last.matches(node) else { return false }
-        return matchLeft(from: compounds.count - 1, node: node, scope: scope)
+        var failed = Set<FailedStep>()
+        return matchLeft(from: compounds.count - 1, node: node, scope: scope, failed: &failed)
+    }
+
+    /// A (compound index, node) pair already known not to lead to a match. Remembering them keeps
+    /// `a b c d e` over thousands of nested elements polynomial instead of exponential.
+    struct FailedStep: Hashable {
+        var index: Int
+        var node: UInt
     }
 
     /// Whether compounds[0..<index] can be satisfied to the left of `node` (which matched compounds[index]).
-    private func matchLeft(from index: Int, node: xmlNodePtr, scope: xmlNodePtr) -> Bool {
+    private func matchLeft(from index: Int, node: xmlNodePtr, scope: xmlNodePtr, failed: inout Set<FailedStep>) -> Bool {
         guard index > 0 else { return true }
         let compound = compounds[index - 1]
         switch combinators[index - 1] {
         case .child:
             guard let parent = node.pointee.parent, parent != scope, isElement(parent), compound.matches(parent) else { return false }
-            return matchLeft(from: index - 1, node: parent, scope: scope)
+            return matchLeft(from: index - 1, node: parent, scope: scope, failed: &failed)
         case .descendant:
             var ancestor = node.pointee.parent
             while let a = ancestor, a != scope, isElement(a) {
-                if compound.matches(a), matchLeft(from: index - 1, node: a, scope: scope) { return true }
+                let step = FailedStep(index: index - 1, node: UInt(bitPattern: a))
+                if !failed.contains(step), compound.matches(a) {
+                    if matchLeft(from: index - 1, node: a, scope: scope, failed: &failed) { return true }
+                    failed.insert(step)
+                }
                 ancestor = a.pointee.parent
             }
             return false
         case .adjacent:
             guard let previous = previousElementSibling(node), compound.matches(previous) else { return false }
-            return matchLeft(from: index - 1, node: previous, scope: scope)
+            return matchLeft(from: index - 1, node: previous, scope: scope, failed: &failed)
         case .sibling:
             var previous = previousElementSibling(node)
             while let p = previous {
-                if compound.matches(p), matchLeft(from: index - 1, node: p, scope: scope) { return true }
+                let step = FailedStep(index: index - 1, node: UInt(bitPattern: p))
+                if !failed.contains(step), compound.matches(p) {
+                    if matchLeft(from: index - 1, node: p, scope: scope, failed: &failed) { return true }
+                    failed.insert(step)
+                }
                 previous = previousElementSibling(p)
             }
             return false

@@ -14,10 +14,13 @@ extension SourceDefinition {
     /// A whole-number option in a range, or the default when absent.
     public func intOption(_ name: String, default fallback: Int, range: ClosedRange<Int>) throws -> Int {
         guard let value = options[name] else { return fallback }
-        guard let n = value.numberValue, n.rounded() == n, range.contains(Int(n)) else {
+        // Checked as a Double first: 1e300, inf and nan never reach Int(_:), which would trap.
+        guard let n = value.numberValue, n.isFinite, n.rounded() == n,
+            n >= Double(range.lowerBound), n <= Double(range.upperBound), let whole = Int(exactly: n)
+        else {
             throw error("options.\(name)", "must be a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
-        return Int(n)
+        return whole
     }
 
     /// A true/false option, or the default when absent.
