@@ -21,8 +21,10 @@ public final class WebClient: HTTPClient {
         case rules(RobotsTxt)
         case unavailable(String)
     }
-    /// When this client's source has used up its network time (`sourceSeconds`).
-    let sourceDeadline: Date
+    /// When this client's source has used up its network time (`sourceSeconds`), counted from
+    /// its first request (time spent waiting for another source's turn at the host before that
+    /// is not this source's).
+    private var sourceDeadline: Date?
     /// When the import command has used up its network time (`runSeconds`).
     let runDeadline: Date
     /// Requests made (for the run's report).
@@ -36,14 +38,14 @@ public final class WebClient: HTTPClient {
         self.allowPrivateNetwork = allowPrivateNetwork
         self.cache = cache
         self.userAgent = settings.userAgent(version: version)
-        sourceDeadline = Date().addingTimeInterval(settings.sourceSeconds)
         runDeadline = hosts.startedAt.addingTimeInterval(settings.runSeconds)
     }
 
     /// Seconds left of the source's and the run's budgets; throws when either is used up.
     func remainingBudget(_ url: URL) throws -> TimeInterval {
         let now = Date()
-        let source = sourceDeadline.timeIntervalSince(now), run = runDeadline.timeIntervalSince(now)
+        let source = sourceDeadline.map { $0.timeIntervalSince(now) } ?? settings.sourceSeconds
+        let run = runDeadline.timeIntervalSince(now)
         if source <= 0 || run <= 0 {
             let which = source <= 0
                 ? String(format: "this source's network time (%.0f s, sourceSeconds)", settings.sourceSeconds)
@@ -203,7 +205,8 @@ public final class WebClient: HTTPClient {
         // One request at a time per host, with a pause between them, across every client
         // sharing the schedule.
         return try hosts.turn(host: url.host, delay: settings.requestDelay) {
-            try send(url, pinnedTo: address, maxBytes: maxBytes, cached: cached, budget: try remainingBudget(url))
+            if sourceDeadline == nil { sourceDeadline = Date().addingTimeInterval(settings.sourceSeconds) }
+            return try send(url, pinnedTo: address, maxBytes: maxBytes, cached: cached, budget: try remainingBudget(url))
         }
     }
 
