@@ -30,6 +30,7 @@ let package = Package(
             name: "TimeTrackImport",
             dependencies: ["TimeTrackCore", "TimeTrackKit", "TimeTrackStore", "HTMLImporter", "InboxImporter", "ICalImporter", "FeedImporter", "WordPressImporter", "MetadataImporter", "DocumentsImporter"],
             path: "Sources/TimeTrackImport"),
+        .target(name: "TimeTrackFuzz", dependencies: ["TimeTrackCore", "TimeTrackKit", "TimeTrackImport"], path: "Sources/TimeTrackFuzz"),
         .target(name: "TimeTrackExport", dependencies: ["TimeTrackCore"], path: "Sources/TimeTrackExport"),
         .target(
             name: "TimeTrackConsole",
@@ -38,7 +39,7 @@ let package = Package(
         .executableTarget(name: "timetrack-admin", dependencies: ["TimeTrackConsole"], path: "Sources/timetrack-admin"),
         .executableTarget(
             name: "timetrack-bench",
-            dependencies: ["TimeTrackConsole", "TimeTrackCore", "TimeTrackStore", "TimeTrackKit", "TimeTrackImport", "CSQLite"],
+            dependencies: ["TimeTrackConsole", "TimeTrackCore", "TimeTrackStore", "TimeTrackKit", "TimeTrackImport", "TimeTrackFuzz", "CSQLite"],
             path: "Sources/timetrack-bench"),
 
         // Importer plugins.
@@ -60,7 +61,7 @@ let package = Package(
             name: "TimeTrackStoreTests",
             dependencies: ["TimeTrackStore", "TestSupport", "timetrack-torture", "timetrack-admin"],
             path: "Tests/TimeTrackStoreTests"),
-        .testTarget(name: "TimeTrackImportTests", dependencies: ["TimeTrackImport", "TimeTrackKit"], path: "Tests/TimeTrackImportTests"),
+        .testTarget(name: "TimeTrackImportTests", dependencies: ["TimeTrackImport", "TimeTrackKit", "TimeTrackFuzz", "TestSupport"], path: "Tests/TimeTrackImportTests"),
         .testTarget(name: "TimeTrackKitTests", dependencies: ["TimeTrackKit", "TestSupport"], path: "Tests/TimeTrackKitTests"),
         .testTarget(
             name: "HTMLImporterTests", dependencies: ["HTMLImporter", "TimeTrackImport", "TimeTrackStore", "TestSupport"],

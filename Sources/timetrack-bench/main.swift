@@ -1,12 +1,37 @@
 // timetrack-bench: how close the import pipeline is to libxml2's parse time, and how the console
 // scales with the store.
 // `swift run -c release timetrack-bench [--pages N] [--large N] [--items N] [--repeat N] [--json]`.
+// `swift run -c release timetrack-bench --fuzz N [--seed S]`: N mutated inputs per parser instead.
 import Foundation
 import TimeTrackConsole
 import TimeTrackCore
+import TimeTrackFuzz
 import TimeTrackStore
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+
+// A long fuzz campaign (the tests run a short one with a fixed seed).
+if let index = arguments.firstIndex(of: "--fuzz") {
+    let iterations = index + 1 < arguments.count ? Int(arguments[index + 1]) ?? 10_000 : 10_000
+    let seed = arguments.firstIndex(of: "--seed").flatMap { $0 + 1 < arguments.count ? UInt64(arguments[$0 + 1]) : nil } ?? UInt64(Date().timeIntervalSince1970)
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("timetrack-fuzz-\(getpid())")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    print("fuzz seed \(seed), \(iterations) inputs per target")
+    var failed = false
+    for target in FuzzCampaign.targets {
+        do {
+            let report = try FuzzCampaign(seed: seed, folder: folder).run(target, iterations: iterations)
+            print(report)
+            for failure in report.failures.prefix(5) { print("  " + failure.prefix(300)) }
+            failed = failed || !report.failures.isEmpty
+        } catch {
+            print("\(target): \(error)")
+            failed = true
+        }
+    }
+    exit(failed ? 1 : 0)
+}
 
 // Child modes: one measurement per fresh process.
 if arguments.first == "--child" {

@@ -44,8 +44,14 @@ public struct DateParser: Sendable {
         "gmt": 0, "utc": 0, "ut": 0, "z": 0, "est": -5, "edt": -4, "cst": -6, "cdt": -5, "mst": -7, "mdt": -6, "pst": -8, "pdt": -7, "akst": -9, "akdt": -8, "hst": -10,
     ]
 
-    /// Parses the first date in `text`; nil when there is none.
-    public func parse(_ text: String) -> ParsedDate? {
+    /// The longest text searched for a date. A date field holds a few words; a longer value
+    /// means its selector matched a whole block, and only its start is read (which keeps a
+    /// 50 KB value from costing seconds).
+    public static let maxLength = 512
+
+    /// Parses the first date in `text` (its first `maxLength` characters); nil when there is none.
+    public func parse(_ rawText: String) -> ParsedDate? {
+        let text = rawText.utf8.count > DateParser.maxLength ? String(rawText.prefix(DateParser.maxLength)) : rawText
         if let fields = DateParser.isoFields(text) ?? DateParser.isoFieldsByPattern(text) {
             return parseISO(fields)
         }
