@@ -21,10 +21,9 @@ public final class WebClient: HTTPClient {
         case rules(RobotsTxt)
         case unavailable(String)
     }
-    /// When this client's source has used up its network time (`sourceSeconds`), counted from
-    /// its first request (time spent waiting for another source's turn at the host before that
-    /// is not this source's).
-    private var sourceDeadline: Date?
+    /// Seconds this client's source has spent on its own requests and retry pauses (waiting for
+    /// another source's turn at the host is not counted): its budget is `sourceSeconds`.
+    private var usedSeconds: TimeInterval = 0
     /// When the import command has used up its network time (`runSeconds`).
     let runDeadline: Date
     /// Requests made (for the run's report).
@@ -44,7 +43,7 @@ public final class WebClient: HTTPClient {
     /// Seconds left of the source's and the run's budgets; throws when either is used up.
     func remainingBudget(_ url: URL) throws -> TimeInterval {
         let now = Date()
-        let source = sourceDeadline.map { $0.timeIntervalSince(now) } ?? settings.sourceSeconds
+        let source = settings.sourceSeconds - usedSeconds
         let run = runDeadline.timeIntervalSince(now)
         if source <= 0 || run <= 0 {
             let which = source <= 0
@@ -174,6 +173,7 @@ public final class WebClient: HTTPClient {
         func pause() throws {
             let left = try remainingBudget(url)
             Thread.sleep(forTimeInterval: min(delay, left))
+            usedSeconds += min(delay, left)
             delay *= 2
             _ = try remainingBudget(url)
         }
@@ -205,7 +205,8 @@ public final class WebClient: HTTPClient {
         // One request at a time per host, with a pause between them, across every client
         // sharing the schedule.
         return try hosts.turn(host: url.host, delay: settings.requestDelay) {
-            if sourceDeadline == nil { sourceDeadline = Date().addingTimeInterval(settings.sourceSeconds) }
+            let started = Date()
+            defer { usedSeconds += Date().timeIntervalSince(started) }
             return try send(url, pinnedTo: address, maxBytes: maxBytes, cached: cached, budget: try remainingBudget(url))
         }
     }
