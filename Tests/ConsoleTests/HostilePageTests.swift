@@ -72,6 +72,16 @@ import Testing
         #expect(result.stdout.contains("Café “Night”"))
     }
 
+    @Test func aUTF16DeclarationOnAnASCIIPageIsIgnoredWithANote() throws {
+        let page = "<html><head><meta charset=\"utf-16\"></head><body><article><h2>Caf\u{E9} news</h2><a href='/n'>n</a></article></body></html>"
+        let (result, dir) = try run(page: Data(page.utf8), ["--json"])
+        defer { dir.remove() }
+        expectNoTrap(result)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Café news"))
+        #expect(result.stdout.contains("is not UTF-16"))
+    }
+
     @Test func selectorMatchingNothingWarnsAndFails() throws {
         let (result, dir) = try run(page: Data("<html><body><div class='post'><h2>Not an article</h2></div></body></html>".utf8))
         defer { dir.remove() }
