@@ -75,6 +75,14 @@ final class Database {
     }
 
     func error(_ rc: Int32, sql: String?) -> TimeTrackError {
+        var error = describe(rc, sql: sql)
+        // SQLite's own (extended) result code stays with the error, whatever it is called here:
+        // `--json` shows it in the context.
+        error.context["sqliteCode"] = String(rc)
+        return error
+    }
+
+    private func describe(_ rc: Int32, sql: String?) -> TimeTrackError {
         let primary = rc & 0xff
         var context = ["file": path]
         if let sql { context["sql"] = String(sql.prefix(200)) }
@@ -131,9 +139,10 @@ final class Database {
         return Int(sqlite3_changes(handle))
     }
 
-    /// All rows of a query, mapped.
+    /// All rows of a query, mapped. The statement is reset however the mapping ends.
     func rows<T>(_ sql: String, _ values: [SQLValue] = [], _ map: (Statement) throws -> T) throws -> [T] {
         let statement = try statement(sql, values)
+        defer { sqlite3_reset(statement.raw) }
         var result: [T] = []
         while try statement.step() { result.append(try map(statement)) }
         return result
@@ -155,8 +164,12 @@ final class Database {
     /// The rowid of the last insert.
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
-    /// How deep the current transaction nests (0: none).
-    private var depth = 0
+    /// Savepoints open inside the current transaction (names `s0`, `s1`, …).
+    private var savepoints = 0
+
+    /// Whether a transaction is open, as SQLite itself says (not a counter of ours: a failed
+    /// COMMIT or an automatic rollback can end a transaction behind our back).
+    var inTransaction: Bool { handle.map { sqlite3_get_autocommit($0) == 0 } ?? false }
 
     /// Runs `body` inside `BEGIN IMMEDIATE ... COMMIT`; rolls back if it throws. Inside another
     /// transaction it runs as a savepoint, so a failing inner part rolls back alone.
@@ -165,20 +178,31 @@ final class Database {
     /// instead of failing with "database is locked" on a lock upgrade.
     @discardableResult
     func transaction<T>(_ body: () throws -> T) throws -> T {
+        if !inTransaction {
+            savepoints = 0
+            try run("BEGIN IMMEDIATE")
+            do {
+                let result = try body()
+                try run("COMMIT")
+                return result
+            } catch {
+                // COMMIT may have failed (disk full, busy): roll back whatever is still open.
+                if inTransaction { _ = try? run("ROLLBACK") }
+                savepoints = 0
+                throw error
+            }
+        }
         // Prepared once and cached like any statement: an import opens a savepoint per item.
-        let name = "s\(depth)"
-        try run(depth == 0 ? "BEGIN IMMEDIATE" : "SAVEPOINT \(name)")
-        depth += 1
+        let name = "s\(savepoints)"
+        try run("SAVEPOINT \(name)")
+        savepoints += 1
+        defer { savepoints -= 1 }
         do {
             let result = try body()
-            depth -= 1
-            try run(depth == 0 ? "COMMIT" : "RELEASE \(name)")
+            try run("RELEASE \(name)")
             return result
         } catch {
-            depth -= 1
-            if depth == 0 {
-                _ = try? run("ROLLBACK")
-            } else {
+            if inTransaction {
                 _ = try? run("ROLLBACK TO \(name)")
                 _ = try? run("RELEASE \(name)")
             }
@@ -194,6 +218,13 @@ struct Statement {
     let sql: String
 
     func bind(_ values: [SQLValue]) throws {
+        // A missing value would silently be NULL, an extra one ignored: both are bugs.
+        let expected = Int(sqlite3_bind_parameter_count(raw))
+        guard expected == values.count else {
+            throw TimeTrackError(
+                .database, "the statement takes \(expected) values, \(values.count) were given",
+                context: ["file": database.path, "sql": String(sql.prefix(200))])
+        }
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             let rc: Int32
