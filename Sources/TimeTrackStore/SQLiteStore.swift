@@ -38,8 +38,20 @@ public final class SQLiteStore: ItemStore {
     ///   `.storeUnusable` for a file that is not SQLite, is truncated or corrupt, is another
     ///   program's database, or was written by a newer schema. Nothing is written to a file that
     ///   is refused.
-    public init(path: String, create: Bool = true) throws {
+    /// - Parameter readOnly: open a reading connection (read-ahead lanes): SQLite refuses any
+    ///   write on it (`SQLITE_OPEN_READONLY` and `PRAGMA query_only`); the store must exist.
+    public init(path: String, create: Bool = true, readOnly: Bool = false) throws {
         location = path
+        if readOnly {
+            guard access(path, R_OK) == 0 else {
+                throw TimeTrackError(.notFound, "no store here to read", fix: "run an import first, or pass --store PATH", context: ["file": path])
+            }
+            db = try Database(path: path, create: false, readOnly: true)
+            isReadOnly = true
+            try db.execute("PRAGMA busy_timeout = 10000; PRAGMA query_only = 1; PRAGMA temp_store = MEMORY")
+            schemaVersion = try db.row("PRAGMA user_version") { $0.int(0) } ?? 0
+            return
+        }
         var info = stat()
         let exists = stat(path, &info) == 0
         if exists && info.st_mode & S_IFMT == S_IFDIR {

@@ -58,7 +58,7 @@ enum Child {
     static func importAll(imports: String, store path: String) throws -> ChildResult {
         let start = Date()
         let store = try SQLiteStore(path: path, create: true)
-        let readers = try (0..<SourceImports.defaultLanes).map { _ in try SQLiteStore(path: path) }
+        let readers = try (0..<SourceImports.defaultLanes).map { _ in try SQLiteStore(path: path, create: false, readOnly: true) }
         let (sources, errors) = SourceDefinition.loadAll(folder: imports)
         if let error = errors.first { throw error }
         var items = 0, pages = 0

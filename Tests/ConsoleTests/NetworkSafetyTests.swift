@@ -103,4 +103,26 @@ import Testing
         #expect(result.stderr.contains("fine: ok"), "\(result.stderr)")
         #expect(result.stderr.contains("sourceSeconds") || result.stderr.contains("within 3 s"), "\(result.stderr)")
     }
+
+    @Test func sourcesReadAheadStillKeepTheirETags() throws {
+        let setup = try Setup()
+        defer { setup.remove() }
+        setup.server.handle { request in
+            guard let name = ["one", "two", "three"].first(where: { request.path == "/\($0).html" }) else { return nil }
+            if request.headers["if-none-match"] == "\"\(name)-v1\"" { return .init(status: 304, headers: ["ETag": "\"\(name)-v1\""]) }
+            return .html(UnattendedRunTests.page(2, prefix: name), headers: ["ETag": "\"\(name)-v1\""])
+        }
+        for name in ["one", "two", "three"] { try setup.source(name, path: "/\(name).html") }
+        // Several sources in a pipe: read ahead on reading connections, which never write.
+        let first = try setup.run(["import", "--all"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let second = try setup.run(["import", "--all"])
+        #expect(second.status == 0, "\(second.stderr)")
+        for name in ["one", "two", "three"] {
+            let pages = setup.server.requests.filter { $0.path == "/\(name).html" }
+            #expect(pages.count == 2)
+            #expect(pages.last?.headers["if-none-match"] == "\"\(name)-v1\"", "\(name)")
+        }
+        #expect(second.stderr.components(separatedBy: "1 not modified").count - 1 == 3, "\(second.stderr)")
+    }
 }

@@ -94,7 +94,7 @@ import TestSupport
             sources = try Fixture.fourSources(dir)
             let path = dir.path("s.sqlite")
             store = try SQLiteStore(path: path, create: true)
-            readers = try (0..<3).map { _ in try SQLiteStore(path: path) }
+            readers = try (0..<3).map { _ in try SQLiteStore(path: path, create: false, readOnly: true) }
         }
 
         func close() {

@@ -68,4 +68,19 @@ import TimeTrackCore
         let error = try #require(throws: TimeTrackError.self) { try db.run("INSERT INTO t (x) VALUES (NULL)") }
         #expect(error.context["sqliteCode"] == "1299")  // SQLITE_CONSTRAINT_NOTNULL (19 | 5 << 8)
     }
+
+    @Test func aReadAheadConnectionCannotWrite() throws {
+        let dir = try TemporaryDirectory("reader")
+        defer { dir.remove() }
+        let path = dir.path("t.sqlite")
+        let store = try SQLiteStore(path: path)
+        _ = try store.submit(Samples.announcement("kept"), school: nil, by: "ana", note: nil)
+        let reader = try SQLiteStore(path: path, create: false, readOnly: true)
+        defer { reader.close(); store.close() }
+        #expect(try reader.counts()[.announcement]?[.pending] == 1)
+        let error = try #require(throws: TimeTrackError.self) { _ = try reader.submit(Samples.announcement("written"), school: nil, by: "ana", note: nil) }
+        #expect(error.message.contains("read-only") || error.message.contains("readonly"), "\(error)")
+        #expect(throws: TimeTrackError.self) { try reader.saveResponse(CachedResponse(etag: "\"x\"", lastModified: nil, contentType: nil, body: Data()), for: "https://x.example/") }
+        #expect(try store.counts()[.announcement]?[.pending] == 1)
+    }
 }

@@ -208,7 +208,7 @@ extension Console {
             try SourceImports.run(sources, file: args.option("file"), into: store, readers: readers, by: session.operatorName, options: options) { index, cache in
                 let source = sources[index]
                 var pipeline = session.pipeline(for: source)
-                pipeline.http = try session.webClient(for: source, cache: cache as? FetchCache, hosts: hosts)
+                pipeline.http = try session.webClient(for: source, cache: cache, hosts: hosts)
                 pipeline.shouldStop = { Interrupt.requested }
                 if showProgress {
                     let progress = progressBars[index]

@@ -38,10 +38,10 @@ public final class Session {
         return store
     }
 
-    /// Another connection to the same store, for reading sources on other threads while the
-    /// main connection applies (`SourceImports`). The caller closes it.
+    /// Another connection to the same store, read-only, for reading sources on other threads
+    /// while the main connection applies (`SourceImports`). The caller closes it.
     public func readerStore() throws -> any ItemStore {
-        try SQLiteStore(path: storePath, create: false)
+        try SQLiteStore(path: storePath, create: false, readOnly: true)
     }
 
     /// Closes the store if open.

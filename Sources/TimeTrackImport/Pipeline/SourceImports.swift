@@ -21,21 +21,27 @@ public enum SourceImports {
     ///   - readers: one store connection per lane; empty reads each source on the caller's
     ///     thread through `store`, when it is its turn (no read-ahead).
     ///   - file: read this local file instead of the source's url (a single source).
-    ///   - pipeline: the pipeline for source `i` reading through `cache` (its lane's connection,
-    ///     for the HTTP cache); called on the caller's thread before any reading starts. A
+    ///   - pipeline: the pipeline for source `i`, whose web client uses `cache` (the HTTP cache:
+    ///     read through its lane's read-only connection, written through `store` when the
+    ///     source is applied); called on the caller's thread before any reading starts. A
     ///     source whose pipeline cannot be made fails alone (no run is recorded for it).
     ///   - each: called on the caller's thread, in order, with each source's pipeline (nil if
     ///     it could not be made) and outcome; return false to stop (readings under way are
     ///     waited for, and not applied).
     public static func run(
         _ sources: [SourceDefinition], file: String? = nil, into store: any ItemStore, readers: [any ItemStore], by operatorName: String,
-        options: ImportOptions = ImportOptions(), pipeline makePipeline: (_ index: Int, _ cache: any ItemStore) throws -> ImportPipeline,
+        options: ImportOptions = ImportOptions(), pipeline makePipeline: (_ index: Int, _ cache: FetchCache?) throws -> ImportPipeline,
         each: (_ index: Int, _ pipeline: ImportPipeline?, _ outcome: Result<SourceRunSummary, TimeTrackError>) throws -> Bool
     ) throws {
         let lanes = max(1, readers.count)
         func connection(_ lane: Int) -> any ItemStore { readers.isEmpty ? store : readers[lane % lanes] }
+        // Without read-ahead the importing connection is the cache; with it, each source's cache
+        // writes wait for its turn to be applied.
+        let caches: [DeferredFetchCache?] = sources.indices.map { index in
+            readers.isEmpty ? nil : DeferredFetchCache(reading: connection(index) as? FetchCache)
+        }
         let pipelines: [Result<ImportPipeline, TimeTrackError>] = sources.indices.map { index in
-            do { return .success(try makePipeline(index, connection(index))) } catch let error as TimeTrackError {
+            do { return .success(try makePipeline(index, caches[index] ?? store as? FetchCache)) } catch let error as TimeTrackError {
                 return .failure(error)
             } catch {
                 return .failure(TimeTrackError(.system, "\(error)"))
@@ -71,7 +77,9 @@ public enum SourceImports {
                         throw error
                     }
                     guard let read, let run = runs[index] else { throw TimeTrackError(.system, "source \(sources[index].id) was not read") }
-                    outcome = .success(try pipeline.apply(read, run: run, into: store, by: operatorName, options: options))
+                    let summary = try pipeline.apply(read, run: run, into: store, by: operatorName, options: options)
+                    try caches[index]?.flush(into: store as? FetchCache)
+                    outcome = .success(summary)
                 } catch let error as TimeTrackError {
                     outcome = .failure(error)
                 }
