@@ -159,6 +159,7 @@ public struct HTMLImporter: Importer, Sendable {
                 page = try context.fetcher.fetch(url)
             } catch let error as TimeTrackError where pageNumber > 1 && error.code != .interrupted {
                 result.problems.append(ImportProblem(.error, "page \(pageNumber) could not be read: \(error.description)", location: url.absoluteString))
+                result.unreadPages.append(url.absoluteString)
                 break
             }
             result.pagesFetched += 1

@@ -38,6 +38,7 @@ public struct MetadataImporter: Importer {
             let page: FetchedPage
             do { page = try context.fetcher.fetch(url) } catch let error as TimeTrackError where index > 0 && error.code != .interrupted {
                 result.problems.append(ImportProblem(.error, error.description, location: location))
+                result.unreadPages.append(url.absoluteString)
                 continue
             }
             result.pagesFetched += 1

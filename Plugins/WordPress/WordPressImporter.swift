@@ -27,8 +27,13 @@ public struct WordPressImporter: Importer {
             let url = pageNumber == 1 ? source.url : WordPressImporter.url(source.url, page: pageNumber)
             let page: FetchedPage
             do { page = try context.fetcher.fetch(url) } catch let error as TimeTrackError where pageNumber > 1 && error.code != .interrupted {
-                // WordPress answers 400 past the last page: the end.
-                if !error.message.contains("HTTP 400") { result.problems.append(ImportProblem(.warning, "page \(pageNumber): \(error.message)", location: url.absoluteString)) }
+                // WordPress answers 400 past the last page (a local copy: no such file): the end.
+                // Anything else: a page unread.
+                let end = error.context["status"] == "400" || (url.isFileURL && error.context["status"] == "404")
+                if !end {
+                    result.problems.append(ImportProblem(.warning, "page \(pageNumber) could not be read: \(error.message)", location: url.absoluteString))
+                    result.unreadPages.append(url.absoluteString)
+                }
                 break
             }
             result.pagesFetched += 1

@@ -126,3 +126,62 @@ import Testing
         #expect(second.stderr.components(separatedBy: "1 not modified").count - 1 == 3, "\(second.stderr)")
     }
 }
+
+/// A page after the first that fails for a moment (a 500) never makes its items missing, in
+/// every importer that reads more than one page.
+@Suite struct UnreadPageTests {
+    typealias Setup = UnattendedRunTests.Setup
+
+    static func wordpressPost(_ id: Int, _ title: String) -> String {
+        #"{"id": \#(id), "date": "2026-09-\#(String(format: "%02d", id))T10:00:00", "link": "https://district.example/\#(id)", "title": {"rendered": "\#(title)"}, "excerpt": {"rendered": "<p>\#(title)</p>"}}"#
+    }
+
+    static func metadataPage(_ title: String) -> String {
+        "<html><head><title>\(title)</title><meta property='og:title' content='\(title)'><meta property='article:published_time' content='2026-09-01T10:00:00Z'></head><body><h1>\(title)</h1></body></html>"
+    }
+
+    @Test(arguments: ["html", "wordpress", "metadata"])
+    func aFailingSecondPageCountsNothingMissing(_ importer: String) throws {
+        let setup = try Setup(settings: #"{"requestDelay": 0, "retryDelay": 0.01, "retries": 1, "totalTimeout": 2, "connectTimeout": 2}"#)
+        defer { setup.remove() }
+        let base = setup.server.base
+        let (firstPath, secondPath): (String, String)
+        let (firstBody, secondBody): (String, String)
+        var options = "{}"
+        switch importer {
+        case "html":
+            (firstPath, secondPath) = ("/list.html", "/list-2.html")
+            firstBody = "<article><h2>First page item</h2></article><a class='next' href='/list-2.html'>next</a>"
+            secondBody = "<article><h2>Second page item</h2></article>"
+            options = #"{ "item": "article", "fields": { "title": "h2" }, "next": "a.next@href" }"#
+        case "wordpress":
+            (firstPath, secondPath) = ("/wp/posts", "/wp/posts?page=2")
+            // Ten posts: a full page, so the importer asks for the next one.
+            firstBody = "[" + (1...10).map { Self.wordpressPost($0, "First page item \($0)") }.joined(separator: ",") + "]"
+            secondBody = "[" + Self.wordpressPost(11, "Second page item") + "]"
+            setup.server.route("/wp/posts?page=3", .init(status: 400, body: Data(#"{"code":"rest_post_invalid_page_number"}"#.utf8)))
+            options = #"{ "maxPages": 5 }"#
+        default:
+            (firstPath, secondPath) = ("/one.html", "/two.html")
+            firstBody = Self.metadataPage("First page item")
+            secondBody = Self.metadataPage("Second page item")
+            options = #"{ "pages": ["\#(base)/two.html"] }"#
+        }
+        let type = importer == "wordpress" ? "application/json" : "text/html"
+        setup.server.route(firstPath, .init(status: 200, headers: ["Content-Type": type], body: Data(firstBody.utf8)))
+        // Fine the first time; then the server fails on it for a while.
+        setup.server.route(secondPath, .init(status: 200, headers: ["Content-Type": type], body: Data(secondBody.utf8)), .init(status: 500))
+        try setup.dir.write("imports/src.json", """
+            { "id": "src", "importer": "\(importer)", "kind": "announcement", "url": "\(base)\(firstPath)", "timeZone": "America/Denver",
+              "allowPrivateNetwork": ["127.0.0.1"], "options": \(options) }
+            """)
+        let first = try setup.run(["import", "src"])
+        #expect(first.stderr.contains(importer == "wordpress" ? "11 found" : "2 found"), "\(first.stderr)")
+        for round in 1...3 {
+            let again = try setup.run(["import", "src"])
+            #expect(again.stderr.contains("0 missing"), "round \(round): \(again.stderr)")
+        }
+        #expect(try setup.sql("SELECT max(missing_runs) FROM items") == "0")
+        #expect(try setup.sql("SELECT count(*) FROM items WHERE title = 'Second page item' AND status = 'pending'") == "1")
+    }
+}

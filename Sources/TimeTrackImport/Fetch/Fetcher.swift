@@ -159,7 +159,8 @@ public final class Fetcher: PageFetcher, @unchecked Sendable {
         guard fd >= 0 else {
             let reason = errno
             if reason == ENOENT || reason == ENOTDIR {
-                throw TimeTrackError(.fetch, "no such file: \(path)", fix: "check the source's url (relative paths resolve against the definition's folder)", context: ["url": url.absoluteString])
+                // Status 404, as a web server would say: importers tell "gone" from "failed" by it.
+                throw TimeTrackError(.fetch, "no such file: \(path)", fix: "check the source's url (relative paths resolve against the definition's folder)", context: ["url": url.absoluteString, "status": "404"])
             }
             throw TimeTrackError(.fetch, "cannot read \(path): \(String(cString: strerror(reason)))", fix: "check its permissions", context: ["url": url.absoluteString])
         }

@@ -98,7 +98,7 @@ public final class WebClient: HTTPClient {
                 throw TimeTrackError(
                     .fetch, "HTTP \(response.status) from the server",
                     fix: response.status == 404 || response.status == 410 ? "the page moved or is gone: check the source's url" : "try again later",
-                    context: ["url": current.absoluteString])
+                    context: ["url": current.absoluteString, "status": String(response.status)])
             }
         }
     }

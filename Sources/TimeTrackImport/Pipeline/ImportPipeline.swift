@@ -206,7 +206,7 @@ public struct ImportPipeline {
             run.message = "0 items found" + (result.problems.first.map { ": \($0.message)" } ?? "")
         } else {
             // Items not seen are counted missing only on a run that read its pages cleanly.
-            if !result.problems.contains(where: { $0.severity == .error && $0.message.hasPrefix("page ") }) {
+            if result.readEveryPage {
                 summary.missingIDs = try store.recordMissing(sourceID: source.id, seenKeys: seen, runID: run.id)
                 run.missing = summary.missingIDs.count
             }

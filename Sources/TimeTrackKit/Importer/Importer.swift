@@ -146,6 +146,13 @@ public struct ImportResult: Sendable {
     public var pagesFetched = 0
     /// Items seen twice (same key) and merged into one.
     public var duplicatesMerged = 0
+    /// Pages of the source (listing pages after the first, feed pages) that could not be read.
+    /// A run with unread pages saw only part of the source: its unseen items are not counted
+    /// missing. Importers with more than one page must fill it; the pipeline never reads
+    /// problem messages to decide.
+    public var unreadPages: [String] = []
+    /// Whether every page of the source was read (nothing unseen can be blamed on a failure).
+    public var readEveryPage: Bool { unreadPages.isEmpty }
 
     public init() {}
 }
