@@ -60,22 +60,25 @@ public struct PreparedContent: Sendable, Equatable {
     public let json: String
     public let hash: String
 
-    /// Validates `content` (throwing `.validation` with every problem) and encodes it.
+    /// Makes `content`'s text safe (`SafeText`), validates it (throwing `.validation` with every
+    /// problem) and encodes it.
     public init(_ content: ItemContent, context: [String: String] = [:]) throws {
-        self.content = try content.validated(context: context)
-        (json, hash) = content.canonicalForm
+        let (safe, json) = content.madeSafe()
+        self.content = try safe.validated(context: context)
+        (self.json, hash) = (json, SHA256.hex(json))
     }
 
-    private init(checked content: ItemContent) {
+    private init(checked content: ItemContent, json: String) {
         self.content = content
-        (json, hash) = content.canonicalForm
+        (self.json, hash) = (json, SHA256.hex(json))
     }
 
     /// Validates `content` once: prepared, or every problem found (for callers that word the
     /// failure themselves).
     public static func checked(_ content: ItemContent) -> (prepared: PreparedContent?, problems: [ValidationProblem]) {
-        let problems = content.validate()
-        return problems.isEmpty ? (PreparedContent(checked: content), []) : (nil, problems)
+        let (safe, json) = content.madeSafe()
+        let problems = safe.validate()
+        return problems.isEmpty ? (PreparedContent(checked: safe, json: json), []) : (nil, problems)
     }
 }
 
