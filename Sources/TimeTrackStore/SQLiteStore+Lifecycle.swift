@@ -62,8 +62,8 @@ extension SQLiteStore {
 
     // MARK: Decisions
 
-    public func submit(_ content: ItemContent, school: String?, by operatorName: String, note: String?) throws -> Item {
-        _ = try content.validated()
+    public func submit(_ submitted: ItemContent, school: String?, by operatorName: String, note: String?) throws -> Item {
+        let content = try submitted.validated()
         let id = try db.transaction { () throws -> String in
             let (seq, id) = try insertItem(content, school: school, sourceKey: nil, provenance: nil, by: operatorName, runID: nil, note: note)
             try writeAudit(operatorName, "submit", seq: seq, id: id, reason: note)

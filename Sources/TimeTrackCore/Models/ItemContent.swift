@@ -59,14 +59,18 @@ public enum ItemContent: Equatable, Sendable {
     }
 
     /// Throws a `.validation` error listing every problem, if there are any.
+    ///
+    /// The content returned has its text made safe (`SafeText`): every way into the store
+    /// (imports, `submit`, `edit`, decisions that change content) stores what this returns.
     public func validated(context: [String: String] = [:]) throws -> ItemContent {
-        let problems = validate()
+        let safe = madeSafe().content
+        let problems = safe.validate()
         guard problems.isEmpty else {
             throw TimeTrackError(
                 .validation, "invalid \(kind.rawValue): " + problems.map(\.description).joined(separator: "; "),
                 context: context)
         }
-        return self
+        return safe
     }
 
     /// The fields as a JSON object (keys as in the model's JSON).

@@ -46,7 +46,9 @@ public enum SafeText {
             case 0xAA...0xAE where previous == 0x80 && beforePrevious == 0xE2: return true
             case 0xA6...0xA9 where previous == 0x81 && beforePrevious == 0xE2: return true
             case UInt8(ascii: "u") where previous == UInt8(ascii: "\\") && backslashes % 2 == 1: return true  // \u00XX: a control (or an escape we cannot rule out cheaply)
-            case UInt8(ascii: "r") where previous == UInt8(ascii: "\\") && backslashes % 2 == 1: return true
+            // JSONEncoder writes \r, \b and \f as short escapes.
+            case UInt8(ascii: "r"), UInt8(ascii: "b"), UInt8(ascii: "f"):
+                if previous == UInt8(ascii: "\\") && backslashes % 2 == 1 { return true }
             default: break
             }
             backslashes = byte == UInt8(ascii: "\\") ? backslashes + 1 : 0
