@@ -43,6 +43,8 @@ public enum Binaries {
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
+        // A proxy this test process started for itself (PinningProxy) is not the child's.
+        env["https_proxy"] = nil
         for (key, value) in environment { env[key] = value }
         process.environment = env
         if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }

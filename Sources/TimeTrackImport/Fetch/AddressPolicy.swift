@@ -36,6 +36,17 @@ public enum AddressPolicy {
         return checked
     }
 
+    /// The first address `host` resolves to, numeric (for pinning a connection when no check
+    /// was asked for); nil when it does not resolve.
+    public static func firstAddress(_ host: String) -> String? {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var result: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), nil, &hints, &result) == 0, let first = result else { return nil }
+        defer { freeaddrinfo(result) }
+        return first.pointee.ai_addr.flatMap(numeric)
+    }
+
     /// The numeric form of an address (`127.0.0.1`, `::1`).
     static func numeric(_ address: UnsafeMutablePointer<sockaddr>) -> String? {
         var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))

@@ -38,6 +38,8 @@ public final class WebClient: HTTPClient {
         self.cache = cache
         self.userAgent = settings.userAgent(version: version)
         runDeadline = hosts.startedAt.addingTimeInterval(settings.runSeconds)
+        // Started before any request: https connections go through it (see PinningProxy).
+        _ = PinningProxy.shared
     }
 
     /// Seconds left of the source's and the run's budgets; throws when either is used up.
@@ -228,6 +230,15 @@ public final class WebClient: HTTPClient {
         requestCount += 1
         let url = original
         let (target, hostHeader) = WebClient.pinned(original, to: address)
+        let secure = original.scheme?.lowercased() == "https"
+        let port = original.port ?? (secure ? 443 : 80)
+        if secure, let proxy = PinningProxy.shared, let host = original.host {
+            // TLS needs the name: the tunnel goes to the checked address instead of a second lookup.
+            guard let pin = address ?? AddressPolicy.firstAddress(host) else {
+                throw TimeTrackError(.fetch, "cannot resolve \(host) (DNS)", fix: "check the URL and the network; try again later", context: ["url": original.absoluteString, "retry": "yes"])
+            }
+            proxy.pin(host: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port, to: pin)
+        }
         let totalTimeout = min(settings.totalTimeout, max(0.1, budget))
         let started = Date()
         var request = URLRequest(url: target, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData, timeoutInterval: settings.connectTimeout)
@@ -271,6 +282,9 @@ public final class WebClient: HTTPClient {
                 }
             case NSURLErrorCannotConnectToHost:
                 message = "\(host) refused the connection" + (url.port.map { " on port \($0)" } ?? "")
+            case _ where secure && PinningProxy.shared?.failure(host: host, port: port) != nil:
+                let reason = PinningProxy.shared?.failure(host: host, port: port) ?? ""
+                message = reason == "refused" ? "\(host) refused the connection on port \(port)" : "cannot connect to \(host) on port \(port): \(reason)"
             case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed:
                 message = "cannot resolve \(host) (DNS)"
             case NSURLErrorNetworkConnectionLost:
