@@ -58,7 +58,8 @@ import Testing
         listener.start()
         defer { close(listener.fd) }
         // The name is fiction: only the pin says where it goes (no DNS lookup happens).
-        proxy.pin(host: "school.invalid", port: Int(listener.port), to: "127.0.0.1")
+        // An unreachable first address is passed over for the next.
+        proxy.pin(host: "school.invalid", port: Int(listener.port), to: ["::1", "127.0.0.1"])
         let answer = try ask(proxy, "CONNECT school.invalid:\(listener.port) HTTP/1.1\r\nHost: school.invalid\r\n\r\n", then: "through the tunnel")
         #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
         #expect(listener.done.wait(timeout: .now() + 5) == .success)
@@ -77,7 +78,7 @@ import Testing
         let closed = try Listener()
         let port = Int(closed.port)
         close(closed.fd)
-        proxy.pin(host: "down.invalid", port: port, to: "127.0.0.1")
+        proxy.pin(host: "down.invalid", port: port, to: ["127.0.0.1"])
         #expect(try ask(proxy, "CONNECT down.invalid:\(port) HTTP/1.1\r\n\r\n").hasPrefix("HTTP/1.1 502"))
         #expect(proxy.failure(host: "down.invalid", port: port) == "refused")
     }

@@ -9,7 +9,13 @@ public enum AddressPolicy {
     /// first address it checked (numeric), so the connection can go to that very address.
     @discardableResult
     public static func check(_ url: URL, allowance: PrivateNetworkAllowance) throws -> String? {
-        if allowance == .all { return nil }
+        try checkAll(url, allowance: allowance).first
+    }
+
+    /// Like `check`, with every address checked, in the resolver's order (empty when no check
+    /// was asked for: `allowPrivateNetwork: true`).
+    public static func checkAll(_ url: URL, allowance: PrivateNetworkAllowance) throws -> [String] {
+        if allowance == .all { return [] }
         guard let host = url.host, !host.isEmpty else {
             throw TimeTrackError(.fetch, "the URL has no host", context: ["url": url.absoluteString])
         }
@@ -22,9 +28,9 @@ public enum AddressPolicy {
         }
         defer { freeaddrinfo(result) }
         var node: UnsafeMutablePointer<addrinfo>? = first
-        var checked: String?
+        var checked: [String] = []
         while let current = node {
-            if checked == nil, let address = current.pointee.ai_addr { checked = numeric(address) }
+            if let address = current.pointee.ai_addr, let text = numeric(address), !checked.contains(text) { checked.append(text) }
             if let address = current.pointee.ai_addr, let reason = privateReason(address), !allowance.allows(host: host, address: numeric(address)) {
                 throw TimeTrackError(
                     .fetch, "refused: \(host) is \(reason)",
@@ -36,15 +42,21 @@ public enum AddressPolicy {
         return checked
     }
 
-    /// The first address `host` resolves to, numeric (for pinning a connection when no check
-    /// was asked for); nil when it does not resolve.
-    public static func firstAddress(_ host: String) -> String? {
+    /// The addresses `host` resolves to, numeric (for pinning a connection when no check was
+    /// asked for); empty when it does not resolve.
+    public static func addresses(_ host: String) -> [String] {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var result: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), nil, &hints, &result) == 0, let first = result else { return nil }
+        guard getaddrinfo(host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), nil, &hints, &result) == 0, let first = result else { return [] }
         defer { freeaddrinfo(result) }
-        return first.pointee.ai_addr.flatMap(numeric)
+        var found: [String] = []
+        var node: UnsafeMutablePointer<addrinfo>? = first
+        while let current = node {
+            if let address = current.pointee.ai_addr, let text = numeric(address), !found.contains(text) { found.append(text) }
+            node = current.pointee.ai_next
+        }
+        return found
     }
 
     /// The numeric form of an address (`127.0.0.1`, `::1`).

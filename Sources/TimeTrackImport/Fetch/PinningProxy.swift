@@ -22,7 +22,7 @@ public final class PinningProxy: @unchecked Sendable {
     public let port: UInt16
     private let listener: Int32
     private let lock = NSLock()
-    private var targets: [String: String] = [:]
+    private var targets: [String: [String]] = [:]
     private var failures: [String: String] = [:]
 
     private init(listener: Int32, port: UInt16) {
@@ -54,11 +54,11 @@ public final class PinningProxy: @unchecked Sendable {
         return proxy
     }
 
-    /// Pins `host:port` to `address` for the next connections (the web client calls it with
-    /// the address it just checked; one request per host is under way at a time).
-    public func pin(host: String, port: Int, to address: String) {
+    /// Pins `host:port` to `addresses` (tried in order) for the next connections: the web client
+    /// calls it with the addresses it just checked; one request per host is under way at a time.
+    public func pin(host: String, port: Int, to addresses: [String]) {
         lock.lock()
-        targets["\(host.lowercased()):\(port)"] = address
+        targets["\(host.lowercased()):\(port)"] = addresses
         failures["\(host.lowercased()):\(port)"] = nil
         lock.unlock()
     }
@@ -101,10 +101,14 @@ public final class PinningProxy: @unchecked Sendable {
         var host = String(target[..<colon])
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         lock.lock()
-        let address = targets["\(host):\(port)"]
+        let addresses = targets["\(host):\(port)"] ?? []
         lock.unlock()
-        guard let address else { return reply(client, 403) }
-        let upstream = PinningProxy.connect(address: address, port: port)
+        guard !addresses.isEmpty else { return reply(client, 403) }
+        var upstream: (fd: Int32, error: String) = (-1, "no address")
+        for address in addresses {
+            upstream = PinningProxy.connect(address: address, port: port)
+            if upstream.fd >= 0 { break }
+        }
         guard upstream.fd >= 0 else {
             lock.lock()
             failures["\(host):\(port)"] = upstream.error
@@ -131,6 +135,9 @@ public final class PinningProxy: @unchecked Sendable {
         defer { freeaddrinfo(result) }
         let fd = socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
         guard fd >= 0 else { return (-1, String(cString: strerror(errno))) }
+        // A silent address is given up after 10 s (Linux applies the send timeout to connect).
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         if Glibc.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) != 0 {
             let reason = errno == ECONNREFUSED ? "refused" : String(cString: strerror(errno))
             close(fd)

@@ -203,13 +203,13 @@ public final class WebClient: HTTPClient {
 
     func request(_ url: URL, maxBytes: Int, cached: CachedResponse?) throws -> Response {
         _ = try remainingBudget(url)
-        let address = try AddressPolicy.check(url, allowance: allowPrivateNetwork)
+        let addresses = try AddressPolicy.checkAll(url, allowance: allowPrivateNetwork)
         // One request at a time per host, with a pause between them, across every client
         // sharing the schedule.
         return try hosts.turn(host: url.host, delay: settings.requestDelay) {
             let started = Date()
             defer { usedSeconds += Date().timeIntervalSince(started) }
-            return try send(url, pinnedTo: address, maxBytes: maxBytes, cached: cached, budget: try remainingBudget(url))
+            return try send(url, pinnedTo: addresses, maxBytes: maxBytes, cached: cached, budget: try remainingBudget(url))
         }
     }
 
@@ -226,18 +226,19 @@ public final class WebClient: HTTPClient {
         return (pinned, host + (url.port.map { ":\($0)" } ?? ""))
     }
 
-    private func send(_ original: URL, pinnedTo address: String?, maxBytes: Int, cached: CachedResponse?, budget: TimeInterval) throws -> Response {
+    private func send(_ original: URL, pinnedTo addresses: [String], maxBytes: Int, cached: CachedResponse?, budget: TimeInterval) throws -> Response {
         requestCount += 1
         let url = original
-        let (target, hostHeader) = WebClient.pinned(original, to: address)
+        let (target, hostHeader) = WebClient.pinned(original, to: addresses.first)
         let secure = original.scheme?.lowercased() == "https"
         let port = original.port ?? (secure ? 443 : 80)
         if secure, let proxy = PinningProxy.shared, let host = original.host {
             // TLS needs the name: the tunnel goes to the checked address instead of a second lookup.
-            guard let pin = address ?? AddressPolicy.firstAddress(host) else {
+            let pins = addresses.isEmpty ? AddressPolicy.addresses(host) : addresses
+            guard !pins.isEmpty else {
                 throw TimeTrackError(.fetch, "cannot resolve \(host) (DNS)", fix: "check the URL and the network; try again later", context: ["url": original.absoluteString, "retry": "yes"])
             }
-            proxy.pin(host: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port, to: pin)
+            proxy.pin(host: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port, to: pins)
         }
         let totalTimeout = min(settings.totalTimeout, max(0.1, budget))
         let started = Date()
