@@ -143,6 +143,8 @@ public final class PinningProxy: @unchecked Sendable {
             close(fd)
             return (-1, reason)
         }
+        var none = timeval(tv_sec: 0, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &none, socklen_t(MemoryLayout<timeval>.size))
         return (fd, "")
     }
 
