@@ -30,11 +30,14 @@ import Testing
 
     func importArguments(_ store: String) -> [String] { ["--store", store, "--as", "root", "import", "--all", "--no-review"] }
 
+    /// Records why a test cannot run without strace; true when it can.
+    static func straceInstalled() -> Bool {
+        if strace == nil { Issue.record("strace is not installed (apt-get install strace; .ci/run installs it)") }
+        return strace != nil
+    }
+
     @Test func killedAtEveryFiftiethWriteOfAnImportAndAtTheCheckpoint() throws {
-        guard Self.strace != nil else {
-            Issue.record("strace is not installed (apt-get install strace; .ci/run installs it)")
-            return
-        }
+        guard Self.straceInstalled() else { return }
         let dir = try TemporaryDirectory("inject")
         defer { dir.remove() }
         // The uninterrupted run, and how many writes it makes.
@@ -74,10 +77,7 @@ import Testing
     }
 
     @Test func killedDuringDecisionsLeavesEachAllOrNothing() throws {
-        guard Self.strace != nil else {
-            Issue.record("strace is not installed (apt-get install strace; .ci/run installs it)")
-            return
-        }
+        guard Self.straceInstalled() else { return }
         let dir = try TemporaryDirectory("inject-decide")
         defer { dir.remove() }
         let store = dir.path("s.sqlite")
@@ -98,8 +98,7 @@ import Testing
             if let n = Int(published), n > 0 && n < 6 { partial = true }
         }
         #expect(partial, "no kill fell between two approvals")
-        let finish = try Binaries.run("timetrack-admin", ["--store", store, "--as", "root", "approve"] + ids)
-        _ = finish
+        _ = try Binaries.run("timetrack-admin", ["--store", store, "--as", "root", "approve"] + ids)
         #expect(try Binaries.sql(store, "SELECT count(*) FROM items WHERE kind = 'announcement' AND status = 'published'").trimmingCharacters(in: .whitespacesAndNewlines) == "6")
     }
 }
