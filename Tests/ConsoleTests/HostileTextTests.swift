@@ -92,7 +92,7 @@ import TimeTrackCore
             let exported = try run(["export", "--format", format, "--out", out])
             #expect(exported.status == 0, "\(exported.stderr)")
             var isFolder: ObjCBool = false
-            FileManager.default.fileExists(atPath: out, isDirectory: &isFolder)
+            _ = FileManager.default.fileExists(atPath: out, isDirectory: &isFolder)
             let files = isFolder.boolValue ? try FileManager.default.contentsOfDirectory(atPath: out).map { out + "/" + $0 } : [out]
             #expect(!files.isEmpty)
             for file in files {
