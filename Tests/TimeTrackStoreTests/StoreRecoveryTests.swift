@@ -203,3 +203,32 @@ import TimeTrackCore
         #expect(wal == 0)
     }
 }
+
+/// A store written by another program (or an older build) may hold raw escapes: the console
+/// shows them as visible stand-ins, never as bytes a terminal acts on.
+@Suite struct DisplayEscapingTests {
+    @Test func storedEscapesAreShownNotExecuted() throws {
+        let dir = try TemporaryDirectory("display")
+        defer { dir.remove() }
+        let path = dir.path("t.sqlite")
+        let store = try SQLiteStore(path: path)
+        _ = try store.claimFirstAdmin("root")
+        let item = try store.submit(Samples.announcement("Clean title"), school: nil, by: "root", note: nil)
+        // Written behind the tool's back, as sqlite3 could.
+        let hostile = "'Fake ' || char(27) || '[2J' || char(155) || '31m' || char(8238) || ' approved (published)'"
+        try store.db.execute("""
+            UPDATE items SET title = \(hostile), source_id = 'src' || char(27) || '[1A';
+            UPDATE revisions SET content = json_set(content, '$.title', \(hostile), '$.summary', 'S' || char(7) || char(27) || ']0;owned' || char(7));
+            """)
+        store.close()
+        for arguments in [["list", "announcements"], ["show", item.id], ["history", item.id], ["review"], ["list", "announcements", "--json"]] {
+            let result = try Binaries.run("timetrack-admin", ["--store", path, "--as", "root", "--no-input"] + arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            let unsafe = result.stdout.unicodeScalars.first { SafeText.isUnsafe($0.value) }
+            #expect(unsafe == nil, "\(arguments) printed U+\(String(unsafe?.value ?? 0, radix: 16))")
+            if !arguments.contains("--json") && arguments != ["history", item.id] {
+                #expect(result.stdout.contains("Fake ␛[2J"), "\(arguments): \(result.stdout)")
+            }
+        }
+    }
+}

@@ -62,7 +62,7 @@ extension Console {
                 var status = row.status.rawValue
                 if row.hasPendingRevision && row.status == .published { status += "*" }
                 if row.missingRuns > 0 { status += " (missing \(row.missingRuns))" }
-                table.rows.append([row.id, status, row.sortDate.map { Display.date($0, zone: .current, allDay: true) } ?? "", row.sourceID ?? "-", row.title])
+                table.rows.append([row.id, status, row.sortDate.map { Display.date($0, zone: .current, allDay: true) } ?? "", SafeText.visible(row.sourceID ?? "-"), SafeText.visible(row.title)])
             }
             for line in table.render(width: terminalWidth()) { session.output.line(line) }
             if rows.contains(where: { $0.hasPendingRevision && $0.status == .published }) { session.output.line("* a change waits for review") }

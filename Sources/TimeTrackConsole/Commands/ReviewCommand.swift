@@ -64,7 +64,7 @@ extension Console {
             if items.isEmpty { out.line("nothing to review"); return 0 }
             var table = Table(headers: ["id", "kind", "state", "source", "title"])
             for item in items {
-                table.rows.append([item.id, item.kind.rawValue, String(describing: reviewState(item)).uppercased(), item.provenance?.sourceID ?? "-", (item.pendingContent ?? item.content).title])
+                table.rows.append([item.id, item.kind.rawValue, String(describing: reviewState(item)).uppercased(), item.provenance?.sourceID ?? "-", SafeText.visible((item.pendingContent ?? item.content).title)])
             }
             for line in table.render(width: terminalWidth()) { out.line(line) }
             out.line("\(items.count) item(s) wait; decide with approve ID..., reject ID... --reason R, archive ID..., keep ID...")
@@ -96,11 +96,11 @@ extension Console {
                 for line in ItemRendering.fieldLines(item.content) { out.line(line) }
             case .changed:
                 let pending = item.pendingContent ?? item.content
-                out.line("  " + pending.title)
+                out.line("  " + SafeText.visible(pending.title))
                 for line in ItemRendering.diffLines(ItemContent.changedFields(from: item.content, to: pending), zone: ItemRendering.zone(of: pending), output: out) { out.line(line) }
                 if let note = try store.revisions(of: id).last?.note { out.line(out.paint("  note: \(note)", .yellow)) }
             case .missing:
-                out.line("  " + item.content.title)
+                out.line("  " + SafeText.visible(item.content.title))
                 out.line("  not found in its source for \(item.missingRuns) consecutive runs (nothing is deleted)")
             }
             let choices: String

@@ -113,7 +113,7 @@ extension Console {
     }
 
     static func printItem(_ item: ExtractedItem, zone: TimeZone, output: Output) {
-        output.line(output.paint(item.content.title, .bold) + output.paint("  (\(item.location))", .dim))
+        output.line(output.paint(SafeText.visible(item.content.title), .bold) + output.paint("  (\(item.location))", .dim))
         switch item.content {
         case .announcement(let a):
             if let d = a.publishedAt { output.line("  date:    " + Display.date(d, zone: zone)) }

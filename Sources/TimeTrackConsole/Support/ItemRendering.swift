@@ -16,9 +16,9 @@ enum ItemRendering {
         case .null: return "—"
         case .string(let s):
             if s.count == 20, s.hasSuffix("Z"), let date = ISO8601DateFormatter().date(from: s) { return Display.date(date, zone: zone) }
-            return TextNormalizer.truncate(s.replacingOccurrences(of: "\n", with: " ⏎ "), to: limit)
+            return TextNormalizer.truncate(SafeText.visible(s).replacingOccurrences(of: "\n", with: " ⏎ "), to: limit)
         case .array(let items): return items.isEmpty ? "—" : items.map { Self.value($0, zone: zone, limit: 80) }.joined(separator: ", ")
-        case .object(let o): return TextNormalizer.truncate((try? JSONCoding.compactString(JSONValue.object(o))) ?? "", to: limit)
+        case .object(let o): return TextNormalizer.truncate(SafeText.visible((try? JSONCoding.compactString(JSONValue.object(o))) ?? ""), to: limit)
         default: return value.description
         }
     }

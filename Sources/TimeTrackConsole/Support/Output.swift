@@ -30,7 +30,7 @@ public final class Output {
     /// Prints an error on stderr: as text, or as a JSON object with `--json`.
     public func error(_ error: TimeTrackError) {
         if json {
-            let text = (try? JSONCoding.compactString(JSONValue.object(["error": .object(error.jsonObject)]))) ?? error.description
+            let text = SafeText.inertJSON((try? JSONCoding.compactString(JSONValue.object(["error": .object(error.jsonObject)]))) ?? error.description)
             note(text)
         } else {
             note(paint("error: ", .red) + error.description)
@@ -39,7 +39,7 @@ public final class Output {
 
     /// Prints a value as pretty JSON on stdout.
     public func printJSON<T: Encodable>(_ value: T) {
-        line((try? JSONCoding.prettyString(value)) ?? "null")
+        line(SafeText.inertJSON((try? JSONCoding.prettyString(value)) ?? "null"))
     }
 
     /// Sends buffered stdout to the file descriptor.

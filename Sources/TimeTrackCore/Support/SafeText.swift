@@ -32,6 +32,42 @@ public enum SafeText {
         return String(out)
     }
 
+    /// Text for a terminal: every unsafe scalar shown as a visible stand-in (`␛` for ESC, `␀`
+    /// for NUL, `⟨U+202E⟩` for C1 and bidi controls) so that no byte, even one a store written
+    /// by another program holds, can move the cursor or reorder a line. Newlines and tabs stay.
+    public static func visible(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { isUnsafe($0.value) }) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            if !isUnsafe(value) {
+                out.append(scalar)
+            } else if value < 0x20, let picture = Unicode.Scalar(0x2400 + value) {
+                out.append(picture)
+            } else if value == 0x7F {
+                out.append("\u{2421}")
+            } else {
+                out.append(contentsOf: String(format: "⟨U+%04X⟩", value).unicodeScalars)
+            }
+        }
+        return String(out)
+    }
+
+    /// JSON text with every unsafe scalar the encoder left raw (C1 controls, DEL, bidi
+    /// controls) written as a `\uXXXX` escape: the same value for a program, inert on a terminal.
+    public static func inertJSON(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: { isUnsafe($0.value) }) else { return json }
+        var out = ""
+        for scalar in json.unicodeScalars {
+            if isUnsafe(scalar.value) && scalar.value >= 0x20 {
+                out += String(format: "\\u%04x", scalar.value)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
     /// Whether canonical JSON (as `JSONEncoder` writes it: controls escaped as `\u00XX`, the
     /// rest as UTF-8) may hold an unsafe scalar: a quick scan that lets clean content skip
     /// the rewrite.
