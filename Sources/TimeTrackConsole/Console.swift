@@ -11,7 +11,7 @@ public enum Console {
     public static var commands: [CommandSpec] {
         [
             helpCommand, statusCommand, pluginsCommand, sourcesCommand, extractCommand, importCommand, reviewCommand, listCommand,
-            showCommand, historyCommand, approveCommand, rejectCommand, editCommand, archiveCommand, restoreCommand, keepCommand,
+            showCommand, historyCommand, approveCommand, rejectCommand, editCommand, unlockCommand, archiveCommand, restoreCommand, keepCommand,
             replyCommand, closeCommand, runsCommand, auditCommand, exportCommand, operatorCommand, completionsCommand, quitCommand,
         ]
     }

@@ -35,24 +35,34 @@ extension SQLiteStore {
             }
             guard let baseNumber = row.baseRevision else { return .unchanged(id: row.id) }
             let base = try content(of: row, revision: baseNumber)
-            // Locked fields keep the operator's value; an upstream change to one is a conflict to show in review.
-            let locked = try locks(of: row.seq)
+            // Locked fields keep the operator's value. When the source says something else, its
+            // value is recorded on the lock once (shown by `show` and `review`, taken back by
+            // `unlock`); it makes no revision by itself, so a lock settles instead of churning.
+            let locked = try lockStates(of: row.seq)
             var merged = upstream
             var conflicts: [String] = []
             if !locked.isEmpty {
                 var fields = upstream.fields()
                 let baseFields = base.fields()
-                let lastImported = try lastImportedContent(seq: row.seq, kind: row.kind)?.fields() ?? [:]
-                for field in locked {
-                    let upstreamValue = fields[field] ?? .null
-                    if upstreamValue != (lastImported[field] ?? .null) && upstreamValue != (baseFields[field] ?? .null) {
-                        conflicts.append(field)
+                for lock in locked {
+                    let upstreamValue = fields[lock.field] ?? .null
+                    let keptValue = baseFields[lock.field] ?? .null
+                    let differs = upstreamValue != keptValue
+                    if differs && lock.upstream != upstreamValue {
+                        conflicts.append(lock.field)
+                        let json = (try? JSONCoding.compactString(upstreamValue)) ?? "null"
+                        try db.run("UPDATE field_locks SET upstream = ?, upstream_at = ? WHERE item_seq = ? AND field = ?",
+                                   [.text(json), .date(now()), .integer(row.seq), .text(lock.field)])
+                        try writeAudit(operatorName, "import-locked", seq: row.seq, id: row.id, reason: "the source changed a locked field; the edited value stays",
+                                       detail: lock.field)
+                    } else if !differs && lock.upstream != nil {
+                        try db.run("UPDATE field_locks SET upstream = NULL, upstream_at = NULL WHERE item_seq = ? AND field = ?", [.integer(row.seq), .text(lock.field)])
                     }
-                    fields[field] = baseFields[field] ?? .null
+                    fields[lock.field] = keptValue
                 }
                 merged = try ItemContent.decode(kind: row.kind, fields: fields)
             }
-            if merged.contentHash == row.baseHash && conflicts.isEmpty {
+            if merged.contentHash == row.baseHash {
                 return .unchanged(id: row.id)
             }
             let changes = ItemContent.changedFields(from: base, to: merged)
@@ -72,13 +82,6 @@ extension SQLiteStore {
             try writeAudit(operatorName, "import-change", seq: row.seq, id: row.id, reason: note, detail: changes.map(\.field).joined(separator: ","))
             return .changed(id: row.id, changes: changes, conflicts: conflicts)
         }
-    }
-
-    private func lastImportedContent(seq: Int64, kind: ItemKind) throws -> ItemContent? {
-        guard let json = try db.row(
-            "SELECT content FROM revisions WHERE item_seq = ? AND created_by LIKE 'import:%' ORDER BY number DESC LIMIT 1", [.integer(seq)], { $0.text(0) })
-        else { return nil }
-        return try ItemContent.decode(kind: kind, json: json)
     }
 
     public func recordMissing(sourceID: String, seenKeys: Set<String>, runID: Int64?) throws -> [String] {

@@ -128,6 +128,46 @@ extension SQLiteStore {
         return try item(id)
     }
 
+    public func unlock(_ id: String, fields: [String], by operatorName: String) throws -> Item {
+        guard !fields.isEmpty else { throw TimeTrackError(.usage, "name the fields to unlock", fix: "unlock \(id) FIELD...", context: ["item": id]) }
+        try db.transaction {
+            let row = try requireRow(id)
+            let locks = try lockStates(of: row.seq)
+            var upstream: [String: JSONValue] = [:]
+            for field in fields {
+                guard let lock = locks.first(where: { $0.field == field }) else {
+                    throw TimeTrackError(
+                        .usage, "\(field) of \(row.id) is not locked",
+                        fix: locks.isEmpty ? "\(row.id) has no locked fields" : "locked: " + locks.map(\.field).joined(separator: ", "), context: ["item": row.id, "field": field])
+                }
+                if let value = lock.upstream { upstream[field] = value }
+                try db.run("DELETE FROM field_locks WHERE item_seq = ? AND field = ?", [.integer(row.seq), .text(field)])
+            }
+            if !upstream.isEmpty, let baseNumber = row.baseRevision, row.status == .pending || row.status == .published {
+                // The source's value comes back as the operator's decision, in one revision.
+                let base = try content(of: row, revision: baseNumber)
+                var values = base.fields()
+                for (field, value) in upstream { values[field] = value }
+                let unlocked = try ItemContent.decode(kind: row.kind, fields: values).validated(context: ["item": row.id])
+                let number = try nextRevisionNumber(seq: row.seq)
+                let note = "unlocked " + fields.joined(separator: ", ") + ": the source's value is back"
+                if let pending = row.pendingRevision {
+                    try setRevisionState(seq: row.seq, number: pending, .superseded)
+                    try addRevision(seq: row.seq, number: number, state: .pending, content: unlocked, by: operatorName, note: note)
+                    if row.liveRevision == nil { try project(seq: row.seq, unlocked) }
+                    try db.run("UPDATE items SET pending_revision = ?, base_hash = ?, updated_at = ? WHERE seq = ?", [.integer(number), .text(unlocked.contentHash), .date(now()), .integer(row.seq)])
+                } else {
+                    try setRevisionState(seq: row.seq, number: row.liveRevision, .superseded)
+                    try addRevision(seq: row.seq, number: number, state: .live, content: unlocked, by: operatorName, note: note)
+                    try project(seq: row.seq, unlocked)
+                    try db.run("UPDATE items SET live_revision = ?, base_hash = ?, updated_at = ? WHERE seq = ?", [.integer(number), .text(unlocked.contentHash), .date(now()), .integer(row.seq)])
+                }
+            }
+            try writeAudit(operatorName, "unlock", seq: row.seq, id: row.id, detail: fields.joined(separator: ","))
+        }
+        return try item(id)
+    }
+
     public func edit(_ id: String, changes: [String: JSONValue], by operatorName: String, reason: String?) throws -> Item {
         guard !changes.isEmpty else {
             throw TimeTrackError(.usage, "nothing to change", fix: "edit \(id) FIELD=VALUE...", context: ["item": id])
@@ -170,9 +210,16 @@ extension SQLiteStore {
                 try db.run("UPDATE items SET live_revision = ?, base_hash = ?, updated_at = ? WHERE seq = ?", [.integer(number), .text(edited.contentHash), .date(at), .integer(row.seq)])
             }
             for change in changed {
+                // A new lock remembers what the source said (the value the edit replaced), so the
+                // next import of the same upstream value is no news; a lock already there keeps
+                // the upstream value it recorded.
+                let previous = row.sourceID != nil ? (try? JSONCoding.compactString(change.old)) : nil
                 try db.run(
-                    "INSERT OR REPLACE INTO field_locks (item_seq, field, locked_by, locked_at) VALUES (?, ?, ?, ?)",
-                    [.integer(row.seq), .text(change.field), .text(operatorName), .date(at)])
+                    """
+                    INSERT INTO field_locks (item_seq, field, locked_by, locked_at, upstream) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (item_seq, field) DO UPDATE SET locked_by = excluded.locked_by, locked_at = excluded.locked_at
+                    """,
+                    [.integer(row.seq), .text(change.field), .text(operatorName), .date(at), .text(previous)])
             }
             try writeAudit(operatorName, "edit", seq: row.seq, id: row.id, reason: reason, detail: changed.map(\.field).joined(separator: ","))
         }

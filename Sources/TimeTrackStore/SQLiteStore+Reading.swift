@@ -77,6 +77,18 @@ extension SQLiteStore {
         try db.rows("SELECT field FROM field_locks WHERE item_seq = ? ORDER BY field", [.integer(seq)]) { $0.text(0) }
     }
 
+    func lockStates(of seq: Int64) throws -> [FieldLock] {
+        try db.rows("SELECT field, locked_by, locked_at, upstream FROM field_locks WHERE item_seq = ? ORDER BY field", [.integer(seq)]) { s in
+            FieldLock(
+                field: s.text(0), lockedBy: s.text(1), lockedAt: s.date(2) ?? Date(timeIntervalSince1970: 0),
+                upstream: s.optionalText(3).flatMap { try? JSONCoding.decoder().decode(JSONValue.self, from: Data($0.utf8)) })
+        }
+    }
+
+    public func fieldLocks(_ id: String) throws -> [FieldLock] {
+        try lockStates(of: try requireRow(id).seq)
+    }
+
     func makeItem(_ row: ItemRow) throws -> Item {
         let shownRevision = row.liveRevision ?? row.pendingRevision ?? 1
         let content = try content(of: row, revision: shownRevision)

@@ -83,7 +83,7 @@ import Testing
         let event = try #require(try fixture.ids("events").first)
         let edit = try fixture.run(["--as", "ana", "edit", event, "title=Back to School Night (moved)", "locationName=Auditorium", "--reason", "room change"])
         #expect(edit.status == 0, "\(edit.stderr)")
-        #expect(edit.stdout.contains("locked: locationName, title"))
+        #expect(edit.stdout.contains("locked against re-imports: locationName, title"))
         // A re-import keeps the edit.
         #expect(try fixture.run(["--as", "ana", "import", "hillcrest-events"]).status == 0)
         let shown = try fixture.json(["show", event]) as? [String: Any]

@@ -107,13 +107,32 @@ import TimeTrackCore
             #expect(edited.lockedFields == ["title"])
             // Unchanged upstream: the lock keeps the edit, nothing new.
             #expect(try store.recordImported(record, runID: nil, by: "cron") == .unchanged(id: id))
-            // Upstream changes the locked title: kept, shown as a conflict.
+            // Upstream changes the locked title: the edit stays, the source's value is recorded on
+            // the lock once, and no revision is made (the lock settles instead of churning).
+            let revisionsBefore = try store.revisions(of: id).count
             var changed = record
             changed.content = Samples.announcement("Upstream v2")
-            let outcome = try store.recordImported(changed, runID: nil, by: "cron")
-            guard case .changed(_, _, let conflicts) = outcome else { Issue.record("expected changed, got \(outcome)"); return }
-            #expect(conflicts == ["title"])
-            #expect(try store.item(id).pendingContent?.title == "Edited by Ana")
+            for _ in 0..<5 { #expect(try store.recordImported(changed, runID: nil, by: "cron") == .unchanged(id: id)) }
+            #expect(try store.revisions(of: id).count == revisionsBefore)
+            #expect(try store.item(id).pendingContent == nil)
+            #expect(try store.fieldLocks(id).first?.upstream == .string("Upstream v2"))
+            let actions = try store.audit(itemID: id, limit: 100).map(\.action)
+            #expect(actions.filter { $0 == "import-locked" }.count == 1, "\(actions)")
+            // `unlock` takes the source's value back, as one audited decision.
+            let unlocked = try store.unlock(id, fields: ["title"], by: "ana")
+            #expect(unlocked.content.title == "Upstream v2")
+            #expect(unlocked.lockedFields.isEmpty)
+            #expect(try store.audit(itemID: id, limit: 100).contains { $0.action == "unlock" })
+            #expect(try store.recordImported(changed, runID: nil, by: "cron") == .unchanged(id: id))
+            #expect(throws: TimeTrackError.self) { try store.unlock(id, fields: ["title"], by: "ana") }
+            // A locked field whose upstream comes back to the edited value forgets the recorded one.
+            _ = try store.edit(id, changes: ["title": .string("Shared title")], by: "ana", reason: nil)
+            _ = try store.recordImported(changed, runID: nil, by: "cron")
+            #expect(try store.fieldLocks(id).first?.upstream == .string("Upstream v2"))
+            var same = record
+            same.content = Samples.announcement("Shared title")
+            _ = try store.recordImported(same, runID: nil, by: "cron")
+            #expect(try store.fieldLocks(id).first?.upstream == nil)
             // Bad edits are refused with the field named.
             #expect(throws: TimeTrackError.self) { try store.edit(id, changes: ["nope": .string("x")], by: "ana", reason: nil) }
             #expect(throws: TimeTrackError.self) { try store.edit(id, changes: ["title": .string("")], by: "ana", reason: nil) }

@@ -72,7 +72,9 @@ extension Console {
 
     static var showCommand: CommandSpec {
         CommandSpec("show", usage: "ID", summary: "show an item: its fields, status, provenance and any pending change", positional: 1...1) { args, session in
-            let item = try session.store().item(args.positional[0])
+            let store = try session.store()
+            let item = try store.item(args.positional[0])
+            let locks = try store.fieldLocks(item.id)
             if session.output.json {
                 session.output.printJSON(ItemRendering.itemJSON(item))
                 return 0
@@ -90,7 +92,15 @@ extension Console {
             }
             if let by = item.approvedBy { out.line("approved: \(by), \(Display.date(item.approvedAt, zone: .current))") }
             if let reason = item.rejectReason { out.line("rejected: \(reason)") }
-            if !item.lockedFields.isEmpty { out.line("locked:   " + item.lockedFields.joined(separator: ", ") + " (edited; imports keep these)") }
+            if !locks.isEmpty {
+                let fields = (item.pendingContent ?? item.content).fields()
+                let zone = ItemRendering.zone(of: item.content)
+                for lock in locks {
+                    var line = "locked:   \(lock.field) = \(ItemRendering.value(fields[lock.field] ?? .null, zone: zone, limit: 80))"
+                    if let upstream = lock.upstream { line += out.paint("  (upstream now: \(ItemRendering.value(upstream, zone: zone, limit: 80)); `unlock \(item.id) \(lock.field)` takes it)", .yellow) }
+                    out.line(line)
+                }
+            }
             if item.missingRuns > 0 { out.line("missing:  from its source for \(item.missingRuns) run(s)") }
             return 0
         }
@@ -204,7 +214,7 @@ extension Console {
             let changes = try ItemContent.parseEdits(assignments, kind: item.kind)
             let edited = try store.edit(id, changes: changes, by: session.operatorName, reason: args.option("reason"))
             if session.output.json { session.output.printJSON(ItemRendering.itemJSON(edited)) } else {
-                session.output.line("\(edited.id): edited \(changes.keys.sorted().joined(separator: ", ")); locked: \(edited.lockedFields.joined(separator: ", "))")
+                session.output.line("\(edited.id): edited \(changes.keys.sorted().joined(separator: ", ")); locked against re-imports: \(edited.lockedFields.joined(separator: ", ")) (`unlock \(edited.id) FIELD` to follow the source again)")
             }
             return 0
         }
@@ -222,6 +232,20 @@ extension Console {
     static var restoreCommand: CommandSpec {
         CommandSpec("restore", usage: "ID...", summary: "bring archived items back, or rejected items back into review", positional: 1...10_000) { args, session in
             try decideEach(args.positional, action: "restore", session: session) { store, id in try store.restore(id, by: session.operatorName) }
+        }
+    }
+
+    static var unlockCommand: CommandSpec {
+        CommandSpec("unlock", usage: "ID FIELD...", summary: "let edited fields follow their source again (its latest value comes back)", positional: 2...100) { args, session in
+            let store = try session.store()
+            let id = args.positional[0]
+            let item = try store.item(id)
+            try session.requireDecision(on: item.kind, action: "unlock", in: store)
+            let unlocked = try store.unlock(id, fields: Array(args.positional.dropFirst()), by: session.operatorName)
+            if session.output.json { session.output.printJSON(ItemRendering.itemJSON(unlocked)) } else {
+                session.output.line("\(unlocked.id): unlocked \(args.positional.dropFirst().joined(separator: ", "))" + (unlocked.lockedFields.isEmpty ? "" : "; still locked: " + unlocked.lockedFields.joined(separator: ", ")))
+            }
+            return 0
         }
     }
 

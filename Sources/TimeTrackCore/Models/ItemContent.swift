@@ -148,6 +148,22 @@ public enum ItemContent: Equatable, Sendable {
     }
 }
 
+/// A field an operator edited, kept against re-imports; and what the source says now, when it
+/// says something else.
+public struct FieldLock: Codable, Equatable, Sendable {
+    public var field: String
+    public var lockedBy: String
+    public var lockedAt: Date
+    /// The source's value, when it differs from the operator's (recorded once per new value).
+    public var upstream: JSONValue?
+    public init(field: String, lockedBy: String, lockedAt: Date, upstream: JSONValue?) {
+        self.field = field
+        self.lockedBy = lockedBy
+        self.lockedAt = lockedAt
+        self.upstream = upstream
+    }
+}
+
 /// One field that differs between two versions of an item.
 public struct FieldChange: Codable, Equatable, Sendable {
     public var field: String

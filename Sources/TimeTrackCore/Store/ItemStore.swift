@@ -214,6 +214,11 @@ public protocol ItemStore: AnyObject {
     func amend(_ id: String, action: String, by operatorName: String, note: String?, _ change: (ItemContent) throws -> ItemContent) throws -> Item
     /// Keeps an item that is missing from its source: its missing count starts again.
     func keep(_ id: String, by operatorName: String) throws -> Item
+    /// The item's locked fields, with the source's value where it differs.
+    func fieldLocks(_ id: String) throws -> [FieldLock]
+    /// Unlocks fields: each takes the source's recorded value back (a decision, audited); a
+    /// field with none recorded simply follows the source again from the next import.
+    func unlock(_ id: String, fields: [String], by operatorName: String) throws -> Item
     /// Moves an item to the archive.
     func archive(_ id: String, by operatorName: String, reason: String?) throws -> Item
     /// Brings an archived item back to its earlier status, or a rejected one back to pending.

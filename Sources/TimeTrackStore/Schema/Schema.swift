@@ -170,6 +170,12 @@ enum Schema {
         CREATE INDEX items_by_status ON items (status, sort_at DESC, seq DESC);
         CREATE INDEX items_missing ON items (missing_runs) WHERE missing_runs > 0;
         """,
+        // 5: locks that settle: the upstream value of a locked field, recorded once when it
+        //    differs from the operator's (JSON), and when it was first seen.
+        """
+        ALTER TABLE field_locks ADD COLUMN upstream TEXT;
+        ALTER TABLE field_locks ADD COLUMN upstream_at TEXT;
+        """,
     ]
 
     /// The version this build writes.
