@@ -46,10 +46,9 @@ public final class PinningProxy: @unchecked Sendable {
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
         let proxy = PinningProxy(listener: fd, port: UInt16(bigEndian: address.sin_port))
+        // Only https goes through it (plain http is pinned by address in the URL). A host that
+        // `no_proxy` names is reached directly, unpinned, as the environment asks.
         setenv("https_proxy", "http://127.0.0.1:\(proxy.port)", 1)
-        // Our own proxy must never be bypassed for a name, nor asked for plain http.
-        unsetenv("no_proxy")
-        unsetenv("NO_PROXY")
         Thread.detachNewThread { proxy.acceptLoop() }
         return proxy
     }
