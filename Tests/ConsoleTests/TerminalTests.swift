@@ -21,7 +21,8 @@ import Testing
         // Review answered with keys.
         pty.send("review --kind post\r")
         #expect(pty.expect("NEW") != nil, "\(pty.transcript)")
-        #expect(pty.expect("[a]pprove [r]eject [e]dit [s]kip [A]pprove rest [q]uit [?]") != nil)
+        // Posts are people's submissions: no bulk approval is offered for them.
+        #expect(pty.expect("[a]pprove [r]eject [e]dit [s]kip [q]uit [?]") != nil, "\(pty.transcript)")
         pty.send("a\r")
         #expect(pty.expect("approved") != nil, "\(pty.transcript)")
         #expect(pty.expect("[a]pprove") != nil)
@@ -66,8 +67,17 @@ import Testing
         let pty = try PseudoTerminal(
             Binaries.path("timetrack-admin"), ["--store", fixture.store, "--as", "ana", "--imports", ConsoleFixture.root.appendingPathComponent("Imports").path, "import", "hillcrest-info"])
         #expect(pty.expect("[1/14]") != nil, "\(pty.transcript)")
+        // `A` asks first; no is no.
         pty.send("A\r")
+        #expect(pty.expect("approve this and 13 more school-info? [y/N]") != nil || pty.expect("approve this and 13 more") != nil, "\(pty.transcript)")
+        pty.send("n\r")
+        #expect(pty.expect("nothing approved") != nil, "\(pty.transcript)")
+        pty.send("A\r")
+        #expect(pty.expect("13 more") != nil, "\(pty.transcript)")
+        pty.send("y\r")
         #expect(pty.expect("reviewed: 14 decided") != nil, "\(pty.transcript)")
+        // Each approved item is named.
+        #expect(pty.transcript.components(separatedBy: "  approved i").count - 1 == 14, "\(pty.transcript)")
         #expect(pty.waitForExit() == 0)
         #expect(try fixture.ids("school-info", status: "published").count == 14)
     }

@@ -71,7 +71,9 @@ extension Console {
             return 0
         }
         if ids.isEmpty { out.line("nothing to review"); return 0 }
-        var approveRest = false
+        // `A`: the rest of one kind of imported content, after a yes; never posts, absence
+        // reports or tickets (each of those is a person's submission, decided one by one).
+        var approveRestKind: ItemKind?
         var decided = 0, skipped = 0
         itemLoop: for (index, id) in ids.enumerated() {
             if Interrupt.requested { break }
@@ -79,8 +81,15 @@ extension Console {
             let state = reviewState(item)
             // Skip what the operator may not decide (staff on imported content).
             do { try session.requireDecision(on: item.kind, action: "review", in: store) } catch { skipped += 1; continue }
-            if approveRest && state != .missing && item.kind != .ticket {
-                if (try? decide("a", item: item, state: state, store: store, session: session)) == true { decided += 1 }
+            if let kind = approveRestKind, item.kind == kind, state != .missing {
+                do {
+                    if try decide("a", item: item, state: state, store: store, session: session, quiet: true) {
+                        decided += 1
+                        out.line("  approved \(item.id)  \(SafeText.visible((item.pendingContent ?? item.content).title))")
+                    }
+                } catch let error as TimeTrackError {
+                    out.error(error)
+                }
                 continue
             }
             out.line()
@@ -107,7 +116,8 @@ extension Console {
             switch (state, item.kind) {
             case (.missing, _): choices = "[a]rchive [k]eep [s]kip [q]uit [?]"
             case (_, .ticket): choices = "[r]eply [c]lose [s]kip [q]uit [?]"
-            default: choices = "[a]pprove [r]eject [e]dit [s]kip [A]pprove rest [q]uit [?]"
+            case (_, let kind) where !kind.isImportedContent: choices = "[a]pprove [r]eject [e]dit [s]kip [q]uit [?]"
+            default: choices = "[a]pprove [r]eject [e]dit [s]kip [A]pprove the rest of these \(item.kind.plural) [q]uit [?]"
             }
             while true {
                 out.flush()
@@ -124,11 +134,27 @@ extension Console {
                         ? "  a: archive it (history, restorable)  k: keep it (reset the count)  s: decide later  q: stop reviewing"
                         : item.kind == .ticket
                             ? "  r: reply (you type the text)  c: close the ticket  s: decide later  q: stop reviewing"
-                            : "  a: publish  r: refuse (you give a reason)  e: change fields (FIELD=VALUE ...), locked against imports\n  s: decide later  A: approve this and every remaining item  q: stop reviewing")
+                            : "  a: publish  r: refuse (you give a reason)  e: change fields (FIELD=VALUE ...), locked against imports\n  s: decide later  "
+                                + (item.kind.isImportedContent ? "A: approve this and the remaining \(item.kind.plural) (asks first)  " : "") + "q: stop reviewing")
                     continue
-                case "A" where state != .missing && item.kind != .ticket:
-                    approveRest = true
-                    if (try? decide("a", item: item, state: state, store: store, session: session)) == true { decided += 1 }
+                case "A" where state != .missing && item.kind.isImportedContent:
+                    let rest = ids[(index + 1)...].compactMap { try? store.item($0) }.filter { $0.kind == item.kind && reviewState($0) != .missing }
+                    let noun = rest.count == 1 ? item.kind.rawValue : item.kind.plural
+                    guard case .line(let reply) = reader.read(prompt: "  approve this and \(rest.count) more \(noun)? [y/N] ", remember: false),
+                        ["y", "yes"].contains(reply.trimmingCharacters(in: .whitespaces).lowercased())
+                    else {
+                        out.line("  nothing approved")
+                        continue
+                    }
+                    approveRestKind = item.kind
+                    do {
+                        if try decide("a", item: item, state: state, store: store, session: session, quiet: true) {
+                            decided += 1
+                            out.line("  approved \(item.id)  \(SafeText.visible((item.pendingContent ?? item.content).title))")
+                        }
+                    } catch let error as TimeTrackError {
+                        out.error(error)
+                    }
                     continue itemLoop
                 default:
                     do {
@@ -149,7 +175,7 @@ extension Console {
     }
 
     /// Carries out one review key. Returns true when the item was decided, false to ask again.
-    static func decide(_ key: String, item: Item, state: ReviewState, store: any ItemStore, session: Session) throws -> Bool {
+    static func decide(_ key: String, item: Item, state: ReviewState, store: any ItemStore, session: Session, quiet: Bool = false) throws -> Bool {
         let out = session.output
         let who = session.operatorName
         func ask(_ prompt: String) -> String? {
@@ -174,7 +200,7 @@ extension Console {
             out.line("  closed")
         case ("a", _, _):
             let done = try Decisions.approve(item.id, store: store, by: who)
-            out.line("  " + out.paint("approved", .green) + " (\(done.status.rawValue))")
+            if !quiet { out.line("  " + out.paint("approved", .green) + " (\(done.status.rawValue))") }
         case ("r", _, _):
             guard let reason = ask("  reason: ") else {
                 out.line("  a reason is required; not rejected")
