@@ -75,6 +75,19 @@ extension Console {
         // reports or tickets (each of those is a person's submission, decided one by one).
         var approveRestKind: ItemKind?
         var decided = 0, skipped = 0
+        /// Approves one item of a bulk approval and names it.
+        func approveNamed(_ item: Item, _ state: ReviewState) {
+            do {
+                if try decide("a", item: item, state: state, store: store, session: session, quiet: true) {
+                    decided += 1
+                    out.line("  approved \(item.id)  \(SafeText.visible((item.pendingContent ?? item.content).title))")
+                }
+            } catch let error as TimeTrackError {
+                out.error(error)
+            } catch {
+                out.error(TimeTrackError(.system, "\(error)", context: ["item": item.id]))
+            }
+        }
         itemLoop: for (index, id) in ids.enumerated() {
             if Interrupt.requested { break }
             let item = try store.item(id)
@@ -82,14 +95,7 @@ extension Console {
             // Skip what the operator may not decide (staff on imported content).
             do { try session.requireDecision(on: item.kind, action: "review", in: store) } catch { skipped += 1; continue }
             if let kind = approveRestKind, item.kind == kind, state != .missing {
-                do {
-                    if try decide("a", item: item, state: state, store: store, session: session, quiet: true) {
-                        decided += 1
-                        out.line("  approved \(item.id)  \(SafeText.visible((item.pendingContent ?? item.content).title))")
-                    }
-                } catch let error as TimeTrackError {
-                    out.error(error)
-                }
+                approveNamed(item, state)
                 continue
             }
             out.line()
@@ -147,14 +153,7 @@ extension Console {
                         continue
                     }
                     approveRestKind = item.kind
-                    do {
-                        if try decide("a", item: item, state: state, store: store, session: session, quiet: true) {
-                            decided += 1
-                            out.line("  approved \(item.id)  \(SafeText.visible((item.pendingContent ?? item.content).title))")
-                        }
-                    } catch let error as TimeTrackError {
-                        out.error(error)
-                    }
+                    approveNamed(item, state)
                     continue itemLoop
                 default:
                     do {
