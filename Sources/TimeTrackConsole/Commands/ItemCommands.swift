@@ -211,7 +211,7 @@ extension Console {
                 }
                 assignments.append((String(word[..<equals]), String(word[word.index(after: equals)...])))
             }
-            let changes = try ItemContent.parseEdits(assignments, kind: item.kind)
+            let changes = try ItemContent.parseEdits(assignments, kind: item.kind, current: item.pendingContent ?? item.content, zone: session.zone(of: item))
             let edited = try store.edit(id, changes: changes, by: session.operatorName, reason: args.option("reason"))
             if session.output.json { session.output.printJSON(ItemRendering.itemJSON(edited)) } else {
                 session.output.line("\(edited.id): edited \(changes.keys.sorted().joined(separator: ", ")); locked against re-imports: \(edited.lockedFields.joined(separator: ", ")) (`unlock \(edited.id) FIELD` to follow the source again)")

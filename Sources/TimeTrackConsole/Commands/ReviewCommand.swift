@@ -217,7 +217,7 @@ extension Console {
                 }
                 assignments.append((String(word[..<eq]), String(word[word.index(after: eq)...])))
             }
-            let edited = try store.edit(item.id, changes: try ItemContent.parseEdits(assignments, kind: item.kind), by: who, reason: "edited in review")
+            let edited = try store.edit(item.id, changes: try ItemContent.parseEdits(assignments, kind: item.kind, current: item.pendingContent ?? item.content, zone: session.zone(of: item)), by: who, reason: "edited in review")
             out.line("  edited and locked: " + edited.lockedFields.joined(separator: ", "))
             for line in ItemRendering.fieldLines(edited.pendingContent ?? edited.content) { out.line(line) }
             return false  // edited: now approve or reject it

@@ -9,6 +9,14 @@ extension Session {
         SourceDefinition.loadAll(folder: importsPath)
     }
 
+    /// The zone an item's dates are typed and read in: an event's own `timeZone`, else its
+    /// source's, else this machine's.
+    func zone(of item: Item) -> TimeZone {
+        if case .event(let event) = item.content, let zone = TimeZone(identifier: event.timeZone) { return zone }
+        if let sourceID = item.provenance?.sourceID, let source = try? self.source(sourceID) { return source.timeZone }
+        return TimeZone.current
+    }
+
     /// A source by id (from the imports folder) or by the path of its definition file.
     public func source(_ word: String) throws -> SourceDefinition {
         if word.hasSuffix(".json") || word.contains("/") {

@@ -37,11 +37,17 @@ extension ItemContent {
 
     /// Turns `FIELD=VALUE` texts into JSON values of the right type for `kind`.
     ///
-    /// An empty value clears an optional field. Dates take ISO 8601 (`2026-09-14T18:00:00-06:00`,
-    /// `2026-09-14T18:00:00Z`) or a plain day (`2026-09-14`, UTC midnight). Lists are comma-separated.
-    public static func parseEdits(_ assignments: [(String, String)], kind: ItemKind) throws -> [String: JSONValue] {
+    /// An empty value clears an optional field. Lists are comma-separated. Dates are read in
+    /// `zone`, the item's own (an event's `timeZone`, else its source's): `2026-09-15 18:30`,
+    /// `2026-09-15T18:30` (seconds optional), `18:30` (the same day as the field's current
+    /// value), a plain day `2026-09-15` (local midnight, for all-day fields), or a full ISO 8601
+    /// instant with its offset (`2026-09-15T18:30:00-06:00`, `…Z`). Anything only partly read is
+    /// a usage error naming the field and the accepted forms. Moving an event's `start` keeps
+    /// its length unless `end` is given too.
+    public static func parseEdits(_ assignments: [(String, String)], kind: ItemKind, current: ItemContent? = nil, zone: TimeZone = TimeZone(secondsFromGMT: 0) ?? .current) throws -> [String: JSONValue] {
         let types = fieldTypes(of: kind)
         var result: [String: JSONValue] = [:]
+        let currentFields = current?.fields() ?? [:]
         for (field, text) in assignments {
             guard let type = types[field] else {
                 throw TimeTrackError(.usage, "\(kind.rawValue) has no field '\(field)'", fix: "fields: " + fieldNames(of: kind).joined(separator: ", "), context: ["field": field])
@@ -50,13 +56,21 @@ extension ItemContent {
                 result[field] = .null
                 continue
             }
+            if case .date = type {
+                let existing = currentFields[field]?.stringValue.flatMap { ISO8601DateFormatter().date(from: $0) }
+                guard let date = EditDate.parse(text, zone: zone, sameDayAs: existing) else {
+                    throw TimeTrackError(
+                        .usage, "'\(text)' is not a date and time \(field) can take",
+                        fix: "in \(zone.identifier): 2026-09-15 18:30, 2026-09-15T18:30, 18:30 (same day), 2026-09-15 (all day), or 2026-09-15T18:30:00-06:00",
+                        context: ["field": field])
+                }
+                result[field] = .string(ISO8601DateFormatter().string(from: date))
+                continue
+            }
             switch type {
             case .text: result[field] = .string(text)
             case .date:
-                guard let date = parseEditDate(text) else {
-                    throw TimeTrackError(.usage, "'\(text)' is not a date", fix: "use ISO 8601, like 2026-09-14T18:00:00-06:00 or 2026-09-14", context: ["field": field])
-                }
-                result[field] = .string(ISO8601DateFormatter().string(from: date))
+                break  // read above
             case .number:
                 guard let number = Double(text) else {
                     throw TimeTrackError(.usage, "'\(text)' is not a number", context: ["field": field])
@@ -77,13 +91,72 @@ extension ItemContent {
                 result[field] = .string(text)
             }
         }
+        // An event moved by its start keeps its length.
+        if kind == .event, let newStart = result["start"]?.stringValue.flatMap({ ISO8601DateFormatter().date(from: $0) }), result["end"] == nil,
+            let oldStart = currentFields["start"]?.stringValue.flatMap({ ISO8601DateFormatter().date(from: $0) }),
+            let oldEnd = currentFields["end"]?.stringValue.flatMap({ ISO8601DateFormatter().date(from: $0) })
+        {
+            result["end"] = .string(ISO8601DateFormatter().string(from: newStart.addingTimeInterval(oldEnd.timeIntervalSince(oldStart))))
+        }
         return result
     }
+}
 
-    private static func parseEditDate(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withFullDate, .withDashSeparatorInDate]
-        return formatter.date(from: text)
+/// Dates as a person types them at the console, read strictly (the whole text, or nothing).
+enum EditDate {
+    static func parse(_ raw: String, zone: TimeZone, sameDayAs existing: Date?) -> Date? {
+        let text = raw.trimmingCharacters(in: .whitespaces)
+        // An explicit offset must be a real one (the formatter takes +99:99).
+        let tail = Array(text.suffix(6))
+        if tail.count == 6, tail[0] == "+" || tail[0] == "-", tail[3] == ":" {
+            guard let h = Int(String(tail[1...2])), let m = Int(String(tail[4...5])), h <= 14, m < 60 else { return nil }
+        }
+        // A full instant with its own offset.
+        let instant = ISO8601DateFormatter()
+        if let date = instant.date(from: text) { return date }
+        instant.formatOptions = [.withFullDate, .withTime, .withDashSeparatorInDate, .withColonSeparatorInTime, .withTimeZone]
+        if text.count > 16, text.contains("T"), text.hasSuffix("Z") || text.dropFirst(16).contains(where: { $0 == "+" || $0 == "-" }),
+            let date = instant.date(from: text) { return date }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        func number(_ part: Substring, digits: ClosedRange<Int>) -> Int? {
+            guard digits.contains(part.count), part.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            return Int(part)
+        }
+        func time(_ part: Substring) -> (Int, Int, Int)? {
+            let pieces = part.split(separator: ":", omittingEmptySubsequences: false)
+            guard pieces.count == 2 || pieces.count == 3, let h = number(pieces[0], digits: 1...2), let m = number(pieces[1], digits: 2...2),
+                (0...23).contains(h), (0...59).contains(m)
+            else { return nil }
+            let s = pieces.count == 3 ? number(pieces[2], digits: 2...2) : 0
+            guard let s, (0...59).contains(s) else { return nil }
+            return (h, m, s)
+        }
+        func day(_ part: Substring) -> (Int, Int, Int)? {
+            let pieces = part.split(separator: "-", omittingEmptySubsequences: false)
+            guard pieces.count == 3, let y = number(pieces[0], digits: 4...4), let mo = number(pieces[1], digits: 2...2), let d = number(pieces[2], digits: 2...2),
+                (1...12).contains(mo), (1...31).contains(d)
+            else { return nil }
+            return (y, mo, d)
+        }
+        func make(_ ymd: (Int, Int, Int), _ hms: (Int, Int, Int)) -> Date? {
+            let components = DateComponents(year: ymd.0, month: ymd.1, day: ymd.2, hour: hms.0, minute: hms.1, second: hms.2)
+            guard let date = calendar.date(from: components) else { return nil }
+            // Refuse days that do not exist (2026-02-30 would roll over).
+            let back = calendar.dateComponents([.year, .month, .day], from: date)
+            guard back.year == ymd.0, back.month == ymd.1, back.day == ymd.2 else { return nil }
+            return date
+        }
+        if let separator = text.firstIndex(where: { $0 == "T" || $0 == " " }) {
+            guard let ymd = day(text[..<separator]), let hms = time(text[text.index(after: separator)...]) else { return nil }
+            return make(ymd, hms)
+        }
+        if let ymd = day(Substring(text)) { return make(ymd, (0, 0, 0)) }
+        if let hms = time(Substring(text)), let existing {
+            let parts = calendar.dateComponents([.year, .month, .day], from: existing)
+            guard let y = parts.year, let m = parts.month, let d = parts.day else { return nil }
+            return make((y, m, d), hms)
+        }
+        return nil
     }
 }
