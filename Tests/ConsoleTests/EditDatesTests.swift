@@ -26,6 +26,9 @@ import Testing
         #expect(partial.status == 2)
         #expect(partial.stderr.contains("America/Denver"), "\(partial.stderr)")
 
+        // `list` shows the local day (18:30 in Denver on the 15th is the 16th in UTC).
+        let listed = try fixture.run(["list", "events", "--limit", "100"])
+        #expect(listed.stdout.split(separator: "\n").contains { $0.hasPrefix(id + " ") && $0.contains("2026-09-15") }, "\(listed.stdout)")
         #expect(try fixture.run(["--as", "ana", "approve", id]).status == 0)
         let out = fixture.dir.path("events.ics")
         #expect(try fixture.run(["export", "--format", "ics", "--out", out]).status == 0)

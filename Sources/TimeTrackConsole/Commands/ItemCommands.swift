@@ -58,11 +58,15 @@ extension Console {
                 return 0
             }
             var table = Table(headers: ["id", "status", "date", "source", "title"])
+            // The date column is the local day in the zone of each item's source (the machine's
+            // for items with none): an event at 18:00 in Denver is listed on its own day.
+            let zones = Dictionary(session.sources().sources.map { ($0.id, $0.timeZone) }, uniquingKeysWith: { first, _ in first })
             for row in rows {
+                let zone = row.sourceID.flatMap { zones[$0] } ?? .current
                 var status = row.status.rawValue
                 if row.hasPendingRevision && row.status == .published { status += "*" }
                 if row.missingRuns > 0 { status += " (missing \(row.missingRuns))" }
-                table.rows.append([row.id, status, row.sortDate.map { Display.date($0, zone: .current, allDay: true) } ?? "", SafeText.visible(row.sourceID ?? "-"), SafeText.visible(row.title)])
+                table.rows.append([row.id, status, row.sortDate.map { Display.date($0, zone: zone, allDay: true) } ?? "", SafeText.visible(row.sourceID ?? "-"), SafeText.visible(row.title)])
             }
             for line in table.render(width: terminalWidth()) { session.output.line(line) }
             if rows.contains(where: { $0.hasPendingRevision && $0.status == .published }) { session.output.line("* a change waits for review") }
