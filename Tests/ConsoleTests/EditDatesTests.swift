@@ -21,6 +21,13 @@ import Testing
         let moved = (try fixture.json(["show", id]) as? [String: Any])?["fields"] as? [String: Any]
         #expect(moved?["start"] as? String == "2026-09-16T01:00:00Z")
         #expect(moved?["end"] as? String == "2026-09-16T02:30:00Z")
+        // `show` reads in the item's zone, with the tz database's abbreviation.
+        let text = try fixture.run(["show", id]).stdout
+        #expect(text.contains("start:") && text.contains("2026-09-15 19:00 MDT"), "\(text)")
+        #expect(!text.contains("GMT-"), "\(text)")
+        let announcement = try #require(try fixture.ids("announcements").first)
+        let news = try fixture.run(["show", announcement]).stdout
+        #expect(news.contains(" MDT") || news.contains(" MST"), "announcements show in their source's zone: \(news)")
         // A partly read value is a usage error that changes nothing.
         let partial = try fixture.run(["--as", "ana", "edit", id, "start=2026-09-15T18"])
         #expect(partial.status == 2)

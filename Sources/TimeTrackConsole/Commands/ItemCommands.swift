@@ -85,10 +85,10 @@ extension Console {
             }
             let out = session.output
             out.line(out.paint("\(item.id)  \(item.kind.rawValue)  \(item.status.rawValue)", .bold) + (item.school.map { "  school: \($0)" } ?? ""))
-            for line in ItemRendering.fieldLines(item.content) { out.line(line) }
+            for line in ItemRendering.fieldLines(item.content, zone: session.zone(of: item)) { out.line(line) }
             if let pending = item.pendingContent {
                 out.line(out.paint("pending change:", .yellow))
-                for line in ItemRendering.diffLines(ItemContent.changedFields(from: item.content, to: pending), zone: ItemRendering.zone(of: pending), output: out) { out.line(line) }
+                for line in ItemRendering.diffLines(ItemContent.changedFields(from: item.content, to: pending), zone: session.zone(of: item), output: out) { out.line(line) }
             }
             if let p = item.provenance {
                 out.line("source:   \(p.sourceID)  \(p.sourceURL)")

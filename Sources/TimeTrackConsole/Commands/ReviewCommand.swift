@@ -108,7 +108,7 @@ extension Console {
             out.line(out.paint("[\(index + 1)/\(ids.count)] \(item.id)", .bold) + "  \(item.kind.rawValue) · \(item.provenance?.sourceID ?? "app") · " + label)
             switch state {
             case .new:
-                for line in ItemRendering.fieldLines(item.content) { out.line(line) }
+                for line in ItemRendering.fieldLines(item.content, zone: session.zone(of: item)) { out.line(line) }
             case .changed:
                 let pending = item.pendingContent ?? item.content
                 out.line("  " + SafeText.visible(pending.title))
@@ -219,7 +219,7 @@ extension Console {
             }
             let edited = try store.edit(item.id, changes: try ItemContent.parseEdits(assignments, kind: item.kind, current: item.pendingContent ?? item.content, zone: session.zone(of: item)), by: who, reason: "edited in review")
             out.line("  edited and locked: " + edited.lockedFields.joined(separator: ", "))
-            for line in ItemRendering.fieldLines(edited.pendingContent ?? edited.content) { out.line(line) }
+            for line in ItemRendering.fieldLines(edited.pendingContent ?? edited.content, zone: session.zone(of: edited)) { out.line(line) }
             return false  // edited: now approve or reject it
         default:
             out.line("  ? for help")

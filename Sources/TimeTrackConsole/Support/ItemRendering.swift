@@ -24,9 +24,11 @@ enum ItemRendering {
     }
 
     /// `field: value` lines for every field of the content, in a stable order.
-    static func fieldLines(_ content: ItemContent, indent: String = "  ") -> [String] {
+    /// - Parameter zone: the item's zone (`Session.zone(of:)`); without it, an event's own or
+    ///   the machine's.
+    static func fieldLines(_ content: ItemContent, zone given: TimeZone? = nil, indent: String = "  ") -> [String] {
         let fields = content.fields()
-        let zone = zone(of: content)
+        let zone = given ?? zone(of: content)
         let order = ItemContent.fieldNames(of: content.kind)
         let width = (order.map(\.count).max() ?? 8) + 1
         return order.compactMap { name in

@@ -64,7 +64,18 @@ enum Display {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = zone
         formatter.dateFormat = allDay ? "yyyy-MM-dd" : "yyyy-MM-dd HH:mm"
-        return formatter.string(from: date) + (allDay ? "" : " " + (zone.abbreviation(for: date) ?? zone.identifier))
+        return formatter.string(from: date) + (allDay ? "" : " " + abbreviation(zone, at: date))
+    }
+
+    /// The zone's abbreviation from the tz database as people know it (`MDT`, `NZST`), not
+    /// Foundation's `GMT-6` on Linux; the offset where the database has no letters for it.
+    static func abbreviation(_ zone: TimeZone, at date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US")
+        formatter.timeZone = zone
+        formatter.dateFormat = "zzz"
+        let named = formatter.string(from: date)
+        return named.isEmpty ? (zone.abbreviation(for: date) ?? zone.identifier) : named
     }
 
     /// ISO 8601 with the zone's offset: `2026-09-10T17:00:00-05:00`.
