@@ -128,6 +128,24 @@ extension SQLiteStore {
         return try item(id)
     }
 
+    /// An operator's change of content as one revision: in review it replaces the pending
+    /// revision; on a published item it is itself the decision and goes live (`edit`, `amend`,
+    /// `unlock`).
+    private func writeOperatorRevision(of row: ItemRow, _ content: ItemContent, by operatorName: String, note: String?, at: Date) throws {
+        let number = try nextRevisionNumber(seq: row.seq)
+        if let pending = row.pendingRevision {
+            try setRevisionState(seq: row.seq, number: pending, .superseded)
+            try addRevision(seq: row.seq, number: number, state: .pending, content: content, by: operatorName, note: note)
+            if row.liveRevision == nil { try project(seq: row.seq, content) }
+            try db.run("UPDATE items SET pending_revision = ?, base_hash = ?, updated_at = ? WHERE seq = ?", [.integer(number), .text(content.contentHash), .date(at), .integer(row.seq)])
+        } else {
+            try setRevisionState(seq: row.seq, number: row.liveRevision, .superseded)
+            try addRevision(seq: row.seq, number: number, state: .live, content: content, by: operatorName, note: note)
+            try project(seq: row.seq, content)
+            try db.run("UPDATE items SET live_revision = ?, base_hash = ?, updated_at = ? WHERE seq = ?", [.integer(number), .text(content.contentHash), .date(at), .integer(row.seq)])
+        }
+    }
+
     public func unlock(_ id: String, fields: [String], by operatorName: String) throws -> Item {
         guard !fields.isEmpty else { throw TimeTrackError(.usage, "name the fields to unlock", fix: "unlock \(id) FIELD...", context: ["item": id]) }
         try db.transaction {
@@ -149,19 +167,8 @@ extension SQLiteStore {
                 var values = base.fields()
                 for (field, value) in upstream { values[field] = value }
                 let unlocked = try ItemContent.decode(kind: row.kind, fields: values).validated(context: ["item": row.id])
-                let number = try nextRevisionNumber(seq: row.seq)
                 let note = "unlocked " + fields.joined(separator: ", ") + ": the source's value is back"
-                if let pending = row.pendingRevision {
-                    try setRevisionState(seq: row.seq, number: pending, .superseded)
-                    try addRevision(seq: row.seq, number: number, state: .pending, content: unlocked, by: operatorName, note: note)
-                    if row.liveRevision == nil { try project(seq: row.seq, unlocked) }
-                    try db.run("UPDATE items SET pending_revision = ?, base_hash = ?, updated_at = ? WHERE seq = ?", [.integer(number), .text(unlocked.contentHash), .date(now()), .integer(row.seq)])
-                } else {
-                    try setRevisionState(seq: row.seq, number: row.liveRevision, .superseded)
-                    try addRevision(seq: row.seq, number: number, state: .live, content: unlocked, by: operatorName, note: note)
-                    try project(seq: row.seq, unlocked)
-                    try db.run("UPDATE items SET live_revision = ?, base_hash = ?, updated_at = ? WHERE seq = ?", [.integer(number), .text(unlocked.contentHash), .date(now()), .integer(row.seq)])
-                }
+                try writeOperatorRevision(of: row, unlocked, by: operatorName, note: note, at: now())
             }
             try writeAudit(operatorName, "unlock", seq: row.seq, id: row.id, detail: fields.joined(separator: ","))
         }
@@ -194,21 +201,8 @@ extension SQLiteStore {
             let edited = try ItemContent.decode(kind: row.kind, fields: fields).validated(context: ["item": row.id])
             let changed = ItemContent.changedFields(from: base, to: edited)
             guard !changed.isEmpty else { throw TimeTrackError(.usage, "the new values equal the current ones; nothing changed", context: ["item": row.id]) }
-            let number = try nextRevisionNumber(seq: row.seq)
             let at = now()
-            if let pending = row.pendingRevision {
-                // Editing what is in review: a new pending revision replaces the old one.
-                try setRevisionState(seq: row.seq, number: pending, .superseded)
-                try addRevision(seq: row.seq, number: number, state: .pending, content: edited, by: operatorName, note: reason)
-                if row.liveRevision == nil { try project(seq: row.seq, edited) }
-                try db.run("UPDATE items SET pending_revision = ?, base_hash = ?, updated_at = ? WHERE seq = ?", [.integer(number), .text(edited.contentHash), .date(at), .integer(row.seq)])
-            } else {
-                // Editing what is live: the operator's edit is itself the decision.
-                try setRevisionState(seq: row.seq, number: row.liveRevision, .superseded)
-                try addRevision(seq: row.seq, number: number, state: .live, content: edited, by: operatorName, note: reason)
-                try project(seq: row.seq, edited)
-                try db.run("UPDATE items SET live_revision = ?, base_hash = ?, updated_at = ? WHERE seq = ?", [.integer(number), .text(edited.contentHash), .date(at), .integer(row.seq)])
-            }
+            try writeOperatorRevision(of: row, edited, by: operatorName, note: reason, at: at)
             for change in changed {
                 // A new lock remembers what the source said (the value the edit replaced), so the
                 // next import of the same upstream value is no news; a lock already there keeps
@@ -236,19 +230,7 @@ extension SQLiteStore {
             let base = try content(of: row, revision: baseNumber)
             let changed = try change(base).validated(context: ["item": row.id])
             guard changed.kind == row.kind else { throw illegal(row, action, "the change would turn it into another kind") }
-            let number = try nextRevisionNumber(seq: row.seq)
-            let at = now()
-            if let pending = row.pendingRevision {
-                try setRevisionState(seq: row.seq, number: pending, .superseded)
-                try addRevision(seq: row.seq, number: number, state: .pending, content: changed, by: operatorName, note: note)
-                if row.liveRevision == nil { try project(seq: row.seq, changed) }
-                try db.run("UPDATE items SET pending_revision = ?, base_hash = ?, updated_at = ? WHERE seq = ?", [.integer(number), .text(changed.contentHash), .date(at), .integer(row.seq)])
-            } else {
-                try setRevisionState(seq: row.seq, number: row.liveRevision, .superseded)
-                try addRevision(seq: row.seq, number: number, state: .live, content: changed, by: operatorName, note: note)
-                try project(seq: row.seq, changed)
-                try db.run("UPDATE items SET live_revision = ?, base_hash = ?, updated_at = ? WHERE seq = ?", [.integer(number), .text(changed.contentHash), .date(at), .integer(row.seq)])
-            }
+            try writeOperatorRevision(of: row, changed, by: operatorName, note: note, at: now())
             try writeAudit(operatorName, action, seq: row.seq, id: row.id, reason: note)
         }
         return try item(id)

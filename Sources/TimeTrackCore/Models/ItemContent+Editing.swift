@@ -56,7 +56,9 @@ extension ItemContent {
                 result[field] = .null
                 continue
             }
-            if case .date = type {
+            switch type {
+            case .text: result[field] = .string(text)
+            case .date:
                 let existing = currentFields[field]?.stringValue.flatMap { ISO8601DateFormatter().date(from: $0) }
                 guard let date = EditDate.parse(text, zone: zone, sameDayAs: existing) else {
                     throw TimeTrackError(
@@ -65,12 +67,6 @@ extension ItemContent {
                         context: ["field": field])
                 }
                 result[field] = .string(ISO8601DateFormatter().string(from: date))
-                continue
-            }
-            switch type {
-            case .text: result[field] = .string(text)
-            case .date:
-                break  // read above
             case .number:
                 guard let number = Double(text) else {
                     throw TimeTrackError(.usage, "'\(text)' is not a number", context: ["field": field])

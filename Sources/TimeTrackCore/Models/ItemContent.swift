@@ -64,13 +64,18 @@ public enum ItemContent: Equatable, Sendable {
     /// (imports, `submit`, `edit`, decisions that change content) stores what this returns.
     public func validated(context: [String: String] = [:]) throws -> ItemContent {
         let safe = madeSafe().content
-        let problems = safe.validate()
+        try safe.requireValid(context: context)
+        return safe
+    }
+
+    /// Throws a `.validation` error listing every problem of this content as it is.
+    func requireValid(context: [String: String]) throws {
+        let problems = validate()
         guard problems.isEmpty else {
             throw TimeTrackError(
                 .validation, "invalid \(kind.rawValue): " + problems.map(\.description).joined(separator: "; "),
                 context: context)
         }
-        return safe
     }
 
     /// The fields as a JSON object (keys as in the model's JSON).

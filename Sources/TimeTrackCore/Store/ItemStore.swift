@@ -64,7 +64,8 @@ public struct PreparedContent: Sendable, Equatable {
     /// problem) and encodes it.
     public init(_ content: ItemContent, context: [String: String] = [:]) throws {
         let (safe, json) = content.madeSafe()
-        self.content = try safe.validated(context: context)
+        try safe.requireValid(context: context)
+        self.content = safe
         (self.json, hash) = (json, SHA256.hex(json))
     }
 
