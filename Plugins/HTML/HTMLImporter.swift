@@ -169,11 +169,11 @@ public struct HTMLImporter: Importer, Sendable {
             } else {
                 // Only a page read afresh is searched for its canonical link.
                 let publicURL = pageNumber == 1 ? (source.baseURL ?? canonical(page) ?? page.url) : page.url
-                listing = try readListing(page, publicURL: publicURL)
+                let read = try readListing(page, publicURL: publicURL)
+                listing = read.listing
                 context.remember(listing.encoded, page: page, signature: signature)
-            }
-            if let note = Charset.detectWithNote(page.data, declared: page.charset).note {
-                result.problems.append(ImportProblem(.warning, note, location: url.absoluteString))
+                // A charset declaration the bytes contradict (noted when the page is read afresh).
+                if let note = read.encodingNote { result.problems.append(ImportProblem(.warning, note, location: url.absoluteString)) }
             }
             let publicURL = URL(string: listing.pageURL) ?? page.url
             for (index, entry) in listing.entries.enumerated() {
@@ -274,7 +274,7 @@ public struct HTMLImporter: Importer, Sendable {
     }
 
     /// Parses a listing page: each item's field values, the next page, how many elements matched.
-    func readListing(_ page: FetchedPage, publicURL: URL) throws -> ListingMemo {
+    func readListing(_ page: FetchedPage, publicURL: URL) throws -> (listing: ListingMemo, encodingNote: String?) {
         let document = try HTMLDocument(data: page.data, url: publicURL, declaredCharset: page.charset)
         let headings = headingSelector.map { HeadingIndex(document: document, selector: $0) }
         let elements = document.root.select(item)
@@ -294,7 +294,7 @@ public struct HTMLImporter: Importer, Sendable {
             entries.append(ListingMemo.Entry(key: key, values: raw.values))
         }
         let next = self.next.flatMap { $0.value(in: document.root, headings: nil) }.flatMap { document.resolve($0) }
-        return ListingMemo(entries: entries, next: next, matched: elements.count, pageURL: publicURL.absoluteString)
+        return (ListingMemo(entries: entries, next: next, matched: elements.count, pageURL: publicURL.absoluteString), document.encodingNote)
     }
 
     /// Parses a detail page: the detail fields' values.

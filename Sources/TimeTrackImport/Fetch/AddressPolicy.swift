@@ -19,41 +19,40 @@ public enum AddressPolicy {
         guard let host = url.host, !host.isEmpty else {
             throw TimeTrackError(.fetch, "the URL has no host", context: ["url": url.absoluteString])
         }
-        var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var result: UnsafeMutablePointer<addrinfo>?
-        let rc = getaddrinfo(host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), nil, &hints, &result)
-        guard rc == 0, let first = result else {
+        guard let resolved = resolve(host) else {
             throw TimeTrackError(.fetch, "cannot resolve \(host)", fix: "check the host name and the network", context: ["url": url.absoluteString])
         }
-        defer { freeaddrinfo(result) }
-        var node: UnsafeMutablePointer<addrinfo>? = first
-        var checked: [String] = []
-        while let current = node {
-            if let address = current.pointee.ai_addr, let text = numeric(address), !checked.contains(text) { checked.append(text) }
-            if let address = current.pointee.ai_addr, let reason = privateReason(address), !allowance.allows(host: host, address: numeric(address)) {
+        for address in resolved {
+            if let reason = address.privateReason, !allowance.allows(host: host, address: address.numeric) {
                 throw TimeTrackError(
                     .fetch, "refused: \(host) is \(reason)",
                     fix: "if this source really lives on your network, set \"allowPrivateNetwork\": true in its definition",
                     context: ["url": url.absoluteString])
             }
-            node = current.pointee.ai_next
         }
-        return checked
+        return resolved.map(\.numeric)
     }
 
     /// The addresses `host` resolves to, numeric (for pinning a connection when no check was
     /// asked for); empty when it does not resolve.
     public static func addresses(_ host: String) -> [String] {
+        resolve(host)?.map(\.numeric) ?? []
+    }
+
+    /// Every distinct address of `host`, in the resolver's order, with why it is not public
+    /// (nil: public); nil when the name does not resolve.
+    static func resolve(_ host: String) -> [(numeric: String, privateReason: String?)]? {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var result: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), nil, &hints, &result) == 0, let first = result else { return [] }
+        guard getaddrinfo(host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), nil, &hints, &result) == 0, let first = result else { return nil }
         defer { freeaddrinfo(result) }
-        var found: [String] = []
+        var found: [(numeric: String, privateReason: String?)] = []
         var node: UnsafeMutablePointer<addrinfo>? = first
         while let current = node {
-            if let address = current.pointee.ai_addr, let text = numeric(address), !found.contains(text) { found.append(text) }
+            if let address = current.pointee.ai_addr, let text = numeric(address), !found.contains(where: { $0.numeric == text }) {
+                found.append((text, privateReason(address)))
+            }
             node = current.pointee.ai_next
         }
         return found

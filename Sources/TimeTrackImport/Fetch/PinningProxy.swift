@@ -91,10 +91,7 @@ public final class PinningProxy: @unchecked Sendable {
             if head.count >= 4, head.suffix(4) == [13, 10, 13, 10] { break }
         }
         let line = String(decoding: head.prefix { $0 != 13 }, as: UTF8.self).split(separator: " ")
-        guard line.count >= 2, line[0] == "CONNECT" else {
-            _ = send(client, "HTTP/1.1 405 Method Not Allowed\r\n\r\n", 36, Int32(MSG_NOSIGNAL))
-            return
-        }
+        guard line.count >= 2, line[0] == "CONNECT" else { return reply(client, 405) }
         let target = String(line[1]).lowercased()
         guard let colon = target.lastIndex(of: ":"), let port = Int(target[target.index(after: colon)...]) else { return reply(client, 400) }
         var host = String(target[..<colon])

@@ -226,17 +226,16 @@ public final class WebClient: HTTPClient {
         return (pinned, host + (url.port.map { ":\($0)" } ?? ""))
     }
 
-    private func send(_ original: URL, pinnedTo addresses: [String], maxBytes: Int, cached: CachedResponse?, budget: TimeInterval) throws -> Response {
+    private func send(_ url: URL, pinnedTo addresses: [String], maxBytes: Int, cached: CachedResponse?, budget: TimeInterval) throws -> Response {
         requestCount += 1
-        let url = original
-        let (target, hostHeader) = WebClient.pinned(original, to: addresses.first)
-        let secure = original.scheme?.lowercased() == "https"
-        let port = original.port ?? (secure ? 443 : 80)
-        if secure, let proxy = PinningProxy.shared, let host = original.host {
+        let (target, hostHeader) = WebClient.pinned(url, to: addresses.first)
+        let secure = url.scheme?.lowercased() == "https"
+        let port = url.port ?? (secure ? 443 : 80)
+        if secure, let proxy = PinningProxy.shared, let host = url.host {
             // TLS needs the name: the tunnel goes to the checked address instead of a second lookup.
             let pins = addresses.isEmpty ? AddressPolicy.addresses(host) : addresses
             guard !pins.isEmpty else {
-                throw TimeTrackError(.fetch, "cannot resolve \(host) (DNS)", fix: "check the URL and the network; try again later", context: ["url": original.absoluteString, "retry": "yes"])
+                throw TimeTrackError(.fetch, "cannot resolve \(host) (DNS)", fix: "check the URL and the network; try again later", context: ["url": url.absoluteString, "retry": "yes"])
             }
             proxy.pin(host: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port, to: pins)
         }
@@ -283,9 +282,10 @@ public final class WebClient: HTTPClient {
                 }
             case NSURLErrorCannotConnectToHost:
                 message = "\(host) refused the connection" + (url.port.map { " on port \($0)" } ?? "")
+            case _ where secure && PinningProxy.shared?.failure(host: host, port: port) == "refused":
+                message = "\(host) refused the connection on port \(port)"
             case _ where secure && PinningProxy.shared?.failure(host: host, port: port) != nil:
-                let reason = PinningProxy.shared?.failure(host: host, port: port) ?? ""
-                message = reason == "refused" ? "\(host) refused the connection on port \(port)" : "cannot connect to \(host) on port \(port): \(reason)"
+                message = "cannot connect to \(host) on port \(port): \(PinningProxy.shared?.failure(host: host, port: port) ?? "")"
             case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed:
                 message = "cannot resolve \(host) (DNS)"
             case NSURLErrorNetworkConnectionLost:

@@ -77,8 +77,13 @@ public enum SourceImports {
                         throw error
                     }
                     guard let read, let run = runs[index] else { throw TimeTrackError(.system, "source \(sources[index].id) was not read") }
-                    let summary = try pipeline.apply(read, run: run, into: store, by: operatorName, options: options)
-                    try caches[index]?.flush(into: store as? FetchCache)
+                    var summary = try pipeline.apply(read, run: run, into: store, by: operatorName, options: options)
+                    do {
+                        try caches[index]?.flush(into: store as? FetchCache)
+                    } catch let error as TimeTrackError {
+                        // The items are applied; only the next run's validators are lost.
+                        summary.failures.append(ImportProblem(.warning, "the HTTP cache was not saved: \(error.message)", location: "cache"))
+                    }
                     outcome = .success(summary)
                 } catch let error as TimeTrackError {
                     outcome = .failure(error)
