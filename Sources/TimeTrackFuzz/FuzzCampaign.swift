@@ -144,7 +144,7 @@ public struct FuzzCampaign {
             let number = ["9223372036854775807", "-9223372036854775808", "1e308", "1e-308", "99999999999999999999", "0", "-1", "4294967296", "NaN"]
                 .randomElement(using: &rng) ?? "0"
             input.insert(contentsOf: Array(number.utf8), at: Int.random(in: 0...count, using: &rng))
-        case 5 where count > 0:  // replace a digit run's neighbour with a control or bidi character
+        case 5 where count > 0:  // insert a control, bidi or other odd character
             let odd = ["\u{0}", "\u{1B}[2J", "\u{202E}", "\u{FEFF}", "\u{85}", "\r", "\u{D7FF}"].randomElement(using: &rng) ?? "\u{0}"
             input.insert(contentsOf: Array(odd.utf8), at: Int.random(in: 0...count, using: &rng))
         case 6 where count > 2:  // truncate

@@ -60,9 +60,8 @@ extension Console {
             var table = Table(headers: ["id", "status", "date", "source", "title"])
             // The date column is the local day in the zone of each item's source (the machine's
             // for items with none): an event at 18:00 in Denver is listed on its own day.
-            let zones = Dictionary(session.sources().sources.map { ($0.id, $0.timeZone) }, uniquingKeysWith: { first, _ in first })
             for row in rows {
-                let zone = row.sourceID.flatMap { zones[$0] } ?? .current
+                let zone = session.zone(ofSource: row.sourceID)
                 var status = row.status.rawValue
                 if row.hasPendingRevision && row.status == .published { status += "*" }
                 if row.missingRuns > 0 { status += " (missing \(row.missingRuns))" }
@@ -78,27 +77,28 @@ extension Console {
         CommandSpec("show", usage: "ID", summary: "show an item: its fields, status, provenance and any pending change", positional: 1...1) { args, session in
             let store = try session.store()
             let item = try store.item(args.positional[0])
-            let locks = try store.fieldLocks(item.id)
             if session.output.json {
                 session.output.printJSON(ItemRendering.itemJSON(item))
                 return 0
             }
             let out = session.output
+            // Every date in the item's own zone, its fields' and its decisions' alike.
+            let zone = session.zone(of: item)
             out.line(out.paint("\(item.id)  \(item.kind.rawValue)  \(item.status.rawValue)", .bold) + (item.school.map { "  school: \($0)" } ?? ""))
-            for line in ItemRendering.fieldLines(item.content, zone: session.zone(of: item)) { out.line(line) }
+            for line in ItemRendering.fieldLines(item.content, zone: zone) { out.line(line) }
             if let pending = item.pendingContent {
                 out.line(out.paint("pending change:", .yellow))
-                for line in ItemRendering.diffLines(ItemContent.changedFields(from: item.content, to: pending), zone: session.zone(of: item), output: out) { out.line(line) }
+                for line in ItemRendering.diffLines(ItemContent.changedFields(from: item.content, to: pending), zone: zone, output: out) { out.line(line) }
             }
             if let p = item.provenance {
-                out.line("source:   \(p.sourceID)  \(p.sourceURL)")
-                out.line("fetched:  \(Display.date(p.fetchedAt, zone: .current)) by \(p.importer) \(p.importerVersion), page sha256 \(p.pageHash.prefix(12))…")
+                out.line("source:   \(p.sourceID)  \(SafeText.visible(p.sourceURL))")
+                out.line("fetched:  \(Display.date(p.fetchedAt, zone: zone)) by \(p.importer) \(p.importerVersion), page sha256 \(p.pageHash.prefix(12))…")
             }
-            if let by = item.approvedBy { out.line("approved: \(by), \(Display.date(item.approvedAt, zone: .current))") }
-            if let reason = item.rejectReason { out.line("rejected: \(reason)") }
+            if let by = item.approvedBy { out.line("approved: \(by), \(Display.date(item.approvedAt, zone: zone))") }
+            if let reason = item.rejectReason { out.line("rejected: \(SafeText.visible(reason))") }
+            let locks = try store.fieldLocks(item.id)
             if !locks.isEmpty {
                 let fields = (item.pendingContent ?? item.content).fields()
-                let zone = ItemRendering.zone(of: item.content)
                 for lock in locks {
                     var line = "locked:   \(lock.field) = \(ItemRendering.value(fields[lock.field] ?? .null, zone: zone, limit: 80))"
                     if let upstream = lock.upstream { line += out.paint("  (upstream now: \(ItemRendering.value(upstream, zone: zone, limit: 80)); `unlock \(item.id) \(lock.field)` takes it)", .yellow) }
@@ -113,6 +113,8 @@ extension Console {
     static var historyCommand: CommandSpec {
         CommandSpec("history", usage: "ID", summary: "every revision of an item and the decisions on it", positional: 1...1) { args, session in
             let store = try session.store()
+            let item = try store.item(args.positional[0])
+            let zone = session.zone(of: item)
             let revisions = try store.revisions(of: args.positional[0])
             let audit = try store.audit(itemID: args.positional[0], limit: 1000)
             if session.output.json {
@@ -130,20 +132,20 @@ extension Console {
             }
             var previous: ItemContent?
             for r in revisions {
-                session.output.line(session.output.paint("revision \(r.number)  \(r.state.rawValue)  \(Display.date(r.createdAt, zone: .current))  by \(r.createdBy)", .bold) + (r.note.map { "  (\($0))" } ?? ""))
+                session.output.line(session.output.paint("revision \(r.number)  \(r.state.rawValue)  \(Display.date(r.createdAt, zone: zone))  by \(r.createdBy)", .bold) + (r.note.map { "  (\(SafeText.visible($0)))" } ?? ""))
                 if let previous {
                     let changes = ItemContent.changedFields(from: previous, to: r.content)
-                    for line in ItemRendering.diffLines(changes, zone: ItemRendering.zone(of: r.content), output: session.output) { session.output.line(line) }
+                    for line in ItemRendering.diffLines(changes, zone: zone, output: session.output) { session.output.line(line) }
                     if changes.isEmpty { session.output.line("  (no field changes)") }
                 } else {
-                    for line in ItemRendering.fieldLines(r.content) { session.output.line(line) }
+                    for line in ItemRendering.fieldLines(r.content, zone: zone) { session.output.line(line) }
                 }
                 previous = r.content
             }
             session.output.line()
             session.output.line("decisions:")
             for entry in audit.reversed() {
-                session.output.line("  \(Display.date(entry.at, zone: .current))  \(entry.operatorName)  \(entry.action)" + (entry.reason.map { "  \"\($0)\"" } ?? "") + (entry.detail.map { "  (\($0))" } ?? ""))
+                session.output.line("  \(Display.date(entry.at, zone: zone))  \(entry.operatorName)  \(entry.action)" + (entry.reason.map { "  \"\(SafeText.visible($0))\"" } ?? "") + (entry.detail.map { "  (\(SafeText.visible($0)))" } ?? ""))
             }
             return 0
         }

@@ -112,8 +112,8 @@ extension Console {
             case .changed:
                 let pending = item.pendingContent ?? item.content
                 out.line("  " + SafeText.visible(pending.title))
-                for line in ItemRendering.diffLines(ItemContent.changedFields(from: item.content, to: pending), zone: ItemRendering.zone(of: pending), output: out) { out.line(line) }
-                if let note = try store.revisions(of: id).last?.note { out.line(out.paint("  note: \(note)", .yellow)) }
+                for line in ItemRendering.diffLines(ItemContent.changedFields(from: item.content, to: pending), zone: session.zone(of: item), output: out) { out.line(line) }
+                if let note = try store.revisions(of: id).last?.note { out.line(out.paint("  note: \(SafeText.visible(note))", .yellow)) }
             case .missing:
                 out.line("  " + SafeText.visible(item.content.title))
                 out.line("  not found in its source for \(item.missingRuns) consecutive runs (nothing is deleted)")

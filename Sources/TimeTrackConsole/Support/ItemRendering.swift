@@ -4,12 +4,6 @@ import TimeTrackKit
 
 /// How items look in the console: field lines, diffs, and JSON.
 enum ItemRendering {
-    /// The zone an item's dates are shown in: an event's own zone, else the machine's.
-    static func zone(of content: ItemContent) -> TimeZone {
-        if case .event(let e) = content, let zone = TimeZone(identifier: e.timeZone) { return zone }
-        return TimeZone.current
-    }
-
     /// A field's value for people: dates in the zone, lists joined, long text cut.
     static func value(_ value: JSONValue, zone: TimeZone, limit: Int = 200) -> String {
         switch value {
@@ -23,12 +17,10 @@ enum ItemRendering {
         }
     }
 
-    /// `field: value` lines for every field of the content, in a stable order.
-    /// - Parameter zone: the item's zone (`Session.zone(of:)`); without it, an event's own or
-    ///   the machine's.
-    static func fieldLines(_ content: ItemContent, zone given: TimeZone? = nil, indent: String = "  ") -> [String] {
+    /// `field: value` lines for every field of the content, in a stable order; dates in `zone`,
+    /// the item's own (`Session.zone(of:)`).
+    static func fieldLines(_ content: ItemContent, zone: TimeZone, indent: String = "  ") -> [String] {
         let fields = content.fields()
-        let zone = given ?? zone(of: content)
         let order = ItemContent.fieldNames(of: content.kind)
         let width = (order.map(\.count).max() ?? 8) + 1
         return order.compactMap { name in

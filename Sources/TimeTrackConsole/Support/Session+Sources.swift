@@ -13,8 +13,17 @@ extension Session {
     /// source's, else this machine's.
     func zone(of item: Item) -> TimeZone {
         if case .event(let event) = item.content, let zone = TimeZone(identifier: event.timeZone) { return zone }
-        if let sourceID = item.provenance?.sourceID, let source = try? self.source(sourceID) { return source.timeZone }
-        return TimeZone.current
+        return zone(ofSource: item.provenance?.sourceID)
+    }
+
+    /// A source's time zone (the machine's for none or an unknown one); the definitions are
+    /// read once per session, not once per item shown.
+    func zone(ofSource sourceID: String?) -> TimeZone {
+        guard let sourceID else { return TimeZone.current }
+        if sourceZones == nil {
+            sourceZones = Dictionary(sources().sources.map { ($0.id, $0.timeZone) }, uniquingKeysWith: { first, _ in first })
+        }
+        return sourceZones?[sourceID] ?? TimeZone.current
     }
 
     /// A source by id (from the imports folder) or by the path of its definition file.

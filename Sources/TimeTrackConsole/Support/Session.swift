@@ -19,6 +19,8 @@ public final class Session {
     /// Where questions are read from, when the session may ask (the REPL sets it).
     var reader: LineReader?
     private var openStore: (any ItemStore)?
+    /// Each source's time zone, read from the definitions once per session (`zone(of:)`).
+    var sourceZones: [String: TimeZone]?
 
     public init(storePath: String, importsPath: String, operatorName: String, interactive: Bool, output: Output) {
         self.storePath = storePath
