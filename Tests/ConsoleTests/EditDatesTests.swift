@@ -25,6 +25,10 @@ import Testing
         let text = try fixture.run(["show", id]).stdout
         #expect(text.contains("start:") && text.contains("2026-09-15 19:00 MDT"), "\(text)")
         #expect(!text.contains("GMT-"), "\(text)")
+        // So do its history and the times of its decisions.
+        let history = try fixture.run(["history", id]).stdout
+        #expect(history.contains(" MDT") || history.contains(" MST"), "\(history)")
+        #expect(!history.contains(" UTC"), "\(history)")
         let announcement = try #require(try fixture.ids("announcements").first)
         let news = try fixture.run(["show", announcement]).stdout
         #expect(news.contains(" MDT") || news.contains(" MST"), "announcements show in their source's zone: \(news)")

@@ -72,7 +72,9 @@ import Testing
         #expect(setup.server.requests.filter { $0.path == "/news.html" }.isEmpty)
     }
 
-    @Test func theConnectionGoesToTheCheckedAddressWithTheNameInTheHostHeader() throws {
+    /// The pinned http request (`WebClient.pinned`: the address in the URL, unit-tested in
+    /// NetworkPolicyTests) still tells the server which site it wants.
+    @Test func thePinnedRequestKeepsTheNameInTheHostHeader() throws {
         let setup = try Setup()
         defer { setup.remove() }
         setup.server.route("/news.html", .html("<article><h2>Pinned</h2></article>"))
