@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "timetrack-admin", targets: ["timetrack-admin"]),
         .library(name: "TimeTrackCore", targets: ["TimeTrackCore"]),
         .library(name: "TimeTrackStore", targets: ["TimeTrackStore"]),
+        .library(name: "TimeTrackReview", targets: ["TimeTrackReview"]),
         .library(name: "TimeTrackKit", targets: ["TimeTrackKit"]),
     ],
     targets: [
@@ -24,22 +25,23 @@ let package = Package(
 
         // Libraries.
         .target(name: "TimeTrackCore", path: "Sources/TimeTrackCore"),
+        .target(name: "TimeTrackReview", dependencies: ["TimeTrackCore"], path: "Sources/TimeTrackReview"),
         .target(name: "TimeTrackStore", dependencies: ["TimeTrackCore", "CSQLite"], path: "Sources/TimeTrackStore"),
         .target(name: "TimeTrackKit", dependencies: ["TimeTrackCore", "CLibXML2"], path: "Sources/TimeTrackKit"),
         .target(
             name: "TimeTrackImport",
-            dependencies: ["TimeTrackCore", "TimeTrackKit", "TimeTrackStore", "HTMLImporter", "InboxImporter", "ICalImporter", "FeedImporter", "WordPressImporter", "MetadataImporter", "DocumentsImporter"],
+            dependencies: ["TimeTrackCore", "TimeTrackKit", "TimeTrackStore", "TimeTrackReview", "HTMLImporter", "InboxImporter", "ICalImporter", "FeedImporter", "WordPressImporter", "MetadataImporter", "DocumentsImporter"],
             path: "Sources/TimeTrackImport"),
         .target(name: "TimeTrackFuzz", dependencies: ["TimeTrackCore", "TimeTrackKit", "TimeTrackImport"], path: "Sources/TimeTrackFuzz"),
         .target(name: "TimeTrackExport", dependencies: ["TimeTrackCore"], path: "Sources/TimeTrackExport"),
         .target(
             name: "TimeTrackConsole",
-            dependencies: ["TimeTrackCore", "TimeTrackStore", "TimeTrackKit", "TimeTrackImport", "TimeTrackExport"],
+            dependencies: ["TimeTrackCore", "TimeTrackStore", "TimeTrackReview", "TimeTrackKit", "TimeTrackImport", "TimeTrackExport"],
             path: "Sources/TimeTrackConsole"),
         .executableTarget(name: "timetrack-admin", dependencies: ["TimeTrackConsole"], path: "Sources/timetrack-admin"),
         .executableTarget(
             name: "timetrack-bench",
-            dependencies: ["TimeTrackConsole", "TimeTrackCore", "TimeTrackStore", "TimeTrackKit", "TimeTrackImport", "TimeTrackFuzz", "CSQLite"],
+            dependencies: ["TimeTrackConsole", "TimeTrackCore", "TimeTrackStore", "TimeTrackReview", "TimeTrackKit", "TimeTrackImport", "TimeTrackFuzz", "CSQLite"],
             path: "Sources/timetrack-bench"),
 
         // Importer plugins.
@@ -52,15 +54,16 @@ let package = Package(
         .target(name: "DocumentsImporter", dependencies: ["TimeTrackCore", "TimeTrackKit"], path: "Plugins/Documents"),
 
         // Test helpers and tests.
-        .target(name: "TestSupport", dependencies: ["TimeTrackCore", "TimeTrackStore", "TimeTrackKit"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["TimeTrackCore", "TimeTrackStore", "TimeTrackReview", "TimeTrackKit"], path: "Tests/TestSupport"),
         .executableTarget(
-            name: "timetrack-torture", dependencies: ["TimeTrackCore", "TimeTrackStore"],
+            name: "timetrack-torture", dependencies: ["TimeTrackCore", "TimeTrackStore", "TimeTrackReview"],
             path: "Tests/Helpers/timetrack-torture"),
         .testTarget(name: "TimeTrackCoreTests", dependencies: ["TimeTrackCore", "TestSupport"], path: "Tests/TimeTrackCoreTests"),
         .testTarget(
             name: "TimeTrackStoreTests",
-            dependencies: ["TimeTrackStore", "TestSupport", "timetrack-torture", "timetrack-admin"],
+            dependencies: ["TimeTrackStore", "TimeTrackReview", "TestSupport", "timetrack-torture", "timetrack-admin"],
             path: "Tests/TimeTrackStoreTests"),
+        .testTarget(name: "TimeTrackReviewTests", dependencies: ["TimeTrackReview", "TimeTrackStore", "TestSupport"], path: "Tests/TimeTrackReviewTests"),
         .testTarget(name: "TimeTrackImportTests", dependencies: ["TimeTrackImport", "TimeTrackKit", "TimeTrackFuzz", "TestSupport"], path: "Tests/TimeTrackImportTests"),
         .testTarget(name: "TimeTrackKitTests", dependencies: ["TimeTrackKit", "TestSupport"], path: "Tests/TimeTrackKitTests"),
         .testTarget(

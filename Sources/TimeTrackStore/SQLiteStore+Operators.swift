@@ -33,7 +33,10 @@ extension SQLiteStore {
             try db.run(
                 "INSERT INTO operators (name, role, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET role = excluded.role",
                 [.text(name), .text(effective.rawValue), .date(existing?.createdAt ?? now())])
-            try writeAudit(operatorName, existing == nil ? "operator-add" : "operator-role", seq: nil, id: nil, detail: "\(name) as \(effective.rawValue)")
+            try appendAudit(
+                NewAuditEntry(
+                    at: now(), operatorName: operatorName, action: existing == nil ? "operator-add" : "operator-role", itemSeq: nil, itemID: nil, reason: nil,
+                    detail: "\(name) as \(effective.rawValue)"))
             return Operator(name: name, role: effective, createdAt: existing?.createdAt ?? now())
         }
     }
@@ -49,7 +52,8 @@ extension SQLiteStore {
             guard count == 0 else { return nil }
             let at = now()
             try db.run("INSERT INTO operators (name, role, created_at) VALUES (?, 'admin', ?)", [.text(name), .date(at)])
-            try writeAudit(name, "operator-add", seq: nil, id: nil, detail: "\(name) as admin (first operator)")
+            try appendAudit(
+                NewAuditEntry(at: at, operatorName: name, action: "operator-add", itemSeq: nil, itemID: nil, reason: nil, detail: "\(name) as admin (first operator)"))
             return Operator(name: name, role: .admin, createdAt: at)
         }
     }

@@ -16,7 +16,7 @@ public final class SQLiteStore: ItemStore {
     public private(set) var schemaVersion: Int = 0
     let db: Database
     /// The clock, replaceable in tests.
-    var now: () -> Date = { Date() }
+    public var now: () -> Date = { Date() }
 
     /// Whether the store was opened read-only (the file is not writable by this account).
     public private(set) var isReadOnly = false

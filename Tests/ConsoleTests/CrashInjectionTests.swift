@@ -101,4 +101,62 @@ import Testing
         _ = try Binaries.run("timetrack-admin", ["--store", store, "--as", "root", "approve"] + ids)
         #expect(try Binaries.sql(store, "SELECT count(*) FROM items WHERE kind = 'announcement' AND status = 'published'").trimmingCharacters(in: .whitespacesAndNewlines) == "6")
     }
+
+    /// Approving an absence report excuses it and publishes it: once two transactions, now one.
+    /// Killed at every write of that approval (and of closing a ticket), the store holds all of
+    /// the decision or none of it.
+    @Test func aPerKindDecisionKilledAtEveryWriteIsAllOrNothing() throws {
+        guard Self.straceInstalled() else { return }
+        let dir = try TemporaryDirectory("inject-kind")
+        defer { dir.remove() }
+        let base = dir.path("base.sqlite")
+        #expect(try Binaries.run("timetrack-admin", importArguments(base), currentDirectory: ConsoleFixture.root.path).status == 0)
+        func sql(_ store: String, _ query: String) throws -> String {
+            try Binaries.sql(store, query).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let absence = try sql(base, "SELECT id FROM items WHERE kind = 'absence' AND status = 'pending' ORDER BY seq LIMIT 1")
+        let ticket = try sql(base, "SELECT id FROM items WHERE kind = 'ticket' AND status = 'pending' ORDER BY seq LIMIT 1")
+        #expect(!absence.isEmpty && !ticket.isEmpty)
+        var states: Set<String> = []
+        for (command, id) in [(["approve"], absence), (["close"], ticket)] {
+            // How many writes the whole decision makes (SQLite's shared-memory set-up, the log
+            // frames, the commit, the checkpoint when it closes), then a kill at every other one.
+            let counted = dir.path("count.sqlite")
+            try? FileManager.default.removeItem(atPath: counted)
+            try FileManager.default.copyItem(atPath: base, toPath: counted)
+            let trace = dir.path("count.txt")
+            _ = try Binaries.runPath(
+                try #require(Self.strace), ["-f", "-o", trace, "-e", "trace=pwrite64", Binaries.path("timetrack-admin"), "--store", counted, "--as", "root"] + command + [id])
+            let writes = try String(contentsOfFile: trace, encoding: .utf8).components(separatedBy: "pwrite64(").count - 1
+            #expect(writes > 10, "\(writes) writes")
+            var completed = false
+            for point in Array(stride(from: 1, to: writes, by: id == absence ? 2 : 4)) + [writes + 1] {
+                let store = dir.path("k\(point).sqlite")
+                try? FileManager.default.removeItem(atPath: store)
+                try FileManager.default.copyItem(atPath: base, toPath: store)
+                let run = try runKilled(at: point, ["--store", store, "--as", "root"] + command + [id])
+                completed = completed || run.status == 0
+                #expect(try sql(store, "PRAGMA integrity_check") == "ok")
+                let status = try sql(store, "SELECT status FROM items WHERE id = '\(id)'")
+                let actions = try sql(store, "SELECT coalesce(group_concat(action), '') FROM (SELECT action FROM audit WHERE item_id = '\(id)' AND action NOT LIKE 'import%' ORDER BY id)")
+                if id == absence {
+                    let outcome = try sql(store, "SELECT coalesce(outcome, 'none') FROM absence_reports a JOIN items i ON i.seq = a.item_seq WHERE i.id = '\(id)'")
+                    let whole = status == "published" && outcome == "excused" && actions == "excuse,approve"
+                    let none = status == "pending" && outcome == "none" && actions.isEmpty
+                    #expect(whole || none, "killed at write \(point): \(status), outcome \(outcome), audit \(actions)")
+                    states.insert("absence " + (whole ? "whole" : "none"))
+                } else {
+                    let closed = try sql(store, "SELECT closed FROM tickets t JOIN items i ON i.seq = t.item_seq WHERE i.id = '\(id)'")
+                    let whole = status == "published" && closed == "1" && actions == "close,approve"
+                    let none = status == "pending" && closed == "0" && actions.isEmpty
+                    #expect(whole || none, "killed at write \(point): \(status), closed \(closed), audit \(actions)")
+                    states.insert("ticket " + (whole ? "whole" : "none"))
+                }
+                try? FileManager.default.removeItem(atPath: store)
+            }
+            #expect(completed, "\(command) \(id) never ran to the end")
+        }
+        // Both sides were seen: kills before the commit and a run that finished.
+        #expect(states == ["absence whole", "absence none", "ticket whole", "ticket none"], "\(states)")
+    }
 }

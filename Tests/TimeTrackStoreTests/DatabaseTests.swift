@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import TimeTrackCore
+import TimeTrackReview
 @testable import TimeTrackStore
 
 /// The connection layer tells the truth: transactions as SQLite sees them, values counted,
@@ -74,11 +75,11 @@ import TimeTrackCore
         defer { dir.remove() }
         let path = dir.path("t.sqlite")
         let store = try SQLiteStore(path: path)
-        _ = try store.submit(Samples.announcement("kept"), school: nil, by: "ana", note: nil)
+        _ = try Lifecycle(store).submit(Samples.announcement("kept"), school: nil, by: "ana", note: nil)
         let reader = try SQLiteStore(path: path, create: false, readOnly: true)
         defer { reader.close(); store.close() }
         #expect(try reader.counts()[.announcement]?[.pending] == 1)
-        let error = try #require(throws: TimeTrackError.self) { _ = try reader.submit(Samples.announcement("written"), school: nil, by: "ana", note: nil) }
+        let error = try #require(throws: TimeTrackError.self) { _ = try Lifecycle(reader).submit(Samples.announcement("written"), school: nil, by: "ana", note: nil) }
         #expect(error.message.contains("read-only") || error.message.contains("readonly"), "\(error)")
         #expect(throws: TimeTrackError.self) { try reader.saveResponse(CachedResponse(etag: "\"x\"", lastModified: nil, contentType: nil, body: Data()), for: "https://x.example/") }
         #expect(try store.counts()[.announcement]?[.pending] == 1)

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import TimeTrackCore
+import TimeTrackReview
 @testable import TimeTrackStore
 
 /// Opening, upgrading and refusing store files; concurrent writers; a writer killed mid-decision.
@@ -64,7 +65,7 @@ import TimeTrackCore
         // A truncated store.
         let good = dir.path("good.sqlite")
         let store = try SQLiteStore(path: good)
-        for i in 0..<200 { _ = try store.submit(Samples.announcement("Item \(i) " + String(repeating: "x", count: 300)), school: nil, by: "ana", note: nil) }
+        for i in 0..<200 { _ = try Lifecycle(store).submit(Samples.announcement("Item \(i) " + String(repeating: "x", count: 300)), school: nil, by: "ana", note: nil) }
         try store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         store.close()
         let bytes = try Data(contentsOf: URL(fileURLWithPath: good))
@@ -94,7 +95,7 @@ import TimeTrackCore
         // A corrupt page inside a real store.
         let corrupt = dir.path("corrupt.sqlite")
         let store = try SQLiteStore(path: corrupt)
-        for i in 0..<300 { _ = try store.submit(Samples.announcement("Item \(i) " + String(repeating: "y", count: 200)), school: nil, by: "ana", note: nil) }
+        for i in 0..<300 { _ = try Lifecycle(store).submit(Samples.announcement("Item \(i) " + String(repeating: "y", count: 200)), school: nil, by: "ana", note: nil) }
         try store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         store.close()
         let handle = try #require(FileHandle(forWritingAtPath: corrupt))
@@ -116,9 +117,9 @@ import TimeTrackCore
         defer { dir.remove() }
         let path = dir.path("t.sqlite")
         let store = try SQLiteStore(path: path)
-        let a = try store.submit(Samples.announcement(), school: nil, by: "ana", note: nil)
-        _ = try store.approve(a.id, by: "ana")
-        _ = try store.submit(Samples.event(), school: nil, by: "ana", note: nil)
+        let a = try Lifecycle(store).submit(Samples.announcement(), school: nil, by: "ana", note: nil)
+        _ = try Lifecycle(store).approve(a.id, by: "ana")
+        _ = try Lifecycle(store).submit(Samples.event(), school: nil, by: "ana", note: nil)
         store.close()
         let text = try Binaries.run("timetrack-admin", ["--store", path, "status"])
         #expect(text.status == 0)
@@ -164,8 +165,8 @@ import TimeTrackCore
         defer { dir.remove() }
         let path = dir.path("t.sqlite")
         let store = try SQLiteStore(path: path)
-        let item = try store.submit(Samples.announcement("v0"), school: nil, by: "ana", note: nil)
-        _ = try store.approve(item.id, by: "ana")
+        let item = try Lifecycle(store).submit(Samples.announcement("v0"), school: nil, by: "ana", note: nil)
+        _ = try Lifecycle(store).approve(item.id, by: "ana")
         store.close()
 
         for round in 0..<4 {

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import TimeTrackCore
+import TimeTrackReview
 @testable import TimeTrackStore
 
 /// A healthy store is never refused: a checkpoint cut short, a read-only file, an empty file, two
@@ -18,7 +19,7 @@ import TimeTrackCore
         try keeper.execute("PRAGMA wal_autocheckpoint = 0; SELECT count(*) FROM sqlite_master")
         let writer = try SQLiteStore(path: path)
         try writer.db.execute("PRAGMA wal_autocheckpoint = 0")
-        for i in 0..<items { _ = try writer.submit(Samples.announcement("Logged \(i) " + String(repeating: "z", count: 400)), school: nil, by: "ana", note: nil) }
+        for i in 0..<items { _ = try Lifecycle(writer).submit(Samples.announcement("Logged \(i) " + String(repeating: "z", count: 400)), school: nil, by: "ana", note: nil) }
         writer.close()
         return (path, keeper)
     }
@@ -141,7 +142,7 @@ import TimeTrackCore
         defer { dir.remove() }
         let path = dir.path("t.sqlite")
         let store = try SQLiteStore(path: path)
-        _ = try store.submit(Samples.announcement(), school: nil, by: "ana", note: nil)
+        _ = try Lifecycle(store).submit(Samples.announcement(), school: nil, by: "ana", note: nil)
         store.close()
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         let result: Binaries.Result
@@ -183,7 +184,7 @@ import TimeTrackCore
         let path = dir.path("t.sqlite")
         let store = try SQLiteStore(path: path)
         _ = try store.claimFirstAdmin("root")
-        for i in 0..<300 { _ = try store.submit(Samples.announcement("Item \(i) " + String(repeating: "y", count: 200)), school: nil, by: "root", note: nil) }
+        for i in 0..<300 { _ = try Lifecycle(store).submit(Samples.announcement("Item \(i) " + String(repeating: "y", count: 200)), school: nil, by: "root", note: nil) }
         try store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         store.close()
         // Damage pages in the middle of the file, leaving the header and the first pages intact.
@@ -213,7 +214,7 @@ import TimeTrackCore
         let path = dir.path("t.sqlite")
         let store = try SQLiteStore(path: path)
         _ = try store.claimFirstAdmin("root")
-        let item = try store.submit(Samples.announcement("Clean title"), school: nil, by: "root", note: nil)
+        let item = try Lifecycle(store).submit(Samples.announcement("Clean title"), school: nil, by: "root", note: nil)
         // Written behind the tool's back, as sqlite3 could.
         let hostile = "'Fake ' || char(27) || '[2J' || char(155) || '31m' || char(8238) || ' approved (published)'"
         try store.db.execute("""

@@ -1,5 +1,6 @@
 import Foundation
 import TimeTrackCore
+import TimeTrackReview
 import TimeTrackKit
 
 extension Console {
@@ -181,7 +182,7 @@ extension Console {
     static var approveCommand: CommandSpec {
         CommandSpec("approve", usage: "ID...", summary: "publish the pending content of items (an absence report: excuse it)", positional: 1...10_000) { args, session in
             try decideEach(args.positional, action: "approve", session: session) { store, id in
-                try Decisions.approve(id, store: store, by: session.operatorName)
+                try Lifecycle(store).approve(id, by: session.operatorName)
             }
         }
     }
@@ -195,7 +196,7 @@ extension Console {
                 throw TimeTrackError(.usage, "reject: a reason is required", fix: "usage: reject ID... --reason \"why\"")
             }
             return try decideEach(args.positional, action: "reject", session: session) { store, id in
-                try Decisions.reject(id, reason: reason, store: store, by: session.operatorName)
+                try Lifecycle(store).reject(id, reason: reason, by: session.operatorName)
             }
         }
     }
@@ -218,7 +219,7 @@ extension Console {
                 assignments.append((String(word[..<equals]), String(word[word.index(after: equals)...])))
             }
             let changes = try ItemContent.parseEdits(assignments, kind: item.kind, current: item.pendingContent ?? item.content, zone: session.zone(of: item))
-            let edited = try store.edit(id, changes: changes, by: session.operatorName, reason: args.option("reason"))
+            let edited = try Lifecycle(store).edit(id, changes: changes, by: session.operatorName, reason: args.option("reason"))
             if session.output.json { session.output.printJSON(ItemRendering.itemJSON(edited)) } else {
                 session.output.line("\(edited.id): edited \(changes.keys.sorted().joined(separator: ", ")); locked against re-imports: \(edited.lockedFields.joined(separator: ", ")) (`unlock \(edited.id) FIELD` to follow the source again)")
             }
@@ -231,13 +232,13 @@ extension Console {
             "archive", usage: "ID... [--reason R]", summary: "move items to the archive (read-only history, restorable)",
             options: [OptionSpec("reason", value: "R", help: "why, for the audit log")], positional: 1...10_000
         ) { args, session in
-            try decideEach(args.positional, action: "archive", session: session) { store, id in try store.archive(id, by: session.operatorName, reason: args.option("reason")) }
+            try decideEach(args.positional, action: "archive", session: session) { store, id in try Lifecycle(store).archive(id, by: session.operatorName, reason: args.option("reason")) }
         }
     }
 
     static var restoreCommand: CommandSpec {
         CommandSpec("restore", usage: "ID...", summary: "bring archived items back, or rejected items back into review", positional: 1...10_000) { args, session in
-            try decideEach(args.positional, action: "restore", session: session) { store, id in try store.restore(id, by: session.operatorName) }
+            try decideEach(args.positional, action: "restore", session: session) { store, id in try Lifecycle(store).restore(id, by: session.operatorName) }
         }
     }
 
@@ -247,7 +248,7 @@ extension Console {
             let id = args.positional[0]
             let item = try store.item(id)
             try session.requireDecision(on: item.kind, action: "unlock", in: store)
-            let unlocked = try store.unlock(id, fields: Array(args.positional.dropFirst()), by: session.operatorName)
+            let unlocked = try Lifecycle(store).unlock(id, fields: Array(args.positional.dropFirst()), by: session.operatorName)
             if session.output.json { session.output.printJSON(ItemRendering.itemJSON(unlocked)) } else {
                 session.output.line("\(unlocked.id): unlocked \(args.positional.dropFirst().joined(separator: ", "))" + (unlocked.lockedFields.isEmpty ? "" : "; still locked: " + unlocked.lockedFields.joined(separator: ", ")))
             }
@@ -257,7 +258,7 @@ extension Console {
 
     static var keepCommand: CommandSpec {
         CommandSpec("keep", usage: "ID...", summary: "keep items that are missing from their source (resets the missing count)", positional: 1...10_000) { args, session in
-            try decideEach(args.positional, action: "keep", session: session) { store, id in try store.keep(id, by: session.operatorName) }
+            try decideEach(args.positional, action: "keep", session: session) { store, id in try Lifecycle(store).keep(id, by: session.operatorName) }
         }
     }
 
@@ -265,7 +266,7 @@ extension Console {
         CommandSpec("reply", usage: "ID TEXT...", summary: "answer a help desk ticket", positional: 2...1000) { args, session in
             let text = args.positional.dropFirst().joined(separator: " ")
             return try decideEach([args.positional[0]], action: "reply to", session: session) { store, id in
-                try Decisions.reply(id, text: text, store: store, by: session.operatorName)
+                try Lifecycle(store).reply(id, text: text, by: session.operatorName)
             }
         }
     }
@@ -273,7 +274,7 @@ extension Console {
     static var closeCommand: CommandSpec {
         CommandSpec("close", usage: "ID...", summary: "close help desk tickets (they leave the queue)", positional: 1...10_000) { args, session in
             try decideEach(args.positional, action: "close", session: session) { store, id in
-                try Decisions.close(id, store: store, by: session.operatorName)
+                try Lifecycle(store).close(id, by: session.operatorName)
             }
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import TimeTrackCore
+import TimeTrackReview
 import TimeTrackKit
 
 extension Console {
@@ -184,28 +185,28 @@ extension Console {
         }
         switch (key, state, item.kind) {
         case ("a", .missing, _):
-            _ = try store.archive(item.id, by: who, reason: "missing from its source for \(item.missingRuns) runs")
+            _ = try Lifecycle(store).archive(item.id, by: who, reason: "missing from its source for \(item.missingRuns) runs")
             out.line("  archived")
         case ("k", .missing, _):
-            _ = try store.keep(item.id, by: who)
+            _ = try Lifecycle(store).keep(item.id, by: who)
             out.line("  kept")
         case ("r", _, .ticket):
             guard let text = ask("  reply: ") else { return false }
-            _ = try Decisions.reply(item.id, text: text, store: store, by: who)
+            _ = try Lifecycle(store).reply(item.id, text: text, by: who)
             out.line("  replied")
             return false  // a reply does not close the ticket: ask again
         case ("c", _, .ticket):
-            _ = try Decisions.close(item.id, store: store, by: who)
+            _ = try Lifecycle(store).close(item.id, by: who)
             out.line("  closed")
         case ("a", _, _):
-            let done = try Decisions.approve(item.id, store: store, by: who)
+            let done = try Lifecycle(store).approve(item.id, by: who)
             if !quiet { out.line("  " + out.paint("approved", .green) + " (\(done.status.rawValue))") }
         case ("r", _, _):
             guard let reason = ask("  reason: ") else {
                 out.line("  a reason is required; not rejected")
                 return false
             }
-            _ = try Decisions.reject(item.id, reason: reason, store: store, by: who)
+            _ = try Lifecycle(store).reject(item.id, reason: reason, by: who)
             out.line("  " + out.paint("rejected", .red))
         case ("e", _, _):
             out.line("  fields: " + ItemContent.fieldNames(of: item.kind).joined(separator: ", "))
@@ -217,7 +218,7 @@ extension Console {
                 }
                 assignments.append((String(word[..<eq]), String(word[word.index(after: eq)...])))
             }
-            let edited = try store.edit(item.id, changes: try ItemContent.parseEdits(assignments, kind: item.kind, current: item.pendingContent ?? item.content, zone: session.zone(of: item)), by: who, reason: "edited in review")
+            let edited = try Lifecycle(store).edit(item.id, changes: try ItemContent.parseEdits(assignments, kind: item.kind, current: item.pendingContent ?? item.content, zone: session.zone(of: item)), by: who, reason: "edited in review")
             out.line("  edited and locked: " + edited.lockedFields.joined(separator: ", "))
             for line in ItemRendering.fieldLines(edited.pendingContent ?? edited.content, zone: session.zone(of: edited)) { out.line(line) }
             return false  // edited: now approve or reject it

@@ -101,8 +101,15 @@ public struct Revision: Sendable, Equatable {
     /// Operator or `import:<source>` that made this version.
     public var createdBy: String
     public var note: String?
+    /// When this version first went live (nil: never published). `revert` goes back to the
+    /// newest such version before the live one.
+    public var wentLiveAt: Date?
 
-    public init(itemID: String, number: Int, state: State, content: ItemContent, contentHash: String, createdAt: Date, createdBy: String, note: String?) {
+    public init(
+        itemID: String, number: Int, state: State, content: ItemContent, contentHash: String, createdAt: Date, createdBy: String, note: String?,
+        wentLiveAt: Date? = nil
+    ) {
+        self.wentLiveAt = wentLiveAt
         self.itemID = itemID
         self.number = number
         self.state = state
@@ -124,8 +131,11 @@ public struct AuditEntry: Codable, Sendable, Equatable {
     public var itemID: String?
     public var reason: String?
     public var detail: String?
+    /// Decisions taken together (a bulk approval, an `undo`) share a batch name.
+    public var batch: String?
 
-    public init(id: Int64, at: Date, operatorName: String, action: String, itemID: String?, reason: String?, detail: String?) {
+    public init(id: Int64, at: Date, operatorName: String, action: String, itemID: String?, reason: String?, detail: String?, batch: String? = nil) {
+        self.batch = batch
         self.id = id
         self.at = at
         self.operatorName = operatorName

@@ -166,64 +166,25 @@ public struct SourceState: Sendable, Equatable {
     }
 }
 
-/// The app's store, as importers and the console need it. `SQLiteStore` implements it; a
-/// PostgreSQL backend would implement the same protocol.
+/// The app's store, as importers and the console need it: the repository the lifecycle
+/// service decides through (`ItemRepository`), plus listing, operators and import runs.
+/// `SQLiteStore` implements it; a PostgreSQL backend would implement the same protocol.
 ///
-/// Every decision method runs in one transaction and writes one audit entry. Illegal transitions
-/// throw `.illegalTransition`; unknown ids throw `.notFound` ("no item X").
-public protocol ItemStore: AnyObject {
-    /// Where the store lives (a file path for SQLite).
-    var location: String { get }
+/// Decisions (approve, reject, edit, each imported record...) are not here: they are
+/// `TimeTrackReview.Lifecycle`'s, written once over any repository, each one transaction with
+/// one audit entry.
+public protocol ItemStore: ItemRepository {
     /// The schema version of the open store.
     var schemaVersion: Int { get }
 
     /// Item counts per kind and status.
     func counts() throws -> [ItemKind: [ItemStatus: Int]]
-    /// The item with this id (case-insensitive).
-    func item(_ id: String) throws -> Item
     /// A page of items matching the query, newest first.
     func list(_ query: ItemQuery) throws -> [ItemSummary]
-    /// Every revision of an item, oldest first.
-    func revisions(of id: String) throws -> [Revision]
-    /// The newest audit entries, for one item or all.
-    func audit(itemID: String?, limit: Int) throws -> [AuditEntry]
-
-    /// Stores a new pending item submitted by a person or an app user.
-    func submit(_ content: ItemContent, school: String?, by operatorName: String, note: String?) throws -> Item
-    /// Runs several imported records in one transaction: each record is still its own decision
-    /// (revision and audit entry, rolled back alone if it fails), and the batch commits all or
-    /// nothing, so a killed run leaves whole batches.
-    func batch<T>(_ body: () throws -> T) throws -> T
-    /// Reconciles one imported record: new, changed (pending revision), unchanged or skipped.
-    func recordImported(_ record: ImportedRecord, runID: Int64?, by operatorName: String) throws -> ImportOutcome
     /// How many items wait in the review queue, counted up to `cap`.
     func reviewCount(kind: ItemKind?, sourceID: String?, missingThreshold: Int, cap: Int) throws -> Int
     /// Closes the store; further calls fail.
     func close()
-    /// Counts, for a source's items not seen in this run, one more missing run; resets the others. Returns the ids now missing.
-    func recordMissing(sourceID: String, seenKeys: Set<String>, runID: Int64?) throws -> [String]
-
-    /// Publishes the pending content of an item.
-    func approve(_ id: String, by operatorName: String) throws -> Item
-    /// Refuses the pending content of an item, with a reason.
-    func reject(_ id: String, reason: String, by operatorName: String) throws -> Item
-    /// Changes fields and locks them against re-imports.
-    func edit(_ id: String, changes: [String: JSONValue], by operatorName: String, reason: String?) throws -> Item
-    /// Changes an item's content without locking fields (a ticket reply, an absence outcome):
-    /// one decision, recorded as `action`. A pending item's pending content changes; a published
-    /// item gets a new live revision.
-    func amend(_ id: String, action: String, by operatorName: String, note: String?, _ change: (ItemContent) throws -> ItemContent) throws -> Item
-    /// Keeps an item that is missing from its source: its missing count starts again.
-    func keep(_ id: String, by operatorName: String) throws -> Item
-    /// The item's locked fields, with the source's value where it differs.
-    func fieldLocks(_ id: String) throws -> [FieldLock]
-    /// Unlocks fields: each takes the source's recorded value back (a decision, audited); a
-    /// field with none recorded simply follows the source again from the next import.
-    func unlock(_ id: String, fields: [String], by operatorName: String) throws -> Item
-    /// Moves an item to the archive.
-    func archive(_ id: String, by operatorName: String, reason: String?) throws -> Item
-    /// Brings an archived item back to its earlier status, or a rejected one back to pending.
-    func restore(_ id: String, by operatorName: String) throws -> Item
 
     /// The operator with this name, if any.
     func operatorNamed(_ name: String) throws -> Operator?

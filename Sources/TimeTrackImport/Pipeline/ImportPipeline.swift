@@ -1,5 +1,6 @@
 import Foundation
 import TimeTrackCore
+import TimeTrackReview
 import TimeTrackKit
 
 /// A source that was read and not yet applied.
@@ -165,7 +166,7 @@ public struct ImportPipeline {
         while start < result.items.count {
             let chunk = start..<min(start + options.batchSize, result.items.count)
             start = chunk.upperBound
-            try store.batch {
+            try Lifecycle(store).batch {
                 for item in result.items[chunk] {
                     let provenance = Provenance(
                         sourceID: source.id, sourceURL: item.pageURL, fetchedAt: item.fetchedAt, pageHash: item.pageHash,
@@ -174,7 +175,7 @@ public struct ImportPipeline {
                         item.prepared.map { ImportedRecord(key: item.key, prepared: $0, school: source.school, provenance: provenance) }
                         ?? ImportedRecord(key: item.key, content: item.content, school: source.school, provenance: provenance)
                     do {
-                        let outcome = try store.recordImported(record, runID: run.id, by: operatorName)
+                        let outcome = try Lifecycle(store).recordImported(record, runID: run.id, by: operatorName)
                         seen.insert(item.key)
                         switch outcome {
                         case .new(let id):
@@ -198,7 +199,7 @@ public struct ImportPipeline {
         if result.items.isEmpty && options.accept {
             run.status = .ok
             run.message = "0 items found, accepted"
-            summary.missingIDs = try store.recordMissing(sourceID: source.id, seenKeys: [], runID: run.id)
+            summary.missingIDs = try Lifecycle(store).recordMissing(sourceID: source.id, seenKeys: [], runID: run.id)
             run.missing = summary.missingIDs.count
             try store.recordGoodRun(sourceID: source.id, runID: run.id, count: 0, dated: 0)
         } else if result.items.isEmpty {
@@ -207,7 +208,7 @@ public struct ImportPipeline {
         } else {
             // Items not seen are counted missing only on a run that read its pages cleanly.
             if result.readEveryPage {
-                summary.missingIDs = try store.recordMissing(sourceID: source.id, seenKeys: seen, runID: run.id)
+                summary.missingIDs = try Lifecycle(store).recordMissing(sourceID: source.id, seenKeys: seen, runID: run.id)
                 run.missing = summary.missingIDs.count
             }
             let errors = result.problems.filter { $0.severity == .error }.count + summary.failures.count
@@ -217,7 +218,7 @@ public struct ImportPipeline {
             if source.review == .auto {
                 // Trusted source: publish at once, still one decision (revision + audit) per item.
                 for id in summary.newIDs + summary.changedIDs {
-                    do { _ = try store.approve(id, by: options.autoOperator) } catch let error as TimeTrackError {
+                    do { _ = try Lifecycle(store).approve(id, by: options.autoOperator) } catch let error as TimeTrackError {
                         summary.failures.append(ImportProblem(.error, "not auto-published: \(error.message)", location: id))
                     }
                 }

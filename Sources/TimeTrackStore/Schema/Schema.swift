@@ -176,6 +176,15 @@ enum Schema {
         ALTER TABLE field_locks ADD COLUMN upstream TEXT;
         ALTER TABLE field_locks ADD COLUMN upstream_at TEXT;
         """,
+        // 6: revert and undo: when a revision first went live (the versions `revert` can go
+        //    back to), and the batch decisions taken together share (a bulk approval, an undo).
+        """
+        ALTER TABLE revisions ADD COLUMN went_live_at TEXT;
+        UPDATE revisions SET went_live_at = (SELECT coalesce(approved_at, updated_at) FROM items WHERE items.seq = revisions.item_seq)
+            WHERE state = 'live';
+        ALTER TABLE audit ADD COLUMN batch TEXT;
+        CREATE INDEX audit_operator ON audit (operator, id);
+        """,
     ]
 
     /// The version this build writes.

@@ -6,6 +6,7 @@
 //   timetrack-torture sql STORE QUERY              print the first column of each row (tests read stores with it)
 import Foundation
 import TimeTrackCore
+import TimeTrackReview
 import TimeTrackStore
 
 let args = Array(CommandLine.arguments.dropFirst())
@@ -20,7 +21,7 @@ do {
         let store = try SQLiteStore(path: args[1], create: false)
         guard let count = Int(args[3]) else { fail("COUNT must be a number") }
         for i in 0..<count {
-            _ = try store.edit(args[2], changes: ["title": .string("version \(i) \(UUID().uuidString)")], by: "torture", reason: nil)
+            _ = try Lifecycle(store).edit(args[2], changes: ["title": .string("version \(i) \(UUID().uuidString)")], by: "torture", reason: nil)
             if i == 0 { FileHandle.standardOutput.write(Data("started\n".utf8)) }
         }
         print("done \(count)")
@@ -28,8 +29,8 @@ do {
         let store = try SQLiteStore(path: args[1], create: true)
         guard let count = Int(args[2]) else { fail("COUNT must be a number") }
         for i in 0..<count {
-            let item = try store.submit(.announcement(Announcement(title: "\(args[3]) \(i)")), school: nil, by: "writer-\(args[3])", note: nil)
-            _ = try store.approve(item.id, by: "writer-\(args[3])")
+            let item = try Lifecycle(store).submit(.announcement(Announcement(title: "\(args[3]) \(i)")), school: nil, by: "writer-\(args[3])", note: nil)
+            _ = try Lifecycle(store).approve(item.id, by: "writer-\(args[3])")
         }
         print("done \(count)")
     case ("sql", 3):

@@ -1,0 +1,129 @@
+import Foundation
+import TimeTrackCore
+
+extension Lifecycle {
+    /// Writes a new pending item with revision 1; returns its row.
+    func insert(
+        _ content: ItemContent, school: String?, key: String?, provenance: Provenance?, by who: String, runID: Int64?, note: String?,
+        canonical: (json: String, hash: String)
+    ) throws -> ItemRow {
+        let at = now
+        var draft = ItemRow(
+            seq: 0, id: "", kind: content.kind, status: .pending, school: school, sourceID: nil, sourceKey: key, sourceURL: nil, fetchedAt: nil,
+            pageHash: nil, importer: nil, importerVersion: nil, liveRevision: nil, pendingRevision: 1, baseHash: canonical.hash, approvedBy: nil,
+            approvedAt: nil, rejectReason: nil, archivedFrom: nil, missingRuns: 0, createdAt: at, updatedAt: at)
+        if let provenance { draft.take(provenance) }
+        let row = try repository.insertRow(draft, content: content)
+        try repository.addRevision(
+            NewRevision(number: 1, state: .pending, json: canonical.json, hash: canonical.hash, at: at, by: who, runID: runID, note: note), to: row)
+        return row
+    }
+
+    /// Runs several imported records in one transaction: each record is still its own decision
+    /// (revision and audit entry, rolled back alone if it fails), and the batch commits all or
+    /// nothing, so a killed run leaves whole batches.
+    public func batch<T>(_ body: () throws -> T) throws -> T {
+        try repository.transaction(body)
+    }
+
+    /// Reconciles one imported record: new (pending), changed (a pending revision beside the
+    /// published one), unchanged, or skipped (rejected or archived items stay so).
+    ///
+    /// Locked fields keep the operator's value. When the source says something else, its value
+    /// is recorded on the lock once (shown by `show` and `review`, taken back by `unlock`); it
+    /// makes no revision by itself, so a lock settles instead of churning.
+    public func recordImported(_ record: ImportedRecord, runID: Int64?, by who: String) throws -> ImportOutcome {
+        let prepared = try record.prepared ?? PreparedContent(record.content, context: ["source": record.provenance.sourceID])
+        let upstream = prepared.content
+        let canonical = (json: prepared.json, hash: prepared.hash)
+        let sourceID = record.provenance.sourceID
+        // Fast path, outside any write lock: the same content as last time writes nothing.
+        if let row = try repository.row(sourceID: sourceID, key: record.key), row.missingRuns == 0, row.baseHash == canonical.hash,
+            try repository.locks(of: row).isEmpty
+        {
+            return row.status == .rejected || row.status == .archived ? .skipped(id: row.id, reason: "it is \(row.status.rawValue)") : .unchanged(id: row.id)
+        }
+        return try repository.transaction { () throws -> ImportOutcome in
+            guard var row = try repository.row(sourceID: sourceID, key: record.key) else {
+                let row = try insert(
+                    upstream, school: record.school, key: record.key, provenance: record.provenance, by: "import:\(sourceID)", runID: runID, note: nil,
+                    canonical: canonical)
+                try audit(who, "import-new", row, detail: "source \(sourceID)")
+                return .new(id: row.id)
+            }
+            if row.missingRuns > 0 {
+                row.missingRuns = 0
+                try repository.updateRow(row)
+            }
+            if row.status == .rejected || row.status == .archived {
+                return .skipped(id: row.id, reason: "it is \(row.status.rawValue)")
+            }
+            guard let baseNumber = row.baseRevision else { return .unchanged(id: row.id) }
+            let locks = try repository.locks(of: row)
+            var merged = upstream
+            var conflicts: [String] = []
+            var base: ItemContent?
+            if !locks.isEmpty {
+                let kept = try repository.content(of: row, revision: baseNumber)
+                base = kept
+                var fields = upstream.fields()
+                let keptFields = kept.fields()
+                for lock in locks {
+                    let upstreamValue = fields[lock.field] ?? .null
+                    let keptValue = keptFields[lock.field] ?? .null
+                    let differs = upstreamValue != keptValue
+                    if differs && lock.upstream != upstreamValue {
+                        conflicts.append(lock.field)
+                        var recorded = lock
+                        recorded.upstream = upstreamValue
+                        try repository.putLock(recorded, upstreamAt: now, on: row)
+                        try audit(who, "import-locked", row, reason: "the source changed a locked field; the edited value stays", detail: lock.field)
+                    } else if !differs && lock.upstream != nil {
+                        var settled = lock
+                        settled.upstream = nil
+                        try repository.putLock(settled, upstreamAt: nil, on: row)
+                    }
+                    fields[lock.field] = keptValue
+                }
+                merged = try ItemContent.decode(kind: row.kind, fields: fields)
+            }
+            let mergedForm = locks.isEmpty ? canonical : merged.canonicalForm
+            if mergedForm.hash == row.baseHash {
+                return .unchanged(id: row.id)
+            }
+            let changes = ItemContent.changedFields(from: try base ?? repository.content(of: row, revision: baseNumber), to: merged)
+            let note = conflicts.isEmpty ? nil : "upstream changed locked field(s): " + conflicts.joined(separator: ", ") + " (kept the edited value)"
+            if let pending = row.pendingRevision { try repository.setRevisionState(.superseded, number: pending, of: row, at: now) }
+            let number = try newRevision(row, .pending, merged, by: "import:\(sourceID)", runID: runID, note: note, canonical: mergedForm)
+            if row.liveRevision == nil { try repository.project(merged, of: row) }
+            row.pendingRevision = number
+            row.baseHash = mergedForm.hash
+            row.take(record.provenance)
+            row.updatedAt = now
+            try repository.updateRow(row)
+            try audit(who, "import-change", row, reason: note, detail: changes.map(\.field).joined(separator: ","))
+            return .changed(id: row.id, changes: changes, conflicts: conflicts)
+        }
+    }
+
+    /// Counts, for a source's items not seen in this run, one more missing run; resets the
+    /// others. Returns the ids now missing. Nothing is deleted: review proposes archiving.
+    public func recordMissing(sourceID: String, seenKeys: Set<String>, runID: Int64?) throws -> [String] {
+        try repository.transaction {
+            var missing: [String] = []
+            for var row in try repository.activeRows(sourceID: sourceID) {
+                if let key = row.sourceKey, seenKeys.contains(key) {
+                    if row.missingRuns > 0 {
+                        row.missingRuns = 0
+                        try repository.updateRow(row)
+                    }
+                } else {
+                    row.missingRuns += 1
+                    try repository.updateRow(row)
+                    missing.append(row.id)
+                }
+            }
+            return missing
+        }
+    }
+}

@@ -1,0 +1,417 @@
+import Foundation
+import TimeTrackCore
+
+/// The rules of an item's life, written once over any store: every decision (submit, approve,
+/// reject, edit, amend, reply, close, keep, unlock, archive, restore, revert, undo) and the
+/// reconciliation of imported records, each one transaction with its audit entry.
+///
+/// Per-kind rules live here too: approving an absence report excuses it and rejecting one
+/// leaves it unexcused (in the same transaction as the decision); tickets are answered and
+/// closed, never approved.
+///
+/// A repository (`SQLiteStore`, `InMemoryRepository`) only reads and writes rows; it never
+/// decides. Illegal transitions throw `.illegalTransition`; unknown ids `.notFound`.
+public struct Lifecycle {
+    public let repository: any ItemRepository
+
+    public init(_ repository: any ItemRepository) {
+        self.repository = repository
+    }
+
+    var now: Date { repository.now() }
+
+    // MARK: Building blocks (inside a transaction)
+
+    func illegal(_ row: ItemRow, _ action: String, _ why: String, fix: String? = nil) -> TimeTrackError {
+        TimeTrackError(.illegalTransition, "cannot \(action) \(row.id): \(why)", fix: fix, context: ["item": row.id])
+    }
+
+    func audit(_ who: String, _ action: String, _ row: ItemRow, reason: String? = nil, detail: String? = nil, batch: String? = nil) throws {
+        try repository.appendAudit(
+            NewAuditEntry(at: now, operatorName: who, action: action, itemSeq: row.seq, itemID: row.id, reason: reason, detail: detail, batch: batch))
+    }
+
+    func newRevision(_ row: ItemRow, _ state: Revision.State, _ content: ItemContent, by who: String, runID: Int64? = nil, note: String? = nil, canonical known: (json: String, hash: String)? = nil) throws -> Int {
+        let number = try repository.lastRevisionNumber(of: row) + 1
+        let canonical = known ?? content.canonicalForm
+        try repository.addRevision(
+            NewRevision(number: number, state: state, json: canonical.json, hash: canonical.hash, at: now, by: who, runID: runID, note: note), to: row)
+        return number
+    }
+
+    /// An operator's change of content as one revision: in review it replaces the pending
+    /// revision; on a published item it is itself the decision and goes live (`edit`, `amend`,
+    /// `unlock`). Returns the row as written.
+    @discardableResult
+    func writeOperatorRevision(of row: ItemRow, _ content: ItemContent, by who: String, note: String?) throws -> ItemRow {
+        var row = row
+        if let pending = row.pendingRevision {
+            try repository.setRevisionState(.superseded, number: pending, of: row, at: now)
+            let number = try newRevision(row, .pending, content, by: who, note: note)
+            if row.liveRevision == nil { try repository.project(content, of: row) }
+            row.pendingRevision = number
+        } else {
+            if let live = row.liveRevision { try repository.setRevisionState(.superseded, number: live, of: row, at: now) }
+            let number = try newRevision(row, .live, content, by: who, note: note)
+            try repository.project(content, of: row)
+            row.liveRevision = number
+        }
+        row.baseHash = content.contentHash
+        row.updatedAt = now
+        try repository.updateRow(row)
+        return row
+    }
+
+    /// Publishes the pending revision of a row.
+    func publish(_ row: ItemRow, by who: String, batch: String?) throws {
+        var row = row
+        guard let pending = row.pendingRevision else { throw illegal(row, "approve", "it is already published and has no pending change") }
+        let content = try repository.content(of: row, revision: pending)
+        if let live = row.liveRevision { try repository.setRevisionState(.superseded, number: live, of: row, at: now) }
+        try repository.setRevisionState(.live, number: pending, of: row, at: now)
+        try repository.project(content, of: row)
+        row.status = .published
+        row.liveRevision = pending
+        row.pendingRevision = nil
+        row.baseHash = content.contentHash
+        row.approvedBy = who
+        row.approvedAt = now
+        row.rejectReason = nil
+        row.updatedAt = now
+        try repository.updateRow(row)
+        try audit(who, "approve", row, detail: "revision \(pending)", batch: batch)
+    }
+
+    func requireReviewable(_ row: ItemRow, _ action: String) throws {
+        switch row.status {
+        case .archived: throw illegal(row, action, "it is archived (read-only)", fix: "`restore \(row.id)` first")
+        case .rejected: throw illegal(row, action, "it was rejected", fix: "`restore \(row.id)` puts it back in review")
+        case .pending, .published: break
+        }
+    }
+
+    // MARK: Decisions
+
+    /// Stores a new pending item submitted by a person or an app user.
+    public func submit(_ submitted: ItemContent, school: String?, by who: String, note: String?) throws -> Item {
+        let content = try submitted.validated()
+        let row = try repository.transaction { () throws -> ItemRow in
+            let row = try insert(content, school: school, key: nil, provenance: nil, by: who, runID: nil, note: note, canonical: content.canonicalForm)
+            try audit(who, "submit", row, reason: note)
+            return row
+        }
+        return try repository.item(of: row)
+    }
+
+    /// Publishes the pending content of an item. An absence report without an outcome is
+    /// excused by its approval (one decision). Tickets are answered and closed, not approved.
+    public func approve(_ id: String, by who: String, batch: String? = nil) throws -> Item {
+        let row = try repository.transaction { () throws -> ItemRow in
+            var row = try repository.requireRow(id)
+            switch row.kind {
+            case .ticket:
+                throw TimeTrackError(.usage, "tickets are answered, not approved", fix: "`reply \(row.id) TEXT`, then `close \(row.id)`", context: ["item": row.id])
+            case .absence:
+                try requireReviewable(row, "approve")
+                if let pending = row.pendingRevision, case .absence(var report) = try repository.content(of: row, revision: pending), report.outcome == nil {
+                    report.outcome = .excused
+                    row = try writeOperatorRevision(of: row, .absence(report), by: who, note: nil)
+                    try audit(who, "excuse", row, batch: batch)
+                }
+            case .announcement, .event, .schoolInfo, .post:
+                break
+            }
+            try requireReviewable(row, "approve")
+            try publish(row, by: who, batch: batch)
+            return row
+        }
+        return try repository.item(row.id)
+    }
+
+    /// Refuses the pending content of an item, with a reason. An absence report without an
+    /// outcome is left unexcused (one decision).
+    public func reject(_ id: String, reason: String, by who: String) throws -> Item {
+        let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
+        let row = try repository.transaction { () throws -> ItemRow in
+            var row = try repository.requireRow(id)
+            guard !reason.isEmpty else {
+                throw TimeTrackError(.usage, "a rejection needs a reason", fix: "reject \(row.id) --reason \"why\"", context: ["item": row.id])
+            }
+            switch row.status {
+            case .archived: throw illegal(row, "reject", "it is archived")
+            case .rejected: throw illegal(row, "reject", "it is already rejected")
+            case .pending, .published: break
+            }
+            guard row.pendingRevision != nil else {
+                throw illegal(row, "reject", "it has nothing pending; it is published", fix: "`archive \(row.id)` takes it out of the app")
+            }
+            if row.kind == .absence, let pending = row.pendingRevision, case .absence(var report) = try repository.content(of: row, revision: pending),
+                report.outcome == nil
+            {
+                report.outcome = .unexcused
+                row = try writeOperatorRevision(of: row, .absence(report), by: who, note: reason)
+                try audit(who, "unexcuse", row, reason: reason)
+            }
+            guard let pending = row.pendingRevision else { throw illegal(row, "reject", "it has nothing pending") }
+            try repository.setRevisionState(.rejected, number: pending, of: row, at: now)
+            if let live = row.liveRevision {
+                // A refused change: the published version stays live.
+                row.baseHash = try repository.content(of: row, revision: live).contentHash
+                row.pendingRevision = nil
+            } else {
+                row.status = .rejected
+                row.pendingRevision = nil
+                row.rejectReason = reason
+            }
+            row.updatedAt = now
+            try repository.updateRow(row)
+            try audit(who, "reject", row, reason: reason, detail: "revision \(pending)")
+            return row
+        }
+        return try repository.item(row.id)
+    }
+
+    /// Changes fields and locks them against re-imports. A new lock remembers what the source
+    /// said (the value the edit replaced), so the next import of the same upstream value is no
+    /// news; a lock already there keeps the upstream value it recorded.
+    public func edit(_ id: String, changes: [String: JSONValue], by who: String, reason: String?) throws -> Item {
+        guard !changes.isEmpty else {
+            throw TimeTrackError(.usage, "nothing to change", fix: "edit \(id) FIELD=VALUE...", context: ["item": id])
+        }
+        let row = try repository.transaction { () throws -> ItemRow in
+            let row = try repository.requireRow(id)
+            try requireReviewable(row, "edit")
+            guard let baseNumber = row.baseRevision else { throw illegal(row, "edit", "it has no content") }
+            let base = try repository.content(of: row, revision: baseNumber)
+            var fields = base.fields()
+            let known = Set(fields.keys).union(ItemContent.fieldNames(of: row.kind))
+            for (field, value) in changes {
+                guard known.contains(field) else {
+                    throw TimeTrackError(
+                        .usage, "\(row.kind.rawValue) has no field '\(field)'",
+                        fix: "fields: " + ItemContent.fieldNames(of: row.kind).sorted().joined(separator: ", "), context: ["item": row.id, "field": field])
+                }
+                fields[field] = value
+            }
+            let edited = try ItemContent.decode(kind: row.kind, fields: fields).validated(context: ["item": row.id])
+            let changed = ItemContent.changedFields(from: base, to: edited)
+            guard !changed.isEmpty else { throw TimeTrackError(.usage, "the new values equal the current ones; nothing changed", context: ["item": row.id]) }
+            let written = try writeOperatorRevision(of: row, edited, by: who, note: reason)
+            let existing = Dictionary(try repository.locks(of: row).map { ($0.field, $0) }, uniquingKeysWith: { first, _ in first })
+            for change in changed {
+                let upstream = existing[change.field].map { $0.upstream } ?? (row.sourceID != nil ? change.old : nil)
+                try repository.putLock(FieldLock(field: change.field, lockedBy: who, lockedAt: now, upstream: upstream), upstreamAt: nil, on: written)
+            }
+            try audit(who, "edit", written, reason: reason, detail: changed.map(\.field).joined(separator: ","))
+            return written
+        }
+        return try repository.item(row.id)
+    }
+
+    /// Changes an item's content without locking fields (a ticket reply, an absence outcome):
+    /// one decision, recorded as `action`. A pending item's pending content changes; a
+    /// published item gets a new live revision.
+    public func amend(_ id: String, action: String, by who: String, note: String?, _ change: (ItemContent) throws -> ItemContent) throws -> Item {
+        let row = try repository.transaction { () throws -> ItemRow in
+            let row = try amendRow(id, action: action, by: who, note: note, change)
+            return row
+        }
+        return try repository.item(row.id)
+    }
+
+    func amendRow(_ id: String, action: String, by who: String, note: String?, batch: String? = nil, _ change: (ItemContent) throws -> ItemContent) throws -> ItemRow {
+        let row = try repository.requireRow(id)
+        guard row.status == .pending || row.status == .published else {
+            throw illegal(row, action, "it is \(row.status.rawValue)", fix: "`restore \(row.id)` first")
+        }
+        guard let baseNumber = row.baseRevision else { throw illegal(row, action, "it has no content") }
+        let base = try repository.content(of: row, revision: baseNumber)
+        let changed = try change(base).validated(context: ["item": row.id])
+        guard changed.kind == row.kind else { throw illegal(row, action, "the change would turn it into another kind") }
+        let written = try writeOperatorRevision(of: row, changed, by: who, note: note)
+        try audit(who, action, written, reason: note, batch: batch)
+        return written
+    }
+
+    /// Adds a reply to a ticket (it stays open).
+    public func reply(_ id: String, text: String, by who: String) throws -> Item {
+        try amend(id, action: "reply", by: who, note: String(text.prefix(200))) { content in
+            guard case .ticket(var ticket) = content else {
+                throw TimeTrackError(.usage, "\(id) is not a ticket; only tickets take replies", context: ["item": id])
+            }
+            guard !ticket.closed else { throw TimeTrackError(.illegalTransition, "\(id) is closed", context: ["item": id]) }
+            ticket.replies.append(Ticket.Reply(by: who, at: now, text: text))
+            return .ticket(ticket)
+        }
+    }
+
+    /// Closes a ticket: the closed ticket is what the app shows, in one decision.
+    public func close(_ id: String, by who: String) throws -> Item {
+        let row = try repository.transaction { () throws -> ItemRow in
+            let row = try amendRow(id, action: "close", by: who, note: nil) { content in
+                guard case .ticket(var ticket) = content else {
+                    throw TimeTrackError(.usage, "\(id) is not a ticket; close is for tickets", fix: "`archive \(id)` takes other items out of the app", context: ["item": id])
+                }
+                guard !ticket.closed else { throw TimeTrackError(.illegalTransition, "\(id) is already closed", context: ["item": id]) }
+                ticket.closed = true
+                return .ticket(ticket)
+            }
+            if row.pendingRevision != nil { try publish(row, by: who, batch: nil) }
+            return row
+        }
+        return try repository.item(row.id)
+    }
+
+    /// Keeps an item that is missing from its source: its missing count starts again.
+    public func keep(_ id: String, by who: String) throws -> Item {
+        let row = try repository.transaction { () throws -> ItemRow in
+            var row = try repository.requireRow(id)
+            guard row.missingRuns > 0 else { throw illegal(row, "keep", "it is not missing from its source") }
+            let runs = row.missingRuns
+            row.missingRuns = 0
+            row.updatedAt = now
+            try repository.updateRow(row)
+            try audit(who, "keep", row, detail: "missing for \(runs) runs")
+            return row
+        }
+        return try repository.item(row.id)
+    }
+
+    /// Unlocks fields: each takes the source's recorded value back (a decision, audited); a
+    /// field with none recorded simply follows the source again from the next import.
+    public func unlock(_ id: String, fields: [String], by who: String) throws -> Item {
+        guard !fields.isEmpty else { throw TimeTrackError(.usage, "name the fields to unlock", fix: "unlock \(id) FIELD...", context: ["item": id]) }
+        let row = try repository.transaction { () throws -> ItemRow in
+            var row = try repository.requireRow(id)
+            let locks = try repository.locks(of: row)
+            var upstream: [String: JSONValue] = [:]
+            for field in fields {
+                guard let lock = locks.first(where: { $0.field == field }) else {
+                    throw TimeTrackError(
+                        .usage, "\(field) of \(row.id) is not locked",
+                        fix: locks.isEmpty ? "\(row.id) has no locked fields" : "locked: " + locks.map(\.field).joined(separator: ", "),
+                        context: ["item": row.id, "field": field])
+                }
+                if let value = lock.upstream { upstream[field] = value }
+                try repository.removeLock(field, from: row)
+            }
+            if !upstream.isEmpty, let baseNumber = row.baseRevision, row.status == .pending || row.status == .published {
+                // The source's value comes back as the operator's decision, in one revision.
+                var values = try repository.content(of: row, revision: baseNumber).fields()
+                for (field, value) in upstream { values[field] = value }
+                let unlocked = try ItemContent.decode(kind: row.kind, fields: values).validated(context: ["item": row.id])
+                row = try writeOperatorRevision(of: row, unlocked, by: who, note: "unlocked " + fields.joined(separator: ", ") + ": the source's value is back")
+            }
+            try audit(who, "unlock", row, detail: fields.joined(separator: ","))
+            return row
+        }
+        return try repository.item(row.id)
+    }
+
+    /// Moves an item to the archive (out of the app; restorable).
+    public func archive(_ id: String, by who: String, reason: String?) throws -> Item {
+        let row = try repository.transaction { () throws -> ItemRow in
+            var row = try repository.requireRow(id)
+            guard row.status != .archived else { throw illegal(row, "archive", "it is already archived") }
+            let was = row.status
+            row.archivedFrom = was
+            row.status = .archived
+            row.updatedAt = now
+            try repository.updateRow(row)
+            try audit(who, "archive", row, reason: reason, detail: "was \(was.rawValue)")
+            return row
+        }
+        return try repository.item(row.id)
+    }
+
+    /// Brings an archived item back to its earlier status, or a rejected one back to pending.
+    public func restore(_ id: String, by who: String, batch: String? = nil) throws -> Item {
+        let row = try repository.transaction { () throws -> ItemRow in
+            var row = try repository.requireRow(id)
+            switch row.status {
+            case .archived:
+                let back = row.archivedFrom ?? (row.liveRevision != nil ? .published : .pending)
+                row.status = back
+                row.archivedFrom = nil
+                row.missingRuns = 0
+                row.updatedAt = now
+                try repository.updateRow(row)
+                try audit(who, "restore", row, detail: "to \(back.rawValue)", batch: batch)
+            case .rejected:
+                // Back into review: the rejected revision becomes pending again.
+                let number = try repository.revisions(of: row).filter { $0.state == .rejected }.map(\.number).max()
+                if let number { try repository.setRevisionState(.pending, number: number, of: row, at: now) }
+                row.status = .pending
+                row.pendingRevision = number
+                row.rejectReason = nil
+                row.updatedAt = now
+                try repository.updateRow(row)
+                try audit(who, "restore", row, detail: "to pending", batch: batch)
+            case .pending, .published:
+                throw illegal(row, "restore", "it is \(row.status.rawValue), not archived or rejected")
+            }
+            return row
+        }
+        return try repository.item(row.id)
+    }
+
+    /// Puts an earlier revision back live, as a new revision (history only grows).
+    ///
+    /// With `to`, that revision's content goes live. Without, the version published before the
+    /// live one comes back; when the item had never been published before, it leaves the app
+    /// and goes back to review (its revision pending again). A pending change stays pending.
+    public func revert(_ id: String, to target: Int? = nil, by who: String, batch: String? = nil) throws -> Item {
+        let row = try repository.transaction { () throws -> ItemRow in
+            var row = try repository.requireRow(id)
+            guard row.status == .published, let live = row.liveRevision else {
+                throw illegal(
+                    row, "revert", "it is \(row.status.rawValue); only a published item has a version to go back from",
+                    fix: row.status == .archived || row.status == .rejected ? "`restore \(row.id)`" : "`history \(row.id)` shows its revisions")
+            }
+            let revisions = try repository.revisions(of: row)
+            let goal: Revision?
+            if let target {
+                guard let chosen = revisions.first(where: { $0.number == target }) else {
+                    throw TimeTrackError(
+                        .usage, "\(row.id) has no revision \(target)", fix: "revisions: " + revisions.map { String($0.number) }.joined(separator: ", "),
+                        context: ["item": row.id])
+                }
+                guard target != live else { throw illegal(row, "revert", "revision \(target) is the live one") }
+                goal = chosen
+            } else {
+                goal = revisions.last { $0.number < live && $0.wentLiveAt != nil }
+            }
+            if let goal {
+                let content = goal.content
+                try repository.setRevisionState(.superseded, number: live, of: row, at: now)
+                let number = try newRevision(row, .live, content, by: who, note: "reverted to revision \(goal.number)")
+                try repository.project(content, of: row)
+                row.liveRevision = number
+                if row.pendingRevision == nil { row.baseHash = content.contentHash }
+                row.approvedBy = who
+                row.approvedAt = now
+                row.updatedAt = now
+                try repository.updateRow(row)
+                try audit(who, "revert", row, detail: "revision \(goal.number) live again as revision \(number)", batch: batch)
+            } else {
+                // Never published before: out of the app, back to review.
+                if let pending = row.pendingRevision {
+                    try repository.setRevisionState(.superseded, number: live, of: row, at: now)
+                    try repository.project(try repository.content(of: row, revision: pending), of: row)
+                } else {
+                    try repository.setRevisionState(.pending, number: live, of: row, at: now)
+                    row.pendingRevision = live
+                }
+                row.liveRevision = nil
+                row.status = .pending
+                row.approvedBy = nil
+                row.approvedAt = nil
+                row.updatedAt = now
+                try repository.updateRow(row)
+                try audit(who, "revert", row, detail: "unpublished revision \(live); back in review", batch: batch)
+            }
+            return row
+        }
+        return try repository.item(row.id)
+    }
+}
