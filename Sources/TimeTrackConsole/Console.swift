@@ -12,6 +12,7 @@ public enum Console {
         [
             helpCommand, statusCommand, pluginsCommand, sourcesCommand, extractCommand, importCommand, reviewCommand, listCommand,
             showCommand, historyCommand, approveCommand, rejectCommand, editCommand, unlockCommand, archiveCommand, restoreCommand, keepCommand,
+            revertCommand, undoCommand,
             replyCommand, closeCommand, runsCommand, auditCommand, exportCommand, operatorCommand, completionsCommand, quitCommand,
         ]
     }

@@ -81,4 +81,45 @@ import Testing
         #expect(pty.waitForExit() == 0)
         #expect(try fixture.ids("school-info", status: "published").count == 14)
     }
+
+    /// `A` on a mixed queue approves the rest of the current kind only, after a yes, naming each;
+    /// `undo` takes the whole bulk approval back; the audit log shows both.
+    @Test func approveTheRestOfOneKindThenUndoIt() throws {
+        let fixture = try ConsoleFixture()
+        defer { fixture.remove() }
+        let news = try fixture.ids("announcements")
+        let eventsBefore = try fixture.ids("events")
+        #expect(news.count > 2 && !eventsBefore.isEmpty)
+        let pty = try PseudoTerminal(Binaries.path("timetrack-admin"), ["--store", fixture.store, "--as", "ana", "review"])
+        // The queue is in kind order: absence reports first (never in a bulk approval).
+        for _ in 0..<10 {
+            guard let seen = pty.expect(" [q]uit [?] ") else { break }
+            if seen.contains("[A]pprove the rest of these announcements") { break }
+            #expect(!seen.contains("[A]pprove"), "bulk approval offered for a submission: \(seen)")
+            pty.send("s\r")
+        }
+        pty.send("A\r")
+        #expect(pty.expect("approve this and \(news.count - 1) more announcements? [y/N]") != nil, "\(pty.transcript)")
+        pty.send("y\r")
+        // The next kind's first item is asked about, not approved.
+        #expect(pty.expect("[A]pprove the rest of these events") != nil, "\(pty.transcript)")
+        pty.send("q\r")
+        #expect(pty.expect("`undo` takes the bulk approval back whole") != nil, "\(pty.transcript)")
+        #expect(pty.waitForExit() == 0)
+        for id in news { #expect(pty.transcript.contains("  approved \(id) "), "\(id) not named") }
+        #expect(try fixture.ids("announcements", status: "published").sorted() == news.sorted())
+        #expect(try fixture.ids("events").sorted() == eventsBefore.sorted())
+        #expect(try fixture.ids("absences").count == 3)
+
+        let undo = try fixture.run(["--as", "ana", "undo"])
+        #expect(undo.status == 0, "\(undo.stderr)")
+        #expect(undo.stdout.contains("undid \(news.count) of \(news.count)"), "\(undo.stdout)")
+        #expect(try fixture.ids("announcements").sorted() == news.sorted())
+        let log = try fixture.json(["audit", "--limit", "200"]) as? [[String: Any]] ?? []
+        let actions = log.filter { news.contains(($0["itemID"] as? String) ?? ($0["item"] as? String) ?? "") }.compactMap { $0["action"] as? String }
+        #expect(actions.filter { $0 == "approve" }.count == news.count, "\(log.prefix(3))")
+        #expect(actions.filter { $0 == "revert" }.count == news.count)
+        // Nothing further of ana's to take back.
+        #expect(try fixture.run(["--as", "ana", "undo"]).stdout.contains("nothing to undo"))
+    }
 }

@@ -256,6 +256,55 @@ extension Console {
         }
     }
 
+    static var revertCommand: CommandSpec {
+        CommandSpec(
+            "revert", usage: "ID [--to REVISION]",
+            summary: "put the previously published version back live (never published before: back to review); `history ID` lists revisions",
+            options: [OptionSpec("to", value: "REVISION", help: "the revision number to put back live (see `history ID`)")], positional: 1...1
+        ) { args, session in
+            let target = try args.option("to").map { _ in try intOption(args, "to", default: 1, range: 1...Int(Int32.max)) }
+            return try decideEach(args.positional, action: "revert", session: session) { store, id in
+                try Lifecycle(store).revert(id, to: target, by: session.operatorName)
+            }
+        }
+    }
+
+    static var undoCommand: CommandSpec {
+        CommandSpec(
+            "undo", usage: "",
+            summary: "take back your last decision, or your last bulk approval whole (approvals reverted, rejections and archivings restored)"
+        ) { _, session in
+            let store = try session.store()
+            let undone = try Lifecycle(store).undo(by: session.operatorName)
+            let out = session.output
+            if out.json {
+                out.printJSON(JSONValue.array(undone.map { entry in
+                    var object: [String: JSONValue] = ["id": .string(entry.itemID), "undid": .string(entry.action)]
+                    switch entry.outcome {
+                    case .undone(let status): object["status"] = .string(status.rawValue)
+                    case .decidedSince(let what): object["skipped"] = .string("decided again since: " + what)
+                    }
+                    return .object(object)
+                }))
+                return 0
+            }
+            guard !undone.isEmpty else {
+                out.line("nothing to undo: \(session.operatorName) has no approval, rejection or archiving left to take back")
+                return 0
+            }
+            for entry in undone {
+                switch entry.outcome {
+                case .undone(let status): out.line("\(entry.itemID): \(entry.action) undone; now \(status.rawValue)")
+                case .decidedSince(let what):
+                    out.line("\(entry.itemID): left alone, decided again since (\(SafeText.visible(what))); `revert \(entry.itemID) --to N` if needed")
+                }
+            }
+            let count = undone.filter { if case .undone = $0.outcome { return true } else { return false } }.count
+            out.line("undid \(count) of \(undone.count) decision(s); the audit log keeps both")
+            return count == undone.count ? 0 : 3
+        }
+    }
+
     static var keepCommand: CommandSpec {
         CommandSpec("keep", usage: "ID...", summary: "keep items that are missing from their source (resets the missing count)", positional: 1...10_000) { args, session in
             try decideEach(args.positional, action: "keep", session: session) { store, id in try Lifecycle(store).keep(id, by: session.operatorName) }

@@ -75,11 +75,12 @@ extension Console {
         // `A`: the rest of one kind of imported content, after a yes; never posts, absence
         // reports or tickets (each of those is a person's submission, decided one by one).
         var approveRestKind: ItemKind?
+        var bulkBatch: String?
         var decided = 0, skipped = 0
         /// Approves one item of a bulk approval and names it.
         func approveNamed(_ item: Item, _ state: ReviewState) {
             do {
-                if try decide("a", item: item, state: state, store: store, session: session, quiet: true) {
+                if try decide("a", item: item, state: state, store: store, session: session, quiet: true, batch: bulkBatch) {
                     decided += 1
                     out.line("  approved \(item.id)  \(SafeText.visible((item.pendingContent ?? item.content).title))")
                 }
@@ -154,6 +155,7 @@ extension Console {
                         continue
                     }
                     approveRestKind = item.kind
+                    bulkBatch = Lifecycle.newBatch()
                     approveNamed(item, state)
                     continue itemLoop
                 default:
@@ -171,11 +173,12 @@ extension Console {
         Interrupt.clear()
         out.line()
         out.line("reviewed: \(decided) decided, \(skipped) skipped, \(ids.count - decided - skipped) left")
+        if bulkBatch != nil { out.line("`undo` takes the bulk approval back whole") }
         return 0
     }
 
     /// Carries out one review key. Returns true when the item was decided, false to ask again.
-    static func decide(_ key: String, item: Item, state: ReviewState, store: any ItemStore, session: Session, quiet: Bool = false) throws -> Bool {
+    static func decide(_ key: String, item: Item, state: ReviewState, store: any ItemStore, session: Session, quiet: Bool = false, batch: String? = nil) throws -> Bool {
         let out = session.output
         let who = session.operatorName
         func ask(_ prompt: String) -> String? {
@@ -199,7 +202,7 @@ extension Console {
             _ = try Lifecycle(store).close(item.id, by: who)
             out.line("  closed")
         case ("a", _, _):
-            let done = try Lifecycle(store).approve(item.id, by: who)
+            let done = try Lifecycle(store).approve(item.id, by: who, batch: batch)
             if !quiet { out.line("  " + out.paint("approved", .green) + " (\(done.status.rawValue))") }
         case ("r", _, _):
             guard let reason = ask("  reason: ") else {
