@@ -97,9 +97,13 @@ public enum Console {
             return script(session: session, bail: bail)
         }
         if session.interactive {
-            // A one-shot command on a terminal may still ask (review after import). Ctrl-C keeps
+            // A one-shot command on a terminal may still ask (review after import): the same line
+            // editor as the console, loaded when first needed, with no history file. Ctrl-C keeps
             // its usual meaning here and ends the process; every decision already made is committed.
-            session.reader = PlainLineReader()
+            session.reader = LazyLineReader {
+                if ProcessInfo.processInfo.environment["TIMETRACK_NO_LIBEDIT"] == nil, let edit = EditLineReader(historyPath: nil) { return edit }
+                return PlainLineReader()
+            }
         }
         return run(words, in: session)
     }

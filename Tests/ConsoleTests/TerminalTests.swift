@@ -122,4 +122,40 @@ import Testing
         // Nothing further of ana's to take back.
         #expect(try fixture.run(["--as", "ana", "undo"]).stdout.contains("nothing to undo"))
     }
+
+    /// The review's prompts use the console's line editor in a one-shot command too: arrow keys
+    /// and backspace edit the FIELD=VALUE line, and the stored value is what was visible.
+    /// Without libedit the keys cannot edit, and their bytes never reach the value.
+    @Test(arguments: [false, true])
+    func arrowKeysAndBackspaceEditTheFieldPrompt(plain: Bool) throws {
+        let fixture = try ConsoleFixture()
+        defer { fixture.remove() }
+        let id = try #require(try fixture.ids("announcements").first)
+        let pty = try PseudoTerminal(
+            Binaries.path("timetrack-admin"), ["--store", fixture.store, "--as", "ana", "review", "--kind", "announcements"],
+            environment: plain ? ["TIMETRACK_NO_LIBEDIT": "1"] : [:])
+        #expect(pty.expect("[\(1)/") != nil, "\(pty.transcript)")
+        #expect(pty.expect(" [q]uit [?] ") != nil, "\(pty.transcript)")
+        pty.send("e\r")
+        #expect(pty.expect("FIELD=VALUE ...: ") != nil, "\(pty.transcript)")
+        if plain {
+            // A terminal in line mode: backspace works, arrows do not (and are dropped).
+            pty.send("title=Hellx\u{7F}o\u{1B}[D\u{1B}[A\r")
+        } else {
+            // "Helo", left, "l" → "Hello"; "X", backspace; Home, right: still "Hello".
+            pty.send("title=Helo\u{1B}[Dl")
+            pty.send("X\u{7F}")
+            pty.send("\u{1B}[H\u{1B}[C\r")
+        }
+        #expect(pty.expect("edited and locked: title") != nil, "\(pty.transcript)")
+        #expect(pty.expect(" [q]uit [?] ") != nil)
+        pty.send("q\r")
+        #expect(pty.waitForExit() == 0, "\(pty.transcript)")
+        let shown = try fixture.json(["show", id]) as? [String: Any]
+        let pending = (shown?["pending"] as? [String: Any]) ?? (shown?["fields"] as? [String: Any])
+        #expect(pending?["title"] as? String == "Hello", "\(shown ?? [:])")
+        let stored = try Binaries.sql(fixture.store, "SELECT title FROM items WHERE id = '\(id)'")
+        #expect(stored.trimmingCharacters(in: .whitespacesAndNewlines) == "Hello")
+        #expect(!stored.contains("\u{1B}") && !stored.contains("[D"))
+    }
 }

@@ -27,7 +27,7 @@ final class PlainLineReader: LineReader {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             if let newline = pending.firstIndex(of: 10) {
-                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                let line = Self.withoutKeySequences(String(decoding: pending[..<newline], as: UTF8.self))
                 pending.removeSubrange(...newline)
                 return .line(line)
             }
@@ -43,7 +43,7 @@ final class PlainLineReader: LineReader {
             }
             if count <= 0 {
                 if pending.isEmpty { return .end }
-                let line = String(decoding: pending, as: UTF8.self)
+                let line = Self.withoutKeySequences(String(decoding: pending, as: UTF8.self))
                 pending.removeAll()
                 return .line(line)
             }
@@ -52,6 +52,48 @@ final class PlainLineReader: LineReader {
     }
 
     func save() {}
+
+    /// The line without the sequences keys send (arrows, Home, function keys: `ESC [ ... final`,
+    /// `ESC O x`) and other control characters but tab: without a line editor those keys cannot
+    /// edit, and their bytes must not become part of a value.
+    static func withoutKeySequences(_ line: String) -> String {
+        var out = String.UnicodeScalarView()
+        var scalars = line.unicodeScalars.makeIterator()
+        while let scalar = scalars.next() {
+            if scalar == "\u{1B}" {
+                guard let next = scalars.next() else { break }
+                if next == "[" {
+                    // CSI: parameters and intermediates up to a final byte in @...~.
+                    while let byte = scalars.next(), !(0x40...0x7E).contains(byte.value) {}
+                } else if next == "O" {
+                    _ = scalars.next()
+                }
+                continue
+            }
+            if scalar.value < 0x20 && scalar != "\t" || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) { continue }
+            out.append(scalar)
+        }
+        return String(out)
+    }
+}
+
+/// A line reader made when first asked: a one-shot command that never prompts never loads
+/// libedit; one that does (the review after `import`) gets the same line editor as the console.
+final class LazyLineReader: LineReader {
+    private let make: () -> LineReader
+    private var made: LineReader?
+
+    init(_ make: @escaping () -> LineReader) { self.make = make }
+
+    private var reader: LineReader {
+        if let made { return made }
+        let reader = make()
+        made = reader
+        return reader
+    }
+
+    func read(prompt: String, remember: Bool) -> LineInput { reader.read(prompt: prompt, remember: remember) }
+    func save() { made?.save() }
 }
 
 /// libedit's readline interface, loaded at run time so the program runs without it.
@@ -67,7 +109,7 @@ final class EditLineReader: LineReader {
     private let readline: ReadlineFn
     private let addHistory: HistoryFn
     private let writeHistory: HistoryFn
-    private let historyPath: String
+    private let historyPath: String?
 
     /// Candidates for TAB completion given the whole line so far and the word being completed.
     nonisolated(unsafe) static var completer: ((_ line: String, _ word: String) -> [String])?
@@ -76,8 +118,9 @@ final class EditLineReader: LineReader {
     nonisolated(unsafe) static var completionMatches: MatchesFn?
     nonisolated(unsafe) static var lineBuffer: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 
-    /// Loads libedit, or returns nil when it is not installed.
-    init?(historyPath: String) {
+    /// Loads libedit, or returns nil when it is not installed. Without a history path, lines
+    /// are neither read from nor saved to a history file (prompts inside one command).
+    init?(historyPath: String?) {
         var loaded: UnsafeMutableRawPointer?
         for name in ["libedit.so.2", "libedit.so", "libedit.so.0", "libedit.dylib"] {
             if let h = dlopen(name, RTLD_NOW | RTLD_LOCAL) {
@@ -95,7 +138,7 @@ final class EditLineReader: LineReader {
         self.writeHistory = unsafeBitCast(write, to: HistoryFn.self)
         self.historyPath = historyPath
         if let stifle = dlsym(handle, "stifle_history") { unsafeBitCast(stifle, to: StifleFn.self)(1000) }
-        _ = unsafeBitCast(readHistory, to: HistoryFn.self)(historyPath)
+        if let historyPath { _ = unsafeBitCast(readHistory, to: HistoryFn.self)(historyPath) }
         if let name = dlsym(handle, "rl_readline_name") {
             name.assumingMemoryBound(to: UnsafePointer<CChar>?.self).pointee = UnsafePointer(strdup("timetrack-admin"))
         }
@@ -142,5 +185,7 @@ final class EditLineReader: LineReader {
         return .line(line)
     }
 
-    func save() { _ = writeHistory(historyPath) }
+    func save() {
+        if let historyPath { _ = writeHistory(historyPath) }
+    }
 }
