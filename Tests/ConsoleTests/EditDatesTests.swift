@@ -49,4 +49,63 @@ import Testing
         #expect(block?.contains("DTSTART;TZID=America/Denver:20260915T190000") == true || block?.contains("DTSTART:20260916T010000Z") == true, "\(block ?? "")")
         #expect(block?.contains("DTEND;TZID=America/Denver:20260915T203000") == true || block?.contains("DTEND:20260916T023000Z") == true, "\(block ?? "")")
     }
+
+    /// One DST change each: New York falls back on 2026-11-01, Auckland springs forward on
+    /// 2026-09-27. Start and end typed on both sides of it, in the event's own zone.
+    static let zones: [(zone: String, start: String, end: String, startUTC: String, endUTC: String, ics: (String, String))] = [
+        ("America/New_York", "2026-10-31 18:30", "2026-11-01T20:00", "2026-10-31T22:30:00Z", "2026-11-02T01:00:00Z", ("20261031T183000", "20261101T200000")),
+        ("Pacific/Auckland", "2026-09-26 18:30", "2026-09-27T20:00", "2026-09-26T06:30:00Z", "2026-09-27T07:00:00Z", ("20260926T183000", "20260927T200000")),
+    ]
+
+    /// The same edits typed at the console on a pseudo-terminal and sent through a pipe.
+    @Test(arguments: [false, true])
+    func editsAroundADSTChangeRoundTrip(onTerminal: Bool) throws {
+        let fixture = try ConsoleFixture()
+        defer { fixture.remove() }
+        let events = try fixture.ids("events")
+        #expect(events.count >= 2)
+        var lines: [String] = []
+        for (index, case_) in Self.zones.enumerated() {
+            let id = events[index]
+            lines += ["edit \(id) timeZone=\(case_.zone) allDay=false", "edit \(id) start=\"\(case_.start)\" end=\(case_.end)", "approve \(id)"]
+        }
+        // Partly read forms are refused, naming the field and the zone.
+        lines.append("edit \(events[0]) start=2026-10-31T18")
+        if onTerminal {
+            let pty = try PseudoTerminal(Binaries.path("timetrack-admin"), ["--store", fixture.store, "--as", "ana"], environment: ["TIMETRACK_HISTORY": fixture.dir.path("h")])
+            #expect(pty.expect("(ana)> ") != nil, "\(pty.transcript)")
+            for line in lines {
+                pty.send(line + "\r")
+                #expect(pty.expect("(ana)> ") != nil, "\(pty.transcript)")
+            }
+            pty.send("quit\r")
+            #expect(pty.waitForExit() == 0)
+            #expect(pty.transcript.contains("America/New_York") && pty.transcript.contains("2026-09-15 18:30"), "the refusal shows the accepted forms: \(pty.transcript)")
+        } else {
+            let piped = try fixture.run(["--as", "ana"], stdin: lines.joined(separator: "\n") + "\n")
+            #expect(piped.status != 0, "the partial form must fail the script")
+            #expect(piped.stderr.contains("start") && piped.stderr.contains("America/New_York"), "\(piped.stderr)")
+            let refused = try fixture.run(["--as", "ana", "edit", events[0], "start=2026-10-31T18"])
+            #expect(refused.status == 2)
+        }
+        let out = fixture.dir.path("events.ics")
+        #expect(try fixture.run(["export", "--format", "ics", "--out", out]).status == 0)
+        let ics = try String(contentsOfFile: out, encoding: .utf8)
+        for (index, case_) in Self.zones.enumerated() {
+            let id = events[index]
+            let fields = (try fixture.json(["show", id]) as? [String: Any])?["fields"] as? [String: Any]
+            #expect(fields?["start"] as? String == case_.startUTC, "\(case_.zone): \(fields ?? [:])")
+            #expect(fields?["end"] as? String == case_.endUTC, "\(case_.zone): \(fields ?? [:])")
+            let block = ics.components(separatedBy: "BEGIN:VEVENT").first { $0.contains("TZID=\(case_.zone)") }
+            #expect(block?.contains("DTSTART;TZID=\(case_.zone):\(case_.ics.0)") == true, "\(block ?? ics)")
+            #expect(block?.contains("DTEND;TZID=\(case_.zone):\(case_.ics.1)") == true, "\(block ?? ics)")
+            // `list` shows the local day of the event's own zone.
+            let listed = try fixture.run(["list", "events", "--limit", "100"]).stdout
+            #expect(listed.split(separator: "\n").contains { $0.hasPrefix(id + " ") && $0.contains(String(case_.start.prefix(10))) }, "\(listed)")
+        }
+        let shown = try fixture.run(["show", events[0]]).stdout
+        #expect(shown.contains("2026-10-31 18:30 EDT") && shown.contains("2026-11-01 20:00 EST"), "\(shown)")
+        let auckland = try fixture.run(["show", events[1]]).stdout
+        #expect(auckland.contains("2026-09-26 18:30 NZST") && auckland.contains("2026-09-27 20:00 NZDT"), "\(auckland)")
+    }
 }

@@ -79,6 +79,9 @@ enum Display {
     /// The zone's abbreviation from the tz database as people know it (`MDT`, `NZST`), not
     /// Foundation's `GMT-6` on Linux; the offset where the database has no letters for it.
     static func abbreviation(_ zone: TimeZone, at date: Date) -> String {
+        if let names = TZNames.names(of: zone.identifier) {
+            return zone.isDaylightSavingTime(for: date) ? (names.daylight ?? names.standard) : names.standard
+        }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US")
         formatter.timeZone = zone
@@ -94,5 +97,61 @@ enum Display {
         formatter.timeZone = zone
         formatter.formatOptions = [.withInternetDateTime]
         return formatter.string(from: date)
+    }
+}
+
+/// The abbreviations the tz database itself gives a zone's current rule (`NZST`/`NZDT`,
+/// `MST`/`MDT`, `-03`), read from the POSIX TZ string at the end of its zoneinfo file: the
+/// names people in that zone read, where ICU's English names have only `GMT+12`.
+enum TZNames {
+    struct Names: Sendable {
+        var standard: String
+        var daylight: String?
+    }
+
+    nonisolated(unsafe) private static var cache: [String: Names?] = [:]
+    private static let lock = NSLock()
+
+    /// The standard and daylight names of a zone's current rule, or nil when its zoneinfo file
+    /// cannot be read (the caller falls back on ICU).
+    static func names(of identifier: String) -> Names? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = cache[identifier] { return known }
+        let found = read(identifier)
+        cache[identifier] = found
+        return found
+    }
+
+    private static func read(_ identifier: String) -> Names? {
+        guard !identifier.contains(".."), !identifier.hasPrefix("/") else { return nil }
+        let folder = ProcessInfo.processInfo.environment["TZDIR"] ?? "/usr/share/zoneinfo"
+        guard let data = FileManager.default.contents(atPath: folder + "/" + identifier), data.count > 44, data.prefix(4) == Data("TZif".utf8),
+            data[data.startIndex + 4] >= UInt8(ascii: "2"), data.last == 10
+        else { return nil }
+        // The footer: "\n" TZ-string "\n" at the very end.
+        let body = data.dropLast()
+        guard let start = body.lastIndex(of: 10) else { return nil }
+        return parse(String(decoding: body[body.index(after: start)...], as: UTF8.self))
+    }
+
+    /// Reads the names from a POSIX TZ string: `NZST-12NZDT,M9.5.0,M4.1.0/3`, `<-03>3`.
+    static func parse(_ rule: String) -> Names? {
+        var rest = Substring(rule)
+        func name() -> String? {
+            if rest.first == "<" {
+                guard let end = rest.firstIndex(of: ">") else { return nil }
+                let quoted = rest[rest.index(after: rest.startIndex)..<end]
+                rest = rest[rest.index(after: end)...]
+                return quoted.isEmpty ? nil : String(quoted)
+            }
+            let letters = rest.prefix { $0.isASCII && $0.isLetter }
+            guard letters.count >= 3 else { return nil }
+            rest = rest.dropFirst(letters.count)
+            return String(letters)
+        }
+        guard let standard = name() else { return nil }
+        rest = rest.drop { "+-0123456789:".contains($0) }
+        return Names(standard: standard, daylight: rest.isEmpty || rest.first == "," ? nil : name())
     }
 }
