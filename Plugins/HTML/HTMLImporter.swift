@@ -21,6 +21,10 @@ public struct HTMLImporter: Importer, Sendable {
             ImporterOption("key", type: "field spec", help: "what identifies an item across runs (default: link, url, or title and date)"),
             ImporterOption("section", type: "string", help: "School Info section when no heading points to one"),
             ImporterOption("maxItems", type: "number", help: "stop after this many items (default 5000)"),
+            ImporterOption("year", type: "number", help: "the year of dates written without one (e.g. 2022, or \"October 2022 – June 2023\")"),
+            ImporterOption(
+                "yearFrom", type: "selector",
+                help: "where the year of dates written without one is: the nearest element before each item matching this selector (true: the nearest heading), whose text gives a year or a range like \"October 2022 – January 2023\""),
         ])
 
     let source: SourceDefinition
@@ -33,6 +37,10 @@ public struct HTMLImporter: Importer, Sendable {
     let detailFields: [(String, FieldSpec)]
     let key: FieldSpec?
     let headingSelector: Selector?
+    /// The nearest element before an item whose text says the year of yearless dates.
+    let yearSelector: Selector?
+    /// Every heading, to tell a reviewer when a guessed year disagrees with the page.
+    static let anyHeading = try? Selector("h1, h2, h3, h4, h5, h6")
 
     static let knownFields: [ItemKind: Set<String>] = [
         .announcement: ["title", "link", "date", "summary", "body", "image", "imageAlt", "priority", "expires"],
@@ -75,6 +83,25 @@ public struct HTMLImporter: Importer, Sendable {
             }
         }
         headingSelector = (fields + detailFields).compactMap { $0.1.heading ?? $0.1.alternatives.compactMap(\.heading).first }.first
+        switch options["yearFrom"] {
+        case nil, .bool(false)?: yearSelector = nil
+        case .bool(true)?: yearSelector = HTMLImporter.anyHeading
+        case .string(let text)?:
+            do { yearSelector = try Selector(text) } catch let error as TimeTrackError { throw source.error("options.yearFrom", error.message, fix: error.fix) }
+        default:
+            throw source.error("options.yearFrom", "must be a selector (\"h2.month\") or true (the nearest heading)")
+        }
+        if let year = options["year"] {
+            let fine: Bool
+            switch year {
+            case .number(let number): fine = number.isFinite && (1900...2199).contains(number) && number == number.rounded()
+            case .string(let text): fine = YearHint.read(text) != nil
+            default: fine = false
+            }
+            guard fine else {
+                throw source.error("options.year", "must be a year from 1900 to 2199, or a text naming one (\"October 2022 – June 2023\")", fix: "or use yearFrom to read it from the page")
+            }
+        }
         let names = Set(fields.map(\.0))
         let required: [ItemKind: [String]] = [.announcement: ["title"], .event: ["title"], .schoolInfo: ["title"]]
         for name in required[source.kind] ?? [] where !names.contains(name) && !detailFields.contains(where: { $0.0 == name }) {
@@ -260,11 +287,13 @@ public struct HTMLImporter: Importer, Sendable {
             try collect()
         }
         // Normalizing is pure work too: all cores, results in page order.
-        let built = Parallel.map(raws.map(\.raw), minimumPerWorker: 16) { raw in normalizer.prepare(raw) }
+        let built = Parallel.map(raws.map(\.raw), minimumPerWorker: 16) { raw in normalizer.prepareNoting(raw) }
         for (entry, outcome) in zip(raws, built) {
             switch outcome {
-            case .success(let prepared):
-                result.items.append(ExtractedItem(key: entry.key, prepared: prepared, pageURL: entry.pageURL.absoluteString, pageHash: entry.page.hash, fetchedAt: entry.page.fetchedAt, location: entry.location))
+            case .success(let made):
+                var item = ExtractedItem(key: entry.key, prepared: made.prepared, pageURL: entry.pageURL.absoluteString, pageHash: entry.page.hash, fetchedAt: entry.page.fetchedAt, location: entry.location)
+                item.guesses = made.guesses
+                result.items.append(item)
             case .failure(let error):
                 let title = entry.raw["title"].map { " '\(TextNormalizer.truncate(TextNormalizer.collapse($0), to: 60))'" } ?? ""
                 result.problems.append(ImportProblem(.error, "skipped\(title): \(error.message)" + (error.fix.map { "; \($0)" } ?? ""), location: entry.location))
@@ -280,8 +309,10 @@ public struct HTMLImporter: Importer, Sendable {
         let elements = document.root.select(item)
         var entries: [ListingMemo.Entry] = []
         entries.reserveCapacity(elements.count)
+        let years = YearLookup(document: document, selector: yearSelector)
         for element in elements.prefix(maxItems) {
             var raw = RawItem()
+            years.fill(&raw, for: element)
             for (name, spec) in fields {
                 guard var value = spec.value(in: element, headings: headings) else { continue }
                 if FieldSpec.isURLField(name) {
@@ -324,5 +355,34 @@ public struct HTMLImporter: Importer, Sendable {
         if source.kind != .event, let link = raw["link"] ?? raw["url"] { return link }
         guard let title = raw["title"].map(TextNormalizer.collapse) else { return nil }
         return [title, raw["start"] ?? raw["date"] ?? "", raw["link"] ?? ""].joined(separator: "|")
+    }
+}
+
+/// For each item: the text that says the year of its yearless dates (`yearFrom`), and the
+/// nearest heading when it names a year (so a guessed year that disagrees with the page is
+/// said). Texts are read once per heading, not once per item.
+final class YearLookup {
+    let chosen: HeadingIndex?
+    let headings: HeadingIndex?
+    private var texts: [Int: String] = [:]
+
+    init(document: HTMLDocument, selector: Selector?) {
+        chosen = selector.map { HeadingIndex(document: document, selector: $0) }
+        headings = HTMLImporter.anyHeading.map { HeadingIndex(document: document, selector: $0) }
+    }
+
+    private func text(_ node: HTMLNode) -> String {
+        if let known = texts[node.identity] { return known }
+        let text = String(node.text.prefix(300))
+        texts[node.identity] = text
+        return text
+    }
+
+    func fill(_ raw: inout RawItem, for element: HTMLNode) {
+        if let node = chosen?.nearest(before: element) { raw[Normalizer.yearField] = text(node) }
+        if let node = headings?.nearest(before: element) {
+            let heading = text(node)
+            if heading.contains(where: \.isNumber) { raw[Normalizer.headingField] = heading }
+        }
     }
 }

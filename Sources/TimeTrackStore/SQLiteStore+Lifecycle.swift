@@ -62,8 +62,8 @@ extension SQLiteStore {
             """
             INSERT INTO items (seq, id, kind, status, school, title, sort_at, source_id, source_key, source_url, fetched_at, page_hash, importer,
                                importer_version, live_revision, pending_revision, base_hash, approved_by, approved_at, reject_reason,
-                               archived_from, missing_runs, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                               archived_from, missing_runs, guessed, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [.integer(row.seq), .text(row.id), .text(row.kind.rawValue), .text(row.status.rawValue), .text(row.school),
              .text(String(content.title.prefix(300))), .date(content.sortDate)] + rowValues(row) + [.date(row.createdAt), .date(row.updatedAt)])
@@ -71,12 +71,12 @@ extension SQLiteStore {
         return row
     }
 
-    /// The columns every row write sets, in `items` order from `source_id` to `missing_runs`.
+    /// The columns every row write sets, in `items` order from `source_id` to `missing_runs`, then `guessed`.
     private func rowValues(_ row: ItemRow) -> [SQLValue] {
         [.text(row.sourceID), .text(row.sourceKey), .text(row.sourceURL), .date(row.fetchedAt), .text(row.pageHash), .text(row.importer),
          .text(row.importerVersion), row.liveRevision.map { .integer(Int64($0)) } ?? .null, row.pendingRevision.map { .integer(Int64($0)) } ?? .null,
          .text(row.baseHash), .text(row.approvedBy), .date(row.approvedAt), .text(row.rejectReason), .text(row.archivedFrom?.rawValue),
-         .integer(Int64(row.missingRuns))]
+         .integer(Int64(row.missingRuns)), .text(row.guessed.isEmpty ? nil : row.guessed.joined(separator: "\n"))]
     }
 
     public func updateRow(_ row: ItemRow) throws {
@@ -84,7 +84,7 @@ extension SQLiteStore {
             """
             UPDATE items SET source_id = ?, source_key = ?, source_url = ?, fetched_at = ?, page_hash = ?, importer = ?, importer_version = ?,
                 live_revision = ?, pending_revision = ?, base_hash = ?, approved_by = ?, approved_at = ?, reject_reason = ?, archived_from = ?,
-                missing_runs = ?, status = ?, school = ?, updated_at = ?
+                missing_runs = ?, guessed = ?, status = ?, school = ?, updated_at = ?
             WHERE seq = ?
             """,
             rowValues(row) + [.text(row.status.rawValue), .text(row.school), .date(row.updatedAt), .integer(row.seq)])

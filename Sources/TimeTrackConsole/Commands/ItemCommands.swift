@@ -94,6 +94,7 @@ extension Console {
             if let p = item.provenance {
                 out.line("source:   \(p.sourceID)  \(SafeText.visible(p.sourceURL))")
                 out.line("fetched:  \(Display.date(p.fetchedAt, zone: zone)) by \(p.importer) \(p.importerVersion), page sha256 \(p.pageHash.prefix(12))…")
+                for guess in p.guessed { out.line(out.paint("guessed:  \(SafeText.visible(guess))", .yellow)) }
             }
             if let by = item.approvedBy { out.line("approved: \(by), \(Display.date(item.approvedAt, zone: zone))") }
             if let reason = item.rejectReason { out.line("rejected: \(SafeText.visible(reason))") }

@@ -108,6 +108,7 @@ extension Console {
             case .missing: label = out.paint("MISSING", .red)
             }
             out.line(out.paint("[\(index + 1)/\(ids.count)] \(item.id)", .bold) + "  \(item.kind.rawValue) · \(item.provenance?.sourceID ?? "app") · " + label)
+            for guess in item.provenance?.guessed ?? [] { out.line(out.paint("  ⚠ \(SafeText.visible(guess)): check it", .yellow)) }
             switch state {
             case .new:
                 for line in ItemRendering.fieldLines(item.content, zone: session.zone(of: item)) { out.line(line) }

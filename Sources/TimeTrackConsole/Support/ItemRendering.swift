@@ -65,6 +65,7 @@ enum ItemRendering {
             object["provenance"] = .object([
                 "source": .string(p.sourceID), "url": .string(p.sourceURL), "fetchedAt": .string(iso.string(from: p.fetchedAt)),
                 "pageHash": .string(p.pageHash), "importer": .string(p.importer), "importerVersion": .string(p.importerVersion),
+                "guessed": .array(p.guessed.map { .string($0) }),
                 "key": item.sourceKey.map { .string($0) } ?? .null,
             ])
         }

@@ -11,8 +11,13 @@ public struct Provenance: Codable, Equatable, Sendable {
     public var pageHash: String
     public var importer: String
     public var importerVersion: String
+    /// What the importer had to guess, each for a reviewer to check ("year guessed: 2026 (start)").
+    public var guessed: [String]
 
-    public init(sourceID: String, sourceURL: String, fetchedAt: Date, pageHash: String, importer: String, importerVersion: String) {
+    public init(
+        sourceID: String, sourceURL: String, fetchedAt: Date, pageHash: String, importer: String, importerVersion: String, guessed: [String] = []
+    ) {
+        self.guessed = guessed
         self.sourceID = sourceID
         self.sourceURL = sourceURL
         self.fetchedAt = fetchedAt

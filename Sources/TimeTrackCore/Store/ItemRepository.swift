@@ -15,6 +15,8 @@ public struct ItemRow: Sendable, Equatable {
     public var pageHash: String?
     public var importer: String?
     public var importerVersion: String?
+    /// What the importer guessed for the content it last brought (`Provenance.guessed`).
+    public var guessed: [String] = []
     public var liveRevision: Int?
     public var pendingRevision: Int?
     /// The content hash of the base revision (what an unchanged import compares with).
@@ -68,6 +70,7 @@ public struct ItemRow: Sendable, Equatable {
         pageHash = provenance.pageHash
         importer = provenance.importer
         importerVersion = provenance.importerVersion
+        guessed = provenance.guessed
     }
 }
 
@@ -195,7 +198,7 @@ extension ItemRepository {
         if let sourceID = row.sourceID, let url = row.sourceURL {
             provenance = Provenance(
                 sourceID: sourceID, sourceURL: url, fetchedAt: row.fetchedAt ?? row.createdAt, pageHash: row.pageHash ?? "",
-                importer: row.importer ?? "", importerVersion: row.importerVersion ?? "")
+                importer: row.importer ?? "", importerVersion: row.importerVersion ?? "", guessed: row.guessed)
         }
         return Item(
             id: row.id, kind: row.kind, status: row.status, school: row.school, content: content, pendingContent: pending,

@@ -148,7 +148,9 @@ public struct ImportPipeline {
         run.found = result.items.count
         run.problems = result.problems.count
         let dated = result.items.filter { $0.content.sortDate != nil }.count
-        if !options.accept, let reason = try shrinkReason(source: source, store: store, found: result.items.count, dated: dated, options: options) {
+        if !options.accept, let reason = try shrinkReason(source: source, store: store, found: result.items.count, dated: dated, options: options)
+            ?? Self.guessedYearsReason(result.items)
+        {
             // Held: nothing is applied, nothing is counted missing; a person looks first.
             run.status = .held
             run.message = reason + "; nothing applied. After a look: import \(source.id) --accept"
@@ -170,7 +172,7 @@ public struct ImportPipeline {
                 for item in result.items[chunk] {
                     let provenance = Provenance(
                         sourceID: source.id, sourceURL: item.pageURL, fetchedAt: item.fetchedAt, pageHash: item.pageHash,
-                        importer: importerInfo?.name ?? source.importer, importerVersion: importerInfo?.version ?? "?")
+                        importer: importerInfo?.name ?? source.importer, importerVersion: importerInfo?.version ?? "?", guessed: item.guesses)
                     let record =
                         item.prepared.map { ImportedRecord(key: item.key, prepared: $0, school: source.school, provenance: provenance) }
                         ?? ImportedRecord(key: item.key, content: item.content, school: source.school, provenance: provenance)
@@ -228,6 +230,16 @@ public struct ImportPipeline {
         try store.finishRun(run)
         summary.run = run
         return summary
+    }
+
+    /// Why a run should be held for its dates: every dated item's year was guessed, and each
+    /// guess disagrees with the year the page's heading names (an old calendar read as this
+    /// year's). nil when any date stated its year, or the page named none.
+    static func guessedYearsReason(_ items: [ExtractedItem]) -> String? {
+        let dated = items.filter { $0.content.sortDate != nil }
+        guard !dated.isEmpty, dated.allSatisfy({ item in item.guesses.contains { $0.contains("the page's heading says") } }) else { return nil }
+        let example = dated[0].guesses.first { $0.contains("the page's heading says") } ?? ""
+        return "every one of the \(dated.count) dated items has a guessed year that the page's headings contradict (\(example)): set \"yearFrom\" (or \"year\") in the source's options"
     }
 
     /// Why a run should be held: far fewer items (or dated items) than the last good run.

@@ -8,6 +8,9 @@ public struct HTMLNode {
     /// The document the node belongs to.
     public let document: HTMLDocument
 
+    /// The same for every `HTMLNode` of one element of one document: a key for caches.
+    public var identity: Int { Int(bitPattern: raw) }
+
     init(raw: xmlNodePtr, document: HTMLDocument) {
         self.raw = raw
         self.document = document

@@ -116,6 +116,8 @@ public struct ExtractedItem: Sendable {
     public var fetchedAt: Date
     /// Where it was on the page (`page 1 item 3`).
     public var location: String
+    /// What the importer had to guess ("year guessed: 2026 (start)"): shown to the reviewer.
+    public var guesses: [String] = []
 
     public init(key: String, content: ItemContent, pageURL: String, pageHash: String, fetchedAt: Date, location: String) {
         self.key = key

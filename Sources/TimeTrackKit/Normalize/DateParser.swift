@@ -6,8 +6,53 @@ public struct ParsedDate: Equatable, Sendable {
     public var date: Date
     /// Whether the text gave a time of day.
     public var hasTime: Bool
-    /// Whether the text gave a year (otherwise it was inferred from the reference date).
+    /// Whether the text gave a year (otherwise it came from a year hint, or was guessed).
     public var hadYear: Bool
+    /// Whether the year was guessed: the text gave none and no hint said it (the year that
+    /// puts the date nearest the reference date was taken).
+    public var yearGuessed = false
+}
+
+/// Where a page says which year its yearless dates are in: a heading's "2022", or a range
+/// like "October 2022 – January 2023" (a school year's calendar).
+public struct YearHint: Sendable, Equatable {
+    public var startYear: Int
+    public var startMonth: Int
+    public var endYear: Int
+    public var endMonth: Int
+
+    public init(year: Int) {
+        (startYear, startMonth, endYear, endMonth) = (year, 1, year, 12)
+    }
+
+    public init(startYear: Int, startMonth: Int, endYear: Int, endMonth: Int) {
+        (self.startYear, self.startMonth, self.endYear, self.endMonth) = (startYear, startMonth, endYear, endMonth)
+    }
+
+    /// The hint in a text, or nil when it names no year (1900–2199).
+    public static func read(_ text: String) -> YearHint? {
+        let tokens = DateParser.tokens(String(text.prefix(300)).lowercased())
+        var found: [(year: Int, month: Int?)] = []
+        for (index, token) in tokens.enumerated() where token.text.count == 4 {
+            guard let year = Int(token.text), (1900...2199).contains(year) else { continue }
+            // The month named just before the year ("October 2022"), if any.
+            let month = index > 0 ? DateParser.month(tokens[index - 1].text) : nil
+            found.append((year, month))
+        }
+        guard let first = found.first, let last = found.last else { return nil }
+        if found.count == 1 { return YearHint(year: first.year) }
+        return YearHint(startYear: first.year, startMonth: first.month ?? 1, endYear: last.year, endMonth: last.month ?? 12)
+    }
+
+    /// The year a month falls in: in a range across a new year, months from the start month on
+    /// are in the first year, the others in the last.
+    public func year(forMonth month: Int) -> Int {
+        if startYear == endYear || month >= startMonth { return startYear }
+        return month <= endMonth ? endYear : startYear
+    }
+
+    /// The years it names, as people write them ("2022–2023").
+    public var description: String { startYear == endYear ? String(startYear) : "\(startYear)–\(endYear)" }
 }
 
 /// Reads dates in the forms real school pages use, in the source's time zone.
@@ -50,7 +95,10 @@ public struct DateParser: Sendable {
     public static let maxLength = 512
 
     /// Parses the first date in `text` (its first `maxLength` characters); nil when there is none.
-    public func parse(_ rawText: String) -> ParsedDate? {
+    ///
+    /// - Parameter hint: where the page says the year of dates that give none; without it,
+    ///   such a date takes the year nearest the reference and is marked `yearGuessed`.
+    public func parse(_ rawText: String, hint: YearHint? = nil) -> ParsedDate? {
         let text = rawText.utf8.count > DateParser.maxLength ? String(rawText.prefix(DateParser.maxLength)) : rawText
         if let fields = DateParser.isoFields(text) ?? DateParser.isoFieldsByPattern(text) {
             return parseISO(fields)
@@ -125,10 +173,14 @@ public struct DateParser: Sendable {
             guard let date = make(year) else { return nil }
             return ParsedDate(date: date, hasTime: time != nil, hadYear: true)
         }
+        if let hint {
+            guard let date = make(hint.year(forMonth: month)) else { return nil }
+            return ParsedDate(date: date, hasTime: time != nil, hadYear: false)
+        }
         let referenceYear = calendar.component(.year, from: reference)
         let candidates = [referenceYear - 1, referenceYear, referenceYear + 1].compactMap(make)
         guard let best = candidates.min(by: { abs($0.timeIntervalSince(reference)) < abs($1.timeIntervalSince(reference)) }) else { return nil }
-        return ParsedDate(date: best, hasTime: time != nil, hadYear: false)
+        return ParsedDate(date: best, hasTime: time != nil, hadYear: false, yearGuessed: true)
     }
 
     /// A time of day in `text` (`5:30 PM`, `17:00`, `noon`), as hour, minute, second.

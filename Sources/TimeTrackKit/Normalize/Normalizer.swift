@@ -34,9 +34,14 @@ public struct Normalizer: Sendable {
         self.dates = DateParser(timeZone: source.timeZone, reference: now)
     }
 
+    /// The raw value that says the year of dates that give none (`year`/`yearFrom` in the
+    /// definition fill it), and the nearest heading's text (to tell a reviewer when a guessed
+    /// year disagrees with the page).
+    public static let yearField = "@year", headingField = "@heading"
+
     /// The model for a raw item, or the reasons it cannot be one.
     public func build(_ raw: RawItem) -> Result<ItemContent, TimeTrackError> {
-        unchecked(raw).flatMap { content in
+        unchecked(raw).map(\.content).flatMap { content in
             let problems = content.validate()
             return problems.isEmpty ? .success(content) : .failure(Normalizer.invalid(problems))
         }
@@ -45,23 +50,39 @@ public struct Normalizer: Sendable {
     /// The same, validated once and encoded for the store: what importers hand on when they
     /// do not change the content afterwards.
     public func prepare(_ raw: RawItem) -> Result<PreparedContent, TimeTrackError> {
-        unchecked(raw).flatMap { content in
-            let (prepared, problems) = PreparedContent.checked(content)
-            return prepared.map { .success($0) } ?? .failure(Normalizer.invalid(problems))
+        prepareNoting(raw).map(\.prepared)
+    }
+
+    /// The same, with what had to be guessed ("year guessed: 2026 (start)").
+    public func prepareNoting(_ raw: RawItem) -> Result<(prepared: PreparedContent, guesses: [String]), TimeTrackError> {
+        unchecked(raw).flatMap { built in
+            let (prepared, problems) = PreparedContent.checked(built.content)
+            return prepared.map { .success(($0, built.guesses)) } ?? .failure(Normalizer.invalid(problems))
         }
+    }
+
+    /// Where the year of a yearless date comes from: the definition's `year`, or the text
+    /// `yearFrom` found for this item.
+    func yearHint(_ raw: RawItem) -> YearHint? {
+        if let fixed = source.options["year"] {
+            if let number = fixed.numberValue, number.isFinite, (1900...2199).contains(number) { return YearHint(year: Int(number)) }
+            if let text = fixed.stringValue { return YearHint.read(text) }
+        }
+        return raw[Normalizer.yearField].flatMap(YearHint.read)
     }
 
     static func invalid(_ problems: [ValidationProblem]) -> TimeTrackError {
         TimeTrackError(.validation, problems.map(\.description).joined(separator: "; "))
     }
 
-    /// The model, not validated yet.
-    func unchecked(_ raw: RawItem) -> Result<ItemContent, TimeTrackError> {
+    /// The model, not validated yet, and what had to be guessed.
+    func unchecked(_ raw: RawItem) -> Result<(content: ItemContent, guesses: [String]), TimeTrackError> {
+        var guesses: [String] = []
         do {
             switch source.kind {
-            case .announcement: return .success(.announcement(try announcement(raw)))
-            case .event: return .success(.event(try event(raw)))
-            case .schoolInfo: return .success(.schoolInfo(try schoolInfo(raw)))
+            case .announcement: return .success((.announcement(try announcement(raw, &guesses)), guesses))
+            case .event: return .success((.event(try event(raw, &guesses)), guesses))
+            case .schoolInfo: return .success((.schoolInfo(try schoolInfo(raw)), guesses))
             default:
                 throw TimeTrackError(.configuration, "the html importer cannot make \(source.kind.rawValue) items", context: ["field": "kind"])
             }
@@ -93,12 +114,27 @@ public struct Normalizer: Sendable {
         return value
     }
 
-    func date(_ raw: RawItem, _ name: String) throws -> ParsedDate? {
+    func date(_ raw: RawItem, _ name: String, _ guesses: inout [String]) throws -> ParsedDate? {
         guard let value = text(raw, name) else { return nil }
-        guard let parsed = dates.parse(value) else {
+        guard let parsed = dates.parse(value, hint: yearHint(raw)) else {
             throw TimeTrackError(.validation, "\(name) '\(value)' is not a date this importer reads", context: ["field": name])
         }
+        note(parsed, name, raw, &guesses)
         return parsed
+    }
+
+    /// Records a guessed year: "year guessed: 2026 (start)", and what the page's nearest
+    /// heading says when it names other years.
+    func note(_ parsed: ParsedDate, _ name: String, _ raw: RawItem, _ guesses: inout [String]) {
+        guard parsed.yearGuessed else { return }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = source.timeZone
+        let year = calendar.component(.year, from: parsed.date)
+        var note = "year guessed: \(year) (\(name)"
+        if let heading = raw[Normalizer.headingField].flatMap(YearHint.read), !(heading.startYear...heading.endYear).contains(year) {
+            note += "; the page's heading says \(heading.description)"
+        }
+        guesses.append(note + ")")
     }
 
     func truthy(_ value: String?) -> Bool {
@@ -106,7 +142,7 @@ public struct Normalizer: Sendable {
         return !["false", "no", "0", "off"].contains(v)
     }
 
-    func announcement(_ raw: RawItem) throws -> Announcement {
+    func announcement(_ raw: RawItem, _ guesses: inout [String]) throws -> Announcement {
         let title = try required(raw, "title")
         var summary = text(raw, "summary").map { TextNormalizer.truncate(TextNormalizer.removeReadMore($0), to: 1000) }.flatMap { $0.isEmpty ? nil : $0 }
         let body = raw["body"]
@@ -117,24 +153,27 @@ public struct Normalizer: Sendable {
         let priority: Announcement.Priority = raw["priority"].map { truthy($0) && $0.lowercased() != "normal" } == true ? .urgent : .normal
         return Announcement(
             title: title, summary: summary, body: body, imageURL: try url(raw, "image"), imageAlt: text(raw, "imageAlt"),
-            link: try url(raw, "link"), publishedAt: try date(raw, "date")?.date, priority: priority, expiresAt: try date(raw, "expires")?.date)
+            link: try url(raw, "link"), publishedAt: try date(raw, "date", &guesses)?.date, priority: priority,
+            expiresAt: try date(raw, "expires", &guesses)?.date)
     }
 
-    func event(_ raw: RawItem) throws -> Event {
+    func event(_ raw: RawItem, _ guesses: inout [String]) throws -> Event {
         let title = try required(raw, "title")
         guard let startText = text(raw, "start") ?? text(raw, "date") else {
             throw TimeTrackError(.validation, "no start date found", context: ["field": "start"])
         }
-        guard var start = dates.parse(startText) else {
+        let hint = yearHint(raw)
+        guard var start = dates.parse(startText, hint: hint) else {
             throw TimeTrackError(.validation, "start '\(startText)' is not a date this importer reads", context: ["field": "start"])
         }
+        note(start, "start", raw, &guesses)
         if !start.hasTime, let timeText = text(raw, "time"), let withTime = dates.time(timeText, on: start.date) {
-            start = ParsedDate(date: withTime, hasTime: true, hadYear: start.hadYear)
+            start = ParsedDate(date: withTime, hasTime: true, hadYear: start.hadYear, yearGuessed: start.yearGuessed)
         }
         let allDay = raw["allDay"] != nil ? truthy(raw["allDay"]) : !start.hasTime
         var end: Date?
         if let endText = text(raw, "end") {
-            if let parsed = dates.parse(endText) {
+            if let parsed = dates.parse(endText, hint: hint) {
                 end = parsed.date
             } else if let time = dates.time(endText, on: start.date) {
                 end = time

@@ -177,13 +177,15 @@ enum Schema {
         ALTER TABLE field_locks ADD COLUMN upstream_at TEXT;
         """,
         // 6: revert and undo: when a revision first went live (the versions `revert` can go
-        //    back to), and the batch decisions taken together share (a bulk approval, an undo).
+        //    back to), and the batch decisions taken together share (a bulk approval, an undo);
+        //    what an importer guessed for an item's content (a year), one note a line.
         """
         ALTER TABLE revisions ADD COLUMN went_live_at TEXT;
         UPDATE revisions SET went_live_at = (SELECT coalesce(approved_at, updated_at) FROM items WHERE items.seq = revisions.item_seq)
             WHERE state = 'live';
         ALTER TABLE audit ADD COLUMN batch TEXT;
         CREATE INDEX audit_operator ON audit (operator, id);
+        ALTER TABLE items ADD COLUMN guessed TEXT;
         """,
     ]
 
