@@ -47,7 +47,10 @@ extension SQLiteStore {
             conditions.append("source_id = ?")
             values.append(.text(source))
         }
-        let columns = "id, kind, status, title, school, source_id, sort_at, pending_revision, missing_runs, updated_at, seq"
+        let columns = """
+            id, kind, status, title, school, source_id, sort_at, pending_revision, missing_runs, updated_at, seq,
+            CASE kind WHEN 'event' THEN (SELECT time_zone FROM events WHERE events.item_seq = items.seq) END AS zone
+            """
         let sql: String
         if query.needsReview {
             // Two arms, each on its own partial index, merged in (kind, seq) order: instant on
@@ -70,7 +73,8 @@ extension SQLiteStore {
             ItemSummary(
                 id: s.text(0), kind: ItemKind(rawValue: s.text(1)) ?? .announcement, status: ItemStatus(rawValue: s.text(2)) ?? .pending,
                 title: s.text(3), school: s.optionalText(4), sourceID: s.optionalText(5), sortDate: s.date(6),
-                hasPendingRevision: !s.isNull(7), missingRuns: s.int(8), updatedAt: s.date(9) ?? Date(timeIntervalSince1970: 0))
+                hasPendingRevision: !s.isNull(7), missingRuns: s.int(8), updatedAt: s.date(9) ?? Date(timeIntervalSince1970: 0),
+                timeZone: s.optionalText(11))
         }
     }
 

@@ -50,11 +50,12 @@ import Testing
         #expect(block?.contains("DTEND;TZID=America/Denver:20260915T203000") == true || block?.contains("DTEND:20260916T023000Z") == true, "\(block ?? "")")
     }
 
-    /// One DST change each: New York falls back on 2026-11-01, Auckland springs forward on
-    /// 2026-09-27. Start and end typed on both sides of it, in the event's own zone.
+    /// One DST change each: New York falls back on 2026-11-01 (start and end on both sides of
+    /// it), Auckland springs forward at 02:00 on 2026-09-27 (both after it, on a day that is
+    /// the 26th in UTC and in Denver, so `list` must read the event's own zone).
     static let zones: [(zone: String, start: String, end: String, startUTC: String, endUTC: String, ics: (String, String))] = [
         ("America/New_York", "2026-10-31 18:30", "2026-11-01T20:00", "2026-10-31T22:30:00Z", "2026-11-02T01:00:00Z", ("20261031T183000", "20261101T200000")),
-        ("Pacific/Auckland", "2026-09-26 18:30", "2026-09-27T20:00", "2026-09-26T06:30:00Z", "2026-09-27T07:00:00Z", ("20260926T183000", "20260927T200000")),
+        ("Pacific/Auckland", "2026-09-27 09:30", "2026-09-27T20:00", "2026-09-26T20:30:00Z", "2026-09-27T07:00:00Z", ("20260927T093000", "20260927T200000")),
     ]
 
     /// The same edits typed at the console on a pseudo-terminal and sent through a pipe.
@@ -106,6 +107,6 @@ import Testing
         let shown = try fixture.run(["show", events[0]]).stdout
         #expect(shown.contains("2026-10-31 18:30 EDT") && shown.contains("2026-11-01 20:00 EST"), "\(shown)")
         let auckland = try fixture.run(["show", events[1]]).stdout
-        #expect(auckland.contains("2026-09-26 18:30 NZST") && auckland.contains("2026-09-27 20:00 NZDT"), "\(auckland)")
+        #expect(auckland.contains("2026-09-27 09:30 NZDT") && auckland.contains("2026-09-27 20:00 NZDT"), "\(auckland)")
     }
 }

@@ -59,10 +59,11 @@ extension Console {
                 return 0
             }
             var table = Table(headers: ["id", "status", "date", "source", "title"])
-            // The date column is the local day in the zone of each item's source (the machine's
-            // for items with none): an event at 18:00 in Denver is listed on its own day.
+            // The date column is the local day in each item's own zone: an event's, else its
+            // source's (the machine's for items with neither): an event at 18:00 in Denver is
+            // listed on its own day.
             for row in rows {
-                let zone = session.zone(ofSource: row.sourceID)
+                let zone = row.timeZone.flatMap(TimeZone.init(identifier:)) ?? session.zone(ofSource: row.sourceID)
                 var status = row.status.rawValue
                 if row.hasPendingRevision && row.status == .published { status += "*" }
                 if row.missingRuns > 0 { status += " (missing \(row.missingRuns))" }

@@ -164,7 +164,14 @@ public struct ItemSummary: Codable, Sendable, Equatable {
     public var missingRuns: Int
     public var updatedAt: Date
 
-    public init(id: String, kind: ItemKind, status: ItemStatus, title: String, school: String?, sourceID: String?, sortDate: Date?, hasPendingRevision: Bool, missingRuns: Int, updatedAt: Date) {
+    /// An event's own zone (the one its dates are read in), when it has one.
+    public var timeZone: String?
+
+    public init(
+        id: String, kind: ItemKind, status: ItemStatus, title: String, school: String?, sourceID: String?, sortDate: Date?, hasPendingRevision: Bool,
+        missingRuns: Int, updatedAt: Date, timeZone: String? = nil
+    ) {
+        self.timeZone = timeZone
         self.id = id
         self.kind = kind
         self.status = status
