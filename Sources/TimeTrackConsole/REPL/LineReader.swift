@@ -1,4 +1,5 @@
 import Foundation
+import TimeTrackCore
 
 /// What reading a line gave.
 enum LineInput: Equatable {
@@ -54,7 +55,7 @@ final class PlainLineReader: LineReader {
     func save() {}
 
     /// The line without the sequences keys send (arrows, Home, function keys: `ESC [ ... final`,
-    /// `ESC O x`) and other control characters but tab: without a line editor those keys cannot
+    /// `ESC O x`), then what `SafeText` calls unsafe: without a line editor those keys cannot
     /// edit, and their bytes must not become part of a value.
     static func withoutKeySequences(_ line: String) -> String {
         var out = String.UnicodeScalarView()
@@ -70,7 +71,7 @@ final class PlainLineReader: LineReader {
                 }
                 continue
             }
-            if scalar.value < 0x20 && scalar != "\t" || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) { continue }
+            if SafeText.isUnsafe(scalar.value) { continue }
             out.append(scalar)
         }
         return String(out)
