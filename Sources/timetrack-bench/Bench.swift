@@ -53,26 +53,23 @@ enum Child {
         return ChildResult(seconds: Date().timeIntervalSince(start), items: bytes, pages: files.count)
     }
 
-    /// Every source of an imports folder into a store, as `import --all` does (with read-ahead:
-    /// `SourceImports.defaultLanes` sources read at once, each lane on its own connection).
+    /// Every source of an imports folder into a store, as `import --all` does (through the same `ImportRunner`).
     static func importAll(imports: String, store path: String) throws -> ChildResult {
         let start = Date()
         let store = try SQLiteStore(path: path, create: true)
-        let readers = try (0..<SourceImports.defaultLanes).map { _ in try SQLiteStore(path: path, create: false, readOnly: true) }
         let (sources, errors) = SourceDefinition.loadAll(folder: imports)
         if let error = errors.first { throw error }
         var items = 0, pages = 0
-        try SourceImports.run(sources, into: store, readers: readers, by: "bench") { _, _ in
-            var pipeline = ImportPipeline(importsRoot: URL(fileURLWithPath: imports))
-            pipeline.now = { Date(timeIntervalSince1970: 1_790_000_000) }
-            return pipeline
-        } each: { _, _, outcome in
-            let summary = try outcome.get()
-            items += summary.result.items.count
-            pages += summary.result.pagesFetched
-            return true
+        do {
+            let runner = try ImportRunner(sqlite: store, by: "bench")
+            runner.now = { Date(timeIntervalSince1970: 1_790_000_000) }
+            try runner.run(sources) { outcome in
+                let summary = try outcome.result.get()
+                items += summary.result.items.count
+                pages += summary.result.pagesFetched
+                return true
+            }
         }
-        for reader in readers { reader.close() }
         store.close()
         return ChildResult(seconds: Date().timeIntervalSince(start), items: items, pages: pages)
     }

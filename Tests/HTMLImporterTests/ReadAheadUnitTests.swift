@@ -158,4 +158,31 @@ import TestSupport
         #expect(stopped.allSatisfy { $0.status == .interrupted && $0.message?.hasPrefix("stopped before this source was applied") == true })
         #expect(try store.counts()[.announcement]?.values.reduce(0, +) == 3)
     }
+
+    @Test func theRunnerHoldsTheRunLockAndReadsAheadOnReadOnlyLanes() throws {
+        let fixture = try Fixture()
+        defer { fixture.close() }
+        let store = fixture.store
+        // A run a killed import left running is marked interrupted when the runner is made.
+        _ = try store.beginRun(sourceID: "s1", by: "killed")
+        let runner = try ImportRunner(sqlite: store, by: "test")
+        #expect(runner.interruptedEarlier == 1)
+        // A second import on the same store is refused at once, naming the holder.
+        #expect {
+            _ = try ImportRunner(sqlite: store, by: "other")
+        } throws: { error in
+            (error as? TimeTrackError)?.code == .busy && (error as? TimeTrackError)?.message.contains("pid \(getpid())") == true
+        }
+        runner.lanes = 3
+        var seen: [String] = []
+        try runner.run(fixture.sources) { outcome in
+            seen.append("\(outcome.source.id) \(try outcome.result.get().newIDs.count)")
+            return true
+        }
+        #expect(seen == ["s1 3", "s2 3", "s3 3", "s4 3"])
+        #expect(try store.counts()[.announcement]?[.pending] == 12)
+        // --file with several sources is a usage error, before anything is read.
+        runner.file = "x.html"
+        #expect(throws: TimeTrackError.self) { try runner.run(fixture.sources) { _ in true } }
+    }
 }

@@ -179,19 +179,13 @@ extension Console {
             let store = try session.store(create: true)
             try store.requireHealthy()
             try session.requireRole(.admin, in: store, for: "run imports")
-            let lock = try RunLock(storePath: session.storePath)
-            defer { withExtendedLifetime(lock) {} }
-            let interrupted = try store.markInterruptedRuns()
-            if interrupted > 0 { session.output.note("\(interrupted) earlier run(s) had been interrupted; carrying on") }
-            if args.flag("due") {
-                let now = Date()
-                sources = try sources.filter { source in
-                    guard let schedule = source.schedule else { return false }
-                    return schedule.isDue(lastRun: try store.sourceState(source.id)?.lastRunAt, now: now, timeZone: source.timeZone)
-                }
-            }
-            var options = ImportOptions()
-            options.accept = args.flag("accept")
+            let runner = try session.importRunner()
+            defer { withExtendedLifetime(runner) {} }  // the run lock is held until the command ends
+            if runner.interruptedEarlier > 0 { session.output.note("\(runner.interruptedEarlier) earlier run(s) had been interrupted; carrying on") }
+            if args.flag("due") { sources = try runner.due(sources, at: Date()) }
+            runner.options.accept = args.flag("accept")
+            runner.file = args.option("file")
+            runner.shouldStop = { Interrupt.requested }
             var summaries: [SourceRunSummary] = []
             var failed = 0, held = 0
             var errorsBySource: [String: TimeTrackError] = [:]
@@ -200,25 +194,15 @@ extension Console {
             // (cron, pipes) the next sources are read on other threads, each lane with its own
             // connection, while the current one is applied.
             let showProgress = session.interactive && isatty(2) == 1 && !session.output.json
-            let lanes = showProgress || sources.count < 2 ? 0 : SourceImports.defaultLanes
-            let readers = try (0..<lanes).map { _ in try session.readerStore() }
-            defer { for reader in readers { reader.close() } }
-            let hosts = HostSchedule()
             let progressBars = sources.map { Progress(label: $0.id, enabled: showProgress) }
-            try SourceImports.run(sources, file: args.option("file"), into: store, readers: readers, by: session.operatorName, options: options) { index, cache in
-                let source = sources[index]
-                var pipeline = session.pipeline(for: source)
-                pipeline.http = try session.webClient(for: source, cache: cache, hosts: hosts)
-                pipeline.shouldStop = { Interrupt.requested }
-                if showProgress {
-                    let progress = progressBars[index]
-                    pipeline.progress = { pages, items in progress.update(pages: pages, items: items) }
-                }
-                return pipeline
-            } each: { index, pipeline, outcome in
-                let source = sources[index]
+            if showProgress {
+                runner.lanes = 0
+                runner.progress = { index, pages, items in progressBars[index].update(pages: pages, items: items) }
+            }
+            try runner.run(sources) { outcome in
+                let (index, source) = (outcome.index, outcome.source)
                 progressBars[index].finish()
-                switch outcome {
+                switch outcome.result {
                 case .success(let summary):
                     summaries.append(summary)
                     let run = summary.run
@@ -226,8 +210,8 @@ extension Console {
                     if !(quiet && !changed) {
                         var line = "\(source.id): \(run?.status.rawValue ?? "?") · \(run?.found ?? 0) found · \(run?.new ?? 0) new · \(run?.changed ?? 0) changed · \(run?.unchanged ?? 0) unchanged · \(run?.missing ?? 0) missing · \(run?.problems ?? 0) problems"
                         if let message = run?.message, run?.status != .ok { line += " · " + message }
-                        if let web = pipeline?.http as? WebClient, web.requestCount > 0 {
-                            line += " · \(web.requestCount) requests, \(web.notModifiedCount) not modified"
+                        if outcome.requests > 0 {
+                            line += " · \(outcome.requests) requests, \(outcome.notModified) not modified"
                         }
                         session.output.note(line)
                         for problem in summary.result.problems + summary.failures where problem.severity == .error {

@@ -45,10 +45,8 @@ extension Session {
 
     /// The HTTP client for a source: settings from `_settings.json` beside its definition,
     /// its private-network permission, and the store's validator cache (nil: no cache).
-    public func webClient(for source: SourceDefinition, cache: FetchCache?, hosts: HostSchedule = HostSchedule()) throws -> WebClient {
-        let folder = (source.file as NSString).deletingLastPathComponent
-        let settings = try FetchSettings.load(folder: folder.isEmpty ? "." : folder)
-        return WebClient(settings: settings, allowPrivateNetwork: source.allowPrivateNetwork, cache: cache, version: Console.version, hosts: hosts)
+    public func webClient(for source: SourceDefinition, cache: FetchCache?) throws -> WebClient {
+        try WebClient.forSource(source, cache: cache, version: Console.version)
     }
 
     /// The pipeline for a source: pages are confined to the folder of its definition.

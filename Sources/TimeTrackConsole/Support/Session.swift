@@ -1,5 +1,6 @@
 import Foundation
 import TimeTrackCore
+import TimeTrackImport
 import TimeTrackStore
 
 /// What one console or CLI process works with: the store, the imports folder, the operator, output.
@@ -18,7 +19,7 @@ public final class Session {
     public let output: Output
     /// Where questions are read from, when the session may ask (the REPL sets it).
     var reader: LineReader?
-    private var openStore: (any ItemStore)?
+    private var openStore: SQLiteStore?
     /// Each source's time zone, read from the definitions once per session (`zone(of:)`).
     var sourceZones: [String: TimeZone]?
 
@@ -34,16 +35,22 @@ public final class Session {
     ///
     /// The console sees only the `ItemStore` protocol; this is the one place that picks SQLite.
     public func store(create: Bool = false) throws -> any ItemStore {
+        try sqliteStore(create: create)
+    }
+
+    private func sqliteStore(create: Bool) throws -> SQLiteStore {
         if let openStore { return openStore }
         let store = try SQLiteStore(path: storePath, create: create)
         openStore = store
         return store
     }
 
-    /// Another connection to the same store, read-only, for reading sources on other threads
-    /// while the main connection applies (`SourceImports`). The caller closes it.
-    public func readerStore() throws -> any ItemStore {
-        try SQLiteStore(path: storePath, create: false, readOnly: true)
+    /// The import runner over the session's store (created if missing): it takes the store's
+    /// run lock for as long as it lives, and opens its read-ahead lanes read-only.
+    public func importRunner() throws -> ImportRunner {
+        let runner = try ImportRunner(sqlite: try sqliteStore(create: true), by: operatorName)
+        runner.version = Console.version
+        return runner
     }
 
     /// Closes the store if open.

@@ -217,3 +217,7 @@ public protocol ItemStore: ItemRepository {
     /// Marks a source held by a run, with the reason.
     func holdSource(sourceID: String, runID: Int64, reason: String) throws
 }
+
+/// What an import writes to: items and runs, the page memo and the HTTP cache, on one connection.
+/// `SQLiteStore` is one; reading lanes need only `PageMemo & FetchCache`.
+public typealias ImportStore = ItemStore & PageMemo & FetchCache

@@ -103,7 +103,7 @@ public struct ImportPipeline {
     }
 
     /// Imports a source into the store as pending items, with a run record: `read` then `apply`.
-    public func importSource(_ source: SourceDefinition, into store: any ItemStore, by operatorName: String, file: String? = nil, options: ImportOptions = ImportOptions()) throws -> SourceRunSummary {
+    public func importSource(_ source: SourceDefinition, into store: any ImportStore, by operatorName: String, file: String? = nil, options: ImportOptions = ImportOptions()) throws -> SourceRunSummary {
         let run = try store.beginRun(sourceID: source.id, by: operatorName)
         let reading: SourceReading
         do {
@@ -121,8 +121,8 @@ public struct ImportPipeline {
     /// reading may run on another thread with its own connection to the same file while the
     /// previous source is applied (see `SourceImports`). The run record is opened before, and
     /// everything is written by `apply`, on the applying connection.
-    public func read(_ source: SourceDefinition, using store: (any ItemStore)?, file: String? = nil) throws -> SourceReading {
-        let (result, memoEntries) = try extract(source, file: file, memo: store as? PageMemo)
+    public func read(_ source: SourceDefinition, using store: (any PageMemo)?, file: String? = nil) throws -> SourceReading {
+        let (result, memoEntries) = try extract(source, file: file, memo: store)
         return SourceReading(source: source, result: result, memoEntries: memoEntries)
     }
 
@@ -139,7 +139,7 @@ public struct ImportPipeline {
     /// changed items as pending revisions (batches of items per transaction, one savepoint
     /// each), missing items counted, the run finished. Held without applying anything when the
     /// shrink guard says so.
-    public func apply(_ reading: SourceReading, run: ImportRun, into store: any ItemStore, by operatorName: String, options: ImportOptions = ImportOptions()) throws -> SourceRunSummary {
+    public func apply(_ reading: SourceReading, run: ImportRun, into store: any ImportStore, by operatorName: String, options: ImportOptions = ImportOptions()) throws -> SourceRunSummary {
         let source = reading.source
         var run = run
         var summary = SourceRunSummary(source: source.id, run: run, result: reading.result)
@@ -197,7 +197,7 @@ public struct ImportPipeline {
             }
         }
         run.problems += summary.failures.count
-        try (store as? PageMemo)?.remember(sourceID: source.id, entries: memoEntries)
+        try store.remember(sourceID: source.id, entries: memoEntries)
         if result.items.isEmpty && options.accept {
             run.status = .ok
             run.message = "0 items found, accepted"

@@ -9,7 +9,7 @@ import TimeTrackCore
 /// `depth` readings run at once, each in its own lane; the caller gets them in order.
 ///
 /// Contract: `work` runs on another thread, so it must use only what the caller leaves alone
-/// meanwhile: its own store connection (`Session.readerStore()`), its own `WebClient`, a
+/// meanwhile: its own read-only store connection (opened by `ImportRunner`), its own `WebClient`, a
 /// pipeline value made for it. Call `finish()` before closing what `work` uses.
 public final class ReadAhead<Value>: @unchecked Sendable {
     /// One reading: its result, and a signal when it is there.

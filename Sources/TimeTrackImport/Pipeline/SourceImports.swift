@@ -3,7 +3,8 @@ import TimeTrackCore
 import TimeTrackKit
 
 /// Imports several sources into one store, in order, reading the next ones on other threads
-/// while the current one is applied (`import --all`, `import --due`, the benchmark).
+/// while the current one is applied: the engine under `ImportRunner`, which owns the lanes'
+/// connections, the web clients and the run lock.
 ///
 /// Every write happens on the caller's thread through `store`; a reading uses only its lane's
 /// own connection (memo, HTTP cache), so the store sees one writer of items at a time and the
@@ -29,19 +30,19 @@ public enum SourceImports {
     ///     it could not be made) and outcome; return false to stop (readings under way are
     ///     waited for, and not applied).
     public static func run(
-        _ sources: [SourceDefinition], file: String? = nil, into store: any ItemStore, readers: [any ItemStore], by operatorName: String,
+        _ sources: [SourceDefinition], file: String? = nil, into store: any ImportStore, readers: [any ImportStore], by operatorName: String,
         options: ImportOptions = ImportOptions(), pipeline makePipeline: (_ index: Int, _ cache: FetchCache?) throws -> ImportPipeline,
         each: (_ index: Int, _ pipeline: ImportPipeline?, _ outcome: Result<SourceRunSummary, TimeTrackError>) throws -> Bool
     ) throws {
         let lanes = max(1, readers.count)
-        func connection(_ lane: Int) -> any ItemStore { readers.isEmpty ? store : readers[lane % lanes] }
+        func connection(_ lane: Int) -> any ImportStore { readers.isEmpty ? store : readers[lane % lanes] }
         // Without read-ahead the importing connection is the cache; with it, each source's cache
         // writes wait for its turn to be applied.
         let caches: [DeferredFetchCache?] = sources.indices.map { index in
-            readers.isEmpty ? nil : DeferredFetchCache(reading: connection(index) as? FetchCache)
+            readers.isEmpty ? nil : DeferredFetchCache(reading: connection(index))
         }
         let pipelines: [Result<ImportPipeline, TimeTrackError>] = sources.indices.map { index in
-            do { return .success(try makePipeline(index, caches[index] ?? store as? FetchCache)) } catch let error as TimeTrackError {
+            do { return .success(try makePipeline(index, caches[index] ?? store)) } catch let error as TimeTrackError {
                 return .failure(error)
             } catch {
                 return .failure(TimeTrackError(.system, "\(error)"))
@@ -79,7 +80,7 @@ public enum SourceImports {
                     guard let read, let run = runs[index] else { throw TimeTrackError(.system, "source \(sources[index].id) was not read") }
                     var summary = try pipeline.apply(read, run: run, into: store, by: operatorName, options: options)
                     do {
-                        try caches[index]?.flush(into: store as? FetchCache)
+                        try caches[index]?.flush(into: store)
                     } catch let error as TimeTrackError {
                         // The items are applied; only the next run's validators are lost.
                         summary.failures.append(ImportProblem(.warning, "the HTTP cache was not saved: \(error.message)", location: "cache"))

@@ -1,0 +1,110 @@
+import Foundation
+import TimeTrackCore
+import TimeTrackKit
+import TimeTrackStore
+
+/// Runs the import of one or more sources into a store: the one owner of an import's moving
+/// parts, used by the console's `import` and by the benchmark.
+///
+/// For its whole life it holds the store's run lock (one import at a time per store; a second
+/// one fails at once with `.busy` naming the holder). It marks runs left by a killed import as
+/// interrupted, opens the read-ahead lanes (read-only connections to the same store), makes each
+/// source's web client (settings from `_settings.json` beside its definition, one host schedule
+/// shared by every source so two sources on one host are still polite), and hands back each
+/// source's outcome in order, on the caller's thread.
+public final class ImportRunner {
+    /// One source's outcome, handed to `run`'s `each` in order.
+    public struct Outcome {
+        public var index: Int
+        public var source: SourceDefinition
+        public var result: Result<SourceRunSummary, TimeTrackError>
+        /// HTTP requests made for the source, and how many were answered 304 Not Modified.
+        public var requests = 0
+        public var notModified = 0
+    }
+
+    public let store: any ImportStore
+    /// Runs a killed import had left running, marked interrupted when the runner was made.
+    public let interruptedEarlier: Int
+    /// Who the runs and revisions are recorded as.
+    public let operatorName: String
+    public var options = ImportOptions()
+    /// Sources read at once while the current one is applied; 0 reads each in its turn.
+    /// A single source is always read in its turn.
+    public var lanes = SourceImports.defaultLanes
+    /// Read this local file instead of the source's url (one source only).
+    public var file: String?
+    /// The version sent in the User-Agent.
+    public var version = "0"
+    /// The runs' clock (dates without a year resolve against it).
+    public var now: () -> Date = { Date() }
+    /// Asked before every page; true stops the import (Ctrl-C).
+    public var shouldStop: () -> Bool = { false }
+    /// Called as source `index` is read: pages fetched, items found.
+    public var progress: ((_ index: Int, _ pages: Int, _ items: Int) -> Void)?
+
+    private let lock: RunLock
+    private let openReader: () throws -> any ImportStore
+    private let hosts = HostSchedule()
+
+    /// - Parameters:
+    ///   - lockPath: the run lock is `lockPath.import-lock`.
+    ///   - reader: opens one read-only connection to the same store (a read-ahead lane).
+    public init(store: any ImportStore, lockPath: String, reader: @escaping () throws -> any ImportStore, by operatorName: String) throws {
+        lock = try RunLock(storePath: lockPath)
+        self.store = store
+        self.openReader = reader
+        self.operatorName = operatorName
+        interruptedEarlier = try store.markInterruptedRuns()
+    }
+
+    /// A runner over a SQLite store, its lanes read-only connections to the same file.
+    public convenience init(sqlite store: SQLiteStore, by operatorName: String) throws {
+        let path = store.location
+        try self.init(store: store, lockPath: path, reader: { try SQLiteStore(path: path, create: false, readOnly: true) }, by: operatorName)
+    }
+
+    /// The sources whose schedule says they are due at `now` (a source without one never is).
+    public func due(_ sources: [SourceDefinition], at now: Date) throws -> [SourceDefinition] {
+        try sources.filter { source in
+            guard let schedule = source.schedule else { return false }
+            return schedule.isDue(lastRun: try store.sourceState(source.id)?.lastRunAt, now: now, timeZone: source.timeZone)
+        }
+    }
+
+    /// Imports `sources` in order; `each` gets every outcome in order and returns false to stop
+    /// (sources being read ahead are then not applied, and their runs say so).
+    public func run(_ sources: [SourceDefinition], each: (Outcome) throws -> Bool) throws {
+        if file != nil && sources.count != 1 {
+            throw TimeTrackError(.usage, "--file goes with exactly one source")
+        }
+        let laneCount = sources.count < 2 ? 0 : lanes
+        let readers = try (0..<laneCount).map { _ in try openReader() }
+        defer { for reader in readers { reader.close() } }
+        var clients: [Int: WebClient] = [:]
+        try SourceImports.run(sources, file: file, into: store, readers: readers, by: operatorName, options: options) { index, cache in
+            let source = sources[index]
+            var pipeline = ImportPipeline(importsRoot: URL(fileURLWithPath: source.file).deletingLastPathComponent())
+            let client = try WebClient.forSource(source, cache: cache, version: version, hosts: hosts)
+            clients[index] = client
+            pipeline.http = client
+            pipeline.now = now
+            pipeline.shouldStop = shouldStop
+            if let progress { pipeline.progress = { pages, items in progress(index, pages, items) } }
+            return pipeline
+        } each: { index, _, result in
+            let client = clients[index]
+            return try each(Outcome(index: index, source: sources[index], result: result, requests: client?.requestCount ?? 0, notModified: client?.notModifiedCount ?? 0))
+        }
+    }
+}
+
+extension WebClient {
+    /// The HTTP client for a source: settings from `_settings.json` beside its definition, its
+    /// private-network permission, and `cache` for validators (nil: no cache).
+    public static func forSource(_ source: SourceDefinition, cache: FetchCache?, version: String, hosts: HostSchedule = HostSchedule()) throws -> WebClient {
+        let folder = (source.file as NSString).deletingLastPathComponent
+        let settings = try FetchSettings.load(folder: folder.isEmpty ? "." : folder)
+        return WebClient(settings: settings, allowPrivateNetwork: source.allowPrivateNetwork, cache: cache, version: version, hosts: hosts)
+    }
+}
