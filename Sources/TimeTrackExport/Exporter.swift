@@ -51,5 +51,5 @@ public struct Exporter {
     }
 
     /// Kinds the app reads as JSON.
-    public static let jsonKinds: [ItemKind] = [.announcement, .event, .schoolInfo, .post]
+    public static var jsonKinds: [ItemKind] { ItemKind.allCases.filter(\.traits.exported) }
 }

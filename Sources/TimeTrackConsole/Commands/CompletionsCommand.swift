@@ -25,7 +25,7 @@ extension Console {
                     \(perCommand.joined(separator: "\n"))
                       esac
                       case "$cmd" in
-                        list) opts="$opts announcements events school-info posts absences tickets" ;;
+                        list) opts="$opts \(ItemKind.plurals.joined(separator: " "))" ;;
                         extract|import) opts="$opts $(timetrack-admin --json sources 2>/dev/null | sed -n 's/.*"id" : "\\([^"]*\\)".*/\\1/p')" ;;
                         completions) opts="bash zsh" ;;
                         help) opts="\(names)" ;;

@@ -7,7 +7,7 @@ extension Console {
     static func kindOption(_ args: Arguments, _ name: String = "kind") throws -> ItemKind? {
         guard let word = args.option(name) else { return nil }
         guard let kind = ItemKind(word: word) else {
-            throw TimeTrackError(.usage, "'\(word)' is not a kind", fix: "kinds: " + ItemKind.allCases.map(\.plural).joined(separator: ", "))
+            throw TimeTrackError(.usage, "'\(word)' is not a kind", fix: "kinds: " + ItemKind.plurals.joined(separator: ", "))
         }
         return kind
     }
@@ -23,7 +23,7 @@ extension Console {
     static var listCommand: CommandSpec {
         CommandSpec(
             "list", usage: "[KIND] [--status S] [--source S] [--limit N] [--offset N]",
-            summary: "list items, newest first (kinds: announcements, events, school-info, posts, absences, tickets)",
+            summary: "list items, newest first (kinds: " + ItemKind.plurals.joined(separator: ", ") + ")",
             options: [
                 OptionSpec("status", value: "S", help: "pending, published, rejected or archived"),
                 OptionSpec("source", value: "S", help: "only items from this source id"),
@@ -35,7 +35,7 @@ extension Console {
             var kind: ItemKind?
             if let word = args.positional.first, word != "all" {
                 guard let k = ItemKind(word: word) else {
-                    throw TimeTrackError(.usage, "list: '\(word)' is not a kind", fix: "kinds: " + ItemKind.allCases.map(\.plural).joined(separator: ", "))
+                    throw TimeTrackError(.usage, "list: '\(word)' is not a kind", fix: "kinds: " + ItemKind.plurals.joined(separator: ", "))
                 }
                 kind = k
             }

@@ -9,7 +9,7 @@ extension Console {
             "review", usage: "[--kind K] [--source S]",
             summary: "walk the items waiting for a decision: new, changed (with a diff) and missing",
             options: [
-                OptionSpec("kind", value: "K", help: "only this kind (announcements, events, school-info, posts, absences, tickets)"),
+                OptionSpec("kind", value: "K", help: "only this kind (" + ItemKind.plurals.joined(separator: ", ") + ")"),
                 OptionSpec("source", value: "S", help: "only items from this source id"),
                 OptionSpec("limit", value: "N", help: "in a pipe: list at most N items (default 50)"),
                 OptionSpec("offset", value: "N", help: "in a pipe: skip the first N items"),
@@ -122,11 +122,11 @@ extension Console {
                 out.line("  not found in its source for \(item.missingRuns) consecutive runs (nothing is deleted)")
             }
             let choices: String
-            switch (state, item.kind) {
+            switch (state, item.kind.traits.review) {
             case (.missing, _): choices = "[a]rchive [k]eep [s]kip [q]uit [?]"
-            case (_, .ticket): choices = "[r]eply [c]lose [s]kip [q]uit [?]"
-            case (_, let kind) where !kind.isImportedContent: choices = "[a]pprove [r]eject [e]dit [s]kip [q]uit [?]"
-            default: choices = "[a]pprove [r]eject [e]dit [s]kip [A]pprove the rest of these \(item.kind.plural) [q]uit [?]"
+            case (_, .helpDesk): choices = "[r]eply [c]lose [s]kip [q]uit [?]"
+            case (_, .staffWork): choices = "[a]pprove [r]eject [e]dit [s]kip [q]uit [?]"
+            case (_, .importedContent): choices = "[a]pprove [r]eject [e]dit [s]kip [A]pprove the rest of these \(item.kind.plural) [q]uit [?]"
             }
             while true {
                 out.flush()
@@ -187,19 +187,19 @@ extension Console {
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             return trimmed.isEmpty ? nil : trimmed
         }
-        switch (key, state, item.kind) {
+        switch (key, state, item.kind.traits.review) {
         case ("a", .missing, _):
             _ = try Lifecycle(store).archive(item.id, by: who, reason: "missing from its source for \(item.missingRuns) runs")
             out.line("  archived")
         case ("k", .missing, _):
             _ = try Lifecycle(store).keep(item.id, by: who)
             out.line("  kept")
-        case ("r", _, .ticket):
+        case ("r", _, .helpDesk):
             guard let text = ask("  reply: ") else { return false }
             _ = try Lifecycle(store).reply(item.id, text: text, by: who)
             out.line("  replied")
             return false  // a reply does not close the ticket: ask again
-        case ("c", _, .ticket):
+        case ("c", _, .helpDesk):
             _ = try Lifecycle(store).close(item.id, by: who)
             out.line("  closed")
         case ("a", _, _):

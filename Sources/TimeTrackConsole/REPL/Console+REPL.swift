@@ -97,7 +97,7 @@ extension Console {
         case "extract", "import":
             candidates = session.sources().sources.map(\.id)
         case "list":
-            candidates = ItemKind.allCases.map(\.plural)
+            candidates = ItemKind.plurals
         case "help":
             candidates = commands.map(\.name)
         case "show", "history", "approve", "reject", "edit", "archive", "restore", "keep", "reply", "close", "audit":
@@ -113,7 +113,7 @@ extension Console {
         }
         if let previous = words.last(where: { $0.hasPrefix("--") }), line.hasSuffix(" ") || words.last != previous {
             switch previous {
-            case "--kind": candidates = ItemKind.allCases.map(\.plural)
+            case "--kind": candidates = ItemKind.plurals
             case "--source": candidates = session.sources().sources.map(\.id)
             case "--status": candidates = ItemStatus.allCases.map(\.rawValue)
             case "--role": candidates = ["staff", "admin"]

@@ -7,42 +7,66 @@ public enum ItemKind: String, Codable, CaseIterable, Sendable, Comparable {
     case absence
     case ticket
 
-    /// The one-letter prefix of this kind's short ids (`a12`, `e7`, `i3`...).
-    public var idPrefix: String {
+    /// Everything about a kind that is not its model, in one place: adding a kind adds a case
+    /// here, and the compiler then lists every other switch that must learn it (none has a
+    /// `default:`). See docs/architecture.md, "Adding a kind".
+    public struct Traits: Sendable {
+        /// The one-letter prefix of short ids (`a12`, `e7`, `i3`...).
+        public var idPrefix: String
+        /// The plural word used in commands and tables (`list announcements`).
+        public var plural: String
+        /// Other words people type for it (`news`, `docs`, `reports`).
+        public var aliases: [String]
+        /// One line for help and docs.
+        public var summary: String
+        /// How it is reviewed: which decisions apply and who makes them.
+        public var review: ReviewStyle
+        /// Whether exports for the app carry it (`announcements.json`...). Private kinds never are.
+        public var exported: Bool
+    }
+
+    /// How items of a kind are reviewed.
+    public enum ReviewStyle: Sendable {
+        /// Imported content: admins approve, reject or edit, and may approve the rest of a run at once.
+        case importedContent
+        /// Staff work (posts, absence reports): staff approve, reject or edit, one at a time.
+        case staffWork
+        /// Help desk: staff reply and close; never approved.
+        case helpDesk
+    }
+
+    /// The table of kinds.
+    public var traits: Traits {
         switch self {
-        case .announcement: return "a"
-        case .event: return "e"
-        case .schoolInfo: return "i"
-        case .post: return "p"
-        case .absence: return "r"
-        case .ticket: return "t"
+        case .announcement:
+            return Traits(idPrefix: "a", plural: "announcements", aliases: ["news", "announce"], summary: "district and school news (the app's slideshow)", review: .importedContent, exported: true)
+        case .event:
+            return Traits(idPrefix: "e", plural: "events", aliases: ["calendar"], summary: "dated events with a place (the app's map)", review: .importedContent, exported: true)
+        case .schoolInfo:
+            return Traits(idPrefix: "i", plural: "school-info", aliases: ["info", "schoolinfo", "school_info", "document", "documents", "docs"], summary: "School Info documents and links", review: .importedContent, exported: true)
+        case .post:
+            return Traits(idPrefix: "p", plural: "posts", aliases: ["photos", "feed"], summary: "social feed posts from families and staff", review: .staffWork, exported: true)
+        case .absence:
+            return Traits(idPrefix: "r", plural: "absences", aliases: ["absence-report", "absence-reports", "report", "reports"], summary: "absence reports (private: never exported)", review: .staffWork, exported: false)
+        case .ticket:
+            return Traits(idPrefix: "t", plural: "tickets", aliases: ["help", "helpdesk"], summary: "help desk tickets (private: never exported)", review: .helpDesk, exported: false)
         }
     }
+
+    /// The one-letter prefix of this kind's short ids (`a12`, `e7`, `i3`...).
+    public var idPrefix: String { traits.idPrefix }
 
     /// The plural word used in commands and tables (`list announcements`).
-    public var plural: String {
-        switch self {
-        case .announcement: return "announcements"
-        case .event: return "events"
-        case .schoolInfo: return "school-info"
-        case .post: return "posts"
-        case .absence: return "absences"
-        case .ticket: return "tickets"
-        }
-    }
+    public var plural: String { traits.plural }
 
-    /// Parses a kind from what people type: singular, plural, or a few common aliases.
+    /// Every kind's plural, in order: for help, completions and messages.
+    public static var plurals: [String] { allCases.map(\.plural) }
+
+    /// Parses a kind from what people type: singular, plural, or an alias.
     public init?(word: String) {
         let w = word.lowercased()
-        if let kind = ItemKind(rawValue: w) { self = kind; return }
-        if let kind = ItemKind.allCases.first(where: { $0.plural == w }) { self = kind; return }
-        switch w {
-        case "news", "announce": self = .announcement
-        case "info", "schoolinfo", "school_info", "document", "documents", "docs": self = .schoolInfo
-        case "absence-report", "absence-reports", "absences-reports", "report", "reports": self = .absence
-        case "help", "helpdesk": self = .ticket
-        default: return nil
-        }
+        guard let kind = ItemKind(rawValue: w) ?? ItemKind.allCases.first(where: { $0.plural == w || $0.traits.aliases.contains(w) }) else { return nil }
+        self = kind
     }
 
     /// The kind whose ids start with `prefix`.
@@ -51,7 +75,12 @@ public enum ItemKind: String, Codable, CaseIterable, Sendable, Comparable {
     }
 
     /// Whether imported items of this kind are content only admins approve (posts, absences and tickets are staff work).
-    public var isImportedContent: Bool { [.announcement, .event, .schoolInfo].contains(self) }
+    public var isImportedContent: Bool {
+        switch traits.review {
+        case .importedContent: return true
+        case .staffWork, .helpDesk: return false
+        }
+    }
 
     public static func < (lhs: ItemKind, rhs: ItemKind) -> Bool {
         (allCases.firstIndex(of: lhs) ?? 0) < (allCases.firstIndex(of: rhs) ?? 0)

@@ -83,7 +83,7 @@ public struct Normalizer: Sendable {
             case .announcement: return .success((.announcement(try announcement(raw, &guesses)), guesses))
             case .event: return .success((.event(try event(raw, &guesses)), guesses))
             case .schoolInfo: return .success((.schoolInfo(try schoolInfo(raw)), guesses))
-            default:
+            case .post, .absence, .ticket:
                 throw TimeTrackError(.configuration, "the html importer cannot make \(source.kind.rawValue) items", context: ["field": "kind"])
             }
         } catch let error as TimeTrackError {
