@@ -266,7 +266,11 @@ public struct HTMLImporter: Importer, Sendable {
                         switch fetched {
                         case .success(let page):
                             result.pagesFetched += 1
-                            if let data = context.recall(page: page, signature: signature), let remembered = { var r = MemoReader(data); return r.readDictionary() }() {
+                            if let data = context.recall(page: page, signature: signature),
+                                let remembered = {
+                                    var r = MemoReader(data); return r.readDictionary()
+                                }()
+                            {
                                 for (name, value) in remembered { raws[index].raw[name] = value }
                             } else {
                                 fresh.append((index, page))

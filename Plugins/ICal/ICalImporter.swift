@@ -89,9 +89,10 @@ public struct ICalImporter: Importer {
             }
             let length = duration(of: event, start: start, startInstant: startInstant, zone: zone, zones: &zones)
             if event.first("DTEND") == nil, let text = event.first("DURATION")?.value, ICSDuration(text) == nil {
-                result.problems.append(ImportProblem(
-                    .warning, "'\(summary(event))': DURATION:\(text.prefix(40)) is not a duration up to \(ICSDuration.maxDays) days; the event is read without it",
-                    location: location))
+                result.problems.append(
+                    ImportProblem(
+                        .warning, "'\(summary(event))': DURATION:\(text.prefix(40)) is not a duration up to \(ICSDuration.maxDays) days; the event is read without it",
+                        location: location))
             }
             var instances: [(key: String, start: Date, component: ICSComponent)] = []
             if let rruleText = event.first("RRULE")?.value {
@@ -102,19 +103,22 @@ public struct ICalImporter: Importer {
                 case .success(let rule):
                     var calendar = Calendar(identifier: .gregorian)
                     calendar.timeZone = start.isDate ? zone : (zones.instantZone(start) ?? zone)
-                    let excluded = Set(event.all("EXDATE").flatMap { property in
-                        ICSParser.splitList(property.value).compactMap { value -> Date? in
-                            guard let dt = ICSDateTime(value, tzid: property.parameters["TZID"] ?? start.tzid, valueType: property.parameters["VALUE"]) else { return nil }
-                            return zones.instant(dt, allDayZone: zone)
-                        }
-                    })
+                    let excluded = Set(
+                        event.all("EXDATE").flatMap { property in
+                            ICSParser.splitList(property.value).compactMap { value -> Date? in
+                                guard let dt = ICSDateTime(value, tzid: property.parameters["TZID"] ?? start.tzid, valueType: property.parameters["VALUE"]) else { return nil }
+                                return zones.instant(dt, allDayZone: zone)
+                            }
+                        })
                     let untilDate = rule.until.flatMap { zones.instant($0, allDayZone: zone) }
                     var zonesCopy = zones
-                    let occurrences = rule.occurrences(from: start.components, calendar: calendar, limit: windowEnd, toDate: { components in
-                        var value = start
-                        (value.year, value.month, value.day) = (components.year ?? 0, components.month ?? 0, components.day ?? 0)
-                        return zonesCopy.instant(value, allDayZone: zone)
-                    }, untilDate: untilDate)
+                    let occurrences = rule.occurrences(
+                        from: start.components, calendar: calendar, limit: windowEnd,
+                        toDate: { components in
+                            var value = start
+                            (value.year, value.month, value.day) = (components.year ?? 0, components.month ?? 0, components.day ?? 0)
+                            return zonesCopy.instant(value, allDayZone: zone)
+                        }, untilDate: untilDate)
                     for components in occurrences {
                         var value = start
                         (value.year, value.month, value.day) = (components.year ?? 0, components.month ?? 0, components.day ?? 0)
@@ -129,9 +133,10 @@ public struct ICalImporter: Importer {
             }
             for instance in instances {
                 guard result.items.count < maxItems else {
-                    result.problems.append(ImportProblem(
-                        .error, "stopped at \(maxItems) events: the feed holds more (occurrences counted); the rest is not imported (raise options.maxItems if the calendar really is that large)",
-                        location: location))
+                    result.problems.append(
+                        ImportProblem(
+                            .error, "stopped at \(maxItems) events: the feed holds more (occurrences counted); the rest is not imported (raise options.maxItems if the calendar really is that large)",
+                            location: location))
                     capped = true
                     break
                 }
@@ -200,8 +205,11 @@ public struct ICalImporter: Importer {
         let status = (component.first("STATUS")?.value ?? "").uppercased()
         let lowerTitle = title.lowercased()
         var state = Event.State.scheduled
-        if status == "CANCELLED" || lowerTitle.hasPrefix("canceled") || lowerTitle.hasPrefix("cancelled") { state = .cancelled }
-        else if lowerTitle.hasPrefix("postponed") { state = .postponed }
+        if status == "CANCELLED" || lowerTitle.hasPrefix("canceled") || lowerTitle.hasPrefix("cancelled") {
+            state = .cancelled
+        } else if lowerTitle.hasPrefix("postponed") {
+            state = .postponed
+        }
         let categories = component.all("CATEGORIES").flatMap { ICSParser.splitList($0.value) }
         var description = component.first("DESCRIPTION").map { ICSParser.unescape($0.value) }.map(ICalImporter.plainText)
         if description?.isEmpty == true { description = nil }

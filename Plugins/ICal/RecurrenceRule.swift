@@ -133,11 +133,13 @@ struct RecurrenceRule {
             switch frequency {
             case .daily:
                 guard let step = RecurrenceRule.product(period, interval),
-                    let date = calendar.date(byAdding: .day, value: step, to: startDate) else { return result }
+                    let date = calendar.date(byAdding: .day, value: step, to: startDate)
+                else { return result }
                 days = [calendar.dateComponents([.year, .month, .day], from: date)]
             case .weekly:
                 guard let step = RecurrenceRule.product(period, interval, 7),
-                    let weekStart = calendar.date(byAdding: .day, value: step - (startWeekday - 1), to: calendar.startOfDay(for: startDate)) else { return result }
+                    let weekStart = calendar.date(byAdding: .day, value: step - (startWeekday - 1), to: calendar.startOfDay(for: startDate))
+                else { return result }
                 let wanted = byDay.isEmpty ? [startWeekday] : byDay.map(\.weekday).sorted()
                 days = wanted.compactMap { calendar.date(byAdding: .day, value: $0 - 1, to: weekStart).map { calendar.dateComponents([.year, .month, .day], from: $0) } }
             case .monthly:

@@ -5,11 +5,15 @@ extension Exporter {
     /// Published events as one RFC 5545 calendar (CRLF, folded at 75 octets, VTIMEZONE per zone).
     public func ics(school: String? = nil) throws -> Data {
         let items = try published(.event, school: school)
-        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Time Track//timetrack-admin//EN", "CALSCALE:GREGORIAN", "METHOD:PUBLISH",
-                     "X-WR-CALNAME:" + ICSWriter.escape(calendarName)]
-        if let common = Dictionary(grouping: items.compactMap { item -> String? in
-            if case .event(let e) = item.content { return e.timeZone } else { return nil }
-        }, by: { $0 }).max(by: { $0.value.count < $1.value.count })?.key {
+        var lines = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Time Track//timetrack-admin//EN", "CALSCALE:GREGORIAN", "METHOD:PUBLISH",
+            "X-WR-CALNAME:" + ICSWriter.escape(calendarName),
+        ]
+        if let common = Dictionary(
+            grouping: items.compactMap { item -> String? in
+                if case .event(let e) = item.content { return e.timeZone } else { return nil }
+            }, by: { $0 }
+        ).max(by: { $0.value.count < $1.value.count })?.key {
             lines.append("X-WR-TIMEZONE:\(common)")
         }
         var zones: [String: (Date, Date)] = [:]

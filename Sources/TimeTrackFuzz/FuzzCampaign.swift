@@ -79,7 +79,8 @@ public struct FuzzCampaign {
         switch target {
         case "ics": return try extract(importer: "ical", kind: "event", file: "f.ics", data: data, options: "{}")
         case "html":
-            return try extract(importer: "html", kind: "event", file: "f.html", data: data,
+            return try extract(
+                importer: "html", kind: "event", file: "f.html", data: data,
                 options: #"{ "item": "article, li, tr", "fields": { "title": "h2, a, td", "start": ["time@datetime", ".date", {"select": "td", "pattern": "(\\d+/\\d+(/\\d+)?)"}], "link": "a@href" } }"#)
         case "json": return try extract(importer: "inbox", kind: "post", file: "f.json", data: data, options: "{}")
         case "selector":
@@ -141,7 +142,8 @@ public struct FuzzCampaign {
             let times = [2, 10, 100, 2_000].randomElement(using: &rng) ?? 2
             input.insert(contentsOf: Array([[UInt8]](repeating: chunk, count: times).joined()), at: start)
         case 4:  // an extreme number
-            let number = ["9223372036854775807", "-9223372036854775808", "1e308", "1e-308", "99999999999999999999", "0", "-1", "4294967296", "NaN"]
+            let number =
+                ["9223372036854775807", "-9223372036854775808", "1e308", "1e-308", "99999999999999999999", "0", "-1", "4294967296", "NaN"]
                 .randomElement(using: &rng) ?? "0"
             input.insert(contentsOf: Array(number.utf8), at: Int.random(in: 0...count, using: &rng))
         case 5 where count > 0:  // insert a control, bidi or other odd character
@@ -170,7 +172,7 @@ public struct FuzzCampaign {
             "<table><tr><td>9/15</td><td>Open house</td></tr><tr><td>10/2/2026</td><td><a href='//x.example/y'>Game</a></td></tr></table>",
         ],
         "json": [
-            #"[{"id":"p1","authorName":"Maya","authorRole":"student","text":"Hi 🏈","imageURLs":["https://x.example/a.jpg"],"createdAt":"2026-09-18T21:42:00-06:00"}]"#,
+            #"[{"id":"p1","authorName":"Maya","authorRole":"student","text":"Hi 🏈","imageURLs":["https://x.example/a.jpg"],"createdAt":"2026-09-18T21:42:00-06:00"}]"#
         ],
         "selector": ["article.a > h2", "main :not(p) + p", "ul li:nth-child(2)", "[data-n='1'] ~ ul", "xpath://article[@id='x']", "h2, p:first-child"],
         "date": ["Sept 15, 2026 6:30 PM", "2026-09-15T18:30:00-06:00", "10/2", "Thursday, October 17", "Oct 17 – 19", "noon", "1Sept 2025"],

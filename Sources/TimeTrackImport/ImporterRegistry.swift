@@ -4,9 +4,9 @@ import HTMLImporter
 import ICalImporter
 import InboxImporter
 import MetadataImporter
-import WordPressImporter
 import TimeTrackCore
 import TimeTrackKit
+import WordPressImporter
 
 /// The importer plugins this build knows, by name.
 public enum ImporterRegistry {

@@ -65,18 +65,22 @@ extension SQLiteStore {
                                archived_from, missing_runs, guessed, created_at, updated_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
-            [.integer(row.seq), .text(row.id), .text(row.kind.rawValue), .text(row.status.rawValue), .text(row.school),
-             .text(String(content.title.prefix(300))), .date(content.sortDate)] + rowValues(row) + [.date(row.createdAt), .date(row.updatedAt)])
+            [
+                .integer(row.seq), .text(row.id), .text(row.kind.rawValue), .text(row.status.rawValue), .text(row.school),
+                .text(String(content.title.prefix(300))), .date(content.sortDate),
+            ] + rowValues(row) + [.date(row.createdAt), .date(row.updatedAt)])
         try Projection(content).write(itemSeq: row.seq, in: db)
         return row
     }
 
     /// The columns every row write sets, in `items` order from `source_id` to `missing_runs`, then `guessed`.
     private func rowValues(_ row: ItemRow) -> [SQLValue] {
-        [.text(row.sourceID), .text(row.sourceKey), .text(row.sourceURL), .date(row.fetchedAt), .text(row.pageHash), .text(row.importer),
-         .text(row.importerVersion), row.liveRevision.map { .integer(Int64($0)) } ?? .null, row.pendingRevision.map { .integer(Int64($0)) } ?? .null,
-         .text(row.baseHash), .text(row.approvedBy), .date(row.approvedAt), .text(row.rejectReason), .text(row.archivedFrom?.rawValue),
-         .integer(Int64(row.missingRuns)), .text(row.guessed.isEmpty ? nil : row.guessed.joined(separator: "\n"))]
+        [
+            .text(row.sourceID), .text(row.sourceKey), .text(row.sourceURL), .date(row.fetchedAt), .text(row.pageHash), .text(row.importer),
+            .text(row.importerVersion), row.liveRevision.map { .integer(Int64($0)) } ?? .null, row.pendingRevision.map { .integer(Int64($0)) } ?? .null,
+            .text(row.baseHash), .text(row.approvedBy), .date(row.approvedAt), .text(row.rejectReason), .text(row.archivedFrom?.rawValue),
+            .integer(Int64(row.missingRuns)), .text(row.guessed.isEmpty ? nil : row.guessed.joined(separator: "\n")),
+        ]
     }
 
     public func updateRow(_ row: ItemRow) throws {
@@ -98,9 +102,11 @@ extension SQLiteStore {
     public func addRevision(_ revision: NewRevision, to row: ItemRow) throws {
         try db.run(
             "INSERT INTO revisions (item_seq, number, state, content, content_hash, created_at, created_by, run_id, note, went_live_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [.integer(row.seq), .integer(Int64(revision.number)), .text(revision.state.rawValue), .text(revision.json), .text(revision.hash),
-             .date(revision.at), .text(revision.by), revision.runID.map { .integer($0) } ?? .null, .text(revision.note),
-             .date(revision.state == .live ? revision.at : nil)])
+            [
+                .integer(row.seq), .integer(Int64(revision.number)), .text(revision.state.rawValue), .text(revision.json), .text(revision.hash),
+                .date(revision.at), .text(revision.by), revision.runID.map { .integer($0) } ?? .null, .text(revision.note),
+                .date(revision.state == .live ? revision.at : nil),
+            ])
     }
 
     public func setRevisionState(_ state: Revision.State, number: Int, of row: ItemRow, at: Date) throws {
@@ -129,7 +135,9 @@ extension SQLiteStore {
     public func appendAudit(_ entry: NewAuditEntry) throws {
         try db.run(
             "INSERT INTO audit (at, operator, action, item_seq, item_id, reason, detail, batch) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [.date(entry.at), .text(entry.operatorName), .text(entry.action), entry.itemSeq.map { .integer($0) } ?? .null, .text(entry.itemID),
-             .text(entry.reason), .text(entry.detail), .text(entry.batch)])
+            [
+                .date(entry.at), .text(entry.operatorName), .text(entry.action), entry.itemSeq.map { .integer($0) } ?? .null, .text(entry.itemID),
+                .text(entry.reason), .text(entry.detail), .text(entry.batch),
+            ])
     }
 }

@@ -75,8 +75,10 @@ extension SQLiteStore {
                 UPDATE import_runs SET finished_at = ?, status = ?, found = ?, new = ?, changed = ?, unchanged = ?, missing = ?,
                     problems = ?, message = ? WHERE id = ?
                 """,
-                [.date(run.finishedAt ?? now()), .text(run.status.rawValue), .integer(run.found), .integer(run.new), .integer(run.changed),
-                 .integer(run.unchanged), .integer(run.missing), .integer(run.problems), .text(run.message), .integer(run.id)])
+                [
+                    .date(run.finishedAt ?? now()), .text(run.status.rawValue), .integer(run.found), .integer(run.new), .integer(run.changed),
+                    .integer(run.unchanged), .integer(run.missing), .integer(run.problems), .text(run.message), .integer(run.id),
+                ])
             try db.run("INSERT INTO source_state (source_id, last_run_at) VALUES (?, ?) ON CONFLICT (source_id) DO UPDATE SET last_run_at = excluded.last_run_at", [.text(run.sourceID), .date(run.finishedAt ?? now())])
         }
     }

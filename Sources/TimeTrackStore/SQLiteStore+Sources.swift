@@ -69,7 +69,8 @@ extension SQLiteStore: PageMemo {
     public func recall(sourceID: String, url: String, pageHash: String, signature: String) -> Data? {
         try? db.row(
             "SELECT payload FROM page_memo WHERE source_id = ? AND url = ? AND page_hash = ? AND signature = ?",
-            [.text(sourceID), .text(url), .text(pageHash), .text(signature)]) { $0.data(0) }
+            [.text(sourceID), .text(url), .text(pageHash), .text(signature)]
+        ) { $0.data(0) }
     }
 
     public func remember(sourceID: String, entries: [(url: String, pageHash: String, signature: String, payload: Data)]) throws {

@@ -28,10 +28,11 @@ struct Corpus {
         <header id="fsHeader"><div class="logo"><a href="/"><img src="/img/logo.png" alt="Lakeside"></a></div>
         <nav class="nav"><ul>
         """ + (1...40).map { "<li><a href=\"/section-\($0)/\">Menu section \($0)</a><ul><li><a href=\"/section-\($0)/a\">Sub A</a></li><li><a href=\"/section-\($0)/b\">Sub B</a></li></ul></li>" }.joined() + """
-        </ul></nav></header><main id="main">
-        """
+            </ul></nav></header><main id="main">
+            """
 
-    static let boilerplateFoot = "</main><footer class=\"footer\"><p>Lakeside School District · 100 Lake Rd · (555) 555-0100</p>"
+    static let boilerplateFoot =
+        "</main><footer class=\"footer\"><p>Lakeside School District · 100 Lake Rd · (555) 555-0100</p>"
         + (1...30).map { "<a href=\"/footer-\($0)/\">Footer link \($0)</a> " }.joined()
         + "<script>gtag('config','G-XXXX')</script></footer></body></html>\n"
 
@@ -85,17 +86,24 @@ struct Corpus {
             var calendar = "<div class=\"fsCalendar\"><div class=\"fsCalendarRow\">"
             for day in 1...30 {
                 if day % 3 == 0 {
-                    calendar += "<div class=\"fsCalendarDaybox\"><div class=\"fsCalendarInfo\"><a class=\"fsCalendarEventLink\" title=\"No School Day \(day)\" data-occur-id=\"\(school)\(day)_2026-10-\(String(format: "%02d", day))T00:00:00Z_x\" href=\"#\">No School Day \(day)</a><div class=\"fsTimeRange\"><span class=\"fsAllDayEvent\">All Day</span></div></div></div>"
+                    calendar +=
+                        "<div class=\"fsCalendarDaybox\"><div class=\"fsCalendarInfo\"><a class=\"fsCalendarEventLink\" title=\"No School Day \(day)\" data-occur-id=\"\(school)\(day)_2026-10-\(String(format: "%02d", day))T00:00:00Z_x\" href=\"#\">No School Day \(day)</a><div class=\"fsTimeRange\"><span class=\"fsAllDayEvent\">All Day</span></div></div></div>"
                 } else {
-                    calendar += "<div class=\"fsCalendarDaybox\"><div class=\"fsCalendarInfo fsCalendarEvent\"><a class=\"fsCalendarEventLink\" title=\"Event \(day)\" data-occur-id=\"\(school)\(day)_2026-10-\(String(format: "%02d", day))T23:00:00Z_x\" href=\"#\">Event \(day)</a><div class=\"fsTimeRange\"><time class=\"fsStartTime\" datetime=\"2026-10-\(String(format: "%02d", day))T18:00:00-06:00\">6 PM</time><time class=\"fsEndTime\" datetime=\"2026-10-\(String(format: "%02d", day))T19:30:00-06:00\">7:30 PM</time></div><div class=\"fsLocation\">School \(school) Gym</div></div></div>"
+                    calendar +=
+                        "<div class=\"fsCalendarDaybox\"><div class=\"fsCalendarInfo fsCalendarEvent\"><a class=\"fsCalendarEventLink\" title=\"Event \(day)\" data-occur-id=\"\(school)\(day)_2026-10-\(String(format: "%02d", day))T23:00:00Z_x\" href=\"#\">Event \(day)</a><div class=\"fsTimeRange\"><time class=\"fsStartTime\" datetime=\"2026-10-\(String(format: "%02d", day))T18:00:00-06:00\">6 PM</time><time class=\"fsEndTime\" datetime=\"2026-10-\(String(format: "%02d", day))T19:30:00-06:00\">7:30 PM</time></div><div class=\"fsLocation\">School \(school) Gym</div></div></div>"
                 }
             }
             calendar += "</div></div>"
             try write(folder.appendingPathComponent("calendar.html"), Corpus.page("Calendar", calendar))
             // A School Info page.
             var info = "<h1>School Info</h1>"
-            for (section, names) in [("Schedules", ["Bell Schedule", "Friday Schedule", "Lunch Schedule"]), ("Policies", ["Attendance Policy", "Technology Policy", "Fee Policy"]), ("Programs", ["AP Courses", "CTE Classes", "Concurrent Enrollment"]), ("Counseling", ["Scholarships", "College Night"])] {
-                info += "<section class=\"fsElement\"><h2 class=\"fsElementTitle\">\(section)</h2><ul>" + names.map { "<li><a href=\"/school\(school)/docs/\($0.replacingOccurrences(of: " ", with: "_")).pdf\">\($0) (PDF)</a></li>" }.joined() + "</ul></section>"
+            for (section, names) in [
+                ("Schedules", ["Bell Schedule", "Friday Schedule", "Lunch Schedule"]), ("Policies", ["Attendance Policy", "Technology Policy", "Fee Policy"]), ("Programs", ["AP Courses", "CTE Classes", "Concurrent Enrollment"]),
+                ("Counseling", ["Scholarships", "College Night"]),
+            ] {
+                info +=
+                    "<section class=\"fsElement\"><h2 class=\"fsElementTitle\">\(section)</h2><ul>" + names.map { "<li><a href=\"/school\(school)/docs/\($0.replacingOccurrences(of: " ", with: "_")).pdf\">\($0) (PDF)</a></li>" }.joined()
+                    + "</ul></section>"
             }
             try write(folder.appendingPathComponent("info.html"), Corpus.page("School Info", info))
             try definitions(school: school, imports: imports)

@@ -138,10 +138,19 @@ do {
         figures["repeats"] = Double(repeats)
         rows += [
             ("a. floor: libxml2 parse of \(small.floor.pages) pages, one thread", String(format: "%.3f s", floor), String(format: "1.00× floor (median of %d: %.3f–%.3f s)", repeats, floorRange.0, floorRange.1)),
-            ("b. first import (\(small.first.items) items), wall clock", String(format: "%.3f s", small.first.seconds), String(format: "%.2f× floor (target ≤ 2; median of %d: %.3f–%.3f s)", small.first.seconds / floor, repeats, firstRange.0, firstRange.1)),
+            (
+                "b. first import (\(small.first.items) items), wall clock", String(format: "%.3f s", small.first.seconds),
+                String(format: "%.2f× floor (target ≤ 2; median of %d: %.3f–%.3f s)", small.first.seconds / floor, repeats, firstRange.0, firstRange.1)
+            ),
             ("   same, CPU time of all threads", String(format: "%.3f s", small.first.cpuSeconds), String(format: "%.2f× the floor's CPU time of %.3f s", small.first.cpuSeconds / max(0.001, small.floor.cpuSeconds), small.floor.cpuSeconds)),
-            ("   floor on all \(ProcessInfo.processInfo.activeProcessorCount) cores (libxml2 only)", String(format: "%.3f s", parallelFloor.seconds), String(format: "first import is %.2f× this", small.first.seconds / max(0.001, parallelFloor.seconds))),
-            ("c. re-import, nothing changed", String(format: "%.3f s", small.unchanged.seconds), String(format: "%.2f× first (target ≤ 0.3; median of %d: %.3f–%.3f s)", small.unchanged.seconds / small.first.seconds, repeats, unchangedRange.0, unchangedRange.1)),
+            (
+                "   floor on all \(ProcessInfo.processInfo.activeProcessorCount) cores (libxml2 only)", String(format: "%.3f s", parallelFloor.seconds),
+                String(format: "first import is %.2f× this", small.first.seconds / max(0.001, parallelFloor.seconds))
+            ),
+            (
+                "c. re-import, nothing changed", String(format: "%.3f s", small.unchanged.seconds),
+                String(format: "%.2f× first (target ≤ 0.3; median of %d: %.3f–%.3f s)", small.unchanged.seconds / small.first.seconds, repeats, unchangedRange.0, unchangedRange.1)
+            ),
             ("d. re-import, \(small.touched) pages (10%) changed", String(format: "%.3f s", small.changed.seconds), String(format: "%.2f× first", small.changed.seconds / small.first.seconds)),
         ]
     }

@@ -11,7 +11,9 @@ import Testing
 
     /// What an import leaves that must not depend on interruptions (ids and run records may).
     static func snapshot(_ store: String) throws -> String {
-        try Binaries.sql(store, """
+        try Binaries.sql(
+            store,
+            """
             SELECT kind || '|' || status || '|' || source_id || '|' || source_key || '|' || base_hash || '|' ||
                 (SELECT count(*) FROM revisions r WHERE r.item_seq = items.seq)
             FROM items ORDER BY source_id, source_key

@@ -27,7 +27,9 @@ import Testing
             "<article><h2>Article \(i)</h2><div class='body'><p>\(String(repeating: "Paragraph \(i) of a long district announcement. ", count: 40))</p></div></article>"
         }.joined()
         try dir.write("imports/news.html", "<html><body>\(articles)</body></html>")
-        try dir.write("imports/news.json", """
+        try dir.write(
+            "imports/news.json",
+            """
             { "id": "news", "importer": "html", "kind": "announcement", "url": "news.html", "timeZone": "America/Denver",
               "options": { "item": "article", "fields": { "title": "h2", "body": ".body@html" } } }
             """)

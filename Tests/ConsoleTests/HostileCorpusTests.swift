@@ -56,7 +56,11 @@ import Testing
         add("ical", "event", "ics", ics(event("RRULE:FREQ=SECONDLY;COUNT=100000000\r\n")))
         add("ical", "event", "ics", ics(event("RRULE:FREQ=DAILY;UNTIL=99999999T999999Z\r\n")))
         add("ical", "event", "ics", ics(String(repeating: event("RRULE:FREQ=DAILY;INTERVAL=1\r\n", uid: "same"), count: 300)))
-        add("ical", "event", "ics", ics("BEGIN:VTIMEZONE\r\nTZID:Evil\r\nBEGIN:STANDARD\r\nDTSTART:19700101T000000\r\nTZOFFSETTO:+9999\r\nTZOFFSETFROM:-9999\r\nRRULE:FREQ=YEARLY;BYMONTH=99999999999;BYDAY=-9223372036854775808SU\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\n" + event("DTEND;TZID=Evil:20260910T200000\r\n").replacingOccurrences(of: "DTSTART:20260910T180000Z", with: "DTSTART;TZID=Evil:20260910T180000")))
+        add(
+            "ical", "event", "ics",
+            ics(
+                "BEGIN:VTIMEZONE\r\nTZID:Evil\r\nBEGIN:STANDARD\r\nDTSTART:19700101T000000\r\nTZOFFSETTO:+9999\r\nTZOFFSETFROM:-9999\r\nRRULE:FREQ=YEARLY;BYMONTH=99999999999;BYDAY=-9223372036854775808SU\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\n"
+                    + event("DTEND;TZID=Evil:20260910T200000\r\n").replacingOccurrences(of: "DTSTART:20260910T180000Z", with: "DTSTART;TZID=Evil:20260910T180000")))
         add("ical", "event", "ics", ics(event("DTEND:00000000T000000Z\r\nEXDATE:99999999,garbage\r\n")))
         add("ical", "event", "ics", Data([0xFF, 0xFE, 0x00, 0x42] + (0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }))
 
@@ -91,7 +95,10 @@ import Testing
 
         // Feeds: depth, entities, external entities, dates.
         add("feed", "announcement", "xml", "<?xml version='1.0'?><rss><channel>" + String(repeating: "<item>", count: 100_000) + "</channel></rss>")
-        add("feed", "announcement", "xml", "<?xml version='1.0'?><!DOCTYPE r [<!ENTITY a 'aaaaaaaaaa'><!ENTITY b '&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;'><!ENTITY c '&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;'><!ENTITY d '&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;'><!ENTITY e '&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;'><!ENTITY f '&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;'>]><rss><channel><item><title>&f;&f;&f;&f;</title><link>https://x.example/1</link></item></channel></rss>")
+        add(
+            "feed", "announcement", "xml",
+            "<?xml version='1.0'?><!DOCTYPE r [<!ENTITY a 'aaaaaaaaaa'><!ENTITY b '&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;'><!ENTITY c '&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;'><!ENTITY d '&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;'><!ENTITY e '&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;'><!ENTITY f '&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;'>]><rss><channel><item><title>&f;&f;&f;&f;</title><link>https://x.example/1</link></item></channel></rss>"
+        )
         add("feed", "announcement", "xml", "<?xml version='1.0'?><!DOCTYPE r [<!ENTITY x SYSTEM 'file:///etc/passwd'>]><rss><channel><item><title>&x;</title><link>https://x.example/2</link></item></channel></rss>")
         for date in ["Mon, 99 Zzz 99999 99:99:99 +9999", "9223372036854775807", "", String(repeating: "1", count: 10_000)] {
             add("feed", "announcement", "xml", "<?xml version='1.0'?><rss><channel><item><title>Dated</title><link>https://x.example/3</link><pubDate>\(date)</pubDate></item></channel></rss>")
@@ -163,7 +170,9 @@ import Testing
                 continue
             }
             try c.body.write(to: dir.url.appendingPathComponent("imports/\(c.file)"))
-            try dir.write("imports/\(c.id).json", """
+            try dir.write(
+                "imports/\(c.id).json",
+                """
                 { "id": "\(c.id)", "importer": "\(c.importer)", "kind": "\(c.kind)", "url": "\(c.file)", "timeZone": "America/Denver",
                   "baseURL": "https://hostile.example/\(c.file)", "options": \(c.options) }
                 """)

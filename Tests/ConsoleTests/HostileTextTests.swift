@@ -43,7 +43,9 @@ import TimeTrackCore
             return "<article><h2>News \(index) \(text)\(entities) \(Self.friendly)</h2><time datetime='2026-09-1\(index % 10)'>x</time><a href='/n/\(index)'>more</a></article>"
         }
         try dir.write("imports/news.html", "<html><body>" + articles.joined() + "</body></html>")
-        try dir.write("imports/b-news.json", """
+        try dir.write(
+            "imports/b-news.json",
+            """
             { "id": "b-news", "importer": "html", "kind": "announcement", "url": "news.html", "baseURL": "https://district.example/news/", "timeZone": "America/Denver",
               "options": { "item": "article", "fields": { "title": "h2", "date": "time@datetime", "link": "a@href", "summary": "h2" } } }
             """)

@@ -12,7 +12,9 @@ import Testing
             try dir.write("imports/news.html", "<article><h2>Open house</h2><p class='s'>\(summary)</p><a href='/n/1'>more</a></article>")
         }
         try page("In the gym")
-        try dir.write("imports/news.json", """
+        try dir.write(
+            "imports/news.json",
+            """
             { "id": "news", "importer": "html", "kind": "announcement", "url": "news.html", "baseURL": "https://district.example/news/", "timeZone": "America/Denver",
               "options": { "item": "article", "key": "a@href", "fields": { "title": "h2", "summary": ".s", "link": "a@href" } } }
             """)

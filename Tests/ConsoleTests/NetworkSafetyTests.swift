@@ -13,7 +13,9 @@ import Testing
         // A file in the imports folder that a hostile page points at.
         let secret = try setup.dir.write("imports/secret.html", "<article><h2>Secret local item</h2></article>")
         setup.server.route("/news.html", .html("<article><h2>Public item</h2></article><a class='next' href='file://\(secret)'>next</a>"))
-        try setup.dir.write("imports/news.json", """
+        try setup.dir.write(
+            "imports/news.json",
+            """
             { "id": "news", "importer": "html", "kind": "announcement", "url": "\(setup.server.base)/news.html", "timeZone": "America/Denver",
               "allowPrivateNetwork": ["127.0.0.1"], "options": { "item": "article", "fields": { "title": "h2" }, "next": "a.next@href" } }
             """)
@@ -30,7 +32,9 @@ import Testing
         setup.server.route("/remote.html", .html("<article><h2>Remote item</h2></article>"))
         try setup.dir.write("imports/local.html", "<article><h2>Local item</h2></article><a class='next' href='\(setup.server.base)/remote.html'>next</a>")
         func define(_ extra: String) throws {
-            try setup.dir.write("imports/local.json", """
+            try setup.dir.write(
+                "imports/local.json",
+                """
                 { "id": "local", "importer": "html", "kind": "announcement", "url": "local.html", "timeZone": "America/Denver",
                   "allowPrivateNetwork": ["127.0.0.1"] \(extra), "options": { "item": "article", "fields": { "title": "h2" }, "next": "a.next@href" } }
                 """)
@@ -52,7 +56,9 @@ import Testing
         let closed = try TestHTTPServer()
         let port = closed.port
         closed.stop()
-        try setup.dir.write("imports/down.json", """
+        try setup.dir.write(
+            "imports/down.json",
+            """
             { "id": "down", "importer": "html", "kind": "announcement", "url": "http://127.0.0.1:\(port)/news.html", "timeZone": "America/Denver",
               "allowPrivateNetwork": ["127.0.0.1"], "options": { "item": "article", "fields": { "title": "h2" } } }
             """)
@@ -78,7 +84,9 @@ import Testing
         let setup = try Setup()
         defer { setup.remove() }
         setup.server.route("/news.html", .html("<article><h2>Pinned</h2></article>"))
-        try setup.dir.write("imports/named.json", """
+        try setup.dir.write(
+            "imports/named.json",
+            """
             { "id": "named", "importer": "html", "kind": "announcement", "url": "http://localhost:\(setup.server.port)/news.html", "timeZone": "America/Denver",
               "allowPrivateNetwork": ["localhost"], "options": { "item": "article", "fields": { "title": "h2" } } }
             """)
@@ -173,7 +181,9 @@ import Testing
         setup.server.route(firstPath, .init(status: 200, headers: ["Content-Type": type], body: Data(firstBody.utf8)))
         // Fine the first time; then the server fails on it for a while.
         setup.server.route(secondPath, .init(status: 200, headers: ["Content-Type": type], body: Data(secondBody.utf8)), .init(status: 500))
-        try setup.dir.write("imports/src.json", """
+        try setup.dir.write(
+            "imports/src.json",
+            """
             { "id": "src", "importer": "\(importer)", "kind": "announcement", "url": "\(base)\(firstPath)", "timeZone": "America/Denver",
               "allowPrivateNetwork": ["127.0.0.1"], "options": \(options) }
             """)

@@ -12,7 +12,9 @@ import Testing
         }
         try dir.write("imports/site/list.html", "<html><body>" + (1...3).map { "<div class='item'><h2><a href='/a\($0).html'>Item \($0)</a></h2></div>" }.joined() + "</body></html>")
         for n in 1...3 { try dir.write("imports/site/a\(n).html", article(n, "First version \(n)")) }
-        try dir.write("imports/memo.json", """
+        try dir.write(
+            "imports/memo.json",
+            """
             { "id": "memo", "importer": "html", "kind": "announcement", "url": "site/list.html", "baseURL": "https://memo.example/list.html", "timeZone": "America/Denver",
               "options": { "item": ".item", "fields": { "title": "h2 a", "link": "h2 a@href" }, "detail": { "link": "link", "fields": { "date": "time@datetime", "body": ".body@html" } } } }
             """)
@@ -35,7 +37,9 @@ import Testing
         #expect(((shown?["pending"] as? [String: Any])?["body"] as? String)?.contains("Second version") == true)
 
         // A change of the source's options reads every page again (the memo is keyed by them).
-        try dir.write("imports/memo.json", """
+        try dir.write(
+            "imports/memo.json",
+            """
             { "id": "memo", "importer": "html", "kind": "announcement", "url": "site/list.html", "baseURL": "https://memo.example/list.html", "timeZone": "America/Denver",
               "options": { "item": ".item", "fields": { "title": { "select": "h2 a", "template": "News: {value}" }, "link": "h2 a@href" }, "detail": { "link": "link", "fields": { "date": "time@datetime", "body": ".body@html" } } } }
             """)
@@ -58,7 +62,9 @@ import Testing
         let outside = try dir.write("outside.html", "<html><body><p class='s'>not ours</p></body></html>")
         try FileManager.default.removeItem(atPath: dir.path("imports/site/a23.html"))
         try FileManager.default.createSymbolicLink(atPath: dir.path("imports/site/a23.html"), withDestinationPath: outside)
-        try dir.write("imports/detail.json", """
+        try dir.write(
+            "imports/detail.json",
+            """
             { "id": "detail", "importer": "html", "kind": "announcement", "url": "site/list.html", "baseURL": "https://detail.example/list.html", "timeZone": "America/Denver",
               "options": { "item": ".item", "fields": { "title": "h2 a", "link": "h2 a@href" }, "detail": { "link": "link", "fields": { "date": "time@datetime", "summary": ".s" } } } }
             """)
@@ -95,7 +101,9 @@ import Testing
             "<html><body><nav><a href='/menu.pdf'>Menu</a></nav><main><h2>Bell Schedules</h2>" + links.map { "<a href='/\($0).pdf'>\($0) (PDF)</a>" }.joined() + "</main></body></html>"
         }
         try setup.dir.write("imports/site/info.html", page(["Weekday", "Friday"]))
-        try setup.dir.write("imports/info.json", """
+        try setup.dir.write(
+            "imports/info.json",
+            """
             { "id": "info", "importer": "documents", "kind": "school-info", "url": "site/info.html", "baseURL": "https://school.example/info.html", "timeZone": "America/Denver" }
             """)
         let first = try setup.run(["import", "info"])

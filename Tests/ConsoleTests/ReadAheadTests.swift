@@ -73,7 +73,9 @@ import Testing
             return nil
         }
         for name in ["a", "b", "c", "d"] {
-            try setup.dir.write("imports/\(name).json", """
+            try setup.dir.write(
+                "imports/\(name).json",
+                """
                 { "id": "\(name)", "importer": "html", "kind": "announcement", "url": "\(setup.server.base)/list-\(name).html", "timeZone": "America/Denver",
                   "allowPrivateNetwork": ["127.0.0.1"],
                   "options": { "item": "article", "key": "h2", "fields": { "title": "h2", "link": "a@href" }, "detail": { "link": "link", "fields": { "body": ".body@html" } } } }

@@ -20,7 +20,9 @@ import Testing
 
         /// A news source at `path` on the test server (127.0.0.1 allowed explicitly).
         func source(_ id: String, path: String, schedule: String = "1h", extra: String = "") throws {
-            try dir.write("imports/\(id).json", """
+            try dir.write(
+                "imports/\(id).json",
+                """
                 { "id": "\(id)", "importer": "html", "kind": "announcement", "url": "\(server.base)\(path)", "timeZone": "America/Denver",
                   "schedule": "\(schedule)", "allowPrivateNetwork": ["127.0.0.1"] \(extra),
                   "options": { "item": "article", "fields": { "title": "h2", "link": "a@href", "date": "time@datetime" } } }
@@ -46,9 +48,10 @@ import Testing
     }
 
     static func page(_ count: Int, prefix: String = "Item") -> String {
-        "<html><body>" + (1...max(1, count)).map { i in
-            "<article><h2>\(prefix) \(i)</h2><a href=\"/news/\(i).html\">more</a><time datetime=\"2026-09-\(String(format: "%02d", i % 28 + 1))\">x</time></article>"
-        }.prefix(count).joined() + "</body></html>"
+        "<html><body>"
+            + (1...max(1, count)).map { i in
+                "<article><h2>\(prefix) \(i)</h2><a href=\"/news/\(i).html\">more</a><time datetime=\"2026-09-\(String(format: "%02d", i % 28 + 1))\">x</time></article>"
+            }.prefix(count).joined() + "</body></html>"
     }
 
     @Test func etagAndLastModifiedMakeTheSecondRunA304WithNoNewRevisions() throws {
@@ -115,7 +118,9 @@ import Testing
         setup.server.route("/ok.html", .html(Self.page(2)))
         try setup.source("tofile", path: "/to-file.html")
         try setup.source("toprivate", path: "/to-private.html")
-        try setup.dir.write("imports/unallowed.json", """
+        try setup.dir.write(
+            "imports/unallowed.json",
+            """
             { "id": "unallowed", "importer": "html", "kind": "announcement", "url": "\(setup.server.base)/ok.html",
               "options": { "item": "article", "fields": { "title": "h2" } } }
             """)
@@ -203,7 +208,9 @@ import Testing
         setup.server.handle { request in
             request.path.hasPrefix("/news/") ? TestHTTPServer.Response(status: 200, headers: ["Content-Type": "text/html"], body: Data("<div class='body'><p>Detail</p></div>".utf8), delay: 0.1) : nil
         }
-        try setup.dir.write("imports/slowdetail.json", """
+        try setup.dir.write(
+            "imports/slowdetail.json",
+            """
             { "id": "slowdetail", "importer": "html", "kind": "announcement", "url": "\(setup.server.base)/list.html", "timeZone": "America/Denver",
               "schedule": "1h", "allowPrivateNetwork": ["127.0.0.1"],
               "options": { "item": "article", "fields": { "title": "h2", "link": "a@href" }, "detail": { "link": "link", "fields": { "body": ".body@html" } } } }
@@ -312,7 +319,9 @@ import Testing
         setup.server.handle { request in
             request.path.hasPrefix("/news/") ? TestHTTPServer.Response(status: 200, headers: ["Content-Type": "text/html"], body: Data("<div class='body'>x</div>".utf8), delay: 0.3) : nil
         }
-        try setup.dir.write("imports/long.json", """
+        try setup.dir.write(
+            "imports/long.json",
+            """
             { "id": "long", "importer": "html", "kind": "announcement", "url": "\(setup.server.base)/list.html", "timeZone": "America/Denver",
               "allowPrivateNetwork": ["127.0.0.1"],
               "options": { "item": "article", "fields": { "title": "h2", "link": "a@href" }, "detail": { "link": "link", "fields": { "body": ".body@html" } } } }

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import TimeTrackCore
+
 @testable import ICalImporter
 
 @Suite struct ICalImporterTests {

@@ -1,10 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 import TimeTrackCore
 import TimeTrackImport
 import TimeTrackKit
 import TimeTrackStore
-import TestSupport
 
 /// `ReadAhead` hands readings out in order, runs at most `depth` at once with no lane shared,
 /// opens each on the caller's thread, and passes a reading's error on without stopping the rest.
@@ -108,7 +108,9 @@ import TestSupport
             for n in 1...4 {
                 let page = "<html><body>" + (1...3).map { "<article><h2>S\(n) item \($0)</h2><a href='/s\(n)/\($0).html'>x</a></article>" }.joined() + "</body></html>"
                 try dir.write("imports/site/s\(n).html", page)
-                let file = try dir.write("imports/s\(n).json", """
+                let file = try dir.write(
+                    "imports/s\(n).json",
+                    """
                     { "id": "s\(n)", "importer": "html", "kind": "announcement", "url": "site/s\(n).html", "baseURL": "https://s.example/s\(n).html",
                       "options": { "item": "article", "fields": { "title": "h2", "link": "a@href" } } }
                     """)

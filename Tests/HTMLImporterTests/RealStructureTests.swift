@@ -9,9 +9,10 @@ import TimeTrackKit
     @Test func finalsitePostBoard() throws {
         let result = try Harness.extract("finalsite-board")
         let items = result.announcements
-        #expect(items.map(\.title) == [
-            "October 5, 2026 - Regular Board Meeting", "Canceled - September 29, 2026 - Special Board Meeting", "September 8, 2026 - Finance Committee",
-        ])
+        #expect(
+            items.map(\.title) == [
+                "October 5, 2026 - Regular Board Meeting", "Canceled - September 29, 2026 - Special Board Meeting", "September 8, 2026 - Finance Committee",
+            ])
         // href="#" popups: the link comes from data-slug, resolved against the canonical page URL.
         #expect(items.first?.link == "https://www.riverside.k12.example/board/meetings/post/october-5-2026-regular-meeting")
         #expect(result.items.map(\.key) == ["501", "498", "490"])
@@ -80,10 +81,11 @@ import TimeTrackKit
         #expect(result.pagesFetched == 2)
         #expect(items.count == 3)
         #expect(result.duplicatesMerged == 1)
-        #expect(items.map(\.title) == [
-            "2026-27 Student Registration Now Open", "Superintendent Outlines First 100 Days & Leadership Changes",
-            "Accepting Pre-Kindergarten Enrollment Requests",
-        ])
+        #expect(
+            items.map(\.title) == [
+                "2026-27 Student Registration Now Open", "Superintendent Outlines First 100 Days & Leadership Changes",
+                "Accepting Pre-Kindergarten Enrollment Requests",
+            ])
         #expect(items[1].link == "https://newsroom.valley.example/superintendent-outlines-first-100-days/")
         #expect(items[1].summary == "The superintendent’s plan focuses on student achievement.")
         #expect(items[0].summary == "Families can now register students for the 2026-27 school year online…")

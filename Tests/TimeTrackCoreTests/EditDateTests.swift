@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TimeTrackCore
 
 /// Dates typed at the console are read in the item's own zone, exactly, around DST changes.

@@ -25,7 +25,11 @@ import TimeTrackCore
             var hasher = SHA256()
             hasher.update(bytes[0..<split])
             hasher.update(bytes[split...])
-            #expect(hasher.finalize() == { var h = SHA256(); h.update(bytes); return h.finalize() }())
+            #expect(
+                hasher.finalize()
+                    == {
+                        var h = SHA256(); h.update(bytes); return h.finalize()
+                    }())
         }
     }
 }

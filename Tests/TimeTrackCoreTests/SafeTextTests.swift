@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import TimeTrackCore
 
 @Suite struct SafeTextTests {

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import TimeTrackCore
 import TimeTrackKit
+
 @testable import TimeTrackImport
 
 /// Every number a definition or the settings file holds, fed values that trap a careless
@@ -24,7 +25,9 @@ import TimeTrackKit
             for option in info.options where option.type == "number" {
                 for value in Self.hostile {
                     let kind = info.kinds.first?.rawValue ?? "announcement"
-                    let path = try dir.write("d.json", """
+                    let path = try dir.write(
+                        "d.json",
+                        """
                         { "id": "d", "importer": "\(info.name)", "kind": "\(kind)", "url": "p.html",
                           "options": { \(Self.baseOptions(info.name)) "\(option.name)": \(value) } }
                         """)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TimeTrackKit
+
 @testable import TimeTrackImport
 
 /// The address rules of the web client, without a network.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TimeTrackImport
 
 /// The CONNECT proxy that keeps https on the checked address: a pinned name is tunnelled to

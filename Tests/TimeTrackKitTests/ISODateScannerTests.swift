@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TimeTrackKit
 
 /// The hand-written ISO 8601 scanner gives exactly the parts the regular expression gives, or

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TimeTrackKit
 
 /// The backtracking-free matcher: same answers as NSRegularExpression on the syntax both accept,
@@ -80,8 +81,10 @@ import Testing
     }
 
     @Test func unsupportedSyntaxIsRefusedWithAReason() {
-        for (pattern, words) in [("(?=a)b", "lookahead"), ("(?<=a)b", "lookbehind"), ("(a)\\1", "backreferences"), ("a{2000}", "1000"),
-                                 ("(a", "not closed"), ("a)", "unmatched"), ("*a", "nothing to repeat"), ("[z-a]", "backwards"), ("\\q", "escape")] {
+        for (pattern, words) in [
+            ("(?=a)b", "lookahead"), ("(?<=a)b", "lookbehind"), ("(a)\\1", "backreferences"), ("a{2000}", "1000"),
+            ("(a", "not closed"), ("a)", "unmatched"), ("*a", "nothing to repeat"), ("[z-a]", "backwards"), ("\\q", "escape"),
+        ] {
             do {
                 _ = try SafePattern(pattern)
                 Issue.record("\(pattern) was accepted")

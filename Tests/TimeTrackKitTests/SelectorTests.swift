@@ -26,7 +26,7 @@ import TimeTrackKit
     @Test func basics() throws {
         #expect(try texts("li a") == ["One", "Two", "Three"])
         #expect(try texts("#main .item") == ["One", "Two", "Three"])
-        #expect(try texts(".content") .count == 1)  // not .contentx
+        #expect(try texts(".content").count == 1)  // not .contentx
         #expect(try texts("ul > li > a[data-id=2]") == ["Two"])
         #expect(try texts("a[href^=https]") == ["Three"])
         #expect(try texts("a[href$='.html']") == ["One", "Two"])

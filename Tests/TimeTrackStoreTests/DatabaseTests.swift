@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import TimeTrackCore
 import TimeTrackReview
+
 @testable import TimeTrackStore
 
 /// The connection layer tells the truth: transactions as SQLite sees them, values counted,

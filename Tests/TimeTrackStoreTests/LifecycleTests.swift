@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import TimeTrackCore
 import TimeTrackReview
+
 @testable import TimeTrackStore
 
 /// What only SQLite holds: content read back from the file, the typed rows and views an app

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import TimeTrackCore
 import TimeTrackReview
+
 @testable import TimeTrackStore
 
 /// Opening, upgrading and refusing store files; concurrent writers; a writer killed mid-decision.
@@ -14,7 +15,8 @@ import TimeTrackReview
         try SQLiteStore.createOlderStore(path: path, version: 1)
         // Write a version-1 item with plain SQL, as an old build would have.
         let old = try Database(path: path, create: false)
-        try old.execute("""
+        try old.execute(
+            """
             INSERT INTO items (seq, id, kind, status, title, base_hash, created_at, updated_at, pending_revision)
                 VALUES (1, 'a1', 'announcement', 'pending', 'Old', 'h', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', 1);
             INSERT INTO revisions (item_seq, number, state, content, content_hash, created_at, created_by)

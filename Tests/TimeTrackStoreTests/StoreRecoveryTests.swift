@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import TimeTrackCore
 import TimeTrackReview
+
 @testable import TimeTrackStore
 
 /// A healthy store is never refused: a checkpoint cut short, a read-only file, an empty file, two
@@ -176,7 +177,9 @@ import TimeTrackReview
     @Test func aCorruptStoreIsRefusedBeforeAnImportWritesToIt() throws {
         let dir = try TemporaryDirectory("corrupt")
         defer { dir.remove() }
-        try dir.write("imports/news.json", """
+        try dir.write(
+            "imports/news.json",
+            """
             { "id": "news", "importer": "html", "kind": "announcement", "url": "news.html", "timeZone": "America/Denver",
               "options": { "item": "article", "fields": { "title": "h2" } } }
             """)
@@ -217,7 +220,8 @@ import TimeTrackReview
         let item = try Lifecycle(store).submit(Samples.announcement("Clean title"), school: nil, by: "root", note: nil)
         // Written behind the tool's back, as sqlite3 could.
         let hostile = "'Fake ' || char(27) || '[2J' || char(155) || '31m' || char(8238) || ' approved (published)'"
-        try store.db.execute("""
+        try store.db.execute(
+            """
             UPDATE items SET title = \(hostile), source_id = 'src' || char(27) || '[1A';
             UPDATE revisions SET content = json_set(content, '$.title', \(hostile), '$.summary', 'S' || char(7) || char(27) || ']0;owned' || char(7));
             """)

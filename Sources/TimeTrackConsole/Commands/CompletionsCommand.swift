@@ -11,7 +11,8 @@ extension Console {
             }
             switch args.positional[0] {
             case "bash":
-                session.output.line("""
+                session.output.line(
+                    """
                     # timetrack-admin completion for bash: eval "$(timetrack-admin completions bash)"
                     _timetrack_admin() {
                       local cur="${COMP_WORDS[COMP_CWORD]}" cmd="" i opts=""
@@ -35,7 +36,8 @@ extension Console {
                     complete -F _timetrack_admin timetrack-admin
                     """)
             case "zsh":
-                session.output.line("""
+                session.output.line(
+                    """
                     #compdef timetrack-admin
                     # timetrack-admin completion for zsh: timetrack-admin completions zsh > "${fpath[1]}/_timetrack-admin"
                     autoload -U bashcompinit && bashcompinit

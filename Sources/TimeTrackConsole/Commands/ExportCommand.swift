@@ -46,7 +46,9 @@ extension Console {
                     }
                 }
             }
-            if session.output.json { session.output.printJSON(JSONValue.array(written.map { .string($0) })) } else {
+            if session.output.json {
+                session.output.printJSON(JSONValue.array(written.map { .string($0) }))
+            } else {
                 for path in written { session.output.line("wrote \(path)") }
             }
             return 0

@@ -1,7 +1,7 @@
 import Foundation
 import TimeTrackCore
-import TimeTrackReview
 import TimeTrackKit
+import TimeTrackReview
 
 extension Console {
     static func kindOption(_ args: Arguments, _ name: String = "kind") throws -> ItemKind? {
@@ -121,16 +121,18 @@ extension Console {
             let revisions = try store.revisions(of: args.positional[0])
             let audit = try store.audit(itemID: args.positional[0], limit: 1000)
             if session.output.json {
-                session.output.printJSON(JSONValue.object([
-                    "revisions": .array(revisions.map { r in
-                        .object([
-                            "number": .number(Double(r.number)), "state": .string(r.state.rawValue), "createdBy": .string(r.createdBy),
-                            "createdAt": .string(ISO8601DateFormatter().string(from: r.createdAt)), "note": r.note.map { .string($0) } ?? .null,
-                            "fields": .object(r.content.fields()), "hash": .string(r.contentHash),
-                        ])
-                    }),
-                    "audit": .array(audit.map { (try? JSONCoding.value($0)) ?? .null }),
-                ]))
+                session.output.printJSON(
+                    JSONValue.object([
+                        "revisions": .array(
+                            revisions.map { r in
+                                .object([
+                                    "number": .number(Double(r.number)), "state": .string(r.state.rawValue), "createdBy": .string(r.createdBy),
+                                    "createdAt": .string(ISO8601DateFormatter().string(from: r.createdAt)), "note": r.note.map { .string($0) } ?? .null,
+                                    "fields": .object(r.content.fields()), "hash": .string(r.contentHash),
+                                ])
+                            }),
+                        "audit": .array(audit.map { (try? JSONCoding.value($0)) ?? .null }),
+                    ]))
                 return 0
             }
             var previous: ItemContent?
@@ -222,7 +224,9 @@ extension Console {
             }
             let changes = try ItemContent.parseEdits(assignments, kind: item.kind, current: item.pendingContent ?? item.content, zone: session.zone(of: item))
             let edited = try Lifecycle(store).edit(id, changes: changes, by: session.operatorName, reason: args.option("reason"))
-            if session.output.json { session.output.printJSON(ItemRendering.itemJSON(edited)) } else {
+            if session.output.json {
+                session.output.printJSON(ItemRendering.itemJSON(edited))
+            } else {
                 session.output.line("\(edited.id): edited \(changes.keys.sorted().joined(separator: ", ")); locked against re-imports: \(edited.lockedFields.joined(separator: ", ")) (`unlock \(edited.id) FIELD` to follow the source again)")
             }
             return 0
@@ -251,7 +255,9 @@ extension Console {
             let item = try store.item(id)
             try session.requireDecision(on: item.kind, action: "unlock", in: store)
             let unlocked = try Lifecycle(store).unlock(id, fields: Array(args.positional.dropFirst()), by: session.operatorName)
-            if session.output.json { session.output.printJSON(ItemRendering.itemJSON(unlocked)) } else {
+            if session.output.json {
+                session.output.printJSON(ItemRendering.itemJSON(unlocked))
+            } else {
                 session.output.line("\(unlocked.id): unlocked \(args.positional.dropFirst().joined(separator: ", "))" + (unlocked.lockedFields.isEmpty ? "" : "; still locked: " + unlocked.lockedFields.joined(separator: ", ")))
             }
             return 0
@@ -280,14 +286,16 @@ extension Console {
             let undone = try Lifecycle(store).undo(by: session.operatorName)
             let out = session.output
             if out.json {
-                out.printJSON(JSONValue.array(undone.map { entry in
-                    var object: [String: JSONValue] = ["id": .string(entry.itemID), "undid": .string(entry.action)]
-                    switch entry.outcome {
-                    case .undone(let status): object["status"] = .string(status.rawValue)
-                    case .decidedSince(let what): object["skipped"] = .string("decided again since: " + what)
-                    }
-                    return .object(object)
-                }))
+                out.printJSON(
+                    JSONValue.array(
+                        undone.map { entry in
+                            var object: [String: JSONValue] = ["id": .string(entry.itemID), "undid": .string(entry.action)]
+                            switch entry.outcome {
+                            case .undone(let status): object["status"] = .string(status.rawValue)
+                            case .decidedSince(let what): object["skipped"] = .string("decided again since: " + what)
+                            }
+                            return .object(object)
+                        }))
                 return 0
             }
             guard !undone.isEmpty else {
@@ -340,10 +348,12 @@ extension Console {
                 session.output.printJSON(runs)
                 return 0
             }
-            if runs.isEmpty { session.output.line("no runs yet") ; return 0 }
+            if runs.isEmpty { session.output.line("no runs yet"); return 0 }
             var table = Table(headers: ["run", "source", "started", "status", "found", "new", "changed", "same", "missing", "problems", "message"])
             for r in runs {
-                table.rows.append([String(r.id), r.sourceID, Display.date(r.startedAt, zone: .current), r.status.rawValue, String(r.found), String(r.new), String(r.changed), String(r.unchanged), String(r.missing), String(r.problems), r.message ?? ""])
+                table.rows.append([
+                    String(r.id), r.sourceID, Display.date(r.startedAt, zone: .current), r.status.rawValue, String(r.found), String(r.new), String(r.changed), String(r.unchanged), String(r.missing), String(r.problems), r.message ?? "",
+                ])
             }
             for line in table.render(width: terminalWidth()) { session.output.line(line) }
             return 0

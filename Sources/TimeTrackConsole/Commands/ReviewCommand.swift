@@ -1,7 +1,7 @@
 import Foundation
 import TimeTrackCore
-import TimeTrackReview
 import TimeTrackKit
+import TimeTrackReview
 
 extension Console {
     static var reviewCommand: CommandSpec {
@@ -55,11 +55,13 @@ extension Console {
         guard let reader = session.reader, session.interactive, !out.json else {
             let items = try ids.map { try store.item($0) }
             if out.json {
-                out.printJSON(JSONValue.array(items.map { item in
-                    var object = ItemRendering.itemJSON(item).objectValue ?? [:]
-                    object["review"] = .string(String(describing: reviewState(item)).uppercased())
-                    return .object(object)
-                }))
+                out.printJSON(
+                    JSONValue.array(
+                        items.map { item in
+                            var object = ItemRendering.itemJSON(item).objectValue ?? [:]
+                            object["review"] = .string(String(describing: reviewState(item)).uppercased())
+                            return .object(object)
+                        }))
                 return 0
             }
             if items.isEmpty { out.line("nothing to review"); return 0 }
@@ -139,12 +141,13 @@ extension Console {
                 case "q": break itemLoop
                 case "s", "": skipped += 1; continue itemLoop
                 case "?":
-                    out.line(state == .missing
-                        ? "  a: archive it (history, restorable)  k: keep it (reset the count)  s: decide later  q: stop reviewing"
-                        : item.kind == .ticket
-                            ? "  r: reply (you type the text)  c: close the ticket  s: decide later  q: stop reviewing"
-                            : "  a: publish  r: refuse (you give a reason)  e: change fields (FIELD=VALUE ...), locked against imports\n  s: decide later  "
-                                + (item.kind.isImportedContent ? "A: approve this and the remaining \(item.kind.plural) (asks first)  " : "") + "q: stop reviewing")
+                    out.line(
+                        state == .missing
+                            ? "  a: archive it (history, restorable)  k: keep it (reset the count)  s: decide later  q: stop reviewing"
+                            : item.kind == .ticket
+                                ? "  r: reply (you type the text)  c: close the ticket  s: decide later  q: stop reviewing"
+                                : "  a: publish  r: refuse (you give a reason)  e: change fields (FIELD=VALUE ...), locked against imports\n  s: decide later  "
+                                    + (item.kind.isImportedContent ? "A: approve this and the remaining \(item.kind.plural) (asks first)  " : "") + "q: stop reviewing")
                     continue
                 case "A" where state != .missing && item.kind.isImportedContent:
                     let rest = ids[(index + 1)...].compactMap { try? store.item($0) }.filter { $0.kind == item.kind && reviewState($0) != .missing }

@@ -8,13 +8,15 @@ extension Console {
         CommandSpec("plugins", summary: "list the importer plugins, their kinds and options") { _, session in
             let infos = ImporterRegistry.all.map { $0.info }
             if session.output.json {
-                session.output.printJSON(JSONValue.array(infos.map { info in
-                    .object([
-                        "name": .string(info.name), "version": .string(info.version), "kinds": .array(info.kinds.map { .string($0.rawValue) }),
-                        "summary": .string(info.summary),
-                        "options": .array(info.options.map { .object(["name": .string($0.name), "type": .string($0.type), "required": .bool($0.required), "help": .string($0.help)]) }),
-                    ])
-                }))
+                session.output.printJSON(
+                    JSONValue.array(
+                        infos.map { info in
+                            .object([
+                                "name": .string(info.name), "version": .string(info.version), "kinds": .array(info.kinds.map { .string($0.rawValue) }),
+                                "summary": .string(info.summary),
+                                "options": .array(info.options.map { .object(["name": .string($0.name), "type": .string($0.type), "required": .bool($0.required), "help": .string($0.help)]) }),
+                            ])
+                        }))
                 return 0
             }
             for info in infos {
@@ -37,18 +39,20 @@ extension Console {
                 for source in sources { states[source.id] = try? store.sourceState(source.id) }
             }
             if session.output.json {
-                session.output.printJSON(JSONValue.object([
-                    "sources": .array(sources.map { s in
-                        .object([
-                            "id": .string(s.id), "name": .string(s.name), "importer": .string(s.importer), "kind": .string(s.kind.rawValue),
-                            "url": .string(s.urlText), "school": s.school.map { .string($0) } ?? .null, "schedule": s.schedule.map { .string($0.description) } ?? .null,
-                            "review": .string(s.review.rawValue), "enabled": .bool(s.enabled), "file": .string(s.file),
-                            "held": states[s.id]?.heldReason.map { .string($0) } ?? .null,
-                            "lastRun": states[s.id]?.lastRunAt.map { .string(ISO8601DateFormatter().string(from: $0)) } ?? .null,
-                        ])
-                    }),
-                    "errors": .array(errors.map { .object($0.jsonObject) }),
-                ]))
+                session.output.printJSON(
+                    JSONValue.object([
+                        "sources": .array(
+                            sources.map { s in
+                                .object([
+                                    "id": .string(s.id), "name": .string(s.name), "importer": .string(s.importer), "kind": .string(s.kind.rawValue),
+                                    "url": .string(s.urlText), "school": s.school.map { .string($0) } ?? .null, "schedule": s.schedule.map { .string($0.description) } ?? .null,
+                                    "review": .string(s.review.rawValue), "enabled": .bool(s.enabled), "file": .string(s.file),
+                                    "held": states[s.id]?.heldReason.map { .string($0) } ?? .null,
+                                    "lastRun": states[s.id]?.lastRunAt.map { .string(ISO8601DateFormatter().string(from: $0)) } ?? .null,
+                                ])
+                            }),
+                        "errors": .array(errors.map { .object($0.jsonObject) }),
+                    ]))
             } else {
                 var table = Table(headers: ["id", "kind", "importer", "schedule", "review", "last run", "url"])
                 for s in sources {
@@ -56,7 +60,9 @@ extension Console {
                     let lastRun = state?.heldReason != nil ? "HELD" : state?.lastRunAt.map { Display.date($0, zone: .current) } ?? "never"
                     table.rows.append([s.id + (s.enabled ? "" : " (disabled)"), s.kind.rawValue, s.importer, s.schedule?.description ?? "-", s.review.rawValue, lastRun, s.urlText])
                 }
-                if sources.isEmpty { session.output.line("no sources in \(session.importsPath)") } else {
+                if sources.isEmpty {
+                    session.output.line("no sources in \(session.importsPath)")
+                } else {
                     for line in table.render(width: terminalWidth()) { session.output.line(line) }
                 }
                 for s in sources { if let reason = states[s.id]?.heldReason { session.output.line("\(s.id) is held: \(reason); `import \(s.id) --accept` applies it") } }
@@ -78,12 +84,13 @@ extension Console {
             pipeline.http = try session.webClient(for: source, cache: nil)
             let result = try pipeline.extract(source, file: args.option("file"))
             if session.output.json {
-                session.output.printJSON(JSONValue.object([
-                    "source": .string(source.id), "kind": .string(source.kind.rawValue), "pages": .number(Double(result.pagesFetched)),
-                    "duplicatesMerged": .number(Double(result.duplicatesMerged)),
-                    "items": .array(result.items.map { itemJSON($0, zone: source.timeZone) }),
-                    "problems": .array(result.problems.map { (try? JSONCoding.value($0)) ?? .null }),
-                ]))
+                session.output.printJSON(
+                    JSONValue.object([
+                        "source": .string(source.id), "kind": .string(source.kind.rawValue), "pages": .number(Double(result.pagesFetched)),
+                        "duplicatesMerged": .number(Double(result.duplicatesMerged)),
+                        "items": .array(result.items.map { itemJSON($0, zone: source.timeZone) }),
+                        "problems": .array(result.problems.map { (try? JSONCoding.value($0)) ?? .null }),
+                    ]))
             } else {
                 for (index, item) in result.items.enumerated() {
                     if index > 0 { session.output.line() }
@@ -208,7 +215,8 @@ extension Console {
                     let run = summary.run
                     let changed = (run?.new ?? 0) + (run?.changed ?? 0) + (run?.missing ?? 0) > 0 || run?.status != .ok
                     if !(quiet && !changed) {
-                        var line = "\(source.id): \(run?.status.rawValue ?? "?") · \(run?.found ?? 0) found · \(run?.new ?? 0) new · \(run?.changed ?? 0) changed · \(run?.unchanged ?? 0) unchanged · \(run?.missing ?? 0) missing · \(run?.problems ?? 0) problems"
+                        var line =
+                            "\(source.id): \(run?.status.rawValue ?? "?") · \(run?.found ?? 0) found · \(run?.new ?? 0) new · \(run?.changed ?? 0) changed · \(run?.unchanged ?? 0) unchanged · \(run?.missing ?? 0) missing · \(run?.problems ?? 0) problems"
                         if let message = run?.message, run?.status != .ok { line += " · " + message }
                         if outcome.requests > 0 {
                             line += " · \(outcome.requests) requests, \(outcome.notModified) not modified"

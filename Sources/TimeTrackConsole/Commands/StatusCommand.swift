@@ -13,9 +13,10 @@ extension Console {
                     for status in ItemStatus.allCases { byStatus[status.rawValue] = .number(Double(counts[kind]?[status] ?? 0)) }
                     byKind[kind.rawValue] = .object(byStatus)
                 }
-                session.output.printJSON(JSONValue.object([
-                    "store": .string(store.location), "schemaVersion": .number(Double(store.schemaVersion)), "counts": .object(byKind),
-                ]))
+                session.output.printJSON(
+                    JSONValue.object([
+                        "store": .string(store.location), "schemaVersion": .number(Double(store.schemaVersion)), "counts": .object(byKind),
+                    ]))
                 return 0
             }
             session.output.line("store:          \(store.location)")

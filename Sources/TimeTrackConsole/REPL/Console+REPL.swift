@@ -7,7 +7,8 @@ extension Console {
     /// The interactive console on a terminal: prompt, line editing, history, completion.
     static func repl(session: Session) -> Int32 {
         Interrupt.install()
-        let historyPath = ProcessInfo.processInfo.environment["TIMETRACK_HISTORY"]
+        let historyPath =
+            ProcessInfo.processInfo.environment["TIMETRACK_HISTORY"]
             ?? (NSHomeDirectory() as NSString).appendingPathComponent(".timetrack_history")
         let reader: LineReader
         if ProcessInfo.processInfo.environment["TIMETRACK_NO_LIBEDIT"] == nil, let edit = EditLineReader(historyPath: historyPath) {
@@ -71,7 +72,9 @@ extension Console {
             if first == "quit" || first == "exit" || first == "\\q" { break }
             let code = run(words, in: session)
             session.output.flush()
-            if code == 0 { successes += 1 } else {
+            if code == 0 {
+                successes += 1
+            } else {
                 failures += 1
                 if bail {
                     session.output.note("stopped at line \(lineNumber) (--bail)")

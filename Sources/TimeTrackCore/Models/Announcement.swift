@@ -48,4 +48,3 @@ public struct Announcement: Codable, Equatable, Sendable {
         return problems
     }
 }
-

@@ -67,4 +67,3 @@ public struct Event: Codable, Equatable, Sendable {
         return problems
     }
 }
-

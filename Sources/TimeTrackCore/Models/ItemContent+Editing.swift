@@ -11,22 +11,32 @@ extension ItemContent {
     public static func fieldTypes(of kind: ItemKind) -> [String: FieldType] {
         switch kind {
         case .announcement:
-            return ["title": .text, "summary": .text, "body": .text, "imageURL": .text, "imageAlt": .text, "link": .text,
-                    "publishedAt": .date, "priority": .choice(Announcement.Priority.allCases.map(\.rawValue)), "expiresAt": .date]
+            return [
+                "title": .text, "summary": .text, "body": .text, "imageURL": .text, "imageAlt": .text, "link": .text,
+                "publishedAt": .date, "priority": .choice(Announcement.Priority.allCases.map(\.rawValue)), "expiresAt": .date,
+            ]
         case .event:
-            return ["title": .text, "category": .choice(Event.Category.allCases.map(\.rawValue)), "start": .date, "end": .date,
-                    "allDay": .bool, "timeZone": .text, "locationName": .text, "address": .text, "latitude": .number,
-                    "longitude": .number, "description": .text, "link": .text, "state": .choice(Event.State.allCases.map(\.rawValue))]
+            return [
+                "title": .text, "category": .choice(Event.Category.allCases.map(\.rawValue)), "start": .date, "end": .date,
+                "allDay": .bool, "timeZone": .text, "locationName": .text, "address": .text, "latitude": .number,
+                "longitude": .number, "description": .text, "link": .text, "state": .choice(Event.State.allCases.map(\.rawValue)),
+            ]
         case .schoolInfo:
-            return ["section": .choice(SchoolInfoItem.Section.allCases.map(\.rawValue)), "title": .text, "url": .text,
-                    "documentType": .choice(SchoolInfoItem.DocumentType.allCases.map(\.rawValue)), "fingerprint": .text, "group": .text]
+            return [
+                "section": .choice(SchoolInfoItem.Section.allCases.map(\.rawValue)), "title": .text, "url": .text,
+                "documentType": .choice(SchoolInfoItem.DocumentType.allCases.map(\.rawValue)), "fingerprint": .text, "group": .text,
+            ]
         case .post:
-            return ["authorName": .text, "authorRole": .choice(Post.AuthorRole.allCases.map(\.rawValue)), "text": .text,
-                    "imageURLs": .list, "createdAt": .date, "moderationNote": .text]
+            return [
+                "authorName": .text, "authorRole": .choice(Post.AuthorRole.allCases.map(\.rawValue)), "text": .text,
+                "imageURLs": .list, "createdAt": .date, "moderationNote": .text,
+            ]
         case .absence:
-            return ["student": .text, "reportedBy": .text, "dates": .list, "periods": .list,
-                    "reason": .choice(AbsenceReport.Reason.allCases.map(\.rawValue)), "note": .text,
-                    "outcome": .choice(AbsenceReport.Outcome.allCases.map(\.rawValue))]
+            return [
+                "student": .text, "reportedBy": .text, "dates": .list, "periods": .list,
+                "reason": .choice(AbsenceReport.Reason.allCases.map(\.rawValue)), "note": .text,
+                "outcome": .choice(AbsenceReport.Outcome.allCases.map(\.rawValue)),
+            ]
         case .ticket:
             return ["from": .text, "kind": .choice(Ticket.Kind.allCases.map(\.rawValue)), "subject": .text, "message": .text, "closed": .bool]
         }
@@ -112,7 +122,10 @@ enum EditDate {
         if let date = instant.date(from: text) { return date }
         instant.formatOptions = [.withFullDate, .withTime, .withDashSeparatorInDate, .withColonSeparatorInTime, .withTimeZone]
         if text.count > 16, text.contains("T"), text.hasSuffix("Z") || text.dropFirst(16).contains(where: { $0 == "+" || $0 == "-" }),
-            let date = instant.date(from: text) { return date }
+            let date = instant.date(from: text)
+        {
+            return date
+        }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         func number(_ part: Substring, digits: ClosedRange<Int>) -> Int? {

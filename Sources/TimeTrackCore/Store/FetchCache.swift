@@ -20,4 +20,3 @@ public protocol FetchCache: AnyObject {
     func cachedResponse(for url: String) throws -> CachedResponse?
     func saveResponse(_ response: CachedResponse, for url: String) throws
 }
-

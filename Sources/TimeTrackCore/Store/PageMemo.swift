@@ -8,4 +8,3 @@ public protocol PageMemo: AnyObject {
     /// Remembers payloads (written together, after the run's items).
     func remember(sourceID: String, entries: [(url: String, pageHash: String, signature: String, payload: Data)]) throws
 }
-

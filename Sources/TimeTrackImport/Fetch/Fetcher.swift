@@ -111,7 +111,9 @@ public final class Fetcher: PageFetcher, @unchecked Sendable {
                 return .failure(TimeTrackError(.fetch, "\(error)", context: ["url": url.absoluteString]))
             }
         }
-        if let stop = results.first(where: { if case .failure(let error) = $0 { return error.code == .interrupted }; return false }), case .failure(let error) = stop {
+        if let stop = results.first(where: {
+            if case .failure(let error) = $0 { return error.code == .interrupted }; return false
+        }), case .failure(let error) = stop {
             throw error
         }
         return results

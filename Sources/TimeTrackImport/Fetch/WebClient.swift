@@ -1,9 +1,10 @@
 import Foundation
+import TimeTrackCore
+import TimeTrackKit
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import TimeTrackCore
-import TimeTrackKit
 
 /// http and https for importers: timeouts, a size cap, redirects only to public http(s), a
 /// User-Agent with a contact, robots.txt, one request at a time per host with a delay, retries
@@ -48,7 +49,8 @@ public final class WebClient: HTTPClient {
         let source = settings.sourceSeconds - usedSeconds
         let run = runDeadline.timeIntervalSince(now)
         if source <= 0 || run <= 0 {
-            let which = source <= 0
+            let which =
+                source <= 0
                 ? String(format: "this source's network time (%.0f s, sourceSeconds)", settings.sourceSeconds)
                 : String(format: "this import's network time (%.0f s, runSeconds)", settings.runSeconds)
             throw TimeTrackError(

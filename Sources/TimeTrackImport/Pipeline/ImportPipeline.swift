@@ -1,7 +1,7 @@
 import Foundation
 import TimeTrackCore
-import TimeTrackReview
 import TimeTrackKit
+import TimeTrackReview
 
 /// A source that was read and not yet applied.
 public struct SourceReading: Sendable {
@@ -148,8 +148,9 @@ public struct ImportPipeline {
         run.found = result.items.count
         run.problems = result.problems.count
         let dated = result.items.filter { $0.content.sortDate != nil }.count
-        if !options.accept, let reason = try shrinkReason(source: source, store: store, found: result.items.count, dated: dated, options: options)
-            ?? Self.guessedYearsReason(result.items)
+        if !options.accept,
+            let reason = try shrinkReason(source: source, store: store, found: result.items.count, dated: dated, options: options)
+                ?? Self.guessedYearsReason(result.items)
         {
             // Held: nothing is applied, nothing is counted missing; a person looks first.
             run.status = .held

@@ -129,11 +129,15 @@ struct AttributeTest {
         guard let (pointer, string) = attributeValue(node, name) else { return false }
         if operation == .exists { return true }
         let bytes: [UInt8]
-        if let string { bytes = Array(string.utf8) } else if let pointer {
+        if let string {
+            bytes = Array(string.utf8)
+        } else if let pointer {
             var length = 0
             while pointer[length] != 0 { length += 1 }
             bytes = Array(UnsafeBufferPointer(start: pointer, count: length))
-        } else { bytes = [] }
+        } else {
+            bytes = []
+        }
         return AttributeTest.test(operation, bytes, value)
     }
 

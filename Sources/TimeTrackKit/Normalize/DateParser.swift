@@ -116,7 +116,7 @@ public struct DateParser: Sendable {
             }
             working = w.replacingCharacters(in: match.range, with: " ")
             // Drop a trailing "(Eastern Standard Time)" so its words are not read as anything.
-            if let paren = working.firstIndex(of: "(") , working[paren...].contains("time") { working = String(working[..<paren]) }
+            if let paren = working.firstIndex(of: "("), working[paren...].contains("time") { working = String(working[..<paren]) }
         }
         // The date part first, then the time in what is left.
         var year: Int?, month: Int?, day: Int?

@@ -194,7 +194,9 @@ public struct Normalizer: Sendable {
         let lowerTitle = title.lowercased()
         var state = Event.State.scheduled
         let stateText = (raw["state"] ?? "").lowercased()
-        if TextNormalizer.has(stateText, "cancel") || lowerTitle.hasPrefix("canceled") || lowerTitle.hasPrefix("cancelled") || TextNormalizer.has(lowerTitle, "canceled -") || TextNormalizer.has(lowerTitle, "cancelled -") || TextNormalizer.has(lowerTitle, "(canceled)") || TextNormalizer.has(lowerTitle, "(cancelled)") {
+        if TextNormalizer.has(stateText, "cancel") || lowerTitle.hasPrefix("canceled") || lowerTitle.hasPrefix("cancelled") || TextNormalizer.has(lowerTitle, "canceled -") || TextNormalizer.has(lowerTitle, "cancelled -")
+            || TextNormalizer.has(lowerTitle, "(canceled)") || TextNormalizer.has(lowerTitle, "(cancelled)")
+        {
             state = .cancelled
         } else if TextNormalizer.has(stateText, "postpone") || lowerTitle.hasPrefix("postponed") || TextNormalizer.has(lowerTitle, "(postponed)") {
             state = .postponed

@@ -321,7 +321,9 @@ public struct SafePattern: Sendable {
             default: return nil
             }
             var greedy = true
-            if peek() == "?" { greedy = false; position += 1 } else if peek() == "+" {
+            if peek() == "?" {
+                greedy = false; position += 1
+            } else if peek() == "+" {
                 throw error("possessive quantifiers are not supported")
             }
             return (result.0, result.1, greedy)

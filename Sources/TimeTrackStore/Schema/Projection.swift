@@ -17,7 +17,10 @@ struct Projection {
         case .event(let e):
             table = "events"
             columns = ["title", "category", "starts_at", "ends_at", "all_day", "time_zone", "location_name", "address", "latitude", "longitude", "description", "link", "state"]
-            values = [.text(e.title), .text(e.category.rawValue), .date(e.start), .date(e.end), .bool(e.allDay), .text(e.timeZone), .text(e.locationName), .text(e.address), .real(e.latitude), .real(e.longitude), .text(e.description), .text(e.link), .text(e.state.rawValue)]
+            values = [
+                .text(e.title), .text(e.category.rawValue), .date(e.start), .date(e.end), .bool(e.allDay), .text(e.timeZone), .text(e.locationName), .text(e.address), .real(e.latitude), .real(e.longitude), .text(e.description), .text(e.link),
+                .text(e.state.rawValue),
+            ]
         case .schoolInfo(let i):
             table = "school_info"
             columns = ["section", "title", "url", "document_type", "fingerprint", "group_name"]
