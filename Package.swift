@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "DocumentsImporter", dependencies: ["TimeTrackCore", "TimeTrackKit"], path: "Plugins/Documents"),
 
         // Test helpers and tests.
-        .target(name: "TestSupport", dependencies: ["TimeTrackCore", "TimeTrackStore", "TimeTrackReview", "TimeTrackKit"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["TimeTrackCore", "TimeTrackStore", "TimeTrackReview", "TimeTrackKit", "TimeTrackImport"], path: "Tests/TestSupport"),
         .executableTarget(
             name: "timetrack-torture", dependencies: ["TimeTrackCore", "TimeTrackStore", "TimeTrackReview"],
             path: "Tests/Helpers/timetrack-torture"),
@@ -69,13 +69,17 @@ let package = Package(
         .testTarget(
             name: "HTMLImporterTests", dependencies: ["HTMLImporter", "TimeTrackImport", "TimeTrackStore", "TestSupport"],
             path: "Tests/HTMLImporterTests", resources: [.copy("Fixtures")]),
+        .testTarget(name: "FeedImporterTests", dependencies: ["TimeTrackImport", "TestSupport"], path: "Tests/FeedImporterTests"),
+        .testTarget(name: "WordPressImporterTests", dependencies: ["TimeTrackImport", "TestSupport"], path: "Tests/WordPressImporterTests"),
+        .testTarget(name: "MetadataImporterTests", dependencies: ["TimeTrackImport", "TestSupport"], path: "Tests/MetadataImporterTests"),
+        .testTarget(name: "DocumentsImporterTests", dependencies: ["TimeTrackImport", "TestSupport"], path: "Tests/DocumentsImporterTests"),
+        .testTarget(name: "ICalImporterTests", dependencies: ["ICalImporter", "TimeTrackImport", "TestSupport"], path: "Tests/ICalImporterTests"),
         .testTarget(
-            name: "FeedImporterTests",
-            dependencies: ["TimeTrackImport", "TimeTrackExport", "TimeTrackStore", "ICalImporter", "TestSupport", "timetrack-admin"],
-            path: "Tests/FeedImporterTests", resources: [.copy("Fixtures")]),
+            name: "TimeTrackExportTests", dependencies: ["TimeTrackExport", "TimeTrackImport", "TimeTrackStore", "TestSupport", "timetrack-admin"],
+            path: "Tests/TimeTrackExportTests"),
         .testTarget(
-            name: "ConsoleTests", dependencies: ["TimeTrackConsole", "TestSupport", "timetrack-admin"],
-            path: "Tests/ConsoleTests"),
+            name: "TimeTrackConsoleTests", dependencies: ["TimeTrackConsole", "TestSupport", "timetrack-admin"],
+            path: "Tests/TimeTrackConsoleTests"),
     ],
     swiftLanguageModes: [.v6]
 )

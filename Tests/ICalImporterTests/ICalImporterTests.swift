@@ -8,7 +8,7 @@ import TimeTrackCore
 @Suite struct ICalImporterTests {
     @Test(arguments: ["district", "district-lf"])
     func everyFeatureOfTheDistrictCalendar(_ id: String) throws {
-        let result = try Harness.extract(id)
+        let result = try ImporterFixtures.extract(id)
         #expect(result.problems.isEmpty, "\(result.problems)")
         let events = result.events
         func event(_ title: String) -> Event? { events.first { $0.title == title } }
@@ -59,7 +59,7 @@ import TimeTrackCore
     }
 
     @Test func brokenCalendarsReportAndKeepWhatIsGood() throws {
-        let result = try Harness.extract("broken")
+        let result = try ImporterFixtures.extract("broken")
         let events = result.events
         #expect(events.map(\.title) == ["Good event in an unknown zone"])
         // The unknown TZID falls back to the source's zone, with a warning.
@@ -71,7 +71,7 @@ import TimeTrackCore
 
     @Test func anHTMLPageIsNotACalendar() throws {
         do {
-            _ = try Harness.extract("html-as-ics")
+            _ = try ImporterFixtures.extract("html-as-ics")
             Issue.record("an HTML page was read as a calendar")
         } catch let error as TimeTrackError {
             #expect(error.message == "this is an HTML page, not an iCalendar feed")
@@ -79,7 +79,7 @@ import TimeTrackCore
     }
 
     @Test func vtimezoneRulesGiveTheRealOffsets() throws {
-        let text = try String(contentsOf: Harness.fixtures.appendingPathComponent("district.ics"), encoding: .utf8)
+        let text = try String(contentsOf: ImporterFixtures.fixtures.appendingPathComponent("district.ics"), encoding: .utf8)
         let calendar = try #require(ICSParser.parse(text).root.first)
         let zone = try #require(calendar.children.first { $0.name == "VTIMEZONE" }.flatMap(VTimeZone.init))
         #expect(zone.offset(at: DateComponents(year: 2026, month: 7, day: 1, hour: 12)) == -6 * 3600)

@@ -31,7 +31,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let target = (folder as NSString).appendingPathComponent(name)
         try? FileManager.default.removeItem(atPath: target)
-        try FileManager.default.copyItem(atPath: Harness.fixtures.appendingPathComponent(name).path, toPath: target)
+        try FileManager.default.copyItem(atPath: ImporterFixtures.fixtures.appendingPathComponent(name).path, toPath: target)
     }
 
     func eventsOf(_ setup: Setup, store: String) throws -> [[String: String]] {
@@ -128,10 +128,10 @@ import Testing
         ("article-jsonld", "announcement"), ("info-docs", "school-info"),
     ])
     func extractWorksForEveryImporterWithFileAndJSON(_ id: String, _ kind: String) throws {
-        let definition = Harness.fixtures.appendingPathComponent("\(id).json").path
+        let definition = ImporterFixtures.fixtures.appendingPathComponent("\(id).json").path
         let data = try Data(contentsOf: URL(fileURLWithPath: definition))
         let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-        let file = Harness.fixtures.appendingPathComponent(object?["url"] as? String ?? "").path
+        let file = ImporterFixtures.fixtures.appendingPathComponent(object?["url"] as? String ?? "").path
         let result = try Binaries.run("timetrack-admin", ["--json", "extract", definition, "--file", file])
         #expect(result.status == 0, "\(id): \(result.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
