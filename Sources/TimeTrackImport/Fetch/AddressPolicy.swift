@@ -88,13 +88,16 @@ public enum AddressPolicy {
             if bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80 { return "a link-local address" }
             if bytes[0] & 0xFE == 0xFC { return "a private (unique local) address" }
             if bytes[0] == 0xFF { return "not a unicast address" }
-            if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF {
-                // IPv4-mapped: check the IPv4 part.
+            // Addresses that carry an IPv4 address: the IPv4 part decides.
+            func embedded(_ at: Int) -> String? {
                 var v4 = sockaddr_in()
                 v4.sin_family = sa_family_t(AF_INET)
-                v4.sin_addr.s_addr = UInt32(bytes[12]) | UInt32(bytes[13]) << 8 | UInt32(bytes[14]) << 16 | UInt32(bytes[15]) << 24
+                v4.sin_addr.s_addr = UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
                 return withUnsafeMutablePointer(to: &v4) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { privateReason($0) } }
             }
+            if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF { return embedded(12) }  // ::ffff:a.b.c.d
+            if bytes[0..<4] == [0x00, 0x64, 0xFF, 0x9B] && bytes[4..<12].allSatisfy({ $0 == 0 }) { return embedded(12) }  // NAT64 64:ff9b::/96
+            if bytes[0] == 0x20 && bytes[1] == 0x02 { return embedded(2) }  // 6to4 2002::/16
         }
         return nil
     }

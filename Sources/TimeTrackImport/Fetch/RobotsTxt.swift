@@ -21,7 +21,7 @@ public struct RobotsTxt: Sendable {
         var groups: [(agents: [String], rules: [Rule])] = []
         var current: (agents: [String], rules: [Rule])?
         var lastWasAgent = false
-        for rawLine in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+        for rawLine in text.split(whereSeparator: \.isNewline) {  // "\r\n" is one Character: CRLF files too
             let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
             guard let colon = line.firstIndex(of: ":") else { continue }
             let key = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
@@ -65,6 +65,18 @@ public struct RobotsTxt: Sendable {
         let anchored = pattern.hasSuffix("$")
         if anchored { pattern.removeLast() }
         let parts = pattern.components(separatedBy: "*")
+        // Anchored: the last piece must end the path (`/*.pdf$` matches `/a.pdf.pdf`).
+        if anchored, parts.count > 1, let last = parts.last, !last.isEmpty {
+            guard path.hasSuffix(last), let first = parts.first, path.hasPrefix(first) else { return false }
+            let middle = parts.dropFirst().dropLast()
+            var rest = path.dropFirst(first.count).dropLast(last.count)
+            guard first.count + last.count <= path.count else { return false }
+            for part in middle where !part.isEmpty {
+                guard let range = rest.range(of: part) else { return false }
+                rest = rest[range.upperBound...]
+            }
+            return true
+        }
         var index = path.startIndex
         for (n, part) in parts.enumerated() {
             if n == 0 {
