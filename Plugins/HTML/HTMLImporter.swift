@@ -185,8 +185,7 @@ public struct HTMLImporter: Importer, Sendable {
             do {
                 page = try context.fetcher.fetch(url)
             } catch let error as TimeTrackError where pageNumber > 1 && error.code != .interrupted {
-                result.problems.append(ImportProblem(.error, "page \(pageNumber) could not be read: \(error.description)", location: url.absoluteString))
-                result.unreadPages.append(url.absoluteString)
+                result.pageUnread(url, error, message: "page \(pageNumber) could not be read: \(error.description)")
                 break
             }
             result.pagesFetched += 1

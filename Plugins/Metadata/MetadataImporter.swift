@@ -37,8 +37,7 @@ public struct MetadataImporter: Importer {
             let location = "page \(index + 1)"
             let page: FetchedPage
             do { page = try context.fetcher.fetch(url) } catch let error as TimeTrackError where index > 0 && error.code != .interrupted {
-                result.problems.append(ImportProblem(.error, error.description, location: location))
-                result.unreadPages.append(url.absoluteString)
+                result.pageUnread(url, error, location: location)
                 continue
             }
             result.pagesFetched += 1

@@ -31,8 +31,7 @@ public struct WordPressImporter: Importer {
                 // Anything else: a page unread.
                 let end = error.context["status"] == "400" || (url.isFileURL && error.context["status"] == "404")
                 if !end {
-                    result.problems.append(ImportProblem(.warning, "page \(pageNumber) could not be read: \(error.message)", location: url.absoluteString))
-                    result.unreadPages.append(url.absoluteString)
+                    result.pageUnread(url, error, severity: .warning, message: "page \(pageNumber) could not be read: \(error.message)")
                 }
                 break
             }

@@ -41,8 +41,6 @@ public struct SourceRunSummary: Sendable {
     /// Items the store refused (validation), with their location.
     public var failures: [ImportProblem] = []
 
-    /// True when the source was read and every item was stored.
-    public var succeeded: Bool { run?.status == .ok }
 }
 
 /// Choices for one import run.

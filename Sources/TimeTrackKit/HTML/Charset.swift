@@ -3,11 +3,6 @@ import Foundation
 /// Finds a page's character encoding: byte-order mark, then the HTTP header, then `<meta>`,
 /// then UTF-8 if the bytes are valid UTF-8, else Windows-1252 (what browsers assume).
 public enum Charset {
-    /// The encoding name to hand to libxml2.
-    public static func detect(_ data: Data, declared: String?) -> String {
-        detectWithNote(data, declared: declared).encoding
-    }
-
     /// The encoding, and a note when a declaration was ignored because the bytes contradict it.
     ///
     /// A page with no byte-order mark whose first bytes hold no NUL is not UTF-16, whatever its

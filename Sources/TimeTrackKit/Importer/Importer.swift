@@ -90,11 +90,15 @@ public struct ImportProblem: Codable, Sendable, Equatable, CustomStringConvertib
     public var message: String
     /// The page and item position (`page 2 item 5`), or the field.
     public var location: String
+    /// The HTTP status of the answer that caused it, when a fetch did (a field, never parsed
+    /// from the message).
+    public var httpStatus: Int?
 
-    public init(_ severity: Severity, _ message: String, location: String) {
+    public init(_ severity: Severity, _ message: String, location: String, httpStatus: Int? = nil) {
         self.severity = severity
         self.message = message
         self.location = location
+        self.httpStatus = httpStatus
     }
 
     public var description: String { "\(severity.rawValue): \(location): \(message)" }
@@ -155,6 +159,14 @@ public struct ImportResult: Sendable {
     public var unreadPages: [String] = []
     /// Whether every page of the source was read (nothing unseen can be blamed on a failure).
     public var readEveryPage: Bool { unreadPages.isEmpty }
+
+    /// Records a page of the source that could not be read: a problem carrying the fetch's HTTP
+    /// status (when there was an answer) and the page in `unreadPages`, so the run counts no
+    /// item missing.
+    public mutating func pageUnread(_ url: URL, _ error: TimeTrackError, severity: ImportProblem.Severity = .error, message: String? = nil, location: String? = nil) {
+        problems.append(ImportProblem(severity, message ?? error.description, location: location ?? url.absoluteString, httpStatus: error.context["status"].flatMap { Int($0) }))
+        unreadPages.append(url.absoluteString)
+    }
 
     public init() {}
 }

@@ -81,7 +81,6 @@ public struct DateParser: Sendable {
         pattern: #"(?:\b(?:gmt|utc)\s*|(?<=\d\d:\d\d:\d\d\s)|(?<=\d\d:\d\d\s))([+-])(\d{2}):?(\d{2})\b|\b(est|edt|cst|cdt|mst|mdt|pst|pdt|akst|akdt|hst|gmt|utc|ut|z)\b"#, options: [.caseInsensitive])
     static let numericPattern = try? NSRegularExpression(
         pattern: #"(?<!\d)(\d{1,4})([/.-])(\d{1,2})(?:\2(\d{2,4}))?(?!\d)"#)
-    static let wordPattern = try? NSRegularExpression(pattern: #"[a-z]+|\d+"#, options: [.caseInsensitive])
 
     static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
     static let monthNames = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"]

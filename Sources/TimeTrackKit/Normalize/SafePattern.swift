@@ -108,7 +108,7 @@ public struct SafePattern: Sendable {
     /// group took no part).
     public func firstMatch(in text: String) -> (whole: Range<String.Index>, groups: [Range<String.Index>?])? {
         let scalars = Array(text.unicodeScalars)
-        guard let slots = run(scalars) else { return nil }
+        guard let slots = run(scalars).slots else { return nil }
         // Scalar offsets to String indices.
         var indices: [String.Index] = []
         indices.reserveCapacity(scalars.count + 1)
@@ -141,7 +141,14 @@ public struct SafePattern: Sendable {
         var slots: [Int]
     }
 
-    private func run(_ input: [Unicode.Scalar]) -> [Int]? {
+    /// The steps a search of `text` takes (threads followed): at most about
+    /// `(text length + 1) × program size`, whatever the pattern. For tests of that bound.
+    func cost(of text: String) -> (steps: Int, programSize: Int) {
+        (run(Array(text.unicodeScalars)).steps, program.count)
+    }
+
+    private func run(_ input: [Unicode.Scalar]) -> (slots: [Int]?, steps: Int) {
+        var steps = 0
         let slotCount = 2 * (groupCount + 1)
         var current: [Thread] = []
         var next: [Thread] = []
@@ -155,6 +162,7 @@ public struct SafePattern: Sendable {
         func add(_ list: inout [Thread], _ thread: Thread, at position: Int) {
             stack.append(thread)
             while var t = stack.popLast() {
+                steps += 1
                 if marks[t.pc] == generation {
                     // An iteration that matched nothing ends the loop.
                     if case .loop(_, _, let exit) = program[t.pc], marks[exit] != generation {
@@ -210,6 +218,7 @@ public struct SafePattern: Sendable {
             next.removeAll(keepingCapacity: true)
             let c: Unicode.Scalar? = position < input.count ? input[position] : nil
             threads: for thread in current {
+                steps += 1
                 switch program[thread.pc] {
                 case .match:
                     matched = thread.slots
@@ -230,7 +239,7 @@ public struct SafePattern: Sendable {
             }
             swap(&current, &next)
         }
-        return matched
+        return (matched, steps)
     }
 
     // MARK: Character classes

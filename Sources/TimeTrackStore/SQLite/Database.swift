@@ -260,7 +260,6 @@ struct Statement {
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(raw, column) == SQLITE_NULL }
     func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(raw, column)) }
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(raw, column) }
-    func double(_ column: Int32) -> Double { sqlite3_column_double(raw, column) }
     func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : int(column) }
     func text(_ column: Int32) -> String {
         guard let pointer = sqlite3_column_text(raw, column) else { return "" }
