@@ -133,11 +133,18 @@ extension SQLiteStore {
     }
 
     public func appendAudit(_ entry: NewAuditEntry) throws {
+        // The next link of the chain: the last entry's id and hash, read in the caller's
+        // transaction (every write holds the write lock, so no other entry comes between).
+        let last = try db.row("SELECT id, hash FROM audit ORDER BY id DESC LIMIT 1") { ($0.int64(0), $0.text(1)) }
+        let fields = AuditChain.Fields(
+            id: (last?.0 ?? 0) + 1, at: StoreDate.format(entry.at), operatorName: entry.operatorName, action: entry.action, itemSeq: entry.itemSeq,
+            itemID: entry.itemID, reason: entry.reason, detail: entry.detail, batch: entry.batch)
+        let previous = last?.1 ?? ""
         try db.run(
-            "INSERT INTO audit (at, operator, action, item_seq, item_id, reason, detail, batch) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO audit (id, at, operator, action, item_seq, item_id, reason, detail, batch, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
-                .date(entry.at), .text(entry.operatorName), .text(entry.action), entry.itemSeq.map { .integer($0) } ?? .null, .text(entry.itemID),
-                .text(entry.reason), .text(entry.detail), .text(entry.batch),
+                .integer(fields.id), .text(fields.at), .text(entry.operatorName), .text(entry.action), entry.itemSeq.map { .integer($0) } ?? .null, .text(entry.itemID),
+                .text(entry.reason), .text(entry.detail), .text(entry.batch), .text(previous), .text(AuditChain.hash(fields, previous: previous)),
             ])
     }
 }

@@ -168,7 +168,7 @@ public final class SQLiteStore: ItemStore {
             let db = try Database(path: temporary, create: false)
             try db.execute("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON")
             try db.transaction {
-                for migration in Schema.migrations { try db.execute(migration) }
+                for number in 1...Schema.currentVersion { try Schema.apply(number, on: db) }
                 try db.execute("PRAGMA user_version = \(Schema.currentVersion); PRAGMA application_id = \(Schema.applicationID)")
             }
             try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -244,8 +244,8 @@ public final class SQLiteStore: ItemStore {
             // Another process may have migrated while we waited for the write lock.
             var version = try db.row("PRAGMA user_version") { $0.int(0) } ?? 0
             while version < Schema.currentVersion {
-                try db.execute(Schema.migrations[version])
                 version += 1
+                try Schema.apply(version, on: db)
             }
             try db.execute("PRAGMA user_version = \(version); PRAGMA application_id = \(Schema.applicationID)")
             schemaVersion = version
@@ -257,7 +257,7 @@ public final class SQLiteStore: ItemStore {
         let db = try Database(path: path, create: true)
         try db.execute("PRAGMA journal_mode = WAL")
         try db.transaction {
-            for index in 0..<version { try db.execute(Schema.migrations[index]) }
+            for number in stride(from: 1, through: version, by: 1) { try Schema.apply(number, on: db) }
             try db.execute("PRAGMA user_version = \(version); PRAGMA application_id = \(Schema.applicationID)")
         }
         db.close()

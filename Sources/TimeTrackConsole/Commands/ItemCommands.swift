@@ -362,9 +362,23 @@ extension Console {
 
     static var auditCommand: CommandSpec {
         CommandSpec(
-            "audit", usage: "[ID] [--limit N]", summary: "the decision log: who did what, when and why",
+            "audit", usage: "[ID] [--limit N] | verify", summary: "the decision log: who did what, when and why; `audit verify` checks its hash chain",
             options: [OptionSpec("limit", value: "N", help: "at most N entries (default 50)")], positional: 0...1
         ) { args, session in
+            if args.positional.first == "verify" {
+                let result = try session.store().verifyAudit()
+                if session.output.json {
+                    session.output.printJSON(result)
+                } else if result.holds {
+                    session.output.line("the audit log's chain verifies: \(result.entries) entries, none changed, deleted or reordered")
+                } else {
+                    session.output.error(
+                        TimeTrackError(
+                            .storeUnusable, "the audit log was tampered with: \(result.problem ?? "")",
+                            fix: "restore the store from a backup to see what was changed; entries after it may be genuine"))
+                }
+                return result.holds ? 0 : 1
+            }
             let entries = try session.store().audit(itemID: args.positional.first, limit: try intOption(args, "limit", default: 50, range: 1...1_000_000))
             if session.output.json {
                 session.output.printJSON(entries)

@@ -6,6 +6,7 @@ extension Console {
         CommandSpec("status", summary: "show the store's path, schema version and item counts per kind and status") { _, session in
             let store = try session.store(create: false)
             let counts = try store.counts()
+            let audit = try store.verifyAudit()
             if session.output.json {
                 var byKind: [String: JSONValue] = [:]
                 for kind in ItemKind.allCases {
@@ -16,11 +17,20 @@ extension Console {
                 session.output.printJSON(
                     JSONValue.object([
                         "store": .string(store.location), "schemaVersion": .number(Double(store.schemaVersion)), "counts": .object(byKind),
+                        "audit": .object([
+                            "entries": .number(Double(audit.entries)), "verifies": .bool(audit.holds),
+                            "problem": audit.problem.map { .string($0) } ?? .null,
+                        ]),
                     ]))
                 return 0
             }
             session.output.line("store:          \(store.location)")
             session.output.line("schema version: \(store.schemaVersion)")
+            if audit.holds {
+                session.output.line("audit log:      \(audit.entries) entries, the chain verifies")
+            } else {
+                session.output.line("audit log:      " + session.output.paint("BROKEN: \(audit.problem ?? "")", .red) + " (`audit verify`)")
+            }
             var table = Table(headers: ["kind"] + ItemStatus.allCases.map(\.rawValue) + ["total"])
             for kind in ItemKind.allCases {
                 let row = ItemStatus.allCases.map { counts[kind]?[$0] ?? 0 }

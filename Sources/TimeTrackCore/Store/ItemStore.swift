@@ -190,6 +190,8 @@ public protocol ItemStore: ItemRepository {
     func operatorNamed(_ name: String) throws -> Operator?
     /// All operators.
     func operators() throws -> [Operator]
+    /// Walks the audit log's hash chain and says whether it holds.
+    func verifyAudit() throws -> AuditVerification
     /// Adds (or changes the role of) an operator. The first operator of a store is always an admin;
     /// the last admin cannot be made anything else.
     func addOperator(_ name: String, role: Operator.Role, by operatorName: String) throws -> Operator
@@ -221,3 +223,20 @@ public protocol ItemStore: ItemRepository {
 /// What an import writes to: items and runs, the page memo and the HTTP cache, on one connection.
 /// `SQLiteStore` is one; reading lanes need only `PageMemo & FetchCache`.
 public typealias ImportStore = ItemStore & PageMemo & FetchCache
+
+/// What walking the audit log's hash chain found.
+public struct AuditVerification: Codable, Sendable, Equatable {
+    /// Entries walked.
+    public var entries: Int
+    /// The first entry that does not hold, and what is wrong with it; nil when the chain holds.
+    public var brokenEntry: Int64?
+    public var problem: String?
+
+    public init(entries: Int, brokenEntry: Int64? = nil, problem: String? = nil) {
+        self.entries = entries
+        self.brokenEntry = brokenEntry
+        self.problem = problem
+    }
+
+    public var holds: Bool { brokenEntry == nil }
+}

@@ -187,7 +187,24 @@ enum Schema {
         CREATE INDEX audit_operator ON audit (operator, id);
         ALTER TABLE items ADD COLUMN guessed TEXT;
         """,
+        // 7: the audit log as a hash chain (see AuditChain): each entry's hash and the one
+        //    before it; existing entries are chained and the append-only triggers added by
+        //    `AuditChain.backfill`, run right after this step.
+        """
+        ALTER TABLE audit ADD COLUMN prev_hash TEXT;
+        ALTER TABLE audit ADD COLUMN hash TEXT;
+        """,
     ]
+
+    /// Runs migration `number` (1-based) and the work done in Swift right after it, in the
+    /// same transaction.
+    static func apply(_ number: Int, on db: Database) throws {
+        try db.execute(migrations[number - 1])
+        switch number {
+        case 7: try AuditChain.backfill(db)
+        default: break
+        }
+    }
 
     /// The version this build writes.
     static var currentVersion: Int { migrations.count }

@@ -1,0 +1,86 @@
+import Foundation
+import TimeTrackCore
+
+/// The audit log as a hash chain: each entry holds the hash of the one before it (`prev_hash`)
+/// and its own (`hash`: SHA-256 of the previous hash and the entry's canonical JSON, its id
+/// included). Editing an entry breaks its own hash; deleting or reordering entries breaks the
+/// next entry's link. Triggers refuse UPDATE and DELETE on audit rows, so only someone who
+/// drops them can tamper, and `audit verify` then names the first entry that does not hold.
+enum AuditChain {
+    /// The columns hashed, as stored.
+    struct Fields {
+        var id: Int64
+        var at: String
+        var operatorName: String
+        var action: String
+        var itemSeq: Int64?
+        var itemID: String?
+        var reason: String?
+        var detail: String?
+        var batch: String?
+    }
+
+    /// SHA-256 (hex) of `previous` and the entry's canonical JSON (sorted keys, nulls kept).
+    static func hash(_ fields: Fields, previous: String) -> String {
+        func text(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
+        let object: JSONValue = .object([
+            "id": .number(Double(fields.id)), "at": .string(fields.at), "operator": .string(fields.operatorName), "action": .string(fields.action),
+            "item_seq": fields.itemSeq.map { .number(Double($0)) } ?? .null, "item_id": text(fields.itemID), "reason": text(fields.reason),
+            "detail": text(fields.detail), "batch": text(fields.batch), "prev": .string(previous),
+        ])
+        return SHA256.hex((try? JSONCoding.compactString(object)) ?? "")
+    }
+
+    /// SQL that makes the log append-only.
+    static let triggers = """
+        CREATE TRIGGER IF NOT EXISTS audit_no_update BEFORE UPDATE ON audit
+            BEGIN SELECT RAISE(ABORT, 'the audit log is append-only: entries are never changed'); END;
+        CREATE TRIGGER IF NOT EXISTS audit_no_delete BEFORE DELETE ON audit
+            BEGIN SELECT RAISE(ABORT, 'the audit log is append-only: entries are never deleted'); END;
+        """
+
+    static let selectAll = "SELECT id, at, operator, action, item_seq, item_id, reason, detail, batch, prev_hash, hash FROM audit ORDER BY id"
+
+    static func fields(_ s: Statement) -> (Fields, prev: String?, hash: String?) {
+        (
+            Fields(
+                id: s.int64(0), at: s.text(1), operatorName: s.text(2), action: s.text(3), itemSeq: s.isNull(4) ? nil : s.int64(4), itemID: s.optionalText(5),
+                reason: s.optionalText(6), detail: s.optionalText(7), batch: s.optionalText(8)),
+            s.optionalText(9), s.optionalText(10)
+        )
+    }
+
+    /// Chains the entries written before the chain existed (migration 7), then adds the triggers.
+    static func backfill(_ db: Database) throws {
+        let rows = try db.rows(selectAll, [], fields)
+        var previous = ""
+        for (entry, _, _) in rows {
+            let hash = hash(entry, previous: previous)
+            try db.run("UPDATE audit SET prev_hash = ?, hash = ? WHERE id = ?", [.text(previous), .text(hash), .integer(entry.id)])
+            previous = hash
+        }
+        try db.execute(triggers)
+    }
+}
+
+extension SQLiteStore {
+    /// Walks the whole audit chain: the first entry that does not hold, and why.
+    public func verifyAudit() throws -> AuditVerification {
+        var previous = "", previousID: Int64?
+        var count = 0
+        var broken: (Int64, String)?
+        for (entry, prev, hash) in try db.rows(AuditChain.selectAll, [], AuditChain.fields) {
+            count += 1
+            guard broken == nil else { continue }
+            let label = "entry \(entry.id) (\(entry.action)\(entry.itemID.map { " " + $0 } ?? "") by \(entry.operatorName) at \(entry.at))"
+            if prev != previous {
+                broken = (entry.id, "\(label) does not follow " + (previousID.map { "entry \($0)" } ?? "the start of the log") + ": entries before it were deleted or reordered")
+            } else if hash != AuditChain.hash(entry, previous: previous) {
+                broken = (entry.id, "\(label) was changed after it was written")
+            }
+            previous = hash ?? ""
+            previousID = entry.id
+        }
+        return AuditVerification(entries: count, brokenEntry: broken?.0, problem: broken?.1)
+    }
+}
