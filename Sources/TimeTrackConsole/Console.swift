@@ -26,7 +26,8 @@ public enum Console {
     public static let globalOptions: [OptionSpec] = [
         OptionSpec("store", value: "PATH", help: "the store file (env TIMETRACK_STORE, default ./timetrack.sqlite)"),
         OptionSpec("imports", value: "DIR", help: "the folder of source definitions (default ./Imports)"),
-        OptionSpec("as", value: "NAME", help: "the operator (default: the login name)"),
+        OptionSpec("as", value: "NAME", help: "admins only: act as operator NAME (recorded as NAME (by you)); you are the operator of your Unix account"),
+        OptionSpec("group", value: "GROUP", help: "a new store is made 0660 in this Unix group (staff who share it) instead of 0600"),
         OptionSpec("json", help: "machine-readable output"),
         OptionSpec("no-input", help: "never prompt"),
         OptionSpec("bail", help: "reading commands from stdin: stop at the first that fails (exit 1)"),
@@ -41,7 +42,8 @@ public enum Console {
         var words = arguments
         var storePath = environment["TIMETRACK_STORE"].flatMap { $0.isEmpty ? nil : $0 } ?? Session.defaultStorePath
         var importsPath = "./Imports"
-        var operatorName = environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? NSUserName()
+        var actingAs: String?
+        var group: gid_t?
         var json = false
         var noInput = false
         var bail = false
@@ -67,7 +69,17 @@ public enum Console {
                     output.error(TimeTrackError(.usage, "--\(name) needs a value", fix: "usage: timetrack-admin [--store PATH] [--imports DIR] [--as NAME] [--json] [--no-input] COMMAND"))
                     return 2
                 }
-                if name == "store" { storePath = v } else if name == "imports" { importsPath = v } else { operatorName = v }
+                if name == "store" { storePath = v } else if name == "imports" { importsPath = v } else { actingAs = v }
+            case "group":
+                guard let v = takeValue(), !v.isEmpty else {
+                    output.error(TimeTrackError(.usage, "--group needs a value", fix: "usage: timetrack-admin --group GROUP COMMAND"))
+                    return 2
+                }
+                guard let entry = getgrnam(v) else {
+                    output.error(TimeTrackError(.usage, "no group \(v) on this machine", fix: "create it (`groupadd \(v)`) and add the staff accounts, or check the name (`getent group`)"))
+                    return 2
+                }
+                group = entry.pointee.gr_gid
             case "json": json = true
             case "no-input": noInput = true
             case "bail": bail = true
@@ -86,8 +98,10 @@ public enum Console {
         }
         output.json = json
         let session = Session(
-            storePath: storePath, importsPath: importsPath, operatorName: operatorName,
+            storePath: storePath, importsPath: importsPath, operatorName: actingAs ?? Session.defaultName(Session.account),
             interactive: stdinIsTerminal && !noInput, output: output)
+        session.actingAs = actingAs
+        session.storeGroup = group
         defer {
             output.flush()
             session.close()

@@ -40,8 +40,11 @@ public final class SQLiteStore: ItemStore {
     ///   is refused.
     /// - Parameter readOnly: open a reading connection (read-ahead lanes): SQLite refuses any
     ///   write on it (`SQLITE_OPEN_READONLY` and `PRAGMA query_only`); the store must exist.
-    public init(path: String, create: Bool = true, readOnly: Bool = false) throws {
+    /// - Parameter group: a new store is made `0660` in this group (staff who share it), instead of
+    ///   `0600`; an existing store this account owns is moved to it.
+    public init(path: String, create: Bool = true, readOnly: Bool = false, group: gid_t? = nil) throws {
         location = path
+        try SQLiteStore.refuseWritableByOthers(path)
         if readOnly {
             guard access(path, R_OK) == 0 else {
                 throw TimeTrackError(.notFound, "no store here to read", fix: "run an import first, or pass --store PATH", context: ["file": path])
@@ -70,7 +73,12 @@ public final class SQLiteStore: ItemStore {
                     fix: "run an import (`timetrack-admin import --all`) to create it, or pass --store PATH / set TIMETRACK_STORE",
                     context: ["file": path])
             }
-            try SQLiteStore.createNew(at: path)
+            try SQLiteStore.createNew(at: path, group: group)
+        } else if let group, info.st_uid == geteuid(), info.st_gid != group || info.st_mode & 0o777 != 0o660 {
+            for file in [path, path + "-wal", path + "-shm"] where access(file, F_OK) == 0 {
+                _ = chown(file, uid_t.max, group)
+                _ = chmod(file, 0o660)
+            }
         }
         let suspicious = try SQLiteStore.checkHeader(path: path)
         let writable = access(path, W_OK) == 0
@@ -147,7 +155,7 @@ public final class SQLiteStore: ItemStore {
 
     /// Makes a new, empty store at `path`: built in a temporary file beside it, then linked into
     /// place (fails harmlessly when another process made it first).
-    static func createNew(at path: String) throws {
+    static func createNew(at path: String, group: gid_t? = nil) throws {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         let temporary = folder + "/.\(url.lastPathComponent).new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -157,6 +165,17 @@ public final class SQLiteStore: ItemStore {
             throw TimeTrackError(
                 .storeUnusable, "cannot create the store: \(reason)",
                 fix: "check that the folder \(folder) exists and is writable, or pass --store PATH", context: ["file": path])
+        }
+        if let group {
+            // Before anything is in it: the staff group reads and writes, nobody else.
+            guard fchown(fd, uid_t.max, group) == 0, fchmod(fd, 0o660) == 0 else {
+                let reason = String(cString: strerror(errno))
+                Glibc.close(fd)
+                unlink(temporary)
+                throw TimeTrackError(
+                    .storeUnusable, "cannot give the new store to group \(group): \(reason)",
+                    fix: "you must be a member of the group (`id` lists yours)", context: ["file": path])
+            }
         }
         Glibc.close(fd)
         defer {
@@ -185,6 +204,18 @@ public final class SQLiteStore: ItemStore {
 
     /// Closes the connection.
     public func close() { db.close() }
+
+    /// Refuses a store (or its log or shared-memory index) that any account may write: whoever
+    /// could write it could change what families see, and the audit. Nothing is read from it.
+    static func refuseWritableByOthers(_ path: String) throws {
+        for file in [path, path + "-wal", path + "-shm"] {
+            var info = stat()
+            guard stat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_mode & S_IWOTH != 0 else { continue }
+            throw TimeTrackError(
+                .storeUnusable, String(format: "any account on this machine may write %@ (mode %04o); it is not opened", (file as NSString).lastPathComponent, info.st_mode & 0o7777),
+                fix: "chmod o-w \(path)*  (0600 for one account; for a staff group: chgrp GROUP \(path)*; chmod 0660 \(path)*)", context: ["file": path])
+        }
+    }
 
     /// The first column of every row of a read-only query, as text: for tools and tests
     /// (`PRAGMA integrity_check`, counts). Writes are refused.

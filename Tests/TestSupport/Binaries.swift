@@ -78,3 +78,11 @@ final class DataBox: @unchecked Sendable {
     func set(_ value: Data) { lock.lock(); data = value; lock.unlock() }
     func get() -> Data { lock.lock(); defer { lock.unlock() }; return data }
 }
+
+/// The Unix account running the tests: the login the tool's operators are bound to.
+public enum Account {
+    public static var current: String {
+        guard let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name else { return "uid \(geteuid())" }
+        return String(cString: name)
+    }
+}

@@ -34,11 +34,14 @@ import Testing
         let announcement = try #require(try fixture.ids("announcements").first)
         let refused = try fixture.run(["--as", "sam", "approve", announcement])
         #expect(refused.status == 1)
-        #expect(refused.stderr.contains("only admins may approve announcements; sam is staff"))
+        #expect(refused.stderr.contains("sam (staff) may not approve announcements"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("admins may"))
+        #expect(!refused.stderr.contains("--as"))
         // Everything landed in the audit log.
         let audit = try fixture.json(["audit", "--limit", "10"]) as? [[String: Any]] ?? []
         #expect(audit.prefix(3).compactMap { $0["action"] as? String }.sorted() == ["approve", "approve", "reject"])
-        #expect(audit.first?["operatorName"] as? String == "sam")
+        // ana (the admin this account is) acted as sam: both are named.
+        #expect(audit.first?["operatorName"] as? String == "sam (by ana)")
     }
 
     @Test func bailStopsAtTheFirstFailingCommand() throws {
@@ -112,7 +115,7 @@ import Testing
         (["extract", "--file"], "--file needs a value"),
         (["review", "--kind", "memos"], "'memos' is not a kind"),
         (["status", "--verbose"], "unknown option --verbose"),
-        (["operator", "add", "lee"], "--role must be staff or admin"),
+        (["operator", "add", "lee"], "the role must be one of admin|importer|staff|viewer"),
         (["completions", "fish"], "'fish' is not a shell"),
         (["--frob"], "unknown option --frob"),
     ])
@@ -165,7 +168,7 @@ import Testing
         let shown = try fixture.json(["show", ticket]) as? [String: Any]
         let fields = shown?["fields"] as? [String: Any]
         #expect(fields?["closed"] as? Bool == true)
-        #expect((fields?["replies"] as? [[String: Any]])?.first?["by"] as? String == "sam")
+        #expect((fields?["replies"] as? [[String: Any]])?.first?["by"] as? String == "sam (by ana)")
         let absence = try #require(try fixture.ids("absences").first)
         #expect(try fixture.run(["--as", "sam", "approve", absence]).status == 0)
         let report = try fixture.json(["show", absence]) as? [String: Any]

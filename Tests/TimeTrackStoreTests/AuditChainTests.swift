@@ -18,7 +18,7 @@ import TimeTrackReview
             dir = try TemporaryDirectory("audit")
             path = dir.path("s.sqlite")
             let store = try SQLiteStore(path: path)
-            _ = try store.claimFirstAdmin("ana")
+            _ = try store.claimFirstAdmin("ana", login: nil)
             for title in ["One", "Two"] {
                 let item = try Lifecycle(store).submit(Samples.post(title), school: "lincoln", by: "ana", note: nil)
                 _ = try Lifecycle(store).approve(item.id, by: "ana")
@@ -80,7 +80,7 @@ import TimeTrackReview
         let store = try SQLiteStore(path: path, create: false)
         defer { store.close() }
         #expect(store.schemaVersion == Schema.currentVersion)
-        _ = try store.addOperator("cy", role: .staff, by: "ana")
+        _ = try store.addOperator("cy", role: .staff, login: nil, schools: [], by: "ana")
         let result = try store.verifyAudit()
         #expect(result.holds && result.entries == 3, "\(result)")
         #expect(throws: (any Error).self) { try store.db.execute("DELETE FROM audit WHERE id = 1") }

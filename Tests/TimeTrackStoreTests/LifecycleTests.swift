@@ -61,9 +61,9 @@ import TimeTrackReview
 
     @Test func firstOperatorIsAdmin() throws {
         try withStore { (store, _) throws in
-            #expect(try store.addOperator("sam", role: .staff, by: "sam").role == .admin)
-            #expect(try store.addOperator("lee", role: .staff, by: "sam").role == .staff)
-            #expect(throws: TimeTrackError.self) { try store.addOperator("bad name!", role: .staff, by: "sam") }
+            #expect(try store.addOperator("sam", role: .staff, login: nil, schools: [], by: "sam").role == .admin)
+            #expect(try store.addOperator("lee", role: .staff, login: nil, schools: [], by: "sam").role == .staff)
+            #expect(throws: TimeTrackError.self) { try store.addOperator("bad name!", role: .staff, login: nil, schools: [], by: "sam") }
             #expect(try store.operators().map(\.name) == ["lee", "sam"])
         }
     }

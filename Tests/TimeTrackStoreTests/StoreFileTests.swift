@@ -8,6 +8,59 @@ import TimeTrackReview
 
 /// Opening, upgrading and refusing store files; concurrent writers; a writer killed mid-decision.
 @Suite struct StoreFileTests {
+    static func mode(_ path: String) -> (mode: Int, gid: gid_t)? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return (Int(info.st_mode & 0o7777), info.st_gid)
+    }
+
+    @Test func aStoreAndItsLockAreForTheirOwnerOnly() throws {
+        let dir = try TemporaryDirectory("modes")
+        defer { dir.remove() }
+        let path = dir.path("t.sqlite")
+        let result = try Binaries.run("timetrack-admin", ["--store", path, "--imports", StoreFileTests.sampleImports, "import", "hillcrest-news"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Self.mode(path)?.mode == 0o600)
+        #expect(Self.mode(path + ".import-lock")?.mode == 0o600)
+        // The log and index SQLite makes while a connection is open take the store's mode.
+        let store = try SQLiteStore(path: path, create: false)
+        _ = try store.counts()
+        for file in [path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) { #expect(Self.mode(file)?.mode == 0o600, "\(file)") }
+        store.close()
+    }
+
+    @Test func withAGroupTheStaffGroupShares() throws {
+        let dir = try TemporaryDirectory("modes")
+        defer { dir.remove() }
+        let path = dir.path("t.sqlite")
+        let gid = getegid()
+        let group = try #require(getgrgid(gid).map { String(cString: $0.pointee.gr_name) })
+        let result = try Binaries.run("timetrack-admin", ["--store", path, "--group", group, "--imports", StoreFileTests.sampleImports, "import", "hillcrest-news"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Self.mode(path)?.mode == 0o660)
+        #expect(Self.mode(path)?.gid == gid)
+        #expect(Self.mode(path + ".import-lock")?.mode == 0o660)
+        let unknown = try Binaries.run("timetrack-admin", ["--store", path, "--group", "no-such-group-here", "status"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("no group no-such-group-here"))
+    }
+
+    @Test(arguments: ["", "-wal"])
+    func aStoreOthersCanWriteIsRefusedWithTheFix(_ suffix: String) throws {
+        let dir = try TemporaryDirectory("modes")
+        defer { dir.remove() }
+        let path = dir.path("t.sqlite")
+        try SQLiteStore(path: path).close()
+        if suffix == "-wal" { FileManager.default.createFile(atPath: path + "-wal", contents: Data()) }
+        #expect(chmod(path + suffix, 0o666) == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let result = try Binaries.run("timetrack-admin", ["--store", path, "status"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("any account on this machine may write t.sqlite\(suffix) (mode 0666)"), "\(result.stderr)")
+        #expect(result.stderr.contains("chmod o-w"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
     @Test func olderSchemaIsUpgradedAndKeepsItsData() throws {
         let dir = try TemporaryDirectory("store")
         defer { dir.remove() }
@@ -210,4 +263,11 @@ final class ResultsBox: @unchecked Sendable {
     private var results: [Result<Binaries.Result, any Error>] = []
     func append(_ result: Result<Binaries.Result, any Error>) { lock.lock(); results.append(result); lock.unlock() }
     var all: [Result<Binaries.Result, any Error>] { lock.lock(); defer { lock.unlock() }; return results }
+}
+
+extension StoreFileTests {
+    /// The repository's sample imports folder.
+    static var sampleImports: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Imports").path
+    }
 }

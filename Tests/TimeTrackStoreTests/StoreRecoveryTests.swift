@@ -144,6 +144,9 @@ import TimeTrackReview
         let path = dir.path("t.sqlite")
         let store = try SQLiteStore(path: path)
         _ = try Lifecycle(store).submit(Samples.announcement(), school: nil, by: "ana", note: nil)
+        // The reading account is an operator (reading is a permission too): a viewer.
+        _ = try store.claimFirstAdmin("ana", login: nil)
+        _ = try store.addOperator("reader", role: .viewer, login: getuid() == 0 ? "nobody" : Account.current, schools: [], by: "ana")
         store.close()
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         let result: Binaries.Result
@@ -186,7 +189,7 @@ import TimeTrackReview
         try dir.write("imports/news.html", "<article><h2>One</h2></article><article><h2>Two</h2></article>")
         let path = dir.path("t.sqlite")
         let store = try SQLiteStore(path: path)
-        _ = try store.claimFirstAdmin("root")
+        _ = try store.claimFirstAdmin("root", login: Account.current)
         for i in 0..<300 { _ = try Lifecycle(store).submit(Samples.announcement("Item \(i) " + String(repeating: "y", count: 200)), school: nil, by: "root", note: nil) }
         try store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         store.close()
@@ -216,7 +219,7 @@ import TimeTrackReview
         defer { dir.remove() }
         let path = dir.path("t.sqlite")
         let store = try SQLiteStore(path: path)
-        _ = try store.claimFirstAdmin("root")
+        _ = try store.claimFirstAdmin("root", login: Account.current)
         let item = try Lifecycle(store).submit(Samples.announcement("Clean title"), school: nil, by: "root", note: nil)
         // Written behind the tool's back, as sqlite3 could.
         let hostile = "'Fake ' || char(27) || '[2J' || char(155) || '31m' || char(8238) || ' approved (published)'"

@@ -19,7 +19,12 @@ extension Console {
             guard ["json", "ics", "rss"].contains(format) else { throw TimeTrackError(.usage, "export: '\(format)' is not a format", fix: "formats: json, ics, rss") }
             guard let out = args.option("out") else { throw TimeTrackError(.usage, "export: --out is required", fix: "usage: export --format \(format) --out PATH") }
             let kind = try kindOption(args)
-            var exporter = Exporter(store: try session.store())
+            let store = try session.store()
+            let access = try session.access(in: store)
+            guard access.mayExport else {
+                throw TimeTrackError(.permission, "\(access.op.name) is \(access.op.role.rawValue) and may not export", fix: "admins, staff and viewers export; an admin can change your role")
+            }
+            var exporter = Exporter(store: store)
             if let name = args.option("name") { exporter.calendarName = name }
             let progress = Progress(label: "export", enabled: session.interactive && isatty(2) == 1 && !session.output.json)
             exporter.progress = { count in progress.update(pages: 0, items: count) }

@@ -49,7 +49,7 @@ extension Console {
             let query = ItemQuery(
                 kind: kind, status: status, sourceID: args.option("source"),
                 limit: try intOption(args, "limit", default: 50, range: 1...100_000), offset: try intOption(args, "offset", default: 0, range: 0...Int(Int32.max)))
-            let rows = try session.store().list(query)
+            let rows = try session.listVisible(query, in: session.store())
             if session.output.json {
                 session.output.printJSON(JSONValue.array(rows.map(ItemRendering.summaryJSON)))
                 return 0
@@ -79,6 +79,7 @@ extension Console {
         CommandSpec("show", usage: "ID", summary: "show an item: its fields, status, provenance and any pending change", positional: 1...1) { args, session in
             let store = try session.store()
             let item = try store.item(args.positional[0])
+            try session.requireRead(item, in: store)
             if session.output.json {
                 session.output.printJSON(ItemRendering.itemJSON(item))
                 return 0
@@ -117,6 +118,7 @@ extension Console {
         CommandSpec("history", usage: "ID", summary: "every revision of an item and the decisions on it", positional: 1...1) { args, session in
             let store = try session.store()
             let item = try store.item(args.positional[0])
+            try session.requireRead(item, in: store)
             let zone = session.zone(of: item)
             let revisions = try store.revisions(of: args.positional[0])
             let audit = try store.audit(itemID: args.positional[0], limit: 1000)
@@ -167,8 +169,8 @@ extension Console {
                 break
             }
             do {
-                let kind = try store.item(id).kind
-                try session.requireDecision(on: kind, action: action, in: store)
+                let target = try store.item(id)
+                try session.requireDecision(on: target.kind, school: target.school, action: action, in: store)
                 let item = try decide(store, id)
                 done.append(.object(["id": .string(item.id), "status": .string(item.status.rawValue)]))
                 if !session.output.json { session.output.line("\(item.id): \(item.status.rawValue)" + (item.pendingContent != nil ? " (a change still waits)" : "")) }
@@ -214,7 +216,7 @@ extension Console {
             let store = try session.store()
             let id = args.positional[0]
             let item = try store.item(id)
-            try session.requireDecision(on: item.kind, action: "edit", in: store)
+            try session.requireDecision(on: item.kind, school: item.school, action: "edit", in: store)
             var assignments: [(String, String)] = []
             for word in args.positional.dropFirst() {
                 guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
@@ -253,7 +255,7 @@ extension Console {
             let store = try session.store()
             let id = args.positional[0]
             let item = try store.item(id)
-            try session.requireDecision(on: item.kind, action: "unlock", in: store)
+            try session.requireDecision(on: item.kind, school: item.school, action: "unlock", in: store)
             let unlocked = try Lifecycle(store).unlock(id, fields: Array(args.positional.dropFirst()), by: session.operatorName)
             if session.output.json {
                 session.output.printJSON(ItemRendering.itemJSON(unlocked))
@@ -343,7 +345,9 @@ extension Console {
             "runs", usage: "[--source S] [--limit N]", summary: "import runs, newest first, with what each found and did",
             options: [OptionSpec("source", value: "S", help: "only this source"), OptionSpec("limit", value: "N", help: "at most N (default 20)")]
         ) { args, session in
-            let runs = try session.store().runs(sourceID: args.option("source"), limit: try intOption(args, "limit", default: 20, range: 1...100_000))
+            let store = try session.store()
+            try session.requireImport(in: store)
+            let runs = try store.runs(sourceID: args.option("source"), limit: try intOption(args, "limit", default: 20, range: 1...100_000))
             if session.output.json {
                 session.output.printJSON(runs)
                 return 0
@@ -365,8 +369,10 @@ extension Console {
             "audit", usage: "[ID] [--limit N] | verify", summary: "the decision log: who did what, when and why; `audit verify` checks its hash chain",
             options: [OptionSpec("limit", value: "N", help: "at most N entries (default 50)")], positional: 0...1
         ) { args, session in
+            let store = try session.store()
+            try session.requireAdmin(in: store, for: "read the audit log")
             if args.positional.first == "verify" {
-                let result = try session.store().verifyAudit()
+                let result = try store.verifyAudit()
                 if session.output.json {
                     session.output.printJSON(result)
                 } else if result.holds {
@@ -379,7 +385,7 @@ extension Console {
                 }
                 return result.holds ? 0 : 1
             }
-            let entries = try session.store().audit(itemID: args.positional.first, limit: try intOption(args, "limit", default: 50, range: 1...1_000_000))
+            let entries = try store.audit(itemID: args.positional.first, limit: try intOption(args, "limit", default: 50, range: 1...1_000_000))
             if session.output.json {
                 session.output.printJSON(entries)
                 return 0
@@ -395,29 +401,65 @@ extension Console {
     }
 
     static var operatorCommand: CommandSpec {
-        CommandSpec(
-            "operator", usage: "add NAME --role staff|admin | list", summary: "manage who may work in the console (admins only)",
-            options: [OptionSpec("role", value: "ROLE", help: "staff or admin")], positional: 1...2
+        let roles = Operator.Role.allCases.map(\.rawValue).joined(separator: "|")
+        let usage = "list | add NAME --role \(roles) [--login ACCOUNT] [--school S,...] | role NAME \(roles) | remove NAME"
+        return CommandSpec(
+            "operator", usage: usage, summary: "manage who may work in the console, bound to Unix accounts (admins only)",
+            options: [
+                OptionSpec("role", value: "ROLE", help: "admin (everything), importer (imports only: cron), staff (posts, absences, tickets), viewer (published items)"),
+                OptionSpec("login", value: "ACCOUNT", help: "the Unix account that is this operator (default: the account of the same name, if there is one)"),
+                OptionSpec("school", value: "S,...", help: "staff: only these schools' items (default: every school)"),
+            ],
+            positional: 1...3
         ) { args, session in
+            func role(_ text: String?) throws -> Operator.Role {
+                guard let text, let role = Operator.Role(rawValue: text) else {
+                    throw TimeTrackError(.usage, "operator: the role must be one of \(roles)", fix: "usage: operator \(usage)")
+                }
+                return role
+            }
+            func name() throws -> String {
+                guard args.positional.count >= 2 else { throw TimeTrackError(.usage, "operator \(args.positional[0]): name the operator", fix: "usage: operator \(usage)") }
+                return args.positional[1]
+            }
+            func show(_ op: Operator, _ verb: String) {
+                if session.output.json { session.output.printJSON(op); return }
+                session.output.line("\(op.name): \(verb) \(op.role.rawValue)" + (op.login.map { ", login \($0)" } ?? ", no login (only through --as)") + (op.schools.isEmpty ? "" : ", schools " + op.schools.joined(separator: ", ")))
+            }
+            // Usage first: a mistyped command opens (or creates) no store.
+            let action = args.positional[0]
+            guard ["list", "add", "role", "remove"].contains(action) else {
+                throw TimeTrackError(.usage, "operator: unknown action '\(action)'", fix: "usage: operator \(usage)")
+            }
+            if action == "add" { _ = try role(args.option("role")) }
+            if action == "role" { _ = try role(args.positional.count == 3 ? args.positional[2] : nil) }
+            if action != "list" { _ = try name() }
             let store = try session.store(create: true)
-            switch args.positional[0] {
+            try session.requireAdmin(in: store, for: "manage operators")
+            switch action {
             case "list":
                 let ops = try store.operators()
                 if session.output.json { session.output.printJSON(ops); return 0 }
-                for op in ops { session.output.line("\(op.name)  \(op.role.rawValue)") }
-                if ops.isEmpty { session.output.line("no operators yet: the first one to make a decision becomes admin") }
+                var table = Table(headers: ["name", "role", "login", "schools", "active"])
+                for op in ops { table.rows.append([op.name, op.role.rawValue, op.login ?? "", op.schools.joined(separator: ","), op.active ? "yes" : "removed"]) }
+                for line in table.render(width: terminalWidth()) { session.output.line(line) }
                 return 0
             case "add":
-                guard args.positional.count == 2 else { throw TimeTrackError(.usage, "operator add: name the operator", fix: "usage: operator add NAME --role staff|admin") }
-                guard let roleText = args.option("role"), let role = Operator.Role(rawValue: roleText) else {
-                    throw TimeTrackError(.usage, "operator add: --role must be staff or admin", fix: "usage: operator add NAME --role staff|admin")
-                }
-                try session.requireRole(.admin, in: store, for: "add operators")
-                let op = try store.addOperator(args.positional[1], role: role, by: session.operatorName)
-                if session.output.json { session.output.printJSON(op) } else { session.output.line("\(op.name) is \(op.role == .admin ? "an" : "") \(op.role.rawValue)".replacingOccurrences(of: "  ", with: " ")) }
+                let name = try name()
+                let login = args.option("login") ?? (getpwnam(name) != nil ? name : nil)
+                let schools = (args.option("school") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                let op = try store.addOperator(name, role: try role(args.option("role")), login: login, schools: schools, by: session.operatorName)
+                show(op, "is")
+                return 0
+            case "role":
+                guard args.positional.count == 3 else { throw TimeTrackError(.usage, "operator role: name the operator and the role", fix: "usage: operator role NAME \(roles)") }
+                show(try store.setRole(try name(), try role(args.positional[2]), by: session.operatorName), "is now")
+                return 0
+            case "remove":
+                show(try store.removeOperator(try name(), by: session.operatorName), "removed (the audit keeps the name); was")
                 return 0
             default:
-                throw TimeTrackError(.usage, "operator: unknown action '\(args.positional[0])'", fix: "usage: operator add NAME --role staff|admin | operator list")
+                throw TimeTrackError(.usage, "operator: unknown action '\(args.positional[0])'", fix: "usage: operator \(usage)")
             }
         }
     }

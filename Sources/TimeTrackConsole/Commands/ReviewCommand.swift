@@ -19,18 +19,33 @@ extension Console {
             let offset = try intOption(args, "offset", default: 0, range: 0...Int(Int32.max))
             let requestedKind = try kindOption(args)
             let store = try session.store()
-            let op = try session.currentOperator(in: store)
+            let access = try session.access(in: store)
+            let op = access.op
             var kinds: [ItemKind?] = [requestedKind]
-            if kinds == [nil] && op.role == .staff { kinds = ItemKind.allCases.filter { !$0.isImportedContent } }
-            if let kind = kinds.first ?? nil, kind.isImportedContent, op.role == .staff {
-                throw TimeTrackError(.permission, "only admins review \(kind.plural); \(op.name) is staff", fix: "staff review posts, absences and tickets: `review --kind posts`")
+            // Only the kinds the operator decides (for staff: posts, absences, tickets).
+            let decidable = ItemKind.allCases.filter { kind in access.mayDecide(kind, school: op.schools.first) }
+            if decidable.isEmpty {
+                throw TimeTrackError(.permission, "\(op.name) is \(op.role.rawValue) and reviews nothing", fix: "admins and staff review; an admin can change your role")
+            }
+            if kinds == [nil] && decidable.count < ItemKind.allCases.count { kinds = decidable }
+            if let kind = kinds.first ?? nil, !decidable.contains(kind) {
+                throw TimeTrackError(.permission, "\(Access.whoMay(decide: kind)) review \(kind.plural); \(op.name) is \(op.role.rawValue)", fix: "`review` alone shows what you review")
             }
             let asking = session.reader != nil && session.interactive && !session.output.json
             var ids: [String] = []
             var total = 0
             for kind in kinds {
-                ids += try store.list(ItemQuery(kind: kind, sourceID: args.option("source"), needsReview: true, limit: asking ? 100_000 : limit, offset: asking ? 0 : offset)).map(\.id)
-                if !asking { total += try store.reviewCount(kind: kind, sourceID: args.option("source"), missingThreshold: ItemQuery().missingThreshold, cap: 10_000) }
+                let query = ItemQuery(kind: kind, sourceID: args.option("source"), needsReview: true, limit: asking ? 100_000 : limit, offset: asking ? 0 : offset)
+                ids += try session.listVisible(query, in: store, deciding: true).map(\.id)
+                if !asking {
+                    if op.role == .admin {
+                        total += try store.reviewCount(kind: kind, sourceID: args.option("source"), missingThreshold: ItemQuery().missingThreshold, cap: 10_000)
+                    } else {
+                        var all = query
+                        (all.limit, all.offset) = (10_000, 0)
+                        total += try session.listVisible(all, in: store, deciding: true).count
+                    }
+                }
             }
             if !asking && ids.count > limit { ids = Array(ids.prefix(limit)) }
             let code = try walkReview(ids, store: store, session: session)
@@ -97,7 +112,7 @@ extension Console {
             let item = try store.item(id)
             let state = reviewState(item)
             // Skip what the operator may not decide (staff on imported content).
-            do { try session.requireDecision(on: item.kind, action: "review", in: store) } catch { skipped += 1; continue }
+            do { try session.requireDecision(on: item.kind, school: item.school, action: "review", in: store) } catch { skipped += 1; continue }
             if let kind = approveRestKind, item.kind == kind, state != .missing {
                 approveNamed(item, state)
                 continue

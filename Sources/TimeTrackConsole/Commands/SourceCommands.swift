@@ -185,7 +185,7 @@ extension Console {
             }
             let store = try session.store(create: true)
             try store.requireHealthy()
-            try session.requireRole(.admin, in: store, for: "run imports")
+            try session.requireImport(in: store)
             let runner = try session.importRunner()
             defer { withExtendedLifetime(runner) {} }  // the run lock is held until the command ends
             if runner.interruptedEarlier > 0 { session.output.note("\(runner.interruptedEarlier) earlier run(s) had been interrupted; carrying on") }

@@ -25,7 +25,7 @@ extension Console {
         let storeName = (session.storePath as NSString).lastPathComponent
         while true {
             out.flush()
-            let prompt = out.paint("\(storeName)", .bold) + " (\(session.operatorName))> "
+            let prompt = out.paint("\(storeName)", .bold) + " (\(session.resolved?.name ?? session.operatorName))> "
             switch reader.read(prompt: prompt, remember: true) {
             case .end:
                 out.line()

@@ -54,13 +54,6 @@ extension Session {
         ImportPipeline(importsRoot: URL(fileURLWithPath: source.file).deletingLastPathComponent())
     }
 
-    /// Refuses the action unless the session's operator has `role`.
-    public func requireRole(_ role: Operator.Role, in store: any ItemStore, for action: String) throws {
-        let op = try currentOperator(in: store)
-        if role == .admin && op.role != .admin {
-            throw TimeTrackError(.permission, "only admins may \(action); \(op.name) is staff", fix: "ask an admin, or run as one with --as NAME")
-        }
-    }
 }
 
 /// Dates as people read them, in a given zone.

@@ -12,8 +12,15 @@ public final class Session {
     public var storePath: String
     /// Folder of source definitions.
     public var importsPath: String
-    /// Who is working.
+    /// Who decisions are recorded as: the operator's name once the store is open
+    /// (`NAME (by ADMIN)` under `--as`).
     public var operatorName: String
+    /// `--group`: a new store is made 0660 in this group.
+    public var storeGroup: gid_t?
+    /// The operator named by `--as`, if any (admins only).
+    public var actingAs: String?
+    /// The operator this session works as, once checked against the store.
+    var resolved: Operator?
     /// Whether the session may ask questions (a terminal, and no --no-input).
     public var interactive: Bool
     public let output: Output
@@ -34,13 +41,18 @@ public final class Session {
     /// The store, opened on first use. `create` makes a new file when there is none.
     ///
     /// The console sees only the `ItemStore` protocol; this is the one place that picks SQLite.
+    ///
+    /// Every command that opens the store works as a checked operator: the account is looked up
+    /// (and on a new store becomes its first admin) before anything is read.
     public func store(create: Bool = false) throws -> any ItemStore {
-        try sqliteStore(create: create)
+        let store = try sqliteStore(create: create)
+        _ = try currentOperator(in: store)
+        return store
     }
 
     private func sqliteStore(create: Bool) throws -> SQLiteStore {
         if let openStore { return openStore }
-        let store = try SQLiteStore(path: storePath, create: create)
+        let store = try SQLiteStore(path: storePath, create: create, group: storeGroup)
         openStore = store
         return store
     }

@@ -186,18 +186,26 @@ public protocol ItemStore: ItemRepository {
     /// Closes the store; further calls fail.
     func close()
 
-    /// The operator with this name, if any.
+    /// The operator with this name, if any (active or removed).
     func operatorNamed(_ name: String) throws -> Operator?
-    /// All operators.
+    /// The active operator whose login is this Unix account, if any.
+    func operatorWithLogin(_ account: String) throws -> Operator?
+    /// All operators, removed ones included.
     func operators() throws -> [Operator]
     /// Walks the audit log's hash chain and says whether it holds.
     func verifyAudit() throws -> AuditVerification
-    /// Adds (or changes the role of) an operator. The first operator of a store is always an admin;
-    /// the last admin cannot be made anything else.
-    func addOperator(_ name: String, role: Operator.Role, by operatorName: String) throws -> Operator
-    /// Makes `name` the store's first admin, in one transaction, if the store has no operator yet;
-    /// nil when it already has one (another process may have claimed it a moment ago).
-    func claimFirstAdmin(_ name: String) throws -> Operator?
+    /// Adds an operator, or changes an existing one's role, login and schools (and makes a
+    /// removed one active again). The first operator of a store is always an admin; the last
+    /// active admin cannot be made anything else; a login belongs to one active operator.
+    func addOperator(_ name: String, role: Operator.Role, login: String?, schools: [String], by operatorName: String) throws -> Operator
+    /// Changes an operator's role (the last active admin keeps theirs).
+    func setRole(_ name: String, _ role: Operator.Role, by operatorName: String) throws -> Operator
+    /// Deactivates an operator: nobody can act as them any more, the audit keeps the name. The
+    /// last active admin cannot be removed.
+    func removeOperator(_ name: String, by operatorName: String) throws -> Operator
+    /// Makes `name` (with `login`) the store's first admin, in one transaction, if the store has
+    /// no operator yet; nil when it already has one (another process may have claimed it a moment ago).
+    func claimFirstAdmin(_ name: String, login: String?) throws -> Operator?
 
     /// Throws `.storeUnusable` when the store is damaged (a full consistency check: imports ask
     /// before their first write).

@@ -10,9 +10,15 @@ public final class RunLock {
     /// Takes the lock, or throws `.busy` saying who holds it.
     public init(storePath: String) throws {
         path = storePath + ".import-lock"
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw TimeTrackError(.system, "cannot create the run lock \(path): \(String(cString: strerror(errno)))", fix: "check that the store's folder is writable")
+        }
+        // Shared like the store: a store in a staff group (0660) has its lock in that group too.
+        var store = stat(), lock = stat()
+        if stat(storePath, &store) == 0, fstat(fd, &lock) == 0, lock.st_uid == geteuid(), store.st_mode & 0o060 == 0o060 {
+            _ = fchown(fd, uid_t.max, store.st_gid)
+            _ = fchmod(fd, 0o660)
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             var holder = ""

@@ -194,6 +194,25 @@ enum Schema {
         ALTER TABLE audit ADD COLUMN prev_hash TEXT;
         ALTER TABLE audit ADD COLUMN hash TEXT;
         """,
+        // 8: operators bound to Unix accounts (peer authentication): `login` (one active
+        //    operator per account), the schools a staff member works for (JSON list; NULL: all),
+        //    and `active` (a removed operator stays for the audit); roles importer and viewer (the
+        //    table is rebuilt for its CHECK). Existing operators get the
+        //    login of the account with their name, when there is one (`Identity.backfill`).
+        """
+        CREATE TABLE operators_v8 (
+            name TEXT PRIMARY KEY COLLATE NOCASE,
+            role TEXT NOT NULL CHECK (role IN ('admin', 'importer', 'staff', 'viewer')),
+            created_at TEXT NOT NULL,
+            login TEXT,
+            schools TEXT,
+            active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1))
+        );
+        INSERT INTO operators_v8 (name, role, created_at) SELECT name, role, created_at FROM operators;
+        DROP TABLE operators;
+        ALTER TABLE operators_v8 RENAME TO operators;
+        CREATE UNIQUE INDEX operators_login ON operators (login) WHERE login IS NOT NULL AND active = 1;
+        """,
     ]
 
     /// Runs migration `number` (1-based) and the work done in Swift right after it, in the
@@ -202,6 +221,7 @@ enum Schema {
         try db.execute(migrations[number - 1])
         switch number {
         case 7: try AuditChain.backfill(db)
+        case 8: try SQLiteStore.backfillLogins(db)
         default: break
         }
     }
