@@ -33,7 +33,13 @@ public struct Exporter {
     }
 
     /// The JSON document for a kind.
+    ///
+    /// Private kinds (absence reports, tickets) are never exported: asking for one is refused.
     public func json(_ kind: ItemKind, school: String? = nil) throws -> Data {
+        guard kind.traits.exported else {
+            throw TimeTrackError(
+                .usage, "\(kind.plural) are private and never exported", fix: "exports carry " + Exporter.jsonKinds.map(\.plural).joined(separator: ", "))
+        }
         let items = try published(kind, school: school)
         let iso = ISO8601DateFormatter()
         let rows: [JSONValue] = items.map { item in
