@@ -18,6 +18,9 @@ public struct InboxImporter: Importer {
     let source: SourceDefinition
     let maxItems: Int
 
+    /// Fields that say where a person was (phones add them to submissions).
+    static let locationKeys: Set<String> = ["latitude", "longitude", "lat", "lng", "lon", "long", "location", "geo", "geolocation", "coordinates", "coords", "gps", "position", "place"]
+
     public init(source: SourceDefinition) throws {
         self.source = source
         try source.checkOptions(InboxImporter.info)
@@ -53,9 +56,29 @@ public struct InboxImporter: Importer {
                 result.problems.append(ImportProblem(.warning, "id '\(key)' appears again; the first entry was kept", location: location))
                 continue
             }
+            // Photos named relative to the inbox (a local folder of submissions) become full URLs.
+            if case .array(let images)? = fields["imageURLs"] {
+                fields["imageURLs"] = .array(
+                    images.map { image in
+                        guard let text = image.stringValue, !text.contains(":"), let resolved = URL(string: text, relativeTo: page.url) else { return image }
+                        return .string(resolved.absoluteURL.absoluteString)
+                    })
+            }
+            // A person's submission never keeps where they were: coordinates are dropped here,
+            // where they enter, and the item says so.
+            var notes: [String] = []
+            if source.kind.traits.review != .importedContent {
+                let found = fields.keys.filter { InboxImporter.locationKeys.contains($0.lowercased()) }.sorted()
+                if !found.isEmpty {
+                    for name in found { fields[name] = nil }
+                    notes.append("location removed: the submission carried \(found.joined(separator: ", ")); it was not stored")
+                }
+            }
             do {
                 let content = try ItemContent.decode(kind: source.kind, fields: fields).validated()
-                result.items.append(ExtractedItem(key: key, content: content, pageURL: source.publicURL.absoluteString, pageHash: page.hash, fetchedAt: page.fetchedAt, location: location))
+                var item = ExtractedItem(key: key, content: content, pageURL: source.publicURL.absoluteString, pageHash: page.hash, fetchedAt: page.fetchedAt, location: location)
+                item.guesses = notes
+                result.items.append(item)
             } catch let error as TimeTrackError {
                 result.problems.append(ImportProblem(.error, "skipped '\(key)': \(error.message)", location: location))
             }

@@ -15,6 +15,17 @@ public struct Exporter {
     public var siteURL = "https://timetrack.example/"
     /// Called with the number of items read so far (for a progress line on a terminal).
     public var progress: ((Int) -> Void)?
+    /// Where copies of posts' local photos go (without their location), and the link to that
+    /// folder the JSON uses (`images/`). Nil: local photos are left out of the export.
+    public var images: (folder: String, link: String)?
+    /// What the export left out or changed, for the person who ran it.
+    public let notes = Notes()
+
+    /// Notes collected while exporting.
+    public final class Notes: @unchecked Sendable {
+        public private(set) var lines: [String] = []
+        func add(_ line: String) { lines.append(line) }
+    }
 
     public init(store: any ItemStore) { self.store = store }
 
@@ -44,6 +55,9 @@ public struct Exporter {
         let iso = ISO8601DateFormatter()
         let rows: [JSONValue] = items.map { item in
             var object = item.content.fields()
+            if case .post(let post) = item.content {
+                object["imageURLs"] = .array(post.imageURLs.compactMap { url in exportedImage(url, of: item.id).map(JSONValue.string) })
+            }
             object["id"] = .string(item.id)
             object["school"] = item.school.map { .string($0) } ?? .null
             object["updatedAt"] = .string(iso.string(from: item.updatedAt))
@@ -54,6 +68,38 @@ public struct Exporter {
             "count": .number(Double(rows.count)), "items": .array(rows),
         ])
         return Data(((try? JSONCoding.prettyString(document)) ?? "{}").utf8)
+    }
+
+    /// A post's photo as the export links it: web photos as they are; a local file as a copy in
+    /// `images` with its location removed (EXIF GPS, XMP), named by its content; nil (left out,
+    /// with a note) when it cannot be read or is not a JPEG or PNG whose location can be checked.
+    func exportedImage(_ url: String, of id: String) -> String? {
+        guard let parsed = URL(string: url), parsed.isFileURL else { return url }
+        guard let images else {
+            notes.add("\(id): the local photo \(parsed.lastPathComponent) was left out (no images folder for this export)")
+            return nil
+        }
+        var size = stat()
+        guard stat(parsed.path, &size) == 0, size.st_size <= 50_000_000, let data = FileManager.default.contents(atPath: parsed.path) else {
+            notes.add("\(id): the photo \(parsed.path) could not be read (missing, or over 50 MB); left out")
+            return nil
+        }
+        let result = PhotoLocation.strip(data)
+        guard result.understood else {
+            notes.add("\(id): \(parsed.lastPathComponent) is not a JPEG or PNG, so its location cannot be checked; left out")
+            return nil
+        }
+        let ext = data.starts(with: [0xFF, 0xD8]) ? "jpg" : "png"
+        let name = String(SHA256.hex(result.data).prefix(20)) + "." + ext
+        do {
+            try FileManager.default.createDirectory(atPath: images.folder, withIntermediateDirectories: true)
+            try AtomicFile.write(result.data, to: (images.folder as NSString).appendingPathComponent(name))
+        } catch {
+            notes.add("\(id): the copy of \(parsed.lastPathComponent) could not be written: \(error); left out")
+            return nil
+        }
+        if !result.removed.isEmpty { notes.add("\(id): \(parsed.lastPathComponent): removed \(result.removed.joined(separator: ", ")) from the exported copy") }
+        return images.link + name
     }
 
     /// Kinds the app reads as JSON.

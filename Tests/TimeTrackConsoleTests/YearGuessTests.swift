@@ -74,7 +74,7 @@ import Testing
         let accepted = try Binaries.run("timetrack-admin", ["--store", store, "--as", "ana", "--imports", dir.url.path, "import", "cal", "--accept", "--no-review"])
         #expect(accepted.status == 0, "\(accepted.stderr)")
         let shown = try Binaries.run("timetrack-admin", ["--store", store, "show", "e1"]).stdout
-        #expect(shown.contains("guessed:  year guessed: ") && shown.contains("the page's heading says 2022–2023"), "\(shown)")
+        #expect(shown.contains("note:     year guessed: ") && shown.contains("the page's heading says 2022–2023"), "\(shown)")
         let pty = try PseudoTerminal(Binaries.path("timetrack-admin"), ["--store", store, "--as", "ana", "review"])
         #expect(pty.expect("year guessed: ") != nil, "\(pty.transcript)")
         #expect(pty.expect(" [q]uit [?] ") != nil)

@@ -39,6 +39,9 @@ extension Console {
                 try AtomicFile.write(try exporter.rss(school: school), to: out)
                 written.append(out)
             default:
+                // Posts' local photos are copied beside the JSON, without their location.
+                let folder = kind == nil ? out : (out as NSString).deletingLastPathComponent
+                exporter.images = ((folder.isEmpty ? "." : folder as NSString).appendingPathComponent("images"), "images/")
                 if let kind {
                     try AtomicFile.write(try exporter.json(kind, school: school), to: out)
                     written.append(out)
@@ -51,6 +54,7 @@ extension Console {
                     }
                 }
             }
+            for note in exporter.notes.lines { session.output.note(SafeText.visible(note)) }
             if session.output.json {
                 session.output.printJSON(JSONValue.array(written.map { .string($0) }))
             } else {

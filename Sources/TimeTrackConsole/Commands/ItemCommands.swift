@@ -89,6 +89,7 @@ extension Console {
             let zone = session.zone(of: item)
             out.line(out.paint("\(item.id)  \(item.kind.rawValue)  \(item.status.rawValue)", .bold) + (item.school.map { "  school: \($0)" } ?? ""))
             for line in ItemRendering.fieldLines(item.content, zone: zone) { out.line(line) }
+            for line in ItemRendering.photoLines(item.content) { out.line(out.paint(line, .yellow)) }
             if let pending = item.pendingContent {
                 out.line(out.paint("pending change:", .yellow))
                 for line in ItemRendering.diffLines(ItemContent.changedFields(from: item.content, to: pending), zone: zone, output: out) { out.line(line) }
@@ -96,7 +97,7 @@ extension Console {
             if let p = item.provenance {
                 out.line("source:   \(p.sourceID)  \(SafeText.visible(p.sourceURL))")
                 out.line("fetched:  \(Display.date(p.fetchedAt, zone: zone)) by \(p.importer) \(p.importerVersion), page sha256 \(p.pageHash.prefix(12))…")
-                for guess in p.guessed { out.line(out.paint("guessed:  \(SafeText.visible(guess))", .yellow)) }
+                for note in p.guessed { out.line(out.paint("note:     \(SafeText.visible(note))", .yellow)) }
             }
             if let by = item.approvedBy { out.line("approved: \(by), \(Display.date(item.approvedAt, zone: zone))") }
             if let reason = item.rejectReason { out.line("rejected: \(SafeText.visible(reason))") }

@@ -129,6 +129,7 @@ extension Console {
             switch state {
             case .new:
                 for line in ItemRendering.fieldLines(item.content, zone: session.zone(of: item)) { out.line(line) }
+                for line in ItemRendering.photoLines(item.content) { out.line(out.paint(line, .yellow)) }
             case .changed:
                 let pending = item.pendingContent ?? item.content
                 out.line("  " + SafeText.visible(pending.title))

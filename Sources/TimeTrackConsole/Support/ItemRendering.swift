@@ -1,5 +1,6 @@
 import Foundation
 import TimeTrackCore
+import TimeTrackExport
 import TimeTrackKit
 
 /// How items look in the console: field lines, diffs, and JSON.
@@ -27,6 +28,17 @@ enum ItemRendering {
             guard let v = fields[name], v != .null else { return nil }
             if case .array(let a) = v, a.isEmpty { return nil }
             return indent + (name + ":").padding(toLength: width + 1, withPad: " ", startingAt: 0) + value(v, zone: zone)
+        }
+    }
+
+    /// For posts: each local photo that carries a location, and that exports remove it.
+    static func photoLines(_ content: ItemContent) -> [String] {
+        guard case .post(let post) = content else { return [] }
+        return post.imageURLs.enumerated().compactMap { index, url in
+            guard let parsed = URL(string: url), parsed.isFileURL, let data = FileManager.default.contents(atPath: parsed.path) else { return nil }
+            let found = PhotoLocation.find(data)
+            guard !found.isEmpty else { return nil }
+            return "  photo \(index + 1): GPS removed (\(found.joined(separator: ", ")) taken out of the exported copy; the original stays as it was)"
         }
     }
 

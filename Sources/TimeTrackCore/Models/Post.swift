@@ -30,7 +30,12 @@ public struct Post: Codable, Equatable, Sendable {
             problems.append(.init(field: "text", message: "is required when the post has no image"))
         }
         Check.optionalText(text, "text", max: 10_000, into: &problems)
-        for (index, url) in imageURLs.enumerated() { Check.url(url, "imageURLs[\(index)]", into: &problems) }
+        for (index, url) in imageURLs.enumerated() {
+            // A photo submitted to a local inbox is a file until it is exported (as a copy
+            // without its location, linked relatively): file URLs with an absolute path are fine.
+            if let parsed = URL(string: url), parsed.isFileURL, parsed.path.hasPrefix("/") { continue }
+            Check.url(url, "imageURLs[\(index)]", into: &problems)
+        }
         return problems
     }
 }
