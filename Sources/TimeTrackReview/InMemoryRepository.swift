@@ -59,6 +59,16 @@ public final class InMemoryRepository: ItemRepository {
         return revision
     }
 
+    public func absenceStudents() throws -> [String] {
+        var names: Set<String> = []
+        for row in tables.rows.values where row.kind == .absence {
+            for revision in tables.revisions[row.seq] ?? [] {
+                if case .absence(let report)? = try? ItemContent.decode(kind: .absence, json: revision.json) { names.insert(report.student) }
+            }
+        }
+        return names.sorted()
+    }
+
     public func content(of row: ItemRow, revision: Int) throws -> ItemContent {
         try ItemContent.decode(kind: row.kind, json: try stored(row, revision).json)
     }

@@ -63,7 +63,7 @@ public struct Lifecycle {
     }
 
     /// Publishes the pending revision of a row.
-    func publish(_ row: ItemRow, by who: String, batch: String?) throws {
+    func publish(_ row: ItemRow, by who: String, batch: String?, reason: String? = nil) throws {
         var row = row
         guard let pending = row.pendingRevision else { throw illegal(row, "approve", "it is already published and has no pending change") }
         let content = try repository.content(of: row, revision: pending)
@@ -79,7 +79,7 @@ public struct Lifecycle {
         row.rejectReason = nil
         row.updatedAt = now
         try repository.updateRow(row)
-        try audit(who, "approve", row, detail: "revision \(pending)", batch: batch)
+        try audit(who, "approve", row, reason: reason, detail: "revision \(pending)", batch: batch)
     }
 
     func requireReviewable(_ row: ItemRow, _ action: String) throws {
@@ -105,7 +105,11 @@ public struct Lifecycle {
 
     /// Publishes the pending content of an item. An absence report without an outcome is
     /// excused by its approval (one decision). Tickets are answered and closed, not approved.
-    public func approve(_ id: String, by who: String, batch: String? = nil) throws -> Item {
+    ///
+    /// Public content that looks private (`PrivacyLint`: a phone number, an e-mail address, a
+    /// street address, a student's name) is refused unless `anyway`; approved anyway, the audit
+    /// entry says what was flagged.
+    public func approve(_ id: String, by who: String, batch: String? = nil, anyway: Bool = false) throws -> Item {
         let row = try repository.transaction { () throws -> ItemRow in
             var row = try repository.requireRow(id)
             if row.kind != .ticket { try requireReviewable(row, "approve") }
@@ -121,7 +125,21 @@ public struct Lifecycle {
             case .announcement, .event, .schoolInfo, .post:
                 break
             }
-            try publish(row, by: who, batch: batch)
+            var flagged: String?
+            if PrivacyLint.applies(to: row.kind), let pending = row.pendingRevision {
+                let findings = PrivacyLint.findings(try repository.content(of: row, revision: pending), students: try repository.absenceStudents())
+                if !findings.isEmpty {
+                    let list = findings.map(\.description).joined(separator: "; ")
+                    guard anyway else {
+                        throw TimeTrackError(
+                            .validation, "\(row.id) may expose private information: \(list)",
+                            fix: "edit it (`edit \(row.id) FIELD=...`), or approve it anyway (`approve \(row.id) --anyway`; the audit records it)",
+                            context: ["item": row.id])
+                    }
+                    flagged = "approved despite privacy flags: " + list
+                }
+            }
+            try publish(row, by: who, batch: batch, reason: flagged)
             return row
         }
         return try repository.item(row.id)

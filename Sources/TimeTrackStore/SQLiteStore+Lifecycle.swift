@@ -132,6 +132,15 @@ extension SQLiteStore {
         try db.run("DELETE FROM field_locks WHERE item_seq = ? AND field = ?", [.integer(row.seq), .text(field)])
     }
 
+    public func absenceStudents() throws -> [String] {
+        try db.rows(
+            """
+            SELECT DISTINCT json_extract(r.content, '$.student') FROM revisions r JOIN items i ON i.seq = r.item_seq
+            WHERE i.kind = 'absence' AND json_extract(r.content, '$.student') IS NOT NULL
+            """
+        ) { $0.text(0) }
+    }
+
     public func appendAudit(_ entry: NewAuditEntry) throws {
         // The next link of the chain: the last entry's id and hash, read in the caller's
         // transaction (every write holds the write lock, so no other entry comes between).

@@ -90,6 +90,7 @@ extension Console {
             out.line(out.paint("\(item.id)  \(item.kind.rawValue)  \(item.status.rawValue)", .bold) + (item.school.map { "  school: \($0)" } ?? ""))
             for line in ItemRendering.fieldLines(item.content, zone: zone) { out.line(line) }
             for line in ItemRendering.photoLines(item.content) { out.line(out.paint(line, .yellow)) }
+            for line in ItemRendering.privacyLines(PrivacyLint.findings(item.pendingContent ?? item.content, students: try store.absenceStudents()), output: out) { out.line(line) }
             if let pending = item.pendingContent {
                 out.line(out.paint("pending change:", .yellow))
                 for line in ItemRendering.diffLines(ItemContent.changedFields(from: item.content, to: pending), zone: zone, output: out) { out.line(line) }
@@ -187,9 +188,13 @@ extension Console {
     }
 
     static var approveCommand: CommandSpec {
-        CommandSpec("approve", usage: "ID...", summary: "publish the pending content of items (an absence report: excuse it)", positional: 1...10_000) { args, session in
+        CommandSpec(
+            "approve", usage: "ID... [--anyway]", summary: "publish the pending content of items (an absence report: excuse it)",
+            options: [OptionSpec("anyway", help: "publish even what the privacy check flags (a phone number, an e-mail, an address, a student's name); recorded")],
+            positional: 1...10_000
+        ) { args, session in
             try decideEach(args.positional, action: "approve", session: session) { store, id in
-                try Lifecycle(store).approve(id, by: session.operatorName)
+                try Lifecycle(store).approve(id, by: session.operatorName, anyway: args.flag("anyway"))
             }
         }
     }

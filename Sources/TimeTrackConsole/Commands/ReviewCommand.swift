@@ -81,8 +81,11 @@ extension Console {
             }
             if items.isEmpty { out.line("nothing to review"); return 0 }
             var table = Table(headers: ["id", "kind", "state", "source", "title"])
+            let students = try store.absenceStudents()
             for item in items {
-                table.rows.append([item.id, item.kind.rawValue, String(describing: reviewState(item)).uppercased(), item.provenance?.sourceID ?? "-", SafeText.visible((item.pendingContent ?? item.content).title)])
+                let flags = reviewState(item) == .missing ? [] : PrivacyLint.findings(item.pendingContent ?? item.content, students: students)
+                let state = String(describing: reviewState(item)).uppercased() + (flags.isEmpty ? "" : " ⚠ " + Set(flags.map(\.kind.rawValue)).sorted().joined(separator: ", "))
+                table.rows.append([item.id, item.kind.rawValue, state, item.provenance?.sourceID ?? "-", SafeText.visible((item.pendingContent ?? item.content).title)])
             }
             for line in table.render(width: terminalWidth()) { out.line(line) }
             out.line("\(items.count) item(s) wait; decide with approve ID..., reject ID... --reason R, archive ID..., keep ID...")
@@ -107,6 +110,7 @@ extension Console {
                 out.error(TimeTrackError(.system, "\(error)", context: ["item": item.id]))
             }
         }
+        let students = try store.absenceStudents()
         itemLoop: for (index, id) in ids.enumerated() {
             if Interrupt.requested { break }
             let item = try store.item(id)
@@ -126,6 +130,9 @@ extension Console {
             }
             out.line(out.paint("[\(index + 1)/\(ids.count)] \(item.id)", .bold) + "  \(item.kind.rawValue) · \(item.provenance?.sourceID ?? "app") · " + label)
             for guess in item.provenance?.guessed ?? [] { out.line(out.paint("  ⚠ \(SafeText.visible(guess)): check it", .yellow)) }
+            if state != .missing {
+                for line in ItemRendering.privacyLines(PrivacyLint.findings(item.pendingContent ?? item.content, students: students), output: out) { out.line(line) }
+            }
             switch state {
             case .new:
                 for line in ItemRendering.fieldLines(item.content, zone: session.zone(of: item)) { out.line(line) }
@@ -222,7 +229,17 @@ extension Console {
             _ = try Lifecycle(store).close(item.id, by: who)
             out.line("  closed")
         case ("a", _, _):
-            let done = try Lifecycle(store).approve(item.id, by: who, batch: batch)
+            var anyway = false
+            if !quiet, !PrivacyLint.findings(item.pendingContent ?? item.content, students: try store.absenceStudents()).isEmpty {
+                guard case .line(let reply) = session.reader?.read(prompt: "  it may expose private information (above); approve anyway? the audit records it [y/N] ", remember: false),
+                    reply.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("y")
+                else {
+                    out.line("  not approved: edit it (e), or skip (s)")
+                    return false
+                }
+                anyway = true
+            }
+            let done = try Lifecycle(store).approve(item.id, by: who, batch: batch, anyway: anyway)
             if !quiet { out.line("  " + out.paint("approved", .green) + " (\(done.status.rawValue))") }
         case ("r", _, _):
             guard let reason = ask("  reason: ") else {

@@ -2,6 +2,7 @@ import Foundation
 import TimeTrackCore
 import TimeTrackExport
 import TimeTrackKit
+import TimeTrackReview
 
 /// How items look in the console: field lines, diffs, and JSON.
 enum ItemRendering {
@@ -28,6 +29,15 @@ enum ItemRendering {
             guard let v = fields[name], v != .null else { return nil }
             if case .array(let a) = v, a.isEmpty { return nil }
             return indent + (name + ":").padding(toLength: width + 1, withPad: " ", startingAt: 0) + value(v, zone: zone)
+        }
+    }
+
+    /// `⚠ privacy:` lines, the matching text highlighted (in red on a terminal, «between marks»
+    /// everywhere, so a pipe or a log shows it too).
+    static func privacyLines(_ findings: [PrivacyLint.Finding], output: Output) -> [String] {
+        findings.map { f in
+            let context = "…" + SafeText.visible(f.before) + output.paint("«" + SafeText.visible(f.match) + "»", .red) + SafeText.visible(f.after) + "…"
+            return output.paint("  ⚠ privacy: \(f.kind.rawValue) in \(f.field): ", .yellow) + context
         }
     }
 

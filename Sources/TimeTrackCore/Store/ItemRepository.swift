@@ -174,6 +174,8 @@ public protocol ItemRepository: AnyObject {
     func removeLock(_ field: String, from row: ItemRow) throws
     /// Appends an audit entry.
     func appendAudit(_ entry: NewAuditEntry) throws
+    /// The names of the students in absence reports (any revision): public items must not name them.
+    func absenceStudents() throws -> [String]
 }
 
 extension ItemRepository {
