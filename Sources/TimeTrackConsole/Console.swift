@@ -49,6 +49,8 @@ public enum Console {
         var bail = false
         let output = Output(json: false, color: stdoutIsTerminal && environment["NO_COLOR"] == nil)
 
+        // -h and -V, as most tools take them.
+        if let first = words.first, first == "-h" || first == "-V" { words[0] = first == "-h" ? "--help" : "--version" }
         // Global options come before the command word.
         while let word = words.first, word.hasPrefix("--") {
             words.removeFirst()
@@ -139,6 +141,11 @@ public enum Console {
         if let index = rest.firstIndex(of: "--json"), !command.options.contains(where: { $0.name == "json" }), !rest[..<index].contains("--") {
             rest.remove(at: index)
             session.output.json = true
+        }
+        // `COMMAND --help` / `-h`: that command's help, whatever else is on the line.
+        if rest.prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) {
+            printHelp(for: command, to: session.output)
+            return 0
         }
         do {
             let arguments = try command.parse(rest)

@@ -14,6 +14,12 @@ import Testing
             Binaries.path("timetrack-admin"), ["--store", fixture.store, "--as", "sam", "--imports", ConsoleFixture.root.appendingPathComponent("Imports").path],
             environment: ["TIMETRACK_HISTORY": history])
         #expect(pty.expect("(sam)> ") != nil, "no prompt: \(pty.transcript)")
+        // The line editor counts every byte of the prompt as a column: it holds no escape codes.
+        #expect(pty.transcript.contains("t.sqlite (sam)> ") && !pty.transcript.contains("\u{1B}[1mt.sqlite"), "\(pty.transcript)")
+        // psql's \? is help here too.
+        pty.send("\\?\r")
+        #expect(pty.expect("global options:") != nil, "\(pty.transcript)")
+        #expect(pty.expect("(sam)> ") != nil)
         // Ctrl-C at the prompt cancels the line and stays.
         pty.send("some half-typed line\u{3}")
         #expect(pty.expect("(sam)> ") != nil, "\(pty.transcript)")

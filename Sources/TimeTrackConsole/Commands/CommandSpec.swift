@@ -75,7 +75,10 @@ public struct CommandSpec: Sendable {
                 name = String(name[..<equals])
             }
             guard let spec = options.first(where: { $0.name == name }) else {
-                throw usageError("unknown option --\(name)")
+                let near = Console.didYouMean(name, among: options.map(\.name)).replacingOccurrences(of: "mean `", with: "mean `--")
+                var error = usageError("unknown option --\(name)")
+                error.fix = near + (error.fix ?? "")
+                throw error
             }
             if spec.value != nil {
                 if let inlineValue {

@@ -30,35 +30,49 @@ extension Console {
             exporter.progress = { count in progress.update(pages: 0, items: count) }
             defer { progress.finish() }
             let school = args.option("school")
-            var written: [String] = []
+            // `--out -`: the document on stdout (one document: ics, rss, json with --kind).
+            let toStdout = out == "-"
+            if toStdout && format == "json" && kind == nil {
+                throw TimeTrackError(.usage, "export: --out - writes one document; json needs --kind K with it", fix: "usage: export --format json --kind events --out -")
+            }
+            var written: [(path: String, count: Int)] = []
+            func write(_ data: Data, _ kind: ItemKind, to path: String) throws {
+                let count = try exporter.published(kind, school: school).count
+                if toStdout {
+                    session.output.flush()
+                    FileHandle.standardOutput.write(data)
+                } else {
+                    try AtomicFile.write(data, to: path)
+                }
+                written.append((toStdout ? "-" : path, count))
+            }
             switch format {
             case "ics":
-                try AtomicFile.write(try exporter.ics(school: school), to: out)
-                written.append(out)
+                try write(try exporter.ics(school: school), .event, to: out)
             case "rss":
-                try AtomicFile.write(try exporter.rss(school: school), to: out)
-                written.append(out)
+                try write(try exporter.rss(school: school), .announcement, to: out)
             default:
                 // Posts' local photos are copied beside the JSON, without their location.
-                let folder = kind == nil ? out : (out as NSString).deletingLastPathComponent
+                let folder = kind == nil || toStdout ? (toStdout ? "." : out) : (out as NSString).deletingLastPathComponent
                 exporter.images = ((folder.isEmpty ? "." : folder as NSString).appendingPathComponent("images"), "images/")
                 if let kind {
-                    try AtomicFile.write(try exporter.json(kind, school: school), to: out)
-                    written.append(out)
+                    try write(try exporter.json(kind, school: school), kind, to: out)
                 } else {
                     try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
                     for kind in Exporter.jsonKinds {
-                        let path = (out as NSString).appendingPathComponent("\(kind.plural).json")
-                        try AtomicFile.write(try exporter.json(kind, school: school), to: path)
-                        written.append(path)
+                        try write(try exporter.json(kind, school: school), kind, to: (out as NSString).appendingPathComponent("\(kind.plural).json"))
                     }
                 }
             }
             for note in exporter.notes.lines { session.output.note(SafeText.visible(note)) }
+            if toStdout { return 0 }
             if session.output.json {
-                session.output.printJSON(JSONValue.array(written.map { .string($0) }))
+                session.output.printJSON(JSONValue.array(written.map { .object(["path": .string($0.path), "items": .number(Double($0.count))]) }))
             } else {
-                for path in written { session.output.line("wrote \(path)") }
+                for (path, count) in written { session.output.line("wrote \(path): \(count) published item\(count == 1 ? "" : "s")") }
+                if written.allSatisfy({ $0.count == 0 }) {
+                    session.output.note("warning: nothing was published\(school.map { " for \($0)" } ?? ""): the export is empty; `review` approves what waits")
+                }
             }
             return 0
         }

@@ -8,20 +8,24 @@ extension Console {
                 return 0
             }
             guard let command = command(named: name) else {
-                throw TimeTrackError(.usage, "help: unknown command '\(name)'", fix: "`help` lists the commands")
+                throw TimeTrackError(.usage, "help: unknown command '\(name)'", fix: didYouMean(name, among: commands.map(\.name)) + "`help` lists the commands")
             }
-            session.output.line("usage: \(command.usageLine)")
-            session.output.line("")
-            session.output.line(command.summary)
-            if !command.options.isEmpty {
-                session.output.line("")
-                session.output.line("options:")
-                for option in command.options {
-                    let left = "--\(option.name)" + (option.value.map { " \($0)" } ?? "")
-                    session.output.line("  " + left.padding(toLength: 20, withPad: " ", startingAt: 0) + option.help)
-                }
-            }
+            printHelp(for: command, to: session.output)
             return 0
+        }
+    }
+
+    /// One command's usage, summary and options (`help CMD`, `CMD --help`).
+    static func printHelp(for command: CommandSpec, to output: Output) {
+        output.line("usage: \(command.usageLine)")
+        output.line("")
+        output.line(command.summary)
+        guard !command.options.isEmpty else { return }
+        output.line("")
+        output.line("options:")
+        for option in command.options {
+            let left = "--\(option.name)" + (option.value.map { " \($0)" } ?? "")
+            output.line("  " + left.padding(toLength: 20, withPad: " ", startingAt: 0) + option.help)
         }
     }
 }

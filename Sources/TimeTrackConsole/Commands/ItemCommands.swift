@@ -6,10 +6,21 @@ import TimeTrackReview
 extension Console {
     static func kindOption(_ args: Arguments, _ name: String = "kind") throws -> ItemKind? {
         guard let word = args.option(name) else { return nil }
-        guard let kind = ItemKind(word: word) else {
-            throw TimeTrackError(.usage, "'\(word)' is not a kind", fix: "kinds: " + ItemKind.plurals.joined(separator: ", "))
-        }
+        guard let kind = ItemKind(word: word) else { throw notAKind(word) }
         return kind
+    }
+
+    /// "'widgets' is not a kind", with the nearest kind when it is close.
+    static func notAKind(_ word: String, command: String? = nil) -> TimeTrackError {
+        TimeTrackError(.usage, (command.map { "\($0): " } ?? "") + "'\(word)' is not a kind", fix: didYouMean(word, among: ItemKind.plurals) + "kinds: " + ItemKind.plurals.joined(separator: ", "))
+    }
+
+    /// "did you mean `x`? " when a candidate is within two edits of `word` (or one a prefix of it); else "".
+    static func didYouMean(_ word: String, among candidates: [String]) -> String {
+        guard let best = candidates.min(by: { editDistance($0, word) < editDistance($1, word) }),
+            editDistance(best, word) <= 2 || (word.count >= 3 && best.hasPrefix(word))
+        else { return "" }
+        return "did you mean `\(best)`? "
     }
 
     static func intOption(_ args: Arguments, _ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
@@ -34,9 +45,7 @@ extension Console {
         ) { args, session in
             var kind: ItemKind?
             if let word = args.positional.first, word != "all" {
-                guard let k = ItemKind(word: word) else {
-                    throw TimeTrackError(.usage, "list: '\(word)' is not a kind", fix: "kinds: " + ItemKind.plurals.joined(separator: ", "))
-                }
+                guard let k = ItemKind(word: word) else { throw notAKind(word, command: "list") }
                 kind = k
             }
             var status: ItemStatus?

@@ -27,7 +27,9 @@ extension Console {
             if decidable.isEmpty {
                 throw TimeTrackError(.permission, "\(op.name) is \(op.role.rawValue) and reviews nothing", fix: "admins and staff review; an admin can change your role")
             }
-            if kinds == [nil] && decidable.count < ItemKind.allCases.count { kinds = decidable }
+            // One kind after another, in the table's order: an admin meets district news, events
+            // and school info first; staff, posts, absence reports and tickets. Newest first within each.
+            if kinds == [nil] { kinds = decidable }
             if let kind = kinds.first ?? nil, !decidable.contains(kind) {
                 throw TimeTrackError(.permission, "\(Access.whoMay(decide: kind)) review \(kind.plural); \(op.name) is \(op.role.rawValue)", fix: "`review` alone shows what you review")
             }
@@ -35,7 +37,8 @@ extension Console {
             var ids: [String] = []
             var total = 0
             for kind in kinds {
-                let query = ItemQuery(kind: kind, sourceID: args.option("source"), needsReview: true, limit: asking ? 100_000 : limit, offset: asking ? 0 : offset)
+                // In a pipe, enough of each kind to fill the page after the offset across kinds.
+                let query = ItemQuery(kind: kind, sourceID: args.option("source"), needsReview: true, limit: asking ? 100_000 : offset + limit, offset: 0)
                 ids += try session.listVisible(query, in: store, deciding: true).map(\.id)
                 if !asking {
                     if op.role == .admin {
@@ -47,7 +50,7 @@ extension Console {
                     }
                 }
             }
-            if !asking && ids.count > limit { ids = Array(ids.prefix(limit)) }
+            if !asking { ids = Array(ids.dropFirst(offset).prefix(limit)) }
             let code = try walkReview(ids, store: store, session: session)
             if !asking && !session.output.json && total > offset + ids.count {
                 let more = total >= 10_000 ? "at least \(total - offset - ids.count)" : String(total - offset - ids.count)

@@ -25,7 +25,8 @@ extension Console {
         let storeName = (session.storePath as NSString).lastPathComponent
         while true {
             out.flush()
-            let prompt = out.paint("\(storeName)", .bold) + " (\(session.resolved?.name ?? session.operatorName))> "
+            // No color codes in the prompt: the line editor counts every byte of it as a column.
+            let prompt = "\(storeName) (\(session.resolved?.name ?? session.operatorName))> "
             switch reader.read(prompt: prompt, remember: true) {
             case .end:
                 out.line()
@@ -33,7 +34,8 @@ extension Console {
                 return 0
             case .interrupted:
                 continue
-            case .line(let text):
+            case .line(let typed):
+                let text = psqlShortcut(typed)
                 let words: [String]
                 do { words = try Words.split(text) } catch let error as TimeTrackError {
                     out.error(error)
@@ -59,7 +61,8 @@ extension Console {
     static func script(session: Session, bail: Bool) -> Int32 {
         var failures = 0, successes = 0
         var lineNumber = 0
-        while let text = readLine(strippingNewline: true) {
+        while let typed = readLine(strippingNewline: true) {
+            let text = psqlShortcut(typed)
             lineNumber += 1
             let words: [String]
             do { words = try Words.split(text) } catch let error as TimeTrackError {
@@ -125,5 +128,14 @@ extension Console {
             }
         }
         return candidates.filter { $0.hasPrefix(word) }.sorted()
+    }
+
+    /// psql's backslash commands people type out of habit: `\q` quits, `\?` and `\h [CMD]` are help.
+    static func psqlShortcut(_ line: String) -> String {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        if trimmed == "\\q" { return "quit" }
+        if trimmed == "\\?" || trimmed == "?" { return "help" }
+        if trimmed == "\\h" || trimmed.hasPrefix("\\h ") { return "help" + trimmed.dropFirst(2) }
+        return line
     }
 }
