@@ -13,7 +13,7 @@ public enum Console {
             helpCommand, statusCommand, pluginsCommand, sourcesCommand, extractCommand, importCommand, reviewCommand, listCommand,
             showCommand, historyCommand, approveCommand, rejectCommand, editCommand, unlockCommand, archiveCommand, restoreCommand, keepCommand,
             revertCommand, undoCommand,
-            replyCommand, closeCommand, runsCommand, auditCommand, exportCommand, operatorCommand, completionsCommand, quitCommand,
+            replyCommand, closeCommand, reopenCommand, runsCommand, auditCommand, exportCommand, operatorCommand, completionsCommand, quitCommand,
         ]
     }
 
@@ -47,7 +47,9 @@ public enum Console {
         var json = false
         var noInput = false
         var bail = false
-        let output = Output(json: false, color: stdoutIsTerminal && environment["NO_COLOR"] == nil)
+        // no-color.org: a NO_COLOR that is set and not empty turns colors off.
+        let colorAllowed = (environment["NO_COLOR"] ?? "").isEmpty
+        let output = Output(json: false, color: stdoutIsTerminal && colorAllowed, errorColor: isatty(2) == 1 && colorAllowed)
 
         // -h and -V, as most tools take them.
         if let first = words.first, first == "-h" || first == "-V" { words[0] = first == "-h" ? "--help" : "--version" }

@@ -127,3 +127,62 @@ extension Lifecycle {
         }
     }
 }
+
+/// What importing a reading would do, computed without writing (`import --dry-run`).
+public struct ImportPlan: Codable, Sendable, Equatable {
+    /// Keys (and titles) of items the store does not have yet.
+    public var new: [PlannedItem] = []
+    /// Items whose source content differs from what the store last took from it.
+    public var changed: [PlannedItem] = []
+    public var unchanged = 0
+    /// Items rejected or archived, which an import leaves alone.
+    public var skipped: [PlannedItem] = []
+    /// Items the source no longer lists (only when every page was read).
+    public var missing: [PlannedItem] = []
+
+    public struct PlannedItem: Codable, Sendable, Equatable {
+        /// The store's id, when the item is in it.
+        public var id: String?
+        public var key: String
+        public var title: String
+
+        public init(id: String?, key: String, title: String) {
+            self.id = id
+            self.key = key
+            self.title = title
+        }
+    }
+
+    public init() {}
+}
+
+extension Lifecycle {
+    /// What recording these items of a source would do, read-only. `items` are each item's key,
+    /// title and canonical hash.
+    public func plan(sourceID: String, items: [(key: String, title: String, hash: String)], readEveryPage: Bool) throws -> ImportPlan {
+        var plan = ImportPlan()
+        var seen: Set<String> = []
+        for item in items {
+            seen.insert(item.key)
+            guard let row = try repository.row(sourceID: sourceID, key: item.key) else {
+                plan.new.append(.init(id: nil, key: item.key, title: item.title))
+                continue
+            }
+            let planned = ImportPlan.PlannedItem(id: row.id, key: item.key, title: item.title)
+            if row.status == .rejected || row.status == .archived {
+                plan.skipped.append(planned)
+            } else if row.baseHash == item.hash && row.missingRuns == 0 {
+                plan.unchanged += 1
+            } else {
+                plan.changed.append(planned)
+            }
+        }
+        if readEveryPage {
+            for row in try repository.activeRows(sourceID: sourceID) where !seen.contains(row.sourceKey ?? "") {
+                let title = (row.liveRevision ?? row.pendingRevision).flatMap { try? repository.content(of: row, revision: $0).title } ?? ""
+                plan.missing.append(.init(id: row.id, key: row.sourceKey ?? "", title: title))
+            }
+        }
+        return plan
+    }
+}

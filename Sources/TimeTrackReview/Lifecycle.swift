@@ -279,6 +279,23 @@ public struct Lifecycle {
         return try repository.item(row.id)
     }
 
+    /// Reopens a closed ticket: the open ticket is what the app shows again, in one decision.
+    public func reopen(_ id: String, by who: String, reason: String?) throws -> Item {
+        let row = try repository.transaction { () throws -> ItemRow in
+            let row = try amendRow(id, action: "reopen", by: who, note: reason) { content in
+                guard case .ticket(var ticket) = content else {
+                    throw TimeTrackError(.usage, "\(id) is not a ticket; reopen is for tickets", fix: "`restore \(id)` brings back other items", context: ["item": id])
+                }
+                guard ticket.closed else { throw TimeTrackError(.illegalTransition, "\(id) is open", fix: "`reply \(id) TEXT` answers it", context: ["item": id]) }
+                ticket.closed = false
+                return .ticket(ticket)
+            }
+            if row.pendingRevision != nil { try publish(row, by: who, batch: nil) }
+            return row
+        }
+        return try repository.item(row.id)
+    }
+
     /// Keeps an item that is missing from its source: its missing count starts again.
     public func keep(_ id: String, by who: String) throws -> Item {
         let row = try repository.transaction { () throws -> ItemRow in

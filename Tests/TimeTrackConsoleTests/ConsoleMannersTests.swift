@@ -79,3 +79,67 @@ import Testing
         #expect(Set(ids(first)).isDisjoint(with: ids(second)) && ids(second).count == 5, "\(first)\n\(second)")
     }
 }
+
+/// Exit codes of `import` on bad configuration, with nothing left behind; `--dry-run` as a plan.
+@Suite struct ImportConfigurationTests {
+    let dir: TemporaryDirectory
+
+    init() throws {
+        dir = try TemporaryDirectory("importcfg")
+        try writePage(["One", "Two", "Three"])
+        try dir.write(
+            "imports/news.json",
+            #"{ "id": "news", "importer": "html", "kind": "announcement", "url": "news.html", "baseURL": "https://s.example/news.html", "timeZone": "America/Denver", "options": { "item": "article", "fields": { "title": "h2", "link": "a@href" } } }"#
+        )
+    }
+
+    func writePage(_ titles: [String]) throws {
+        let articles = titles.map { "<article><h2>\($0)</h2><a href='/\($0.lowercased()).html'>more</a></article>" }.joined()
+        try dir.write("imports/news.html", "<html><body>\(articles)</body></html>")
+    }
+
+    func run(_ words: [String], imports: String = "imports") throws -> Binaries.Result {
+        try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path(imports)] + words)
+    }
+
+    var storeExists: Bool { FileManager.default.fileExists(atPath: dir.path("t.sqlite")) }
+
+    @Test func aBadDefinitionIsAConfigurationErrorAndMakesNoStore() throws {
+        defer { dir.remove() }
+        try dir.write("imports/bad.json", #"{ "id": "bad", "importer": "html", "kind": "announcement", "url": "news.html", "options": { "item": "article", "fields": { "title": "h2" }, "bogus": 1 } }"#)
+        let named = try run(["import", "bad"])
+        #expect(named.status == 2, "\(named.stderr)")
+        #expect(named.stderr.contains("'options.bogus'"))
+        #expect(!storeExists)
+        let nowhere = try run(["import", "--all"], imports: "no-such-folder")
+        #expect(nowhere.status == 2, "\(nowhere.stderr)")
+        #expect(!storeExists)
+        // Among good ones: that source fails, the others run: partly done.
+        let all = try run(["import", "--all"])
+        #expect(all.status == 3, "\(all.stderr)")
+        #expect(all.stderr.contains("news: ok"), "\(all.stderr)")
+    }
+
+    @Test func aDryRunSaysWhatWouldBeNewChangedAndMissing() throws {
+        defer { dir.remove() }
+        let first = try run(["--json", "import", "news", "--dry-run"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(!storeExists)
+        let plan = try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [[String: Any]]
+        #expect((plan?.first?["new"] as? [[String: Any]])?.compactMap { $0["title"] as? String } == ["One", "Two", "Three"])
+        #expect(try run(["import", "news"]).status == 0)
+        // Items are keyed by their link: Two keeps its link with a new title (changed), Three
+        // is gone (missing), Four is new.
+        try dir.write(
+            "imports/news.html",
+            "<article><h2>One</h2><a href='/one.html'>more</a></article><article><h2>Two, revised</h2><a href='/two.html'>more</a></article><article><h2>Four</h2><a href='/four.html'>more</a></article>"
+        )
+        let text = try run(["import", "news", "--dry-run"])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("news: 3 found, 0 problems: would add 1, change 1, leave 1 unchanged, count 1 missing (dry run, nothing written)"), "\(text.stdout)")
+        #expect(text.stdout.contains("  + Four") && text.stdout.contains("  ~ a2  Two, revised") && text.stdout.contains("  - a3  Three (missing from the source)"), "\(text.stdout)")
+        // Nothing was written: the store still has the three first items, unchanged.
+        let pending = try JSONSerialization.jsonObject(with: Data(try run(["--json", "list"]).stdout.utf8)) as? [[String: Any]]
+        #expect(pending?.compactMap { $0["title"] as? String }.sorted() == ["One", "Three", "Two"])
+    }
+}

@@ -96,8 +96,9 @@ extension Console {
             let out = session.output
             // Every date in the item's own zone, its fields' and its decisions' alike.
             let zone = session.zone(of: item)
-            out.line(out.paint("\(item.id)  \(item.kind.rawValue)  \(item.status.rawValue)", .bold) + (item.school.map { "  school: \($0)" } ?? ""))
+            out.line(out.paint("\(item.id)  \(item.kind.rawValue)  \(ItemRendering.statusWord(item))", .bold) + (item.school.map { "  school: \($0)" } ?? ""))
             for line in ItemRendering.fieldLines(item.content, zone: zone) { out.line(line) }
+            for line in ItemRendering.replyLines(item.content, zone: zone) { out.line(line) }
             for line in ItemRendering.photoLines(item.content) { out.line(out.paint(line, .yellow)) }
             for line in ItemRendering.privacyLines(PrivacyLint.findings(item.pendingContent ?? item.content, students: try store.absenceStudents()), output: out) { out.line(line) }
             if let pending = item.pendingContent {
@@ -184,7 +185,7 @@ extension Console {
                 try session.requireDecision(on: target.kind, school: target.school, action: action, in: store)
                 let item = try decide(store, id)
                 done.append(.object(["id": .string(item.id), "status": .string(item.status.rawValue)]))
-                if !session.output.json { session.output.line("\(item.id): \(item.status.rawValue)" + (item.pendingContent != nil ? " (a change still waits)" : "")) }
+                if !session.output.json { session.output.line("\(item.id): \(ItemRendering.statusWord(item))" + (item.pendingContent != nil ? " (a change still waits)" : "")) }
             } catch let error as TimeTrackError {
                 failed += 1
                 session.output.error(error)
@@ -351,6 +352,17 @@ extension Console {
         CommandSpec("close", usage: "ID...", summary: "close help desk tickets (they leave the queue)", positional: 1...10_000) { args, session in
             try decideEach(args.positional, action: "close", session: session) { store, id in
                 try Lifecycle(store).close(id, by: session.operatorName)
+            }
+        }
+    }
+
+    static var reopenCommand: CommandSpec {
+        CommandSpec(
+            "reopen", usage: "ID... [--reason R]", summary: "open closed help desk tickets again (the app shows them open; they take replies)",
+            options: [OptionSpec("reason", value: "R", help: "why, for the audit log")], positional: 1...10_000
+        ) { args, session in
+            try decideEach(args.positional, action: "reopen", session: session) { store, id in
+                try Lifecycle(store).reopen(id, by: session.operatorName, reason: args.option("reason"))
             }
         }
     }

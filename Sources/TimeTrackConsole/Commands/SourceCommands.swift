@@ -2,6 +2,7 @@ import Foundation
 import TimeTrackCore
 import TimeTrackImport
 import TimeTrackKit
+import TimeTrackReview
 
 extension Console {
     static var pluginsCommand: CommandSpec {
@@ -168,20 +169,37 @@ extension Console {
                 if !errors.isEmpty { exit = 3 }
                 sources = all.filter(\.enabled)
                 if sources.isEmpty && errors.isEmpty { throw TimeTrackError(.configuration, "no enabled sources in \(session.importsPath)", fix: "add a definition, or pass --imports DIR") }
+                if all.isEmpty && !errors.isEmpty {
+                    // Nothing readable at all (no such folder, only broken definitions): a configuration error, no store made.
+                    throw TimeTrackError(.configuration, "no source definitions could be read from \(session.importsPath)", fix: "check the folder (`--imports DIR`) and the errors above")
+                }
             } else {
                 sources = try args.positional.map { try session.source($0) }
             }
             if args.option("file") != nil && sources.count != 1 {
                 throw TimeTrackError(.usage, "import: --file goes with exactly one source")
             }
-            if args.flag("dry-run") {
-                for source in sources {
-                    var pipeline = session.pipeline(for: source)
-                    pipeline.http = try session.webClient(for: source, cache: nil)
-                    let result = try pipeline.extract(source, file: args.option("file"))
-                    session.output.line("\(source.id): \(result.items.count) items, \(result.problems.count) problems (dry run, nothing written)")
+            // Configuration first: a definition whose importer refuses its options is an error
+            // before any store is opened or made (named sources: the command fails, exit 2;
+            // --all/--due: that source fails, the rest run, exit 3).
+            var checked: [SourceDefinition] = []
+            for source in sources {
+                do {
+                    _ = try ImporterRegistry.make(for: source)
+                    checked.append(source)
+                } catch let error as TimeTrackError {
+                    if !args.positional.isEmpty { throw error }
+                    session.output.error(error)
+                    exit = 3
                 }
-                return exit
+            }
+            sources = checked
+            if sources.isEmpty && exit != 0 {
+                throw TimeTrackError(.configuration, "no source could be read: every definition has an error (above)", fix: "fix the definitions; `sources` checks them")
+            }
+            if args.flag("dry-run") {
+                let code = try dryRun(sources, file: args.option("file"), session: session)
+                return exit != 0 ? exit : code
             }
             let store = try session.store(create: true)
             try store.requireHealthy()
@@ -268,6 +286,56 @@ extension Console {
             if failed + held == sources.count { return 1 }
             return failed + held > 0 ? 3 : exit
         }
+    }
+
+    /// `import --dry-run`: reads each source and says what an import would add, change and
+    /// count missing against the store (all new when there is no store yet), like `terraform
+    /// plan`; writes nothing, makes no store. Returns 3 when a source could not be read.
+    static func dryRun(_ sources: [SourceDefinition], file: String?, session: Session) throws -> Int32 {
+        let store: (any ItemStore)? = FileManager.default.fileExists(atPath: session.storePath) ? try session.store() : nil
+        var rows: [JSONValue] = []
+        var failed = 0
+        for source in sources {
+            let result: ImportResult
+            do {
+                var pipeline = session.pipeline(for: source)
+                pipeline.http = try session.webClient(for: source, cache: nil)
+                result = try pipeline.extract(source, file: file)
+            } catch let error as TimeTrackError {
+                failed += 1
+                session.output.error(TimeTrackError(error.code, error.message, fix: error.fix, context: error.context.merging(["source": source.id]) { a, _ in a }))
+                rows.append(.object(["source": .string(source.id), "error": .object(error.jsonObject)]))
+                continue
+            }
+            let items = result.items.compactMap { item -> (key: String, title: String, hash: String)? in
+                guard let prepared = item.prepared ?? (try? PreparedContent(item.content)) else { return nil }
+                return (item.key, prepared.content.title, prepared.hash)
+            }
+            var plan = ImportPlan()
+            if let store {
+                plan = try Lifecycle(store).plan(sourceID: source.id, items: items, readEveryPage: result.readEveryPage)
+            } else {
+                plan.new = items.map { .init(id: nil, key: $0.key, title: $0.title) }
+            }
+            if session.output.json {
+                var object = (try? JSONCoding.value(plan))?.objectValue ?? [:]
+                object["source"] = .string(source.id)
+                object["found"] = .number(Double(result.items.count))
+                object["problems"] = .array(result.problems.map { (try? JSONCoding.value($0)) ?? .null })
+                rows.append(.object(object))
+                continue
+            }
+            let out = session.output
+            out.line(
+                "\(source.id): \(result.items.count) found, \(result.problems.count) problems: would add \(plan.new.count), change \(plan.changed.count), "
+                    + "leave \(plan.unchanged) unchanged, count \(plan.missing.count) missing (dry run, nothing written)")
+            for item in plan.new { out.line(out.paint("  + ", .green) + SafeText.visible(item.title)) }
+            for item in plan.changed { out.line(out.paint("  ~ ", .yellow) + "\(item.id ?? "")  " + SafeText.visible(item.title)) }
+            for item in plan.missing { out.line(out.paint("  - ", .red) + "\(item.id ?? "")  " + SafeText.visible(item.title) + " (missing from the source)") }
+            for item in plan.skipped { out.line("  = \(item.id ?? "")  " + SafeText.visible(item.title) + " (rejected or archived: left alone)") }
+        }
+        if session.output.json { session.output.printJSON(JSONValue.array(rows)) }
+        return failed > 0 ? 3 : 0
     }
 
     /// The terminal's width; in a pipe, no limit (unless COLUMNS says one).

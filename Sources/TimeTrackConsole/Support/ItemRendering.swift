@@ -26,6 +26,8 @@ enum ItemRendering {
         let order = ItemContent.fieldNames(of: content.kind)
         let width = (order.map(\.count).max() ?? 8) + 1
         return order.compactMap { name in
+            // A ticket's thread has lines of its own (`replyLines`).
+            if content.kind == .ticket && name == "replies" { return nil }
             guard let v = fields[name], v != .null else { return nil }
             if case .array(let a) = v, a.isEmpty { return nil }
             return indent + (name + ":").padding(toLength: width + 1, withPad: " ", startingAt: 0) + value(v, zone: zone)
@@ -50,6 +52,22 @@ enum ItemRendering {
             guard !found.isEmpty else { return nil }
             return "  photo \(index + 1): GPS removed (\(found.joined(separator: ", ")) taken out of the exported copy; the original stays as it was)"
         }
+    }
+
+    /// A ticket's replies, one block each: who, when (in `zone`), the text.
+    static func replyLines(_ content: ItemContent, zone: TimeZone) -> [String] {
+        guard case .ticket(let ticket) = content else { return [] }
+        guard !ticket.replies.isEmpty else { return ["  replies:  none yet"] }
+        return ["  replies:"]
+            + ticket.replies.flatMap { reply in
+                ["    \(Display.date(reply.at, zone: zone))  \(SafeText.visible(reply.by)):"] + SafeText.visible(reply.text).split(separator: "\n", omittingEmptySubsequences: false).map { "      " + $0 }
+            }
+    }
+
+    /// The status as people read it: a closed ticket is `closed`, not `published`.
+    static func statusWord(_ item: Item) -> String {
+        if case .ticket(let ticket) = item.content, ticket.closed, item.status == .published { return "closed" }
+        return item.status.rawValue
     }
 
     /// `- old / + new` lines for changed fields.

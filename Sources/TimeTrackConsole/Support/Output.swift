@@ -5,13 +5,17 @@ import TimeTrackCore
 public final class Output {
     /// Whether results are printed as JSON.
     public var json: Bool
-    /// Whether colors may be used (a terminal and no NO_COLOR).
+    /// Whether colors may be used on stdout (a terminal and no NO_COLOR).
     public var color: Bool
+    /// Whether colors may be used on stderr: decided from stderr itself, so `2>log` on a
+    /// terminal writes no escape codes into the log.
+    public var errorColor: Bool
     private var stdoutBuffer: [UInt8] = []
 
-    public init(json: Bool, color: Bool) {
+    public init(json: Bool, color: Bool, errorColor: Bool? = nil) {
         self.json = json
         self.color = color
+        self.errorColor = errorColor ?? color
     }
 
     /// Writes a line to stdout.
@@ -33,7 +37,7 @@ public final class Output {
             let text = SafeText.inertJSON((try? JSONCoding.compactString(JSONValue.object(["error": .object(error.jsonObject)]))) ?? error.description)
             note(text)
         } else {
-            note(paint("error: ", .red) + error.description)
+            note((errorColor ? "\u{1B}[31merror: \u{1B}[0m" : "error: ") + error.description)
         }
     }
 
