@@ -32,7 +32,8 @@ public final class PseudoTerminal {
         _ = ioctl(slave, UInt(TIOCSWINSZ), &size)
         let handle = FileHandle(fileDescriptor: slave, closeOnDealloc: true)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        process.arguments = ["-c", executable] + arguments
+        // -w: wait for the program and exit with its status (setsid may fork to leave our process group).
+        process.arguments = ["-w", "-c", executable] + arguments
         var env = ProcessInfo.processInfo.environment
         env["TERM"] = "xterm"
         env["NO_COLOR"] = "1"

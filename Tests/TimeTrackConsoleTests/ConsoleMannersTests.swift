@@ -143,3 +143,25 @@ import Testing
         #expect(pending?.compactMap { $0["title"] as? String }.sorted() == ["One", "Three", "Two"])
     }
 }
+
+/// Ctrl-C during a slow fetch at the terminal: the request is cancelled at once, the run is
+/// recorded as interrupted, nothing of the source is written.
+@Suite struct CancelTests {
+    @Test func ctrlCCancelsARequestInFlight() throws {
+        let setup = try UnattendedRunTests.Setup(settings: #"{"requestDelay": 0, "retryDelay": 0.05, "retries": 0, "totalTimeout": 100, "connectTimeout": 100}"#)
+        defer { setup.remove() }
+        setup.server.route("/slow.html", TestHTTPServer.Response(status: 200, headers: ["Content-Type": "text/html"], body: Data("<article><h2>Late</h2></article>".utf8), delay: 100))
+        try setup.source("slow", path: "/slow.html")
+        let pty = try PseudoTerminal(Binaries.path("timetrack-admin"), ["--store", setup.store, "--imports", setup.imports, "import", "slow"])
+        // Once the request is at the server, Ctrl-C.
+        let asked = Date().addingTimeInterval(20)
+        while !setup.server.requests.contains(where: { $0.path == "/slow.html" }) && Date() < asked { usleep(20_000) }
+        #expect(setup.server.requests.contains { $0.path == "/slow.html" })
+        pty.send("\u{3}")
+        // It ends long before the server would answer (100 s).
+        #expect(pty.waitForExit(timeout: 30) == 1, "\(pty.transcript)")
+        #expect(pty.transcript.contains("interrupted (Ctrl-C) while fetching"), "\(pty.transcript)")
+        #expect(try setup.sql("SELECT status FROM import_runs WHERE source_id = 'slow'") == "interrupted")
+        #expect(try setup.sql("SELECT count(*) FROM items") == "0")
+    }
+}

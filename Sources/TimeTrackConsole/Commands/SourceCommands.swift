@@ -204,6 +204,9 @@ extension Console {
             let store = try session.store(create: true)
             try store.requireHealthy()
             try session.requireImport(in: store)
+            // Ctrl-C stops the import between steps and cancels a request in flight; what was
+            // applied stays, the source being read is recorded as interrupted.
+            Interrupt.install()
             let runner = try session.importRunner()
             defer { withExtendedLifetime(runner) {} }  // the run lock is held until the command ends
             if runner.interruptedEarlier > 0 { session.output.note("\(runner.interruptedEarlier) earlier run(s) had been interrupted; carrying on") }
@@ -275,7 +278,7 @@ extension Console {
             }
             let pending = summaries.filter { ImportSourceReview.required($0, sources) }.reduce(0) { $0 + $1.newIDs.count + $1.changedIDs.count }
             if pending > 0 && !session.output.json && !quiet {
-                if session.interactive, session.reader != nil, !args.flag("no-review") {
+                if session.interactive, session.reader != nil, !args.flag("no-review"), !Interrupt.requested {
                     // On a terminal, go straight to reviewing what this import found.
                     _ = try walkReview(summaries.filter { ImportSourceReview.required($0, sources) }.flatMap { $0.newIDs + $0.changedIDs }, store: store, session: session)
                 } else {

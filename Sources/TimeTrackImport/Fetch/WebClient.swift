@@ -31,6 +31,9 @@ public final class WebClient: HTTPClient {
     public private(set) var requestCount = 0
     /// Pages answered 304 Not Modified.
     public private(set) var notModifiedCount = 0
+    /// Asked every tenth of a second while a request is in flight; true cancels it at once
+    /// (Ctrl-C), with an `.interrupted` error.
+    public var shouldStop: (() -> Bool)?
 
     public init(settings: FetchSettings, allowPrivateNetwork: PrivateNetworkAllowance, cache: FetchCache?, version: String, hosts: HostSchedule = HostSchedule()) {
         self.settings = settings
@@ -260,9 +263,16 @@ public final class WebClient: HTTPClient {
         defer { session.invalidateAndCancel() }
         let task = session.dataTask(with: request)
         task.resume()
-        if delegate.done.wait(timeout: .now() + totalTimeout + 1) == .timedOut {
-            task.cancel()
-            throw TimeTrackError(.fetch, String(format: "no complete answer within %.0f s", totalTimeout), fix: "the server is slow or down; try again later", context: ["url": url.absoluteString, "retry": "yes"])
+        let deadline = Date().addingTimeInterval(totalTimeout + 1)
+        while delegate.done.wait(timeout: .now() + 0.1) == .timedOut {
+            if shouldStop?() == true {
+                task.cancel()
+                throw TimeTrackError(.interrupted, "interrupted (Ctrl-C) while fetching \(url.absoluteString)", fix: "nothing of this source was written; run the import again", context: ["url": url.absoluteString])
+            }
+            if Date() >= deadline {
+                task.cancel()
+                throw TimeTrackError(.fetch, String(format: "no complete answer within %.0f s", totalTimeout), fix: "the server is slow or down; try again later", context: ["url": url.absoluteString, "retry": "yes"])
+            }
         }
         let result = delegate.result()
         if result.tooLarge {

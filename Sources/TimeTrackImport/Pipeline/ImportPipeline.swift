@@ -127,7 +127,7 @@ public struct ImportPipeline {
     /// Finishes the run of a source that could not be read as failed.
     public func recordFailedRead(_ run: ImportRun, _ error: TimeTrackError, into store: any ItemStore) throws {
         var run = run
-        run.status = .failed
+        run.status = error.code == .interrupted ? .interrupted : .failed
         run.message = error.description
         run.finishedAt = now()
         try store.finishRun(run)

@@ -86,6 +86,7 @@ public final class ImportRunner {
             let source = sources[index]
             var pipeline = ImportPipeline(importsRoot: URL(fileURLWithPath: source.file).deletingLastPathComponent())
             let client = try WebClient.forSource(source, cache: cache, version: version, hosts: hosts)
+            client.shouldStop = shouldStop
             clients[index] = client
             pipeline.http = client
             pipeline.now = now
