@@ -30,6 +30,7 @@ public enum Console {
         OptionSpec("group", value: "GROUP", help: "a new store is made 0660 in this Unix group (staff who share it) instead of 0600"),
         OptionSpec("json", help: "machine-readable output"),
         OptionSpec("no-input", help: "never prompt"),
+        OptionSpec("no-pager", help: "never page long output (by default it goes through $PAGER, or less -FRX, on a terminal)"),
         OptionSpec("bail", help: "reading commands from stdin: stop at the first that fails (exit 1)"),
         OptionSpec("help", help: "show help"),
         OptionSpec("version", help: "show the version"),
@@ -46,6 +47,7 @@ public enum Console {
         var group: gid_t?
         var json = false
         var noInput = false
+        var noPager = false
         var bail = false
         // no-color.org: a NO_COLOR that is set and not empty turns colors off.
         let colorAllowed = (environment["NO_COLOR"] ?? "").isEmpty
@@ -86,6 +88,7 @@ public enum Console {
                 group = entry.pointee.gr_gid
             case "json": json = true
             case "no-input": noInput = true
+            case "no-pager": noPager = true
             case "bail": bail = true
             case "help":
                 output.line(helpText())
@@ -106,6 +109,7 @@ public enum Console {
             interactive: stdinIsTerminal && !noInput, output: output)
         session.actingAs = actingAs
         session.storeGroup = group
+        if stdoutIsTerminal && !noPager { session.pager = pagerCommand(environment) }
         defer {
             output.flush()
             session.close()
@@ -149,6 +153,10 @@ public enum Console {
             printHelp(for: command, to: session.output)
             return 0
         }
+        // Reading commands' long output goes through the pager on a terminal, as git's does.
+        let pages = session.pager != nil && pagedCommands.contains(command.name)
+        session.output.holding = pages
+        defer { if pages { session.output.release(pager: session.pager, rows: terminalRows()) } }
         do {
             let arguments = try command.parse(rest)
             return try command.run(arguments, session)
@@ -159,6 +167,24 @@ public enum Console {
             session.output.error(TimeTrackError(.system, "\(error)"))
             return 1
         }
+    }
+
+    /// Commands whose output is read, not answered: paged when longer than the terminal.
+    static let pagedCommands: Set<String> = ["help", "list", "show", "history", "audit", "runs", "sources", "operator", "plugins", "status"]
+
+    /// `$PAGER` ("" turns paging off), else `less -FRX` when less is installed.
+    static func pagerCommand(_ environment: [String: String]) -> String? {
+        if let pager = environment["TIMETRACK_PAGER"] ?? environment["PAGER"] { return pager.trimmingCharacters(in: .whitespaces).isEmpty ? nil : pager }
+        let path = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        return path.contains { FileManager.default.isExecutableFile(atPath: "\($0)/less") } ? "less -FRX" : nil
+    }
+
+    /// The terminal's height (LINES overrides it).
+    static func terminalRows() -> Int {
+        if let lines = ProcessInfo.processInfo.environment["LINES"].flatMap(Int.init), lines > 1 { return lines }
+        var size = winsize()
+        if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 1 { return Int(size.ws_row) }
+        return 24
     }
 
     /// The general help text.

@@ -37,6 +37,9 @@ public final class PseudoTerminal {
         var env = ProcessInfo.processInfo.environment
         env["TERM"] = "xterm"
         env["NO_COLOR"] = "1"
+        // No pager unless a test asks for one (less would wait for a key).
+        env["PAGER"] = ""
+        env["TIMETRACK_PAGER"] = nil
         for (key, value) in environment { env[key] = value }
         process.environment = env
         process.standardInput = handle

@@ -165,3 +165,29 @@ import Testing
         #expect(try setup.sql("SELECT count(*) FROM items") == "0")
     }
 }
+
+/// Long output on a terminal goes through the pager, as git's does; never in a pipe or with --no-pager.
+@Suite struct PagerTests {
+    static let stub = "sed 's/^/PAGED: /'"
+
+    @Test func aLongListIsPagedOnATerminalOnly() throws {
+        let fixture = try ConsoleFixture()
+        defer { fixture.remove() }
+        let environment = ["PAGER": Self.stub, "LINES": "10"]
+        let paged = try PseudoTerminal(Binaries.path("timetrack-admin"), ["--store", fixture.store, "list", "--limit", "1000"], environment: environment)
+        #expect(paged.waitForExit() == 0)
+        #expect(paged.transcript.contains("PAGED: id "), "\(paged.transcript.prefix(300))")
+        #expect(paged.transcript.components(separatedBy: "PAGED: ").count > 30, "every line through the pager")
+        // Short output is not paged.
+        let short = try PseudoTerminal(Binaries.path("timetrack-admin"), ["--store", fixture.store, "list", "--limit", "3"], environment: environment)
+        #expect(short.waitForExit() == 0)
+        #expect(!short.transcript.contains("PAGED:") && short.transcript.contains("id "), "\(short.transcript)")
+        // A page says there is more, and how to get it.
+        #expect(short.transcript.contains("the first 3 from row 1 are shown; more: `--offset 3`"), "\(short.transcript)")
+        let off = try PseudoTerminal(Binaries.path("timetrack-admin"), ["--store", fixture.store, "--no-pager", "list", "--limit", "1000"], environment: environment)
+        #expect(off.waitForExit() == 0)
+        #expect(!off.transcript.contains("PAGED:"))
+        let piped = try Binaries.run("timetrack-admin", ["--store", fixture.store, "list", "--limit", "1000"], environment: environment)
+        #expect(piped.status == 0 && !piped.stdout.contains("PAGED:") && piped.stdout.split(separator: "\n").count > 30)
+    }
+}

@@ -58,7 +58,12 @@ extension Console {
             let query = ItemQuery(
                 kind: kind, status: status, sourceID: args.option("source"),
                 limit: try intOption(args, "limit", default: 50, range: 1...100_000), offset: try intOption(args, "offset", default: 0, range: 0...Int(Int32.max)))
-            let rows = try session.listVisible(query, in: session.store())
+            // One row more than asked says whether there are more.
+            var probe = query
+            probe.limit += 1
+            var rows = try session.listVisible(probe, in: session.store())
+            let more = rows.count > query.limit
+            if more { rows.removeLast() }
             if session.output.json {
                 session.output.printJSON(JSONValue.array(rows.map(ItemRendering.summaryJSON)))
                 return 0
@@ -80,6 +85,9 @@ extension Console {
             }
             for line in table.render(width: terminalWidth()) { session.output.line(line) }
             if rows.contains(where: { $0.hasPendingRevision && $0.status == .published }) { session.output.line("* a change waits for review") }
+            if more {
+                session.output.line("the first \(rows.count) from row \(query.offset + 1) are shown; more: `--offset \(query.offset + rows.count)` (or --limit N)")
+            }
             return 0
         }
     }

@@ -11,6 +11,8 @@ public final class Output {
     /// terminal writes no escape codes into the log.
     public var errorColor: Bool
     private var stdoutBuffer: [UInt8] = []
+    /// While true, stdout is kept until `release` decides whether it goes through the pager.
+    var holding = false
 
     public init(json: Bool, color: Bool, errorColor: Bool? = nil) {
         self.json = json
@@ -22,7 +24,7 @@ public final class Output {
     public func line(_ text: String = "") {
         stdoutBuffer.append(contentsOf: text.utf8)
         stdoutBuffer.append(10)
-        if stdoutBuffer.count > 64 * 1024 { flush() }
+        if stdoutBuffer.count > 64 * 1024 && !holding { flush() }
     }
 
     /// Writes a line to stderr at once.
@@ -46,11 +48,32 @@ public final class Output {
         line(SafeText.inertJSON((try? JSONCoding.prettyString(value)) ?? "null"))
     }
 
-    /// Sends buffered stdout to the file descriptor.
+    /// Sends buffered stdout to the file descriptor (kept while the pager may take it).
     public func flush() {
-        guard !stdoutBuffer.isEmpty else { return }
+        guard !stdoutBuffer.isEmpty, !holding else { return }
         FileHandle.standardOutput.write(Data(stdoutBuffer))
         stdoutBuffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Ends holding: output longer than `rows` lines goes through `pager` (run by /bin/sh, as git
+    /// does), the rest straight to stdout. A pager that cannot start leaves the output on stdout.
+    func release(pager: String?, rows: Int) {
+        holding = false
+        let lines = stdoutBuffer.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
+        guard let pager, lines >= rows, !stdoutBuffer.isEmpty else { return flush() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", pager]
+        let pipe = Pipe()
+        process.standardInput = pipe
+        do { try process.run() } catch { return flush() }
+        // A pager that quits early (q in less) closes its end: writing must not kill us.
+        signal(SIGPIPE, SIG_IGN)
+        let data = Data(stdoutBuffer)
+        stdoutBuffer.removeAll(keepingCapacity: true)
+        try? pipe.fileHandleForWriting.write(contentsOf: data)
+        try? pipe.fileHandleForWriting.close()
+        process.waitUntilExit()
     }
 
     /// Terminal colors used sparingly.

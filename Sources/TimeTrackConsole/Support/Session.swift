@@ -15,6 +15,8 @@ public final class Session {
     /// Who decisions are recorded as: the operator's name once the store is open
     /// (`NAME (by ADMIN)` under `--as`).
     public var operatorName: String
+    /// The pager for long output (a terminal, not `--no-pager`); nil: none.
+    public var pager: String?
     /// `--group`: a new store is made 0660 in this group.
     public var storeGroup: gid_t?
     /// The operator named by `--as`, if any (admins only).
