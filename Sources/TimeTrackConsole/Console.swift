@@ -19,7 +19,8 @@ public enum Console {
 
     /// Looks a command up by name.
     public static func command(named name: String) -> CommandSpec? {
-        commands.first { $0.name == name }
+        if name == "__complete" { return completeCommand }  // for completion scripts; not in help
+        return commands.first { $0.name == name }
     }
 
     /// Global options shared by every command.

@@ -116,7 +116,7 @@ import Testing
         (["review", "--kind", "memos"], "'memos' is not a kind"),
         (["status", "--verbose"], "unknown option --verbose"),
         (["operator", "add", "lee"], "the role must be one of admin|importer|staff|viewer"),
-        (["completions", "fish"], "'fish' is not a shell"),
+        (["completions", "tcsh"], "'tcsh' is not a shell"),
         (["--frob"], "unknown option --frob"),
     ])
     func badArgumentsExitTwoNamingTheProblem(_ arguments: [String], _ message: String) throws {

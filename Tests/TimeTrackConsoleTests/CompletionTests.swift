@@ -1,0 +1,101 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The generated completion scripts, run by the real shells: item ids from the store, statuses,
+/// kinds, and file names after path options.
+@Suite struct CompletionTests {
+    static func shell(_ name: String) -> String? {
+        ["/usr/bin/\(name)", "/bin/\(name)"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// The environment a shell needs to find the binary the scripts call.
+    static var environment: [String: String] {
+        ["PATH": Binaries.productsDirectory.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")]
+    }
+
+    /// Completion answers after each `== label` line of `output`.
+    static func sections(_ output: String) -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        var label = ""
+        for line in output.split(separator: "\n").map(String.init) {
+            if line.hasPrefix("== ") { label = String(line.dropFirst(3)) } else { result[label, default: []].append(line) }
+        }
+        return result
+    }
+
+    func check(_ answers: [String: [String]], store: String, ids: [String], shellName: String) {
+        #expect(Set(ids).isSubset(of: Set(answers["ids"] ?? [])), "\(shellName) ids: \(answers["ids"] ?? [])")
+        #expect(answers["status"]?.sorted() == ["pending", "published"], "\(shellName): \(answers["status"] ?? [])")
+        #expect(answers["kinds"] == ["announcements"], "\(shellName): \(answers["kinds"] ?? [])")
+        #expect(answers["files"]?.contains(store) == true, "\(shellName) files: \(answers["files"] ?? [])")
+        #expect(answers["commands"]?.contains("review") == true && answers["commands"]?.contains("reopen") == true, "\(shellName): \(answers["commands"] ?? [])")
+    }
+
+    @Test func bashCompletesIdsStatusesKindsAndFiles() throws {
+        guard let bash = Self.shell("bash") else { Issue.record("bash is missing"); return }
+        let fixture = try ConsoleFixture()
+        defer { fixture.remove() }
+        let script = try fixture.run(["completions", "bash"]).stdout
+        try fixture.dir.write("c.bash", script)
+        let ids = try fixture.ids("announcements")
+        let test = """
+            source \(fixture.dir.path("c.bash"))
+            ask() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=(); _timetrack_admin; printf '%s\\n' "${COMPREPLY[@]}"; }
+            echo "== ids"; ask timetrack-admin --store \(fixture.store) show ""
+            echo "== status"; ask timetrack-admin list --status p
+            echo "== kinds"; ask timetrack-admin list ann
+            echo "== files"; ask timetrack-admin --store \(fixture.dir.path("t.sq"))
+            echo "== commands"; ask timetrack-admin re
+            """
+        let result = try Binaries.runPath(bash, ["-c", test], environment: Self.environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        check(Self.sections(result.stdout), store: fixture.store, ids: ids, shellName: "bash")
+    }
+
+    @Test func zshCompletesNativelyTheSame() throws {
+        guard let zsh = Self.shell("zsh") else {
+            Issue.record("zsh is missing: .ci/run installs it (apt-get install zsh)")
+            return
+        }
+        let fixture = try ConsoleFixture()
+        defer { fixture.remove() }
+        try fixture.dir.write("c.zsh", try fixture.run(["completions", "zsh"]).stdout)
+        let ids = try fixture.ids("announcements")
+        // compadd and _files stand in for the completion system: they print what would be offered.
+        let test = """
+            compdef() { : }
+            compadd() { while [[ $1 == -* ]]; do if [[ $1 == -- ]]; then shift; break; fi; shift; done; print -l -- "$@" | grep "^${words[CURRENT]}" }
+            _files() { print -l -- ${words[CURRENT]}*(N) }
+            source \(fixture.dir.path("c.zsh"))
+            ask() { words=("$@"); CURRENT=$#words; _timetrack_admin }
+            echo "== ids"; ask timetrack-admin --store \(fixture.store) show ""
+            echo "== status"; ask timetrack-admin list --status p
+            echo "== kinds"; ask timetrack-admin list ann
+            echo "== files"; ask timetrack-admin --store \(fixture.dir.path("t.sq"))
+            echo "== commands"; ask timetrack-admin re
+            """
+        let result = try Binaries.runPath(zsh, ["-f", "-c", test], environment: Self.environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        check(Self.sections(result.stdout), store: fixture.store, ids: ids, shellName: "zsh")
+    }
+
+    @Test func fishCompletesIdsWhenFishIsThere() throws {
+        guard let fish = Self.shell("fish") else {
+            print("skipped: fish is not installed")
+            return
+        }
+        let fixture = try ConsoleFixture()
+        defer { fixture.remove() }
+        try fixture.dir.write("c.fish", try fixture.run(["completions", "fish"]).stdout)
+        let ids = try fixture.ids("events")
+        var environment = Self.environment
+        environment["TIMETRACK_STORE"] = fixture.store
+        environment["HOME"] = fixture.dir.url.path
+        let result = try Binaries.runPath(fish, ["-c", "source \(fixture.dir.path("c.fish")); complete -C 'timetrack-admin show '; echo ==; complete -C 'timetrack-admin list --status pu'"], environment: environment)
+        let parts = result.stdout.components(separatedBy: "==\n")
+        let offered = Set((parts.first ?? "").split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") })
+        #expect(Set(ids).isSubset(of: offered), "\(result.stdout) \(result.stderr)")
+        #expect(parts.last?.hasPrefix("published") == true, "\(result.stdout)")
+    }
+}
