@@ -13,7 +13,7 @@ public enum Console {
             helpCommand, statusCommand, pluginsCommand, sourcesCommand, extractCommand, importCommand, reviewCommand, listCommand,
             showCommand, historyCommand, approveCommand, rejectCommand, editCommand, unlockCommand, archiveCommand, restoreCommand, keepCommand,
             revertCommand, undoCommand,
-            replyCommand, closeCommand, reopenCommand, runsCommand, auditCommand, exportCommand, operatorCommand, completionsCommand, quitCommand,
+            replyCommand, closeCommand, reopenCommand, runsCommand, auditCommand, exportCommand, previewCommand, operatorCommand, completionsCommand, quitCommand,
         ]
     }
 

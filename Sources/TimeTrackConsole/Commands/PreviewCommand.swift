@@ -1,0 +1,59 @@
+import Foundation
+import TimeTrackCore
+import TimeTrackExport
+
+extension Console {
+    static var previewCommand: CommandSpec {
+        CommandSpec(
+            "preview", usage: "[ID...] [--pending] [--out DIR]",
+            summary: "write a page showing items as the app shows them (published ones; --pending: what review would publish)",
+            options: [
+                OptionSpec("pending", help: "show the pending content of items waiting for review"),
+                OptionSpec("out", value: "DIR", help: "the folder for index.html (default ./timetrack-preview)"),
+                OptionSpec("no-open", help: "do not open it in a browser, only print its path"),
+            ],
+            positional: 0...10_000
+        ) { args, session in
+            let store = try session.store()
+            let access = try session.access(in: store)
+            var chosen: [(id: String, content: ItemContent, school: String?)] = []
+            if !args.positional.isEmpty {
+                for id in args.positional {
+                    let item = try store.item(id)
+                    try session.requireRead(item, in: store)
+                    guard item.kind.traits.exported else {
+                        throw TimeTrackError(.usage, "\(id) is \(item.kind.rawValue == "absence" ? "an absence report" : "a ticket"): private, never shown in the app", fix: "preview announcements, events, school info and posts")
+                    }
+                    chosen.append((item.id, item.pendingContent ?? item.content, item.school))
+                }
+            } else {
+                for kind in ItemKind.allCases where kind.traits.exported {
+                    var query = ItemQuery(kind: kind, status: args.flag("pending") ? nil : .published, needsReview: args.flag("pending"), limit: 10_000)
+                    query.offset = 0
+                    for row in try session.listVisible(query, in: store) where access.mayRead(row.kind, status: row.status, school: row.school) {
+                        let item = try store.item(row.id)
+                        chosen.append((item.id, args.flag("pending") ? (item.pendingContent ?? item.content) : item.content, item.school))
+                    }
+                }
+            }
+            var preview = Preview(items: chosen, zone: .current)
+            preview.title = args.flag("pending") ? "Time Track preview: what review would publish" : "Time Track preview"
+            let folder = args.option("out") ?? "timetrack-preview"
+            let path = (folder as NSString).appendingPathComponent("index.html")
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try AtomicFile.write(Data(preview.html().utf8), to: path)
+            session.output.line("wrote \(path): \(preview.items.count) item\(preview.items.count == 1 ? "" : "s")")
+            let environment = ProcessInfo.processInfo.environment
+            let desktop = environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil
+            if desktop && isatty(1) == 1 && !args.flag("no-open") && FileManager.default.isExecutableFile(atPath: "/usr/bin/xdg-open") {
+                let open = Process()
+                open.executableURL = URL(fileURLWithPath: "/usr/bin/xdg-open")
+                open.arguments = [path]
+                open.standardOutput = FileHandle.nullDevice
+                open.standardError = FileHandle.nullDevice
+                try? open.run()
+            }
+            return 0
+        }
+    }
+}

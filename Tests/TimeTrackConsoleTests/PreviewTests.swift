@@ -1,0 +1,63 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `preview` rendered by a real headless browser: every public item of the sample district is in
+/// the page, nothing private is, and the screenshot is not blank.
+@Suite struct PreviewTests {
+    static var browser: String? {
+        ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    static func headless(_ browser: String, _ dir: TemporaryDirectory, _ arguments: [String]) throws -> Binaries.Result {
+        try Binaries.runPath(
+            browser, ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--user-data-dir=\(dir.path("chrome"))", "--window-size=900,2400"] + arguments,
+            environment: ["HOME": dir.url.path])
+    }
+
+    @Test func theSampleDistrictRendersInAHeadlessBrowser() throws {
+        guard let browser = Self.browser else {
+            print("skipped: no Chromium here (.ci/run installs it: apt-get install chromium)")
+            return
+        }
+        let fixture = try ConsoleFixture()
+        defer { fixture.remove() }
+        let out = fixture.dir.path("preview")
+        let made = try fixture.run(["preview", "--pending", "--out", out, "--no-open"])
+        #expect(made.status == 0, "\(made.stderr)")
+        var expected: [String: String] = [:]  // id → title shown
+        for kind in ["announcements", "events", "school-info", "posts"] {
+            let rows = try fixture.json(["list", kind, "--status", "pending", "--limit", "1000"]) as? [[String: Any]] ?? []
+            for row in rows { expected[row["id"] as? String ?? ""] = row["title"] as? String }
+        }
+        #expect(expected.count > 20)
+        #expect(made.stdout.contains("\(expected.count) items"), "\(made.stdout)")
+        let page = URL(fileURLWithPath: out + "/index.html").absoluteString
+        let dom = try Self.headless(browser, fixture.dir, ["--dump-dom", page])
+        #expect(dom.status == 0, "\(dom.stderr.suffix(500))")
+        for (id, title) in expected {
+            #expect(dom.stdout.contains("data-id=\"\(id)\""), "\(id) is not in the page")
+            if !id.hasPrefix("p") {
+                let escaped = title.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+                #expect(dom.stdout.contains(escaped), "\(id): \(title)")
+            }
+        }
+        for secret in ["Jordan Lee", "Avery Chen", "Grandmother", "B lunch"] { #expect(!dom.stdout.contains(secret)) }
+        // The screenshot holds a rendered page: far larger than the same browser's shot of an empty page.
+        try fixture.dir.write("blank.html", "<!doctype html><html><body></body></html>")
+        #expect(try Self.headless(browser, fixture.dir, ["--screenshot=\(fixture.dir.path("shot.png"))", page]).status == 0)
+        #expect(try Self.headless(browser, fixture.dir, ["--screenshot=\(fixture.dir.path("blank.png"))", URL(fileURLWithPath: fixture.dir.path("blank.html")).absoluteString]).status == 0)
+        let shot = (try? FileManager.default.attributesOfItem(atPath: fixture.dir.path("shot.png"))[.size] as? Int) ?? 0
+        let blank = (try? FileManager.default.attributesOfItem(atPath: fixture.dir.path("blank.png"))[.size] as? Int) ?? 0
+        #expect(blank > 0 && shot > 10 * blank, "screenshot \(shot) bytes, blank page \(blank) bytes")
+    }
+
+    @Test func privateItemsAreNeverPreviewed() throws {
+        let fixture = try ConsoleFixture()
+        defer { fixture.remove() }
+        let absence = try #require(try fixture.ids("absences").first)
+        let refused = try fixture.run(["preview", absence, "--out", fixture.dir.path("p"), "--no-open"])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("private, never shown in the app"))
+    }
+}
