@@ -198,15 +198,50 @@ public enum Console {
             "",
             "commands:",
         ]
-        let width = (commands.map { $0.usageLine.count }.max() ?? 0) + 2
+        // Two columns that fit the terminal: the usage, then the summary wrapped beside it (or
+        // under it, indented, when the terminal is narrow).
+        let columns = terminalWidth()
+        func rows(_ left: String, _ text: String, width: Int) -> [String] {
+            let indent = columns - width - 2 >= 30 ? width + 2 : 6
+            let room = max(20, columns - indent)
+            var wrapped: [String] = []
+            var current = ""
+            for word in text.split(separator: " ") {
+                if !current.isEmpty && current.count + 1 + word.count > room {
+                    wrapped.append(current)
+                    current = String(word)
+                } else {
+                    current += (current.isEmpty ? "" : " ") + word
+                }
+            }
+            if !current.isEmpty { wrapped.append(current) }
+            let pad = String(repeating: " ", count: indent)
+            if indent == width + 2 {
+                return wrapped.enumerated().map { ($0.offset == 0 ? "  " + left.padding(toLength: width, withPad: " ", startingAt: 0) : pad) + $0.element }
+            }
+            return ["  " + left] + wrapped.map { pad + $0 }
+        }
+        let width = min(40, (commands.map { $0.usageLine.count }.max() ?? 0) + 2)
         for command in commands {
-            lines.append("  " + command.usageLine.padding(toLength: width, withPad: " ", startingAt: 0) + command.summary)
+            if command.usageLine.count + 2 > width {
+                // A long usage on lines of its own (alternatives one a line when it is wider than
+                // the terminal), the summary under it.
+                if command.usageLine.count + 2 > columns {
+                    let parts = command.usageLine.components(separatedBy: " | ")
+                    lines += parts.enumerated().map { ($0.offset == 0 ? "  " : "      | ") + $0.element }
+                } else {
+                    lines.append("  " + command.usageLine)
+                }
+                lines += rows("", command.summary, width: width)
+            } else {
+                lines += rows(command.usageLine, command.summary, width: width)
+            }
         }
         lines.append("")
         lines.append("global options:")
         for option in globalOptions {
             let left = "--\(option.name)" + (option.value.map { " \($0)" } ?? "")
-            lines.append("  " + left.padding(toLength: 18, withPad: " ", startingAt: 0) + option.help)
+            lines += rows(left, option.help, width: 18)
         }
         lines.append("")
         lines.append("exit codes: 0 done, 1 failed, 2 usage or configuration error, 3 partly done")

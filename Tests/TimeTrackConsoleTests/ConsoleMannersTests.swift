@@ -15,6 +15,25 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: fixture.store))
     }
 
+    @Test(arguments: [80, 120])
+    func helpFitsTheTerminal(_ columns: Int) throws {
+        let help = try Binaries.run("timetrack-admin", ["help"], environment: ["COLUMNS": String(columns)])
+        let long = help.stdout.split(separator: "\n").filter { $0.count > columns }
+        #expect(long.isEmpty, "\(long)")
+        #expect(help.stdout.contains("preview") && help.stdout.contains("--no-pager"))
+    }
+
+    @Test func showFullReadsAWholeBodyAsText() throws {
+        let fixture = try ConsoleFixture()
+        defer { fixture.remove() }
+        let announcement = try #require(try fixture.ids("announcements").first { try fixture.run(["show", $0]).stdout.contains("body:        <p>") })
+        let cut = try fixture.run(["show", announcement]).stdout
+        let full = try fixture.run(["show", announcement, "--full"]).stdout
+        #expect(cut.contains("body:") && cut.contains("<"), "\(cut)")
+        let body = full.split(separator: "\n").drop { !$0.hasPrefix("  body:") }.prefix { !$0.hasPrefix("  imageAlt") && !$0.hasPrefix("  link") }
+        #expect(body.count > 1 && !body.joined().contains("<p>"), "\(full)")
+    }
+
     @Test func shortFlagsForHelpAndVersion() throws {
         #expect(try Binaries.run("timetrack-admin", ["-V"]).stdout.hasPrefix("timetrack-admin "))
         let help = try Binaries.run("timetrack-admin", ["-h"])
@@ -189,5 +208,45 @@ import Testing
         #expect(!off.transcript.contains("PAGED:"))
         let piped = try Binaries.run("timetrack-admin", ["--store", fixture.store, "list", "--limit", "1000"], environment: environment)
         #expect(piped.status == 0 && !piped.stdout.contains("PAGED:") && piped.stdout.split(separator: "\n").count > 30)
+    }
+}
+
+/// Every documented exit code (0 done, 1 failed, 2 usage or configuration, 3 partly done), per
+/// command family, through the binary; what fails on its usage or configuration makes no file.
+@Suite struct ExitCodeTests {
+    @Test func everyFamilyExitsAsDocumented() throws {
+        let fixture = try ConsoleFixture()
+        defer { fixture.remove() }
+        let announcement = try #require(try fixture.ids("announcements").first)
+        let absences = try fixture.ids("absences")
+        let cases: [(family: String, words: [String], code: Int32)] = [
+            ("reading", ["list", "events"], 0), ("reading", ["show", announcement, "--full"], 0), ("reading", ["show", "a9999"], 1),
+            ("reading", ["list", "--limit", "x"], 2), ("reading", ["history"], 2),
+            ("decisions", ["approve", absences[0]], 0), ("decisions", ["approve", absences[0]], 1), ("decisions", ["reject", absences[1]], 2),
+            ("decisions", ["approve", absences[2], "a9999"], 3), ("decisions", ["edit", announcement, "nosuchfield=1"], 2),
+            ("imports", ["import", "hillcrest-news"], 0), ("imports", ["import", "nowhere"], 2), ("imports", ["extract", "hillcrest-news"], 0),
+            ("imports", ["import", "--all", "--due"], 2),
+            ("exports", ["export", "--format", "ics", "--out", fixture.dir.path("e.ics")], 0), ("exports", ["export", "--format", "pdf", "--out", "x"], 2),
+            ("exports", ["export", "--format", "json", "--kind", "tickets", "--out", fixture.dir.path("t.json")], 2),
+            ("exports", ["preview", "--out", fixture.dir.path("p"), "--no-open"], 0),
+            ("store", ["status"], 0), ("store", ["audit", "verify"], 0), ("store", ["operator", "frob"], 2), ("store", ["undo", "extra"], 2),
+            ("console", ["help"], 0), ("console", ["completions", "tcsh"], 2), ("console", ["nosuchcommand"], 2),
+        ]
+        for (family, words, code) in cases {
+            let result = try fixture.run(words)
+            #expect(result.status == code, "\(family): \(words) exited \(result.status): \(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: fixture.dir.path("t.json")))
+        #expect(!FileManager.default.fileExists(atPath: ConsoleFixture.root.appendingPathComponent("x").path))
+    }
+
+    @Test func failingOnConfigurationLeavesNoStore() throws {
+        let fixture = try ConsoleFixture(importing: false)
+        defer { fixture.remove() }
+        for words in [["import", "nowhere"], ["list", "--status", "lost"], ["operator", "add", "x"], ["export", "--format", "ics"], ["status"], ["review"], ["--group", "no-such-group", "import", "--all"]] {
+            let result = try fixture.run(words)
+            #expect(result.status != 0, "\(words)")
+            #expect(!FileManager.default.fileExists(atPath: fixture.store), "\(words) left a store behind")
+        }
     }
 }

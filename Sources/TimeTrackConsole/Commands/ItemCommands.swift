@@ -93,7 +93,10 @@ extension Console {
     }
 
     static var showCommand: CommandSpec {
-        CommandSpec("show", usage: "ID", summary: "show an item: its fields, status, provenance and any pending change", positional: 1...1) { args, session in
+        CommandSpec(
+            "show", usage: "ID [--full]", summary: "show an item: its fields, status, provenance and any pending change",
+            options: [OptionSpec("full", help: "long text whole, as written (bodies, descriptions), instead of its first 200 characters")], positional: 1...1
+        ) { args, session in
             let store = try session.store()
             let item = try store.item(args.positional[0])
             try session.requireRead(item, in: store)
@@ -105,7 +108,7 @@ extension Console {
             // Every date in the item's own zone, its fields' and its decisions' alike.
             let zone = session.zone(of: item)
             out.line(out.paint("\(item.id)  \(item.kind.rawValue)  \(ItemRendering.statusWord(item))", .bold) + (item.school.map { "  school: \($0)" } ?? ""))
-            for line in ItemRendering.fieldLines(item.content, zone: zone) { out.line(line) }
+            for line in ItemRendering.fieldLines(item.content, zone: zone, full: args.flag("full")) { out.line(line) }
             for line in ItemRendering.replyLines(item.content, zone: zone) { out.line(line) }
             for line in ItemRendering.photoLines(item.content) { out.line(out.paint(line, .yellow)) }
             for line in ItemRendering.privacyLines(PrivacyLint.findings(item.pendingContent ?? item.content, students: try store.absenceStudents()), output: out) { out.line(line) }
@@ -437,7 +440,7 @@ extension Console {
 
     static var operatorCommand: CommandSpec {
         let roles = Operator.Role.allCases.map(\.rawValue).joined(separator: "|")
-        let usage = "list | add NAME --role \(roles) [--login ACCOUNT] [--school S,...] | role NAME \(roles) | remove NAME"
+        let usage = "list | add NAME --role ROLE [--login ACCOUNT] [--school S,...] | role NAME ROLE | remove NAME"
         return CommandSpec(
             "operator", usage: usage, summary: "manage who may work in the console, bound to Unix accounts (admins only)",
             options: [

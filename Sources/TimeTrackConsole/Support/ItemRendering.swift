@@ -21,16 +21,26 @@ enum ItemRendering {
 
     /// `field: value` lines for every field of the content, in a stable order; dates in `zone`,
     /// the item's own (`Session.zone(of:)`).
-    static func fieldLines(_ content: ItemContent, zone: TimeZone, indent: String = "  ") -> [String] {
+    ///
+    /// - Parameter full: long text whole, its lines as lines (`show --full`), instead of cut at
+    ///   200 characters on one line.
+    static func fieldLines(_ content: ItemContent, zone: TimeZone, indent: String = "  ", full: Bool = false) -> [String] {
         let fields = content.fields()
         let order = ItemContent.fieldNames(of: content.kind)
         let width = (order.map(\.count).max() ?? 8) + 1
-        return order.compactMap { name in
+        return order.flatMap { name -> [String] in
             // A ticket's thread has lines of its own (`replyLines`).
-            if content.kind == .ticket && name == "replies" { return nil }
-            guard let v = fields[name], v != .null else { return nil }
-            if case .array(let a) = v, a.isEmpty { return nil }
-            return indent + (name + ":").padding(toLength: width + 1, withPad: " ", startingAt: 0) + value(v, zone: zone)
+            if content.kind == .ticket && name == "replies" { return [] }
+            guard let v = fields[name], v != .null else { return [] }
+            if case .array(let a) = v, a.isEmpty { return [] }
+            let label = indent + (name + ":").padding(toLength: width + 1, withPad: " ", startingAt: 0)
+            if full, case .string(var text) = v, text.count > 80 || text.contains("\n") {
+                // A body is sanitized HTML: read as text, its blocks as lines.
+                if name == "body", let document = try? HTMLDocument(data: Data(text.utf8), url: nil, declaredCharset: "utf-8") { text = document.root.blockText }
+                let pad = String(repeating: " ", count: label.count)
+                return SafeText.visible(text).split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { ($0.offset == 0 ? label : pad) + $0.element }
+            }
+            return [label + value(v, zone: zone)]
         }
     }
 
