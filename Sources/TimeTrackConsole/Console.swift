@@ -30,6 +30,7 @@ public enum Console {
         OptionSpec("as", value: "NAME", help: "admins only: act as operator NAME (recorded as NAME (by you)); you are the operator of your Unix account"),
         OptionSpec("group", value: "GROUP", help: "a new store is made 0660 in this Unix group (staff who share it) instead of 0600"),
         OptionSpec("json", help: "machine-readable output"),
+        OptionSpec("format", value: "F", help: "table (default), json (as --json) or csv (tables for spreadsheets)"),
         OptionSpec("no-input", help: "never prompt"),
         OptionSpec("no-pager", help: "never page long output (by default it goes through $PAGER, or less -FRX, on a terminal)"),
         OptionSpec("bail", help: "reading commands from stdin: stop at the first that fails (exit 1)"),
@@ -49,6 +50,7 @@ public enum Console {
         var json = false
         var noInput = false
         var noPager = false
+        var csv = false
         var bail = false
         // no-color.org: a NO_COLOR that is set and not empty turns colors off.
         let colorAllowed = (environment["NO_COLOR"] ?? "").isEmpty
@@ -88,6 +90,15 @@ public enum Console {
                 }
                 group = entry.pointee.gr_gid
             case "json": json = true
+            case "format":
+                switch takeValue() {
+                case "json"?: json = true
+                case "csv"?: csv = true
+                case "table"?: break
+                default:
+                    output.error(TimeTrackError(.usage, "--format takes table, json or csv", fix: "usage: timetrack-admin --format csv list events"))
+                    return 2
+                }
             case "no-input": noInput = true
             case "no-pager": noPager = true
             case "bail": bail = true
@@ -105,6 +116,7 @@ public enum Console {
             }
         }
         output.json = json
+        output.csv = csv && !json
         let session = Session(
             storePath: storePath, importsPath: importsPath, operatorName: actingAs ?? Session.defaultName(Session.account),
             interactive: stdinIsTerminal && !noInput, output: output)
@@ -148,6 +160,20 @@ public enum Console {
         if let index = rest.firstIndex(of: "--json"), !command.options.contains(where: { $0.name == "json" }), !rest[..<index].contains("--") {
             rest.remove(at: index)
             session.output.json = true
+        }
+        // So may `--format table|json|csv`, for commands without a --format of their own (export has one).
+        let wasCSV = session.output.csv
+        defer { session.output.csv = wasCSV }
+        if let index = rest.firstIndex(of: "--format"), index + 1 < rest.count, !command.options.contains(where: { $0.name == "format" }), !rest[..<index].contains("--") {
+            switch rest[index + 1] {
+            case "json": session.output.json = true
+            case "csv": session.output.csv = true
+            case "table": break
+            default:
+                session.output.error(TimeTrackError(.usage, "--format takes table, json or csv", fix: "usage: \(command.name) ... --format csv"))
+                return 2
+            }
+            rest.removeSubrange(index...(index + 1))
         }
         // `COMMAND --help` / `-h`: that command's help, whatever else is on the line.
         if rest.prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) {

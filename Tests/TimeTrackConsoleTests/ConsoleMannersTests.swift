@@ -250,3 +250,25 @@ import Testing
         }
     }
 }
+
+/// `--format csv` for spreadsheets: the table alone on stdout, quoted as RFC 4180 says.
+@Suite struct CSVTests {
+    @Test func listAsCSVQuotesWhatNeedsIt() throws {
+        let fixture = try ConsoleFixture()
+        defer { fixture.remove() }
+        let announcement = try #require(try fixture.ids("announcements").first)
+        #expect(try fixture.run(["edit", announcement, #"title=Picture day, "retakes" Friday"#]).status == 0)
+        for words in [["--format", "csv", "list", "announcements"], ["list", "announcements", "--format", "csv"]] {
+            let csv = try fixture.run(words)
+            #expect(csv.status == 0)
+            let lines = csv.stdout.split(separator: "\n")
+            #expect(lines.first == "id,status,date,source,title", "\(csv.stdout)")
+            #expect(lines.contains { $0.hasPrefix(announcement + ",") && $0.hasSuffix(#","Picture day, ""retakes"" Friday""#) }, "\(csv.stdout)")
+            #expect(lines.allSatisfy { !$0.hasPrefix("the first") && !$0.hasPrefix("*") })
+        }
+        let status = try fixture.run(["--format", "csv", "status"])
+        #expect(status.stdout.hasPrefix("kind,pending,published,rejected,archived,total\n"), "\(status.stdout)")
+        #expect(try fixture.run(["--format", "json", "list", "events"]).stdout == (try fixture.run(["--json", "list", "events"]).stdout))
+        #expect(try fixture.run(["--format", "xml", "list"]).status == 2)
+    }
+}

@@ -83,10 +83,12 @@ extension Console {
                 if row.missingRuns > 0 { status += " (missing \(row.missingRuns))" }
                 table.rows.append([row.id, status, row.sortDate.map { Display.date($0, zone: zone, allDay: true) } ?? "", SafeText.visible(row.sourceID ?? "-"), SafeText.visible(row.title)])
             }
-            for line in table.render(width: terminalWidth()) { session.output.line(line) }
-            if rows.contains(where: { $0.hasPendingRevision && $0.status == .published }) { session.output.line("* a change waits for review") }
+            session.output.printTable(table, width: terminalWidth())
+            // CSV is the table alone; what follows it goes to stderr.
+            let after: (String) -> Void = session.output.csv ? session.output.note : { session.output.line($0) }
+            if rows.contains(where: { $0.hasPendingRevision && $0.status == .published }) { after("* a change waits for review") }
             if more {
-                session.output.line("the first \(rows.count) from row \(query.offset + 1) are shown; more: `--offset \(query.offset + rows.count)` (or --limit N)")
+                after("the first \(rows.count) from row \(query.offset + 1) are shown; more: `--offset \(query.offset + rows.count)` (or --limit N)")
             }
             return 0
         }
@@ -397,7 +399,7 @@ extension Console {
                     String(r.id), r.sourceID, Display.date(r.startedAt, zone: .current), r.status.rawValue, String(r.found), String(r.new), String(r.changed), String(r.unchanged), String(r.missing), String(r.problems), r.message ?? "",
                 ])
             }
-            for line in table.render(width: terminalWidth()) { session.output.line(line) }
+            session.output.printTable(table, width: terminalWidth())
             return 0
         }
     }
@@ -433,7 +435,7 @@ extension Console {
             for e in entries {
                 table.rows.append([String(e.id), Display.date(e.at, zone: .current), e.operatorName, e.action, e.itemID ?? "", [e.reason, e.detail].compactMap { $0 }.joined(separator: " · ")])
             }
-            for line in table.render(width: terminalWidth()) { session.output.line(line) }
+            session.output.printTable(table, width: terminalWidth())
             return 0
         }
     }
@@ -480,7 +482,7 @@ extension Console {
                 if session.output.json { session.output.printJSON(ops); return 0 }
                 var table = Table(headers: ["name", "role", "login", "schools", "active"])
                 for op in ops { table.rows.append([op.name, op.role.rawValue, op.login ?? "", op.schools.joined(separator: ","), op.active ? "yes" : "removed"]) }
-                for line in table.render(width: terminalWidth()) { session.output.line(line) }
+                session.output.printTable(table, width: terminalWidth())
                 return 0
             case "add":
                 let name = try name()

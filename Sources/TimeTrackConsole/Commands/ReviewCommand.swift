@@ -90,7 +90,7 @@ extension Console {
                 let state = String(describing: reviewState(item)).uppercased() + (flags.isEmpty ? "" : " ⚠ " + Set(flags.map(\.kind.rawValue)).sorted().joined(separator: ", "))
                 table.rows.append([item.id, item.kind.rawValue, state, item.provenance?.sourceID ?? "-", SafeText.visible((item.pendingContent ?? item.content).title)])
             }
-            for line in table.render(width: terminalWidth()) { out.line(line) }
+            out.printTable(table, width: terminalWidth())
             out.line("\(items.count) item(s) wait; decide with approve ID..., reject ID... --reason R, archive ID..., keep ID...")
             return 0
         }

@@ -64,7 +64,7 @@ extension Console {
                 if sources.isEmpty {
                     session.output.line("no sources in \(session.importsPath)")
                 } else {
-                    for line in table.render(width: terminalWidth()) { session.output.line(line) }
+                    session.output.printTable(table, width: terminalWidth())
                 }
                 for s in sources { if let reason = states[s.id]?.heldReason { session.output.line("\(s.id) is held: \(reason); `import \(s.id) --accept` applies it") } }
                 for error in errors { session.output.error(error) }

@@ -24,20 +24,22 @@ extension Console {
                     ]))
                 return 0
             }
-            session.output.line("store:          \(store.location)")
-            session.output.line("schema version: \(store.schemaVersion)")
+            // CSV is the counts table alone; the rest goes to stderr.
+            let say: (String) -> Void = session.output.csv ? session.output.note : { session.output.line($0) }
+            say("store:          \(store.location)")
+            say("schema version: \(store.schemaVersion)")
             if audit.holds {
-                session.output.line("audit log:      \(audit.entries) entries, the chain verifies")
+                say("audit log:      \(audit.entries) entries, the chain verifies")
             } else {
-                session.output.line("audit log:      " + session.output.paint("BROKEN: \(audit.problem ?? "")", .red) + " (`audit verify`)")
+                say("audit log:      " + session.output.paint("BROKEN: \(audit.problem ?? "")", .red) + " (`audit verify`)")
             }
             var table = Table(headers: ["kind"] + ItemStatus.allCases.map(\.rawValue) + ["total"])
             for kind in ItemKind.allCases {
                 let row = ItemStatus.allCases.map { counts[kind]?[$0] ?? 0 }
                 table.rows.append([kind.plural] + row.map(String.init) + [String(row.reduce(0, +))])
             }
-            session.output.line()
-            for line in table.render(width: 100) { session.output.line(line) }
+            if !session.output.csv { session.output.line() }
+            session.output.printTable(table, width: 100)
             return 0
         }
     }

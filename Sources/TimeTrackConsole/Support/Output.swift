@@ -5,6 +5,8 @@ import TimeTrackCore
 public final class Output {
     /// Whether results are printed as JSON.
     public var json: Bool
+    /// Whether tables are printed as CSV (RFC 4180), for spreadsheets (`--format csv`).
+    public var csv = false
     /// Whether colors may be used on stdout (a terminal and no NO_COLOR).
     public var color: Bool
     /// Whether colors may be used on stderr: decided from stderr itself, so `2>log` on a
@@ -41,6 +43,18 @@ public final class Output {
         } else {
             note((errorColor ? "\u{1B}[31merror: \u{1B}[0m" : "error: ") + error.description)
         }
+    }
+
+    /// Prints a table: aligned columns no wider than `width`, or CSV with `--format csv`.
+    public func printTable(_ table: Table, width: Int) {
+        guard csv else {
+            for row in table.render(width: width) { line(row) }
+            return
+        }
+        func field(_ text: String) -> String {
+            text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+        }
+        for row in [table.headers] + table.rows { line(row.map(field).joined(separator: ",")) }
     }
 
     /// Prints a value as pretty JSON on stdout.
