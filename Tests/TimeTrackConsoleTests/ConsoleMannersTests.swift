@@ -176,6 +176,8 @@ import Testing
         let asked = Date().addingTimeInterval(20)
         while !setup.server.requests.contains(where: { $0.path == "/slow.html" }) && Date() < asked { usleep(20_000) }
         #expect(setup.server.requests.contains { $0.path == "/slow.html" })
+        // The progress line is there from the first request: the host, what arrived, how long.
+        #expect(pty.expect("slow: fetching from 127.0.0.1 · 0 KB · ", timeout: 5) != nil, "\(pty.transcript)")
         pty.send("\u{3}")
         // It ends long before the server would answer (100 s).
         #expect(pty.waitForExit(timeout: 30) == 1, "\(pty.transcript)")

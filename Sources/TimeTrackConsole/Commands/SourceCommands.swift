@@ -226,6 +226,7 @@ extension Console {
             if showProgress {
                 runner.lanes = 0
                 runner.progress = { index, pages, items in progressBars[index].update(pages: pages, items: items) }
+                runner.transfer = { index, host, bytes, elapsed in progressBars[index].transfer(host: host, bytes: bytes, elapsed: elapsed) }
             }
             try runner.run(sources) { outcome in
                 let (index, source) = (outcome.index, outcome.source)

@@ -34,6 +34,9 @@ public final class WebClient: HTTPClient {
     /// Asked every tenth of a second while a request is in flight; true cancels it at once
     /// (Ctrl-C), with an `.interrupted` error.
     public var shouldStop: (() -> Bool)?
+    /// Called about every tenth of a second while a request is in flight, from its start: the
+    /// host, the bytes received so far, the seconds since it was sent (a progress line).
+    public var onTransfer: ((_ host: String, _ bytes: Int, _ elapsed: TimeInterval) -> Void)?
 
     public init(settings: FetchSettings, allowPrivateNetwork: PrivateNetworkAllowance, cache: FetchCache?, version: String, hosts: HostSchedule = HostSchedule()) {
         self.settings = settings
@@ -264,7 +267,9 @@ public final class WebClient: HTTPClient {
         let task = session.dataTask(with: request)
         task.resume()
         let deadline = Date().addingTimeInterval(totalTimeout + 1)
+        onTransfer?(url.host ?? "", 0, 0)
         while delegate.done.wait(timeout: .now() + 0.1) == .timedOut {
+            onTransfer?(url.host ?? "", delegate.received, Date().timeIntervalSince(started))
             if shouldStop?() == true {
                 task.cancel()
                 throw TimeTrackError(.interrupted, "interrupted (Ctrl-C) while fetching \(url.absoluteString)", fix: "nothing of this source was written; run the import again", context: ["url": url.absoluteString])
@@ -347,6 +352,12 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
     private var finished = false
 
     init(maxBytes: Int) { self.maxBytes = maxBytes }
+
+    /// Bytes received so far.
+    var received: Int {
+        lock.lock(); defer { lock.unlock() }
+        return body.count
+    }
 
     func result() -> (response: HTTPURLResponse?, body: Data, error: (any Error)?, tooLarge: Bool) {
         lock.lock(); defer { lock.unlock() }

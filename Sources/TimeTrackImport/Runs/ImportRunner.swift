@@ -42,6 +42,8 @@ public final class ImportRunner {
     public var shouldStop: () -> Bool = { false }
     /// Called as source `index` is read: pages fetched, items found.
     public var progress: ((_ index: Int, _ pages: Int, _ items: Int) -> Void)?
+    /// Called while source `index` has a request in flight: host, bytes so far, seconds.
+    public var transfer: ((_ index: Int, _ host: String, _ bytes: Int, _ elapsed: TimeInterval) -> Void)?
 
     private let lock: RunLock
     private let openReader: () throws -> any ImportStore
@@ -87,6 +89,7 @@ public final class ImportRunner {
             var pipeline = ImportPipeline(importsRoot: URL(fileURLWithPath: source.file).deletingLastPathComponent())
             let client = try WebClient.forSource(source, cache: cache, version: version, hosts: hosts)
             client.shouldStop = shouldStop
+            if let transfer { client.onTransfer = { host, bytes, elapsed in transfer(index, host, bytes, elapsed) } }
             clients[index] = client
             pipeline.http = client
             pipeline.now = now
