@@ -88,7 +88,14 @@ extension Console {
             let after: (String) -> Void = session.output.csv ? session.output.note : { session.output.line($0) }
             if rows.contains(where: { $0.hasPendingRevision && $0.status == .published }) { after("* a change waits for review") }
             if more {
-                after("the first \(rows.count) from row \(query.offset + 1) are shown; more: `--offset \(query.offset + rows.count)` (or --limit N)")
+                // The total, when the store's counts give it (not per source, not filtered by role).
+                var total: Int?
+                if args.option("source") == nil, try session.access(in: session.store()).op.role == .admin {
+                    let counts = try session.store().counts()
+                    total = counts.filter { kind == nil || $0.key == kind }.values.flatMap { $0.filter { status == nil || $0.key == status }.values }.reduce(0, +)
+                }
+                let shown = total.map { "\(query.offset + 1)–\(query.offset + rows.count) of \($0)" } ?? "the first \(rows.count) from row \(query.offset + 1)"
+                after("\(shown) shown; more: `--offset \(query.offset + rows.count)` (or --limit N)")
             }
             return 0
         }
