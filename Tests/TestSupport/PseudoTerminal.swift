@@ -90,6 +90,8 @@ public final class PseudoTerminal {
         while process.isRunning && Date() < deadline {
             _ = expect("\u{0}never\u{0}", timeout: 0.05)
         }
+        // What the program wrote just before it ended is still in the terminal: read it too.
+        _ = expect("\u{0}never\u{0}", timeout: 0.2)
         return process.isRunning ? nil : process.terminationStatus
     }
 }
