@@ -6,6 +6,18 @@ import Testing
 /// and highlights the phone number, e-mail, address and student's name, and approving takes
 /// `--anyway`, which the audit records.
 @Suite struct PrivacyReviewTests {
+    /// The sample district in `dir/imports`, plus a source of one post by Coach B saying `text`.
+    static func plant(_ text: String, in dir: TemporaryDirectory) throws {
+        try FileManager.default.copyItem(atPath: ConsoleFixture.root.appendingPathComponent("Imports").path, toPath: dir.path("imports"))
+        try dir.write(
+            "imports/planted-posts.json",
+            #"{ "id": "planted-posts", "importer": "inbox", "kind": "post", "url": "samples/planted.json", "school": "hillcrest", "timeZone": "America/Denver" }"#)
+        let entry: [String: Any] = [
+            "id": "post-9", "authorName": "Coach B", "authorRole": "teacher", "imageURLs": [], "createdAt": "2026-09-19T08:00:00-06:00", "text": text,
+        ]
+        try dir.write("imports/samples/planted.json", String(decoding: try JSONSerialization.data(withJSONObject: [entry]), as: UTF8.self))
+    }
+
     @Test func theCleanSampleDistrictRaisesNothing() throws {
         let fixture = try ConsoleFixture()
         defer { fixture.remove() }
@@ -24,14 +36,7 @@ import Testing
     @Test func aPlantedPostIsFlaggedHighlightedAndApprovedOnlyAnyway() throws {
         let dir = try TemporaryDirectory("privacy")
         defer { dir.remove() }
-        try FileManager.default.copyItem(atPath: ConsoleFixture.root.appendingPathComponent("Imports").path, toPath: dir.path("imports"))
-        try dir.write(
-            "imports/planted-posts.json",
-            #"{ "id": "planted-posts", "importer": "inbox", "kind": "post", "url": "samples/planted.json", "school": "hillcrest", "timeZone": "America/Denver" }"#)
-        try dir.write(
-            "imports/samples/planted.json",
-            #"[{ "id": "post-9", "authorName": "Coach B", "authorRole": "teacher", "imageURLs": [], "createdAt": "2026-09-19T08:00:00-06:00", "text": "Text me at (208) 555-0142 or coach.b@gmail.com. Avery Chen scored twice! Pick-up at 412 Maple Street." }]"#
-        )
+        try Self.plant("Text me at (208) 555-0142 or coach.b@gmail.com. Avery Chen scored twice! Pick-up at 412 Maple Street.", in: dir)
         func run(_ words: [String]) throws -> Binaries.Result {
             try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports")] + words)
         }
@@ -62,13 +67,7 @@ import Testing
         let fixture = try ConsoleFixture(importing: false)
         defer { fixture.remove() }
         let dir = fixture.dir
-        try FileManager.default.copyItem(atPath: ConsoleFixture.root.appendingPathComponent("Imports").path, toPath: dir.path("imports"))
-        try dir.write(
-            "imports/planted-posts.json",
-            #"{ "id": "planted-posts", "importer": "inbox", "kind": "post", "url": "samples/planted.json", "school": "hillcrest", "timeZone": "America/Denver" }"#)
-        try dir.write(
-            "imports/samples/planted.json",
-            #"[{ "id": "post-9", "authorName": "Coach B", "authorRole": "teacher", "imageURLs": [], "createdAt": "2026-09-19T08:00:00-06:00", "text": "Call 208-555-0142." }]"#)
+        try Self.plant("Call 208-555-0142.", in: dir)
         #expect(try fixture.run(["--imports", dir.path("imports"), "import", "planted-posts"]).status == 0)
         let pty = try PseudoTerminal(Binaries.path("timetrack-admin"), ["--store", fixture.store, "--imports", dir.path("imports"), "review", "--kind", "posts"])
         #expect(pty.expect("⚠ privacy: phone number in text") != nil, "\(pty.transcript)")
