@@ -118,7 +118,7 @@ public enum Console {
         output.json = json
         output.csv = csv && !json
         let session = Session(
-            storePath: storePath, importsPath: importsPath, operatorName: actingAs ?? Session.defaultName(Session.account),
+            storePath: storePath, importsPath: importsPath, operatorName: actingAs ?? "",
             interactive: stdinIsTerminal && !noInput, output: output)
         session.actingAs = actingAs
         session.storeGroup = group

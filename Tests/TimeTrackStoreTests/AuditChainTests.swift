@@ -29,6 +29,15 @@ import TimeTrackReview
         func verify() throws -> AuditVerification { let store = try SQLiteStore(path: path, create: false); defer { store.close() }; return try store.verifyAudit() }
     }
 
+    /// The hashed text is documented (store-schema.md): a change to it would break every chain.
+    @Test func theCanonicalTextOfAnEntry() {
+        let fields = AuditChain.Fields(
+            id: 7, at: "2026-09-01T12:00:00Z", operatorName: "sam (by ana)", action: "reject", itemSeq: 3, itemID: "p3", reason: "say \"no\"\n\\ok", detail: nil,
+            batch: nil)
+        let text = #"{"action":"reject","at":"2026-09-01T12:00:00Z","batch":null,"detail":null,"id":7,"item_id":"p3","item_seq":3,"operator":"sam (by ana)","prev":"abc","reason":"say \"no\"\u000a\\ok"}"#
+        #expect(AuditChain.hash(fields, previous: "abc") == SHA256.hex(text))
+    }
+
     @Test func aStoresChainVerifies() throws {
         let f = try Fixture()
         defer { f.dir.remove() }

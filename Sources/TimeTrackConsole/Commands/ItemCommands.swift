@@ -107,8 +107,11 @@ extension Console {
             options: [OptionSpec("full", help: "long text whole, as written (bodies, descriptions), instead of its first 200 characters")], positional: 1...1
         ) { args, session in
             let store = try session.store()
-            let item = try store.item(args.positional[0])
+            var item = try store.item(args.positional[0])
             try session.requireRead(item, in: store)
+            // A change waiting for review is shown only to those who may read pending items
+            // (staff read what their schools publish, not what waits).
+            if !(try session.access(in: store).mayRead(item.kind, status: .pending, school: item.school)) { item.pendingContent = nil }
             if session.output.json {
                 session.output.printJSON(ItemRendering.itemJSON(item))
                 return 0
@@ -152,7 +155,9 @@ extension Console {
             let item = try store.item(args.positional[0])
             try session.requireRead(item, in: store)
             let zone = session.zone(of: item)
-            let revisions = try store.revisions(of: args.positional[0])
+            var revisions = try store.revisions(of: args.positional[0])
+            // Versions that never went live are for those who may read pending items.
+            if !(try session.access(in: store).mayRead(item.kind, status: .pending, school: item.school)) { revisions = revisions.filter { $0.wentLiveAt != nil } }
             let audit = try store.audit(itemID: args.positional[0], limit: 1000)
             if session.output.json {
                 session.output.printJSON(

@@ -19,14 +19,14 @@ extension Console {
         EditLineReader.completer = { line, word in completions(line: line, word: word, session: session) }
         session.reader = reader
         let out = session.output
-        out.line("timetrack-admin \(version) · store \(session.storePath) · as \(session.operatorName)")
+        out.line("timetrack-admin \(version) · store \(session.storePath) · as \(session.operatorName.isEmpty ? Session.account : session.operatorName)")
         out.line("Type `help` for commands, `help COMMAND` for one; Ctrl-C cancels, Ctrl-D or `quit` leaves.")
         out.flush()
         let storeName = (session.storePath as NSString).lastPathComponent
         while true {
             out.flush()
             // No color codes in the prompt: the line editor counts every byte of it as a column.
-            let prompt = "\(storeName) (\(session.resolved?.name ?? session.operatorName))> "
+            let prompt = "\(storeName) (\(session.resolved?.name ?? (session.operatorName.isEmpty ? Session.account : session.operatorName)))> "
             switch reader.read(prompt: prompt, remember: true) {
             case .end:
                 out.line()

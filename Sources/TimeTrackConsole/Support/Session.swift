@@ -13,7 +13,8 @@ public final class Session {
     /// Folder of source definitions.
     public var importsPath: String
     /// Who decisions are recorded as: the operator's name once the store is open
-    /// (`NAME (by ADMIN)` under `--as`).
+    /// (`NAME (by ADMIN)` under `--as`); empty until then without `--as` (the account is looked
+    /// up only when a command needs it, so `help` starts fast).
     public var operatorName: String
     /// The pager for long output (a terminal, not `--no-pager`); nil: none.
     public var pager: String?

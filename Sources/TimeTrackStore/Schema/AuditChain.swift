@@ -20,15 +20,41 @@ enum AuditChain {
         var batch: String?
     }
 
-    /// SHA-256 (hex) of `previous` and the entry's canonical JSON (sorted keys, nulls kept).
+    /// SHA-256 (hex) of the entry's canonical JSON with `previous` as `prev`: keys sorted, no
+    /// spaces, nulls kept, integers as digits, strings with `"`, `\` and control characters
+    /// escaped (`\"`, `\\`, `\u00XX`) and nothing else. Written out by hand: every import
+    /// appends an entry per item, and this is on that path.
     static func hash(_ fields: Fields, previous: String) -> String {
-        func text(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
-        let object: JSONValue = .object([
-            "id": .number(Double(fields.id)), "at": .string(fields.at), "operator": .string(fields.operatorName), "action": .string(fields.action),
-            "item_seq": fields.itemSeq.map { .number(Double($0)) } ?? .null, "item_id": text(fields.itemID), "reason": text(fields.reason),
-            "detail": text(fields.detail), "batch": text(fields.batch), "prev": .string(previous),
-        ])
-        return SHA256.hex((try? JSONCoding.compactString(object)) ?? "")
+        var out = "{"
+        func key(_ name: String) { out += (out.count > 1 ? ",\"" : "\"") + name + "\":" }
+        func string(_ value: String?) {
+            guard let value else {
+                out += "null"
+                return
+            }
+            out += "\""
+            for scalar in value.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            out += "\""
+        }
+        key("action"); string(fields.action)
+        key("at"); string(fields.at)
+        key("batch"); string(fields.batch)
+        key("detail"); string(fields.detail)
+        key("id"); out += String(fields.id)
+        key("item_id"); string(fields.itemID)
+        key("item_seq"); out += fields.itemSeq.map(String.init) ?? "null"
+        key("operator"); string(fields.operatorName)
+        key("prev"); string(previous)
+        key("reason"); string(fields.reason)
+        out += "}"
+        return SHA256.hex(out)
     }
 
     /// SQL that makes the log append-only.
