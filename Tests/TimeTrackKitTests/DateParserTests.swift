@@ -30,6 +30,12 @@ import TimeTrackKit
         ("Canceled - September 22, 2026 - Special Board of Education Meeting", "2026-09-22T00:00:00-04:00", false),
         ("Oct. 2nd, 2026 noon", "2026-10-02T12:00:00-04:00", true),
         ("Sept. 28, 2026, 7 PM EDT", "2026-09-28T19:00:00-04:00", true),
+        // A day glued to the month name, whatever letter the month starts with.
+        ("1Sept 2025", "2025-09-01T00:00:00-04:00", false),
+        ("3Dec 2026", "2026-12-03T00:00:00-05:00", false),
+        ("9Nov 2026 6:30 PM", "2026-11-09T18:30:00-05:00", true),
+        ("19July 2025", "2025-07-19T00:00:00-04:00", false),
+        ("Sat 21st Nov 2026", "2026-11-21T00:00:00-05:00", false),
     ])
     func formats(_ text: String, _ expected: String, _ hasTime: Bool) {
         let parser = DateParser(timeZone: eastern, reference: reference("2026-09-01T00:00:00Z"))

@@ -4,6 +4,15 @@ import TimeTrackCore
 import TimeTrackKit
 
 @Suite struct HTMLDocumentTests {
+    @Test func lineBreaksAndBlocksSeparateWordsInPlainText() throws {
+        let html = "<div class='a'>Main Office<br>42 W. Center St.</div><ul><li>One</li><li>Two</li></ul><p>Inline <b>bold</b>text stays</p>"
+        let document = try HTMLDocument(data: Data(html.utf8), url: nil)
+        #expect(document.root.first("div")?.text == "Main Office 42 W. Center St.")
+        #expect(document.root.first("ul")?.text == "One Two")
+        #expect(document.root.first("p")?.text == "Inline boldtext stays")
+        #expect(document.root.first("div")?.blockText == "Main Office\n42 W. Center St.")
+    }
+
     @Test func windows1252IsDecoded() throws {
         // “Quoted” café — in Windows-1252 bytes, with a meta that says so.
         var bytes = Array("<html><head><meta http-equiv=\"Content-Type\" content=\"text/html; charset=windows-1252\"></head><body><p>".utf8)

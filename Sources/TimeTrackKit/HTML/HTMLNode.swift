@@ -74,8 +74,8 @@ public struct HTMLNode {
         return result
     }
 
-    /// The text inside, whitespace (and `&nbsp;`) collapsed to single spaces, trimmed.
-    /// Script and style contents are skipped.
+    /// The text inside, whitespace (and `&nbsp;`) collapsed to single spaces, trimmed; block
+    /// boundaries and `<br>` count as spaces. Script and style contents are skipped.
     public var text: String { TextNormalizer.collapse(rawText(blocks: false)) }
 
     /// The text inside with block elements (p, div, li, br, headings) as line breaks;
@@ -96,7 +96,7 @@ public struct HTMLNode {
         while let (node, closing) = stack.popLast() {
             let type = node.pointee.type
             if closing {
-                out += "\n"
+                out += blocks ? "\n" : " "
                 continue
             }
             if type == XML_TEXT_NODE || type == XML_CDATA_SECTION_NODE {
@@ -106,9 +106,10 @@ public struct HTMLNode {
             guard type == XML_ELEMENT_NODE || type == XML_DOCUMENT_NODE || type == XML_HTML_DOCUMENT_NODE else { continue }
             let tag = type == XML_ELEMENT_NODE ? node.pointee.name.map { String(cString: $0) } ?? "" : ""
             if tag == "script" || tag == "style" || tag == "noscript" || tag == "template" { continue }
-            let isBlock = blocks && HTMLNode.blockNames.contains(tag)
-            if isBlock {
-                out += "\n"
+            // Block boundaries (and <br>) separate words: a line break in block text, a space in
+            // plain text ("Office<br>42 W. Main" is "Office 42 W. Main", never "Office42").
+            if HTMLNode.blockNames.contains(tag) {
+                out += blocks ? "\n" : " "
                 stack.append((node, true))
             }
             var children: [xmlNodePtr] = []

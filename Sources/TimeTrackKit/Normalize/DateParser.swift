@@ -323,11 +323,7 @@ public struct DateParser: Sendable {
         for c in text {
             let isDigit = c.isNumber, isLetter = c.isLetter
             if isDigit || isLetter {
-                // "14th" stays one token; "sept14" splits.
-                if !current.isEmpty && currentIsDigit && isLetter && !(["s", "n", "r", "t", "h", "d"].contains(c)) {
-                    tokens.append(Token(text: current))
-                    current = ""
-                }
+                // "sept14" splits here; "14th" and "1sept" stay whole until the end (below).
                 if !current.isEmpty && !currentIsDigit && isDigit {
                     tokens.append(Token(text: current))
                     current = ""
@@ -340,7 +336,14 @@ public struct DateParser: Sendable {
             }
         }
         if !current.isEmpty { tokens.append(Token(text: current)) }
-        return tokens
+        // A day glued to a month name ("1sept", "3dec", "9nov") is two tokens; an ordinal
+        // ("14th", "2nd") stays one.
+        return tokens.flatMap { token -> [Token] in
+            guard let first = token.text.first, first.isNumber, let split = token.text.firstIndex(where: { $0.isLetter }) else { return [token] }
+            let letters = String(token.text[split...])
+            if ["st", "nd", "rd", "th"].contains(letters) { return [token] }
+            return [Token(text: String(token.text[..<split])), Token(text: letters)]
+        }
     }
 
     static func month(_ word: String) -> Int? {
