@@ -165,11 +165,10 @@ public struct DocumentsImporter: Importer {
             let lower = href.lowercased()
             if lower.hasPrefix("mailto:") || lower.hasPrefix("tel:") || lower.hasPrefix("javascript:") || lower.hasPrefix("#") || lower.hasPrefix("sms:") { continue }
             if chrome.contains(where: { HTMLNode.contains($0, link) }) { continue }
-            guard var url = document.resolve(href) else { continue }
-            if let hash = url.firstIndex(of: "#") {
-                if url[..<hash] == pageURL[...] { continue }  // an anchor on this page
-                url = String(url[..<hash])
-            }
+            guard let url = document.resolve(href) else { continue }
+            // An anchor on this page is not a document; an anchor into another page or file
+            // (`handbook.html#dress-code`, `plan.pdf#page=4`) is its own item.
+            if let hash = url.firstIndex(of: "#"), url[..<hash] == pageURL[...] { continue }
             guard seen.insert(url).inserted else {
                 duplicates += 1
                 continue

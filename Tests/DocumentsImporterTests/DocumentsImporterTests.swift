@@ -27,3 +27,28 @@ import TimeTrackCore
         #expect(result.infos.count == 6)
     }
 }
+
+@Suite struct DocumentFragmentTests {
+    @Test func linksIntoOtherPagesKeepTheirFragmentsAnchorsOnThisPageAreSkipped() throws {
+        let dir = try TemporaryDirectory("fragments")
+        defer { dir.remove() }
+        try dir.write(
+            "page.json",
+            #"{ "id": "page", "importer": "documents", "kind": "school-info", "url": "page.html", "baseURL": "https://s.example/info/page.html", "timeZone": "America/Denver" }"#)
+        try dir.write(
+            "page.html",
+            """
+            <main><h2>Handbook</h2>
+            <a href="#top">Back to top</a>
+            <a href="/info/page.html#forms">Forms below</a>
+            <a href="/handbook.html#dress-code">Dress code</a>
+            <a href="/handbook.html#attendance">Attendance</a>
+            <a href="/handbook.html#dress-code">Dress code (again)</a>
+            <a href="/plan.pdf#page=4">Safety plan, page 4</a>
+            </main>
+            """)
+        let result = try ImporterFixtures.extract("page", folder: dir.url)
+        #expect(result.infos.map(\.url) == ["https://s.example/handbook.html#dress-code", "https://s.example/handbook.html#attendance", "https://s.example/plan.pdf#page=4"])
+        #expect(result.duplicatesMerged == 1)
+    }
+}

@@ -277,3 +277,26 @@ import Testing
         #expect(try fixture.run(["--format", "xml", "list"]).status == 2)
     }
 }
+
+/// `sources` checks every definition as an import would, naming the file and the option.
+@Suite struct SourcesCheckTests {
+    @Test func unknownFieldsBadSelectorsAndBadPatternsAreFlagged() throws {
+        let dir = try TemporaryDirectory("sources")
+        defer { dir.remove() }
+        func definition(_ id: String, _ options: String) throws {
+            try dir.write(
+                "imports/\(id).json", #"{ "id": "\#(id)", "importer": "html", "kind": "announcement", "url": "news.html", "options": \#(options) }"#)
+        }
+        try definition("good", #"{ "item": "article", "fields": { "title": "h2" } }"#)
+        try definition("unknown", #"{ "item": "article", "fields": { "title": "h2" }, "itme": "x" }"#)
+        try definition("selector", #"{ "item": "article[[", "fields": { "title": "h2" } }"#)
+        try definition("pattern", #"{ "item": "article", "fields": { "title": { "select": "h2", "pattern": "(unclosed" } } }"#)
+        let result = try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports"), "sources"])
+        #expect(result.status == 2)
+        #expect(result.stdout.contains("good") && !result.stdout.contains("unknown ") && !result.stdout.contains("selector "), "\(result.stdout)")
+        for (file, option) in [("unknown.json", "options.itme"), ("selector.json", "options.item"), ("pattern.json", "options.fields.title.pattern")] {
+            #expect(result.stderr.split(separator: "\n").contains { $0.contains(file) && $0.contains(option) }, "\(file) \(option): \(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.path("t.sqlite")))
+    }
+}

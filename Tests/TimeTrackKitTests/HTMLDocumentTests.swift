@@ -4,6 +4,16 @@ import TimeTrackCore
 import TimeTrackKit
 
 @Suite struct HTMLDocumentTests {
+    @Test func aSelfClosedLinkHoldsTheTextAfterItAsInABrowser() throws {
+        let html = #"<p><a href="/x.html"/>Read the news</a> · <A title='a/>b' href=/y.html />Café</a> <img src="i.png"/>after</p>"#
+        let document = try HTMLDocument(data: Data(html.utf8), url: URL(string: "https://s.example/"))
+        let links = try document.root.select("a")
+        #expect(links.map(\.text) == ["Read the news", "Café"])
+        #expect(links.map { $0.attribute("href") } == ["/x.html", "/y.html"])
+        #expect(links.last?.attribute("title") == "a/>b")
+        #expect(document.root.first("p")?.text.hasSuffix("after") == true)
+    }
+
     @Test func lineBreaksAndBlocksSeparateWordsInPlainText() throws {
         let html = "<div class='a'>Main Office<br>42 W. Center St.</div><ul><li>One</li><li>Two</li></ul><p>Inline <b>bold</b>text stays</p>"
         let document = try HTMLDocument(data: Data(html.utf8), url: nil)

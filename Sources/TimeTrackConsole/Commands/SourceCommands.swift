@@ -33,7 +33,21 @@ extension Console {
 
     static var sourcesCommand: CommandSpec {
         CommandSpec("sources", summary: "list the source definitions in the imports folder, and any that are broken") { _, session in
-            let (sources, errors) = session.sources()
+            var (sources, errors) = session.sources()
+            // Checked as an import would check them: each importer reads its options (selectors
+            // compile, patterns are safe, fields are known); a broken one is listed as an error.
+            sources = sources.filter { source in
+                do {
+                    _ = try ImporterRegistry.make(for: source)
+                    return true
+                } catch let error as TimeTrackError {
+                    errors.append(error)
+                    return false
+                } catch {
+                    errors.append(TimeTrackError(.configuration, "\(error)", context: ["file": source.file]))
+                    return false
+                }
+            }
             // Held sources and last runs, when there is a store to ask.
             var states: [String: SourceState] = [:]
             if FileManager.default.fileExists(atPath: session.storePath), let store = try? session.store() {

@@ -18,6 +18,46 @@ public final class HTMLDocument {
     /// Set when a charset declaration contradicted the bytes and was ignored (importers report it).
     public let encodingNote: String?
 
+    /// `<a …/>` as a browser reads it: `<a …>` (the slash dropped), every other byte as it was.
+    static func openSelfClosedLinks(_ data: Data) -> Data {
+        let bytes = [UInt8](data)
+        var drop: [Int] = []  // positions of the slashes to leave out
+        var i = 0
+        while i + 2 < bytes.count {
+            // "<a" or "<A" followed by whitespace or "/".
+            guard bytes[i] == 0x3C, bytes[i + 1] | 0x20 == 0x61, [0x20, 0x09, 0x0A, 0x0D, 0x2F].contains(bytes[i + 2]) else {
+                i += 1
+                continue
+            }
+            var j = i + 2
+            var quote: UInt8?
+            while j < bytes.count {
+                let b = bytes[j]
+                if let q = quote {
+                    if b == q { quote = nil }
+                } else if b == 0x22 || b == 0x27 {
+                    quote = b
+                } else if b == 0x3E {
+                    break
+                }
+                j += 1
+            }
+            guard j < bytes.count else { break }
+            if bytes[j - 1] == 0x2F { drop.append(j - 1) }
+            i = j + 1
+        }
+        guard !drop.isEmpty else { return data }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var from = 0
+        for position in drop {
+            out += bytes[from..<position]
+            from = position + 1
+        }
+        out += bytes[from...]
+        return Data(out)
+    }
+
     /// Parses HTML bytes.
     ///
     /// - Parameters:
@@ -34,6 +74,10 @@ public final class HTMLDocument {
         let options = Int32(
             HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue
                 | HTML_PARSE_COMPACT.rawValue)
+        // Browsers ignore the slash of `<a href=…/>`: the link holds the text that follows, up
+        // to `</a>`. libxml2 makes it an empty element; the slash is dropped first (one scan, only
+        // for byte encodings where "<a" is ASCII).
+        let data = encoding.lowercased().hasPrefix("utf-16") || encoding.lowercased().hasPrefix("utf-32") ? data : HTMLDocument.openSelfClosedLinks(data)
         var parsed: htmlDocPtr? = data.withUnsafeBytes { raw -> htmlDocPtr? in
             guard let base = raw.baseAddress, raw.count > 0 else { return nil }
             return htmlReadMemory(base.assumingMemoryBound(to: CChar.self), Int32(clamping: raw.count), url?.absoluteString, encoding, options)
