@@ -210,7 +210,11 @@ public struct HTMLImporter: Importer, Sendable {
                 let location = "page \(pageNumber) item \(index + 1)"
                 let raw = RawItem(entry.values)
                 guard !entry.key.isEmpty else {
-                    result.problems.append(ImportProblem(.error, "skipped: no title, link or key found (check options.fields)", location: location))
+                    let specs = ["title", "link", "key"].compactMap { name in
+                        (source.options["fields"]?.objectValue?[name] ?? (name == "key" ? source.options["key"] : nil)).map { "options.fields.\(name) \(TextNormalizer.truncate($0.description, to: 60))" }
+                    }
+                    result.problems.append(
+                        ImportProblem(.error, "skipped: no title, link or key found (" + (specs.isEmpty ? "check options.fields" : specs.joined(separator: ", ") + " matched nothing") + ")", location: location))
                     continue
                 }
                 if let existing = indexByKey[entry.key] {

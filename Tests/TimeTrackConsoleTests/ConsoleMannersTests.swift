@@ -299,4 +299,17 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: dir.path("t.sqlite")))
     }
+
+    @Test func aFieldThatMatchedNothingNamesItsSelector() throws {
+        let dir = try TemporaryDirectory("sources")
+        defer { dir.remove() }
+        try dir.write("imports/news.html", "<article><h2>One</h2></article>")
+        try dir.write(
+            "imports/news.json",
+            #"{ "id": "news", "importer": "html", "kind": "announcement", "url": "news.html", "options": { "item": "article", "fields": { "title": { "select": "h3" } } } }"#)
+        let result = try Binaries.run("timetrack-admin", ["--imports", dir.path("imports"), "extract", "news"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains(#"options.fields.title {"select":"h3"} matched nothing"#), "\(result.stderr)")
+        #expect(result.stderr.contains(#"0 items from news: check options.item ("article") against the page"#), "\(result.stderr)")
+    }
 }

@@ -116,7 +116,8 @@ extension Console {
                 session.output.line("\(result.items.count) items, \(result.problems.count) problems, \(result.pagesFetched) pages read" + (result.duplicatesMerged > 0 ? ", \(result.duplicatesMerged) duplicates merged" : ""))
             }
             if result.items.isEmpty {
-                session.output.note("warning: 0 items from \(source.id): check options.item and the page")
+                let hint = source.options["item"]?.stringValue.map { "check options.item (\"\($0)\") against the page" } ?? "check the url and the \(source.importer) importer's options (`plugins` lists them)"
+                session.output.note("warning: 0 items from \(source.id): \(hint)")
                 return 1
             }
             return result.problems.contains { $0.severity == .error } ? 3 : 0

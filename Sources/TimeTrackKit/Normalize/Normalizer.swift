@@ -98,7 +98,11 @@ public struct Normalizer: Sendable {
     }
 
     func required(_ raw: RawItem, _ name: String) throws -> String {
-        guard let value = text(raw, name) else { throw TimeTrackError(.validation, "no \(name) found", context: ["field": name]) }
+        guard let value = text(raw, name) else {
+            // Name the spec that matched nothing, when the definition has one for the field.
+            let spec = source.options["fields"]?.objectValue?[name].map { " (options.fields.\(name): \(TextNormalizer.truncate($0.description, to: 80)) matched nothing)" } ?? ""
+            throw TimeTrackError(.validation, "no \(name) found" + spec, context: ["field": name])
+        }
         return value
     }
 
