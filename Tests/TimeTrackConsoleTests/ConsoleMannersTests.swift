@@ -15,6 +15,12 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: fixture.store))
     }
 
+    @Test func importHelpOnATerminal() throws {
+        let pty = try PseudoTerminal(Binaries.path("timetrack-admin"), ["--store", "/nonexistent/t.sqlite", "import", "--help"])
+        #expect(pty.waitForExit() == 0, "\(pty.transcript)")
+        #expect(pty.transcript.contains("usage: import SOURCE..."), "\(pty.transcript)")
+    }
+
     @Test(arguments: [80, 120])
     func helpFitsTheTerminal(_ columns: Int) throws {
         let help = try Binaries.run("timetrack-admin", ["help"], environment: ["COLUMNS": String(columns)])
