@@ -24,6 +24,8 @@ public struct Exporter {
     /// Notes collected while exporting.
     public final class Notes: @unchecked Sendable {
         public private(set) var lines: [String] = []
+        /// How many items the last document written held.
+        public internal(set) var lastCount = 0
         func add(_ line: String) { lines.append(line) }
     }
 
@@ -40,6 +42,7 @@ public struct Exporter {
             offset += page.count
             progress?(offset)
         }
+        notes.lastCount = result.count
         return result.sorted { ($0.content.sortDate ?? .distantPast, $0.id) < ($1.content.sortDate ?? .distantPast, $1.id) }
     }
 

@@ -7,16 +7,17 @@ import TimeTrackCore
 ///
 /// One self-contained file (inline CSS, no script, no remote fonts); every text from the store
 /// is HTML-escaped; links open nothing on load. Private kinds (absence reports, tickets) are
-/// never shown. Dates are in each item's own zone (an event's, else `zone`).
+/// never shown. Dates are in each item's own zone (an event's, else its source's, given with it).
 public struct Preview {
-    /// What to show: each item with the content the page shows (pending content for `--pending`).
-    public var items: [(id: String, content: ItemContent, school: String?)]
-    /// The zone of dates that have none of their own.
+    /// What to show: each item with the content the page shows (pending content for `--pending`)
+    /// and the zone its dates are read in (its source's; an event's own zone wins).
+    public var items: [(id: String, content: ItemContent, zone: TimeZone)]
+    /// The zone of the page's own "made at" line (the machine's).
     public var zone: TimeZone
     public var title = "Time Track preview"
     public var generatedAt = Date()
 
-    public init(items: [(id: String, content: ItemContent, school: String?)], zone: TimeZone) {
+    public init(items: [(id: String, content: ItemContent, zone: TimeZone)], zone: TimeZone) {
         self.items = items.filter { $0.content.kind.traits.exported }
         self.zone = zone
     }
@@ -24,12 +25,12 @@ public struct Preview {
     /// The page.
     public func html() -> String {
         var sections: [String] = []
-        let announcements = items.compactMap { item -> (String, Announcement)? in
-            if case .announcement(let a) = item.content { return (item.id, a) }
+        let announcements = items.compactMap { item -> (String, Announcement, TimeZone)? in
+            if case .announcement(let a) = item.content { return (item.id, a, item.zone) }
             return nil
         }
         if !announcements.isEmpty {
-            let cards = announcements.map { id, a in
+            let cards = announcements.map { id, a, zone in
                 """
                 <article class="slide" data-id="\(e(id))">\(a.imageURL.map { "<div class=\"img\" role=\"img\" aria-label=\"\(e(a.imageAlt ?? ""))\">image: \(e(($0 as NSString).lastPathComponent))</div>" } ?? "")
                 <h3>\(e(a.title))</h3>\(a.summary.map { "<p>\(e($0))</p>" } ?? "")
@@ -38,13 +39,13 @@ public struct Preview {
             }
             sections.append("<section id=\"announcements\"><h2>Announcements</h2><div class=\"slides\">\(cards.joined())</div></section>")
         }
-        let events = items.compactMap { item -> (String, Event)? in
-            if case .event(let event) = item.content { return (item.id, event) }
+        let events = items.compactMap { item -> (String, Event, TimeZone)? in
+            if case .event(let event) = item.content { return (item.id, event, item.zone) }
             return nil
         }.sorted { $0.1.start < $1.1.start }
         if !events.isEmpty {
             var byDay: [(String, [String])] = []
-            for (id, event) in events {
+            for (id, event, zone) in events {
                 let eventZone = TimeZone(identifier: event.timeZone) ?? zone
                 let label = day(event.start, eventZone)
                 let time = event.allDay ? "all day" : clock(event.start, eventZone) + (event.end.map { "–" + clock($0, eventZone) } ?? "")
@@ -74,12 +75,12 @@ public struct Preview {
             }
             sections.append("<section id=\"school-info\"><h2>School Info</h2>\(groups.joined())</section>")
         }
-        let posts = items.compactMap { item -> (String, Post)? in
-            if case .post(let post) = item.content { return (item.id, post) }
+        let posts = items.compactMap { item -> (String, Post, TimeZone)? in
+            if case .post(let post) = item.content { return (item.id, post, item.zone) }
             return nil
         }
         if !posts.isEmpty {
-            let cards = posts.map { id, p in
+            let cards = posts.map { id, p, zone in
                 """
                 <article class="post" data-id="\(e(id))"><header><strong>\(e(p.authorName))</strong> <small>\(e(p.authorRole.rawValue)) · \(e(day(p.createdAt, zone)))</small></header>\
                 <p>\(e(p.text))</p>\(p.imageURLs.map { "<div class=\"img\">photo: \(e(($0 as NSString).lastPathComponent))</div>" }.joined())</article>

@@ -264,30 +264,30 @@ public struct Lifecycle {
 
     /// Closes a ticket: the closed ticket is what the app shows, in one decision.
     public func close(_ id: String, by who: String) throws -> Item {
-        let row = try repository.transaction { () throws -> ItemRow in
-            let row = try amendRow(id, action: "close", by: who, note: nil) { content in
-                guard case .ticket(var ticket) = content else {
-                    throw TimeTrackError(.usage, "\(id) is not a ticket; close is for tickets", fix: "`archive \(id)` takes other items out of the app", context: ["item": id])
-                }
-                guard !ticket.closed else { throw TimeTrackError(.illegalTransition, "\(id) is already closed", context: ["item": id]) }
-                ticket.closed = true
-                return .ticket(ticket)
-            }
-            if row.pendingRevision != nil { try publish(row, by: who, batch: nil) }
-            return row
-        }
-        return try repository.item(row.id)
+        try setTicket(id, closed: true, by: who, note: nil)
     }
 
     /// Reopens a closed ticket: the open ticket is what the app shows again, in one decision.
     public func reopen(_ id: String, by who: String, reason: String?) throws -> Item {
+        try setTicket(id, closed: false, by: who, note: reason)
+    }
+
+    /// Closes or reopens a ticket: the amended ticket is published in the same transaction.
+    func setTicket(_ id: String, closed: Bool, by who: String, note: String?) throws -> Item {
+        let action = closed ? "close" : "reopen"
         let row = try repository.transaction { () throws -> ItemRow in
-            let row = try amendRow(id, action: "reopen", by: who, note: reason) { content in
+            let row = try amendRow(id, action: action, by: who, note: note) { content in
                 guard case .ticket(var ticket) = content else {
-                    throw TimeTrackError(.usage, "\(id) is not a ticket; reopen is for tickets", fix: "`restore \(id)` brings back other items", context: ["item": id])
+                    throw TimeTrackError(
+                        .usage, "\(id) is not a ticket; \(action) is for tickets",
+                        fix: closed ? "`archive \(id)` takes other items out of the app" : "`restore \(id)` brings back other items", context: ["item": id])
                 }
-                guard ticket.closed else { throw TimeTrackError(.illegalTransition, "\(id) is open", fix: "`reply \(id) TEXT` answers it", context: ["item": id]) }
-                ticket.closed = false
+                guard ticket.closed != closed else {
+                    throw TimeTrackError(
+                        .illegalTransition, closed ? "\(id) is already closed" : "\(id) is open", fix: closed ? nil : "`reply \(id) TEXT` answers it",
+                        context: ["item": id])
+                }
+                ticket.closed = closed
                 return .ticket(ticket)
             }
             if row.pendingRevision != nil { try publish(row, by: who, batch: nil) }

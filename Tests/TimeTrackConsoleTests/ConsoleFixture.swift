@@ -16,8 +16,8 @@ struct ConsoleFixture {
     }
 
     /// Runs the binary against this store (from the package root, so ./Imports is the sample).
-    func run(_ arguments: [String], stdin: String? = nil) throws -> Binaries.Result {
-        try Binaries.run("timetrack-admin", ["--store", store] + arguments, stdin: stdin, currentDirectory: Self.root.path)
+    func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> Binaries.Result {
+        try Binaries.run("timetrack-admin", ["--store", store] + arguments, stdin: stdin, environment: environment, currentDirectory: Self.root.path)
     }
 
     func json(_ arguments: [String]) throws -> Any {

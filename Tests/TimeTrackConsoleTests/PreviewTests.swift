@@ -52,6 +52,18 @@ import Testing
         #expect(blank > 0 && shot > 10 * blank, "screenshot \(shot) bytes, blank page \(blank) bytes")
     }
 
+    /// Dates read in the item's own zone: a post made at 21:42 in Denver on September 18 is on
+    /// the 18th, though it is already the 19th in UTC (the machine's zone in CI).
+    @Test func datesAreInTheItemsOwnZone() throws {
+        let fixture = try ConsoleFixture()
+        defer { fixture.remove() }
+        let made = try fixture.run(["preview", "--pending", "--out", fixture.dir.path("p"), "--no-open"], environment: ["TZ": "UTC"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let html = try String(contentsOfFile: fixture.dir.path("p/index.html"), encoding: .utf8)
+        #expect(html.contains("student · Friday, September 18, 2026"), "\(html)")
+        #expect(!html.contains("student · Saturday, September 19, 2026"))
+    }
+
     @Test func privateItemsAreNeverPreviewed() throws {
         let fixture = try ConsoleFixture()
         defer { fixture.remove() }

@@ -36,8 +36,9 @@ extension Console {
                 throw TimeTrackError(.usage, "export: --out - writes one document; json needs --kind K with it", fix: "usage: export --format json --kind events --out -")
             }
             var written: [(path: String, count: Int)] = []
-            func write(_ data: Data, _ kind: ItemKind, to path: String) throws {
-                let count = try exporter.published(kind, school: school).count
+            // `data` is made first, so the exporter's count is that document's.
+            func write(_ data: Data, to path: String) throws {
+                let count = exporter.notes.lastCount
                 if toStdout {
                     session.output.flush()
                     FileHandle.standardOutput.write(data)
@@ -48,19 +49,19 @@ extension Console {
             }
             switch format {
             case "ics":
-                try write(try exporter.ics(school: school), .event, to: out)
+                try write(try exporter.ics(school: school), to: out)
             case "rss":
-                try write(try exporter.rss(school: school), .announcement, to: out)
+                try write(try exporter.rss(school: school), to: out)
             default:
                 // Posts' local photos are copied beside the JSON, without their location.
                 let folder = kind == nil || toStdout ? (toStdout ? "." : out) : (out as NSString).deletingLastPathComponent
                 exporter.images = ((folder.isEmpty ? "." : folder as NSString).appendingPathComponent("images"), "images/")
                 if let kind {
-                    try write(try exporter.json(kind, school: school), kind, to: out)
+                    try write(try exporter.json(kind, school: school), to: out)
                 } else {
                     try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
                     for kind in Exporter.jsonKinds {
-                        try write(try exporter.json(kind, school: school), kind, to: (out as NSString).appendingPathComponent("\(kind.plural).json"))
+                        try write(try exporter.json(kind, school: school), to: (out as NSString).appendingPathComponent("\(kind.plural).json"))
                     }
                 }
             }

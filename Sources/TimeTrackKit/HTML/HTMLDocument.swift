@@ -20,42 +20,50 @@ public final class HTMLDocument {
 
     /// `<a …/>` as a browser reads it: `<a …>` (the slash dropped), every other byte as it was.
     static func openSelfClosedLinks(_ data: Data) -> Data {
-        let bytes = [UInt8](data)
-        var drop: [Int] = []  // positions of the slashes to leave out
-        var i = 0
-        while i + 2 < bytes.count {
-            // "<a" or "<A" followed by whitespace or "/".
-            guard bytes[i] == 0x3C, bytes[i + 1] | 0x20 == 0x61, [0x20, 0x09, 0x0A, 0x0D, 0x2F].contains(bytes[i + 2]) else {
-                i += 1
-                continue
-            }
-            var j = i + 2
-            var quote: UInt8?
-            while j < bytes.count {
-                let b = bytes[j]
-                if let q = quote {
-                    if b == q { quote = nil }
-                } else if b == 0x22 || b == 0x27 {
-                    quote = b
-                } else if b == 0x3E {
-                    break
+        // Read in place (every page goes through here): bytes are copied only when a slash is dropped.
+        let drop: [Int] = data.withUnsafeBytes { bytes in
+            var drop: [Int] = []  // positions of the slashes to leave out
+            var i = 0
+            while i + 2 < bytes.count {
+                // "<a" or "<A" followed by whitespace or "/".
+                guard bytes[i] == 0x3C, bytes[i + 1] | 0x20 == 0x61 else {
+                    i += 1
+                    continue
                 }
-                j += 1
+                switch bytes[i + 2] {
+                case 0x20, 0x09, 0x0A, 0x0D, 0x2F: break
+                default:
+                    i += 1
+                    continue
+                }
+                var j = i + 2
+                var quote: UInt8?
+                while j < bytes.count {
+                    let b = bytes[j]
+                    if let q = quote {
+                        if b == q { quote = nil }
+                    } else if b == 0x22 || b == 0x27 {
+                        quote = b
+                    } else if b == 0x3E {
+                        break
+                    }
+                    j += 1
+                }
+                guard j < bytes.count else { break }
+                if bytes[j - 1] == 0x2F { drop.append(j - 1) }
+                i = j + 1
             }
-            guard j < bytes.count else { break }
-            if bytes[j - 1] == 0x2F { drop.append(j - 1) }
-            i = j + 1
+            return drop
         }
         guard !drop.isEmpty else { return data }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var from = 0
+        var out = Data(capacity: data.count)
+        var from = data.startIndex
         for position in drop {
-            out += bytes[from..<position]
-            from = position + 1
+            out += data[from..<(data.startIndex + position)]
+            from = data.startIndex + position + 1
         }
-        out += bytes[from...]
-        return Data(out)
+        out += data[from...]
+        return out
     }
 
     /// Parses HTML bytes.
