@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "TimeTrackKit", dependencies: ["TimeTrackCore", "CLibXML2"], path: "Sources/TimeTrackKit"),
         .target(
             name: "TimeTrackImport",
-            dependencies: ["TimeTrackCore", "TimeTrackKit", "TimeTrackStore", "TimeTrackReview", "HTMLImporter", "InboxImporter", "ICalImporter", "FeedImporter", "WordPressImporter", "MetadataImporter", "DocumentsImporter"],
+            dependencies: ["TimeTrackCore", "TimeTrackKit", "TimeTrackStore", "TimeTrackReview", "HTMLImporter", "InboxImporter", "ICalImporter", "FeedImporter", "WordPressImporter", "MetadataImporter", "DocumentsImporter", "JSONImporter"],
             path: "Sources/TimeTrackImport"),
         .target(name: "TimeTrackFuzz", dependencies: ["TimeTrackCore", "TimeTrackKit", "TimeTrackImport"], path: "Sources/TimeTrackFuzz"),
         .target(name: "TimeTrackExport", dependencies: ["TimeTrackCore"], path: "Sources/TimeTrackExport"),
@@ -52,6 +52,7 @@ let package = Package(
         .target(name: "WordPressImporter", dependencies: ["TimeTrackCore", "TimeTrackKit"], path: "Plugins/WordPress"),
         .target(name: "MetadataImporter", dependencies: ["TimeTrackCore", "TimeTrackKit"], path: "Plugins/Metadata"),
         .target(name: "DocumentsImporter", dependencies: ["TimeTrackCore", "TimeTrackKit"], path: "Plugins/Documents"),
+        .target(name: "JSONImporter", dependencies: ["TimeTrackCore", "TimeTrackKit"], path: "Plugins/JSON"),
 
         // Test helpers and tests.
         .target(name: "TestSupport", dependencies: ["TimeTrackCore", "TimeTrackStore", "TimeTrackReview", "TimeTrackKit", "TimeTrackImport"], path: "Tests/TestSupport"),
@@ -73,6 +74,7 @@ let package = Package(
         .testTarget(name: "WordPressImporterTests", dependencies: ["TimeTrackImport", "TestSupport"], path: "Tests/WordPressImporterTests"),
         .testTarget(name: "MetadataImporterTests", dependencies: ["TimeTrackImport", "TestSupport"], path: "Tests/MetadataImporterTests"),
         .testTarget(name: "DocumentsImporterTests", dependencies: ["TimeTrackImport", "TestSupport"], path: "Tests/DocumentsImporterTests"),
+        .testTarget(name: "JSONImporterTests", dependencies: ["TimeTrackImport", "TimeTrackKit", "TestSupport"], path: "Tests/JSONImporterTests"),
         .testTarget(name: "ICalImporterTests", dependencies: ["ICalImporter", "TimeTrackImport", "TestSupport"], path: "Tests/ICalImporterTests"),
         .testTarget(
             name: "TimeTrackExportTests", dependencies: ["TimeTrackExport", "TimeTrackImport", "TimeTrackStore", "TestSupport", "timetrack-admin"],

@@ -8,8 +8,8 @@ import TimeTrackKit
 ///   item element's own attribute; `"."`: the item's own text; `".body@html"`: sanitized inner
 ///   HTML; `".body@lines"`: text with line breaks;
 /// - `["time@datetime", ".date"]`: the first that gives a value;
-/// - `{"select": "...", "pattern": "regex with (group)", "template": "{page}#{value}",
-///   "exists": true, "value": "constant", "heading": "h2, h3"}`.
+/// - `{"select": "...", "exists": true, "heading": "h2, h3"}` with the keys every importer
+///   shares (`FieldShape`: `pattern`, `template`, `value`, `when`/`then`/`else`, `group`).
 struct FieldSpec: Sendable {
     enum Take: Sendable { case text, lines, html, attribute(String), exists }
 
@@ -21,12 +21,10 @@ struct FieldSpec: Sendable {
     var choices: [Choice] = []
     /// From a list: the first alternative that gives a value.
     var alternatives: [FieldSpec] = []
-    /// Matched without backtracking (`SafePattern`): a pattern cannot stall an import.
-    var pattern: SafePattern?
-    var template: String?
-    var constant: String?
-    /// Take the nearest heading before the item that matches this selector.
-    var heading: Selector?
+    var shape = FieldShape()
+    /// Take the nearest heading before the item that matches this selector (and what of it:
+    /// `"h2@id"` reads an attribute).
+    var heading: Choice?
 
     /// Parses a field spec; errors name the definition's file and `options.fields.NAME`.
     init(_ value: JSONValue, field: String, source: SourceDefinition) throws {
@@ -41,8 +39,9 @@ struct FieldSpec: Sendable {
                 alternatives.append(try FieldSpec(entry, field: "\(field)[\(index)]", source: source))
             }
         case .object(let object):
-            for key in object.keys where !["select", "pattern", "template", "exists", "value", "heading"].contains(key) {
-                throw source.error("\(field).\(key)", "is not a field option", fix: "use select, pattern, template, exists, value or heading")
+            let allowed = ["select", "exists", "heading"] + FieldShape.keys
+            for key in object.keys where !allowed.contains(key) {
+                throw source.error("\(field).\(key)", "is not a field option", fix: "use " + allowed.joined(separator: ", "))
             }
             if let select = object["select"] {
                 guard let text = select.stringValue else { throw source.error(field + ".select", "must be a selector string") }
@@ -51,39 +50,28 @@ struct FieldSpec: Sendable {
             if object["exists"]?.boolValue == true {
                 choices = choices.map { Choice(selector: $0.selector, take: .exists) }
             }
-            if let p = object["pattern"] {
-                guard let text = p.stringValue else { throw source.error("\(field).pattern", "must be a regular expression string") }
-                do {
-                    pattern = try SafePattern(text)
-                } catch let error as SafePattern.SyntaxError {
-                    throw source.error("\(field).pattern", "'\(text.prefix(80))' \(error.message)", fix: "see \"Patterns\" in docs/source-definitions.md for what a pattern may use")
-                }
-            }
-            if let t = object["template"] {
-                guard let text = t.stringValue, text.contains("{value}") || text.contains("{page}") else {
-                    throw source.error("\(field).template", "must be a string with {value} (and maybe {page})")
-                }
-                template = text
-            }
-            if let v = object["value"] {
-                guard let text = v.stringValue ?? (v.boolValue.map { String($0) }) ?? (v.numberValue.map { String($0) }) else {
-                    throw source.error("\(field).value", "must be a string, number or boolean")
-                }
-                constant = text
-            }
+            shape = try FieldShape(object, field: field, source: source)
             if let h = object["heading"] {
-                guard let text = h.stringValue else { throw source.error("\(field).heading", "must be a selector string, like \"h2, h3\"") }
-                do { heading = try Selector(text) } catch let error as TimeTrackError {
-                    throw source.error("\(field).heading", error.message)
+                guard let text = h.stringValue, !text.trimmingCharacters(in: .whitespaces).hasPrefix("@") else {
+                    throw source.error("\(field).heading", "must be a selector string, like \"h2, h3\" or \"h2@id\"")
                 }
+                heading = try FieldSpec.choice(text, field: "\(field).heading", source: source)
             }
-            if choices.isEmpty && constant == nil && heading == nil {
-                throw fail("needs select, value or heading")
+            if choices.isEmpty && heading == nil && !shape.givesOwnValue {
+                throw fail("needs select, value, then, group or heading")
             }
         default:
             throw fail("must be a selector string, a list of selectors, or an object with select")
         }
     }
+
+    /// Every heading selector the spec uses (its own and its alternatives').
+    var headingSelectors: [Selector] {
+        (heading?.selector.map { [$0] } ?? []) + alternatives.flatMap(\.headingSelectors)
+    }
+
+    /// The fields its conditions read (`when` with `field`): those are read first.
+    var readsFields: [String] { (shape.readsField.map { [$0] } ?? []) + alternatives.flatMap(\.readsFields) }
 
     static func choice(_ text: String, field: String, source: SourceDefinition) throws -> Choice {
         var selectorText = text.trimmingCharacters(in: .whitespaces)
@@ -118,64 +106,88 @@ struct FieldSpec: Sendable {
         }
     }
 
-    /// The field's value for an item element, or nil.
-    func value(in element: HTMLNode, headings: HeadingIndex?) -> String? {
+    /// The field's value for an item, or nil.
+    func value(_ item: FieldTarget, _ inputs: inout FieldInputs) -> String? {
         if !alternatives.isEmpty {
             for alternative in alternatives {
-                if let value = alternative.value(in: element, headings: headings), !value.isEmpty { return value }
+                if let value = alternative.value(item, &inputs), !value.isEmpty { return value }
             }
             return nil
         }
-        if let constant { return constant }
-        var result: String?
-        if heading != nil, let headings {
-            result = headings.nearest(before: element)?.text
+        return shape.value(&inputs) { read(item) }
+    }
+
+    /// What the selectors (or heading) read, before shaping.
+    func read(_ item: FieldTarget) -> String? {
+        if let heading, let selector = heading.selector, let node = item.headings[selector.source]?.nearest(before: item.anchor) {
+            if let value = FieldSpec.take(heading.take, of: node), !value.isEmpty { return value }
         }
-        if result == nil {
-            for choice in choices {
-                let node: HTMLNode?
-                if let selector = choice.selector {
-                    let match = element.first(selector)
-                    if case .exists = choice.take {
-                        if match != nil {
-                            result = "true"
-                            break
-                        }
-                        continue
-                    }
-                    node = match
-                } else {
-                    node = element
+        for choice in choices {
+            let node: HTMLNode?
+            if let selector = choice.selector {
+                let match = item.element.first(selector)
+                if case .exists = choice.take {
+                    if match != nil { return "true" }
+                    continue
                 }
-                guard let node else { continue }
-                let value: String?
-                switch choice.take {
-                case .text: value = node.text
-                case .lines: value = node.blockText
-                case .html: value = Sanitizer.sanitize(node)
-                case .attribute(let name): value = node.attribute(name).map(TextNormalizer.collapse)
-                case .exists: value = "true"
-                }
-                if let value, !value.isEmpty {
-                    result = value
-                    break
-                }
+                node = match
+            } else {
+                node = item.element
             }
+            guard let node else { continue }
+            if let value = FieldSpec.take(choice.take, of: node), !value.isEmpty { return value }
         }
-        guard var value = result else { return nil }
-        if let pattern {
-            guard let captured = pattern.firstCapture(in: value) else { return nil }
-            value = captured
+        return nil
+    }
+
+    static func take(_ take: Take, of node: HTMLNode) -> String? {
+        switch take {
+        case .text: return node.text
+        case .lines: return node.blockText
+        case .html: return Sanitizer.sanitize(node)
+        case .attribute(let name): return node.attribute(name).map(TextNormalizer.collapse)
+        case .exists: return "true"
         }
-        if let template {
-            value = template.replacingOccurrences(of: "{value}", with: value)
-                .replacingOccurrences(of: "{page}", with: element.document.baseURL?.absoluteString ?? "")
+    }
+
+    /// Reads every field of an item into `raw`, in the order given (`FieldShape.order`: a field
+    /// whose `when` reads another comes after it). URL fields are resolved against the page.
+    static func fill(_ raw: inout RawItem, fields: [(String, FieldSpec)], item: FieldTarget, groups: [String?] = [], resolve: (String) -> String?) {
+        var inputs = FieldInputs(fields: raw.values, groups: groups, page: item.element.document.baseURL?.absoluteString ?? "", text: { item.element.text })
+        for (name, spec) in fields {
+            guard var value = spec.value(item, &inputs) else { continue }
+            if isURLField(name) {
+                guard let resolved = resolve(value) else { continue }
+                value = resolved
+            }
+            raw[name] = value
+            inputs.fields[name] = value
         }
-        return value
     }
 
     /// Whether the value is a link to resolve against the page.
     static func isURLField(_ name: String) -> Bool { ["link", "url", "image"].contains(name) }
+}
+
+/// What a field is read from: the element (or the piece split out of it), the element itself
+/// for "nearest before" questions, and the page's heading indexes by selector.
+struct FieldTarget {
+    var element: HTMLNode
+    var anchor: HTMLNode
+    var headings: [String: HeadingIndex]
+
+    init(element: HTMLNode, anchor: HTMLNode? = nil, headings: [String: HeadingIndex] = [:]) {
+        self.element = element
+        self.anchor = anchor ?? element
+        self.headings = headings
+    }
+
+    /// One index per heading selector the fields use.
+    static func headings(_ document: HTMLDocument, _ selectors: [Selector]) -> [String: HeadingIndex] {
+        var out: [String: HeadingIndex] = [:]
+        for selector in selectors where out[selector.source] == nil { out[selector.source] = HeadingIndex(document: document, selector: selector) }
+        return out
+    }
 }
 
 /// The headings of a page in document order, for "nearest heading before this item".

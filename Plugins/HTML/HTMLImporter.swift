@@ -10,11 +10,13 @@ import TimeTrackKit
 /// (default School Info section), `maxItems`.
 public struct HTMLImporter: Importer, Sendable {
     public static let info = ImporterInfo(
-        name: "html", version: "1.1.0", kinds: [.announcement, .event, .schoolInfo],
+        name: "html", version: "1.2.0", kinds: [.announcement, .event, .schoolInfo],
         summary: "CSS selectors over listing pages, with pagination and detail pages",
         options: [
-            ImporterOption("item", type: "selector", required: true, help: "matches one element per item"),
-            ImporterOption("fields", type: "object", required: true, help: "field name → selector (\"h2 a\", \"a@href\", \"time@datetime\", [fallbacks], {select, pattern, template, exists, value, heading})"),
+            ImporterOption(
+                "item", type: "selector", required: true,
+                help: "matches one element per item; {\"select\": SEL, \"split\": \"lines\"|\"br\"|{\"pattern\": RE}} makes several items of one element (each line, each <br>-separated piece, or each match, its groups read by {\"group\": N})"),
+            ImporterOption("fields", type: "object", required: true, help: "field name → selector (\"h2 a\", \"a@href\", \"time@datetime\", [fallbacks], {select, pattern, template, exists, value, heading, when, then, else, group})"),
             ImporterOption("next", type: "selector", help: "the next-page link, e.g. \"a.next@href\""),
             ImporterOption("maxPages", type: "number", help: "pages to follow, 1-100 (default 5)"),
             ImporterOption("detail", type: "object", help: "{\"link\": FIELD, \"fields\": {...}}: fetch each item's page and read more fields there"),
@@ -29,6 +31,8 @@ public struct HTMLImporter: Importer, Sendable {
 
     let source: SourceDefinition
     let item: Selector
+    /// How one matched element becomes several items (`item.split`).
+    let split: Split?
     let fields: [(String, FieldSpec)]
     let next: FieldSpec?
     let maxPages: Int
@@ -36,7 +40,8 @@ public struct HTMLImporter: Importer, Sendable {
     let detailLink: String?
     let detailFields: [(String, FieldSpec)]
     let key: FieldSpec?
-    let headingSelector: Selector?
+    /// The heading selectors the fields read (`heading`), each its own index.
+    let headingSelectors: [Selector]
     /// The nearest element before an item whose text says the year of yearless dates.
     let yearSelector: Selector?
     /// Every heading, to tell a reviewer when a guessed year disagrees with the page.
@@ -55,10 +60,7 @@ public struct HTMLImporter: Importer, Sendable {
         guard let known = HTMLImporter.knownFields[source.kind] else {
             throw source.error("kind", "the html importer makes announcements, events and school-info items, not \(source.kind.rawValue)")
         }
-        guard let itemText = options["item"]?.stringValue else {
-            throw source.error("options.item", "is required: a CSS selector matching one element per item", fix: "e.g. \"item\": \"article.news\"")
-        }
-        do { item = try Selector(itemText) } catch let error as TimeTrackError { throw source.error("options.item", error.message) }
+        (item, split) = try HTMLImporter.itemSpec(options["item"], source: source)
         guard let fieldObject = options["fields"]?.objectValue, !fieldObject.isEmpty else {
             throw source.error("options.fields", "is required: an object of field → selector", fix: "e.g. \"fields\": {\"title\": \"h2 a\", \"link\": \"h2 a@href\"}")
         }
@@ -82,7 +84,7 @@ public struct HTMLImporter: Importer, Sendable {
                 throw source.error("options.section", "must be one of " + SchoolInfoItem.Section.allCases.map(\.rawValue).joined(separator: ", "))
             }
         }
-        headingSelector = (fields + detailFields).compactMap { $0.1.heading ?? $0.1.alternatives.compactMap(\.heading).first }.first
+        headingSelectors = (fields + detailFields).flatMap(\.1.headingSelectors) + (key?.headingSelectors ?? [])
         switch options["yearFrom"] {
         case nil, .bool(false)?: yearSelector = nil
         case .bool(true)?: yearSelector = HTMLImporter.anyHeading
@@ -91,17 +93,7 @@ public struct HTMLImporter: Importer, Sendable {
         default:
             throw source.error("options.yearFrom", "must be a selector (\"h2.month\") or true (the nearest heading)")
         }
-        if let year = options["year"] {
-            let fine: Bool
-            switch year {
-            case .number(let number): fine = number.isFinite && (1900...2199).contains(number) && number == number.rounded()
-            case .string(let text): fine = YearHint.read(text) != nil
-            default: fine = false
-            }
-            guard fine else {
-                throw source.error("options.year", "must be a year from 1900 to 2199, or a text naming one (\"October 2022 – June 2023\")", fix: "or use yearFrom to read it from the page")
-            }
-        }
+        try source.checkYearOption()
         let names = Set(fields.map(\.0))
         let required: [ItemKind: [String]] = [.announcement: ["title"], .event: ["title"], .schoolInfo: ["title"]]
         for name in required[source.kind] ?? [] where !names.contains(name) && !detailFields.contains(where: { $0.0 == name }) {
@@ -115,13 +107,90 @@ public struct HTMLImporter: Importer, Sendable {
         }
     }
 
+    /// How an element is cut into several items.
+    enum Split: Sendable {
+        /// At each `<br>` and around each block element.
+        case lines
+        /// At each `<br>` only.
+        case br
+        /// Every match of the pattern; its groups are read by `{"group": N}` fields.
+        case pattern(SafePattern)
+    }
+
+    /// `item`: a selector, or `{"select": SEL, "split": ...}`.
+    static func itemSpec(_ value: JSONValue?, source: SourceDefinition) throws -> (Selector, Split?) {
+        let selectorText: String
+        var split: Split?
+        switch value {
+        case .string(let text)?:
+            selectorText = text
+        case .object(let object)?:
+            for key in object.keys where !["select", "split"].contains(key) {
+                throw source.error("options.item.\(key)", "is not an item option", fix: "use select and split")
+            }
+            guard let text = object["select"]?.stringValue else { throw source.error("options.item.select", "is required: a CSS selector") }
+            selectorText = text
+            switch object["split"] {
+            case nil: break
+            case .string("lines")?: split = .lines
+            case .string("br")?: split = .br
+            case .object(let splitObject)? where splitObject.keys.sorted() == ["pattern"]:
+                guard let pattern = splitObject["pattern"]?.stringValue else { throw source.error("options.item.split.pattern", "must be a regular expression string") }
+                do { split = .pattern(try SafePattern(pattern)) } catch let error as SafePattern.SyntaxError {
+                    throw source.error("options.item.split.pattern", "'\(pattern.prefix(80))' \(error.message)", fix: "see \"Patterns\" in docs/source-definitions.md")
+                }
+            default:
+                throw source.error("options.item.split", "must be \"lines\", \"br\" or {\"pattern\": \"...\"}")
+            }
+        default:
+            throw source.error("options.item", "is required: a CSS selector matching one element per item", fix: "e.g. \"item\": \"article.news\", or {\"select\": \"div.schedule p\", \"split\": \"lines\"}")
+        }
+        do { return (try Selector(selectorText), split) } catch let error as TimeTrackError { throw source.error("options.item", error.message, fix: error.fix) }
+    }
+
+    /// The items one matched element gives: itself, or the pieces `split` cuts from it (each
+    /// parsed on its own, so field selectors work inside it) with the pattern's groups.
+    func units(of element: HTMLNode) -> [(node: HTMLNode, groups: [String?])] {
+        guard let split else { return [(element, [])] }
+        func fragment(_ html: String) -> HTMLNode? {
+            guard let document = try? HTMLDocument(data: Data(("<div>" + html + "</div>").utf8), url: element.document.baseURL) else { return nil }
+            return HTMLImporter.fragmentRoot.flatMap { document.root.first($0) }
+        }
+        switch split {
+        case .lines, .br:
+            let isLines: Bool = { if case .lines = split { return true } else { return false } }()
+            return element.pieces(atBlocks: isLines).compactMap(fragment).map { ($0, []) }
+        case .pattern(let pattern):
+            let text = element.blockText
+            var out: [(HTMLNode, [String?])] = []
+            var rest = Substring(text)
+            while !rest.isEmpty, out.count < maxItems {
+                let remaining = String(rest)
+                guard let match = pattern.firstMatch(in: remaining) else { break }
+                let whole = String(remaining[match.whole])
+                let groups = match.groups.map { $0.map { TextNormalizer.collapse(String(remaining[$0])) } }
+                if let node = fragment(HTMLImporter.escape(whole)) { out.append((node, groups)) }
+                // On past the match (one character past an empty one).
+                rest = rest.dropFirst(remaining.distance(from: remaining.startIndex, to: match.whole.upperBound) + (match.whole.isEmpty ? 1 : 0))
+            }
+            return out
+        }
+    }
+
+    static let fragmentRoot = try? Selector("body > div")
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
+
     static func parseFields(_ object: [String: JSONValue], path: String, known: Set<String>, source: SourceDefinition) throws -> [(String, FieldSpec)] {
-        try object.keys.sorted().map { name in
+        let parsed = try object.keys.sorted().map { name in
             guard known.contains(name) else {
                 throw source.error("\(path).\(name)", "is not a field of \(source.kind.rawValue) items", fix: "fields: " + known.sorted().joined(separator: ", "))
             }
             return (name, try FieldSpec(object[name] ?? .null, field: "\(path).\(name)", source: source))
         }
+        return FieldShape.order(parsed) { $0.readsFields }
     }
 
     /// What a listing page gave, remembered by the page's hash.
@@ -312,43 +381,33 @@ public struct HTMLImporter: Importer, Sendable {
     /// Parses a listing page: each item's field values, the next page, how many elements matched.
     func readListing(_ page: FetchedPage, publicURL: URL) throws -> (listing: ListingMemo, encodingNote: String?) {
         let document = try HTMLDocument(data: page.data, url: publicURL, declaredCharset: page.charset)
-        let headings = headingSelector.map { HeadingIndex(document: document, selector: $0) }
+        let headings = FieldTarget.headings(document, headingSelectors)
         let elements = document.root.select(item)
         var entries: [ListingMemo.Entry] = []
         entries.reserveCapacity(elements.count)
         let years = YearLookup(document: document, selector: yearSelector)
         for element in elements.prefix(maxItems) {
-            var raw = RawItem()
-            years.fill(&raw, for: element)
-            for (name, spec) in fields {
-                guard var value = spec.value(in: element, headings: headings) else { continue }
-                if FieldSpec.isURLField(name) {
-                    guard let resolved = document.resolve(value) else { continue }
-                    value = resolved
-                }
-                raw[name] = value
+            for unit in units(of: element) where entries.count < maxItems {
+                var raw = RawItem()
+                years.fill(&raw, for: element)
+                let target = FieldTarget(element: unit.node, anchor: element, headings: headings)
+                FieldSpec.fill(&raw, fields: fields, item: target, groups: unit.groups, resolve: document.resolve)
+                var inputs = FieldInputs(fields: raw.values, groups: unit.groups, page: publicURL.absoluteString, text: { unit.node.text })
+                let key = key?.value(target, &inputs) ?? defaultKey(raw) ?? ""
+                entries.append(ListingMemo.Entry(key: key, values: raw.values))
             }
-            let key = key?.value(in: element, headings: headings) ?? defaultKey(raw) ?? ""
-            entries.append(ListingMemo.Entry(key: key, values: raw.values))
         }
-        let next = self.next.flatMap { $0.value(in: document.root, headings: nil) }.flatMap { document.resolve($0) }
+        var inputs = FieldInputs(page: publicURL.absoluteString, text: { "" })
+        let next = self.next.flatMap { $0.value(FieldTarget(element: document.root), &inputs) }.flatMap { document.resolve($0) }
         return (ListingMemo(entries: entries, next: next, matched: elements.count, pageURL: publicURL.absoluteString), document.encodingNote)
     }
 
     /// Parses a detail page: the detail fields' values.
     func readDetail(_ page: FetchedPage) throws -> [String: String] {
         let document = try HTMLDocument(data: page.data, url: page.url, declaredCharset: page.charset)
-        let headings = headingSelector.map { HeadingIndex(document: document, selector: $0) }
-        var values: [String: String] = [:]
-        for (name, spec) in detailFields {
-            guard var value = spec.value(in: document.root, headings: headings) else { continue }
-            if FieldSpec.isURLField(name) {
-                guard let resolved = document.resolve(value) else { continue }
-                value = resolved
-            }
-            values[name] = value
-        }
-        return values
+        var raw = RawItem()
+        FieldSpec.fill(&raw, fields: detailFields, item: FieldTarget(element: document.root, headings: FieldTarget.headings(document, headingSelectors)), resolve: document.resolve)
+        return raw.values
     }
 
     /// The page's canonical URL when the page was read from a local file.

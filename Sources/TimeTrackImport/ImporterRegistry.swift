@@ -3,6 +3,7 @@ import FeedImporter
 import HTMLImporter
 import ICalImporter
 import InboxImporter
+import JSONImporter
 import MetadataImporter
 import TimeTrackCore
 import TimeTrackKit
@@ -12,7 +13,7 @@ import WordPressImporter
 public enum ImporterRegistry {
     /// Every importer type, in `plugins` order.
     public static var all: [any Importer.Type] {
-        [HTMLImporter.self, ICalImporter.self, FeedImporter.self, WordPressImporter.self, MetadataImporter.self, DocumentsImporter.self, InboxImporter.self]
+        [HTMLImporter.self, ICalImporter.self, FeedImporter.self, WordPressImporter.self, MetadataImporter.self, DocumentsImporter.self, InboxImporter.self, JSONImporter.self]
     }
 
     /// The importer named `name`, or nil.

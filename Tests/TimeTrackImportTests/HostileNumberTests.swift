@@ -13,7 +13,11 @@ import TimeTrackKit
 
     /// The smallest options each importer needs besides the number under test.
     static func baseOptions(_ importer: String) -> String {
-        importer == "html" ? #""item": "article", "fields": { "title": "h2" }, "# : ""
+        switch importer {
+        case "html": return #""item": "article", "fields": { "title": "h2" }, "#
+        case "json": return #""fields": { "title": "t" }, "#
+        default: return ""
+        }
     }
 
     @Test func everyNumericOptionOfEveryImporter() throws {

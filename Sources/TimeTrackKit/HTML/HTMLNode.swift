@@ -145,6 +145,47 @@ public struct HTMLNode {
         return String(cString: content)
     }
 
+    /// The node's content cut at each `<br>` (and, with `atBlocks`, around each block element
+    /// such as `p`, `li` or `div`): the HTML of each piece that has text, in order. What a
+    /// `split` item spec makes one item of.
+    public func pieces(atBlocks: Bool) -> [String] {
+        var pieces: [String] = []
+        var current = ""
+        var hasText = false
+        func flush() {
+            if hasText { pieces.append(current) }
+            current = ""
+            hasText = false
+        }
+        func walk(_ parent: xmlNodePtr, depth: Int) {
+            var child = parent.pointee.children
+            while let node = child {
+                child = node.pointee.next
+                let type = node.pointee.type
+                let tag = type == XML_ELEMENT_NODE ? node.pointee.name.map { String(cString: $0).lowercased() } ?? "" : ""
+                if tag == "br" {
+                    flush()
+                    continue
+                }
+                // A block's content is cut too: around it by lines, only at its <br>s otherwise.
+                if depth < 64, HTMLNode.blockNames.contains(tag) {
+                    if atBlocks { flush() }
+                    walk(node, depth: depth + 1)
+                    if atBlocks { flush() }
+                    continue
+                }
+                guard let buffer = xmlBufferCreate() else { continue }
+                htmlNodeDump(buffer, document.doc, node)
+                if let content = xmlBufferContent(buffer) { current += String(cString: content) }
+                xmlBufferFree(buffer)
+                if !hasText, !HTMLNode(raw: node, document: document).rawText(blocks: false).allSatisfy(\.isWhitespace) { hasText = true }
+            }
+        }
+        walk(raw, depth: 0)
+        flush()
+        return pieces
+    }
+
     /// Elements matching a CSS selector, in document order.
     public func select(_ selector: String) throws -> [HTMLNode] {
         try select(Selector(selector))

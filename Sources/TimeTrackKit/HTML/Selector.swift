@@ -7,8 +7,9 @@ import TimeTrackCore
 /// Supported: `tag`, `*`, `#id`, `.class`, `[attr]`, `[attr=value]`, `[attr~=value]`,
 /// `[attr^=value]`, `[attr$=value]`, `[attr*=value]`, `[attr|=value]`, descendant (space), child
 /// (`>`), adjacent (`+`) and general (`~`) siblings, `,` lists, `:first-child`, `:last-child`,
-/// `:only-child`, `:nth-child(n)`, `:nth-of-type(n)`, `:first-of-type`, `:last-of-type`,
-/// `:not(simple)`. Matching is relative to the node you select from (its descendants), in
+/// `:only-child`, `:nth-child(an+b|odd|even)`, `:nth-last-child(...)`, `:nth-of-type(...)`,
+/// `:nth-last-of-type(...)`, `:first-of-type`, `:last-of-type`, `:not(simple)`, `:is(list)`
+/// (and its alias `:where`), `:has(relative list)` (`:has(img)`, `:has(> a.pdf)`). Matching is relative to the node you select from (its descendants), in
 /// document order. A selector may also start with `xpath:` to give raw XPath instead.
 ///
 /// Matching walks the tree once and compares names and attribute bytes in place: no XPath
@@ -210,8 +211,14 @@ func hasClass(_ node: xmlNodePtr, _ name: [UInt8]) -> Bool {
 /// `tag.class#id[attr]:pseudo` — one element's tests.
 struct CompoundSelector {
     enum Pseudo {
-        case firstChild, lastChild, onlyChild, nthChild(Int), nthOfType(Int), firstOfType, lastOfType
+        case firstChild, lastChild, onlyChild, firstOfType, lastOfType
+        /// The element's position (from 1, counting siblings of its type only with `ofType`,
+        /// from the last with `fromEnd`) is a·n+b for some n ≥ 0.
+        case nth(a: Int, b: Int, ofType: Bool, fromEnd: Bool)
         case not(CompoundSelector)
+        case isAny([ComplexSelector])
+        /// `:has()`: a descendant (or with `>`, a child) matches one of the selectors.
+        case has([ComplexSelector])
     }
 
     var tag: [UInt8]?
@@ -233,19 +240,14 @@ struct CompoundSelector {
             case .firstChild: if previousElementSibling(node) != nil { return false }
             case .lastChild: if nextElementSibling(node) != nil { return false }
             case .onlyChild: if previousElementSibling(node) != nil || nextElementSibling(node) != nil { return false }
-            case .nthChild(let n):
-                var index = 1
-                var sibling = previousElementSibling(node)
-                while let s = sibling { index += 1; sibling = previousElementSibling(s) }
-                if index != n { return false }
-            case .nthOfType(let n):
-                var index = 1
-                var sibling = previousElementSibling(node)
+            case .nth(let a, let b, let ofType, let fromEnd):
+                var position = 1
+                var sibling = fromEnd ? nextElementSibling(node) : previousElementSibling(node)
                 while let s = sibling {
-                    if xmlStrEqual(s.pointee.name, node.pointee.name) == 1 { index += 1 }
-                    sibling = previousElementSibling(s)
+                    if !ofType || xmlStrEqual(s.pointee.name, node.pointee.name) == 1 { position += 1 }
+                    sibling = fromEnd ? nextElementSibling(s) : previousElementSibling(s)
                 }
-                if index != n { return false }
+                if !CompoundSelector.isNth(position, a: a, b: b) { return false }
             case .firstOfType:
                 var sibling = previousElementSibling(node)
                 while let s = sibling {
@@ -259,9 +261,42 @@ struct CompoundSelector {
                     sibling = nextElementSibling(s)
                 }
             case .not(let inner): if inner.matches(node) { return false }
+            case .isAny(let list):
+                guard let document = node.pointee.doc else { return false }
+                let root = UnsafeMutableRawPointer(document).assumingMemoryBound(to: xmlNode.self)
+                if !list.contains(where: { $0.matches(node, scope: root) }) { return false }
+            case .has(let list):
+                if !CompoundSelector.has(node, list) { return false }
             }
         }
         return true
+    }
+
+    /// Whether `position` is a·n+b for some n ≥ 0.
+    static func isNth(_ position: Int, a: Int, b: Int) -> Bool {
+        if a == 0 { return position == b }
+        let difference = position - b
+        return difference % a == 0 && difference / a >= 0
+    }
+
+    /// Whether an element below `node` (a child, for `> ...`) matches one of the selectors,
+    /// which are read relative to `node`. Walks without recursion.
+    static func has(_ node: xmlNodePtr, _ list: [ComplexSelector]) -> Bool {
+        var stack: [xmlNodePtr] = []
+        var child = firstElementChild(node)
+        while let c = child {
+            stack.append(c)
+            child = nextElementSibling(c)
+        }
+        while let element = stack.popLast() {
+            if list.contains(where: { $0.matches(element, scope: node) }) { return true }
+            var grandchild = firstElementChild(element)
+            while let g = grandchild {
+                stack.append(g)
+                grandchild = nextElementSibling(g)
+            }
+        }
+        return false
     }
 }
 
@@ -272,6 +307,8 @@ struct ComplexSelector {
     /// Left to right: compounds[0] combinator[0] compounds[1] ...
     var compounds: [CompoundSelector]
     var combinators: [Combinator]
+    /// In `:has(> ...)`: the leftmost compound must be a child of the scope.
+    var anchored = false
 
     func matches(_ node: xmlNodePtr, scope: xmlNodePtr) -> Bool {
         guard let last = compounds.last, last.matches(node) else { return false }
@@ -288,7 +325,7 @@ struct ComplexSelector {
 
     /// Whether compounds[0..<index] can be satisfied to the left of `node` (which matched compounds[index]).
     private func matchLeft(from index: Int, node: xmlNodePtr, scope: xmlNodePtr, failed: inout Set<FailedStep>) -> Bool {
-        guard index > 0 else { return true }
+        guard index > 0 else { return !anchored || node.pointee.parent == scope }
         let compound = compounds[index - 1]
         switch combinators[index - 1] {
         case .child:
@@ -328,6 +365,35 @@ struct SelectorParser {
     let chars: [Character]
     let source: String
     var index = 0
+    /// How deep in `:is()`/`:has()` this parser is (a limit keeps a hostile selector from
+    /// exhausting the stack).
+    var depth = 0
+
+    /// A selector list's parts at its top level (commas inside parentheses or quotes stay).
+    static func splitTopLevel(_ text: String) -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var depth = 0
+        var quote: Character?
+        for c in text {
+            if let q = quote {
+                if c == q { quote = nil }
+            } else if c == "\"" || c == "'" {
+                quote = c
+            } else if c == "(" {
+                depth += 1
+            } else if c == ")" {
+                depth -= 1
+            } else if c == ",", depth == 0 {
+                parts.append(current)
+                current = ""
+                continue
+            }
+            current.append(c)
+        }
+        parts.append(current)
+        return parts
+    }
 
     init(_ text: String, source: String) {
         chars = Array(text)
@@ -493,18 +559,64 @@ struct SelectorParser {
             guard depth == 0 else { throw error("unclosed '(' after :\(name)") }
             argument = text.trimmingCharacters(in: .whitespaces)
         }
-        func number() throws -> Int {
-            guard let argument, let n = Int(argument), n > 0 else { throw error(":\(name) takes a positive number, like :\(name)(2)") }
-            return n
+        /// `an+b`, `odd`, `even`, or a number.
+        func formula() throws -> (Int, Int) {
+            let fail = error(":\(name) takes a position like 2, odd, even, 2n+1 or -n+3")
+            guard let text = argument?.lowercased().replacingOccurrences(of: " ", with: ""), !text.isEmpty else { throw fail }
+            if text == "odd" { return (2, 1) }
+            if text == "even" { return (2, 0) }
+            if let n = Int(text) {
+                guard n > 0, n < 1_000_000 else { throw fail }
+                return (0, n)
+            }
+            guard let nIndex = text.firstIndex(of: "n") else { throw fail }
+            let aText = String(text[..<nIndex])
+            let a: Int
+            switch aText {
+            case "", "+": a = 1
+            case "-": a = -1
+            default:
+                guard let value = Int(aText), abs(value) < 1_000_000 else { throw fail }
+                a = value
+            }
+            let rest = String(text[text.index(after: nIndex)...])
+            guard rest.isEmpty || rest.first == "+" || rest.first == "-", let b = rest.isEmpty ? 0 : Int(rest), abs(b) < 1_000_000 else { throw fail }
+            return (a, b)
+        }
+        func list(allowRelative: Bool) throws -> [ComplexSelector] {
+            guard let argument, !argument.isEmpty else { throw error(":\(name) needs selectors inside its parentheses") }
+            guard depth < 8 else { throw error("pseudo-classes are nested too deeply") }
+            var out: [ComplexSelector] = []
+            for part in SelectorParser.splitTopLevel(argument) {
+                var text = part.trimmingCharacters(in: .whitespaces)
+                var childOnly = false
+                if allowRelative, text.hasPrefix(">") {
+                    childOnly = true
+                    text = String(text.dropFirst()).trimmingCharacters(in: .whitespaces)
+                }
+                var inner = SelectorParser(text, source: source)
+                inner.depth = depth + 1
+                out += try inner.parseList().map { complex in
+                    var complex = complex
+                    complex.anchored = childOnly
+                    return complex
+                }
+            }
+            return out
         }
         switch name {
         case "first-child": return .firstChild
         case "last-child": return .lastChild
         case "only-child": return .onlyChild
-        case "nth-child": return .nthChild(try number())
         case "first-of-type": return .firstOfType
         case "last-of-type": return .lastOfType
-        case "nth-of-type": return .nthOfType(try number())
+        case "nth-child", "nth-last-child", "nth-of-type", "nth-last-of-type":
+            let (a, b) = try formula()
+            return .nth(a: a, b: b, ofType: name.hasSuffix("of-type"), fromEnd: name.contains("last"))
+        case "is", "where", "matches":
+            return .isAny(try list(allowRelative: false))
+        case "has":
+            return .has(try list(allowRelative: true))
         case "not":
             guard let argument, !argument.isEmpty else { throw error(":not needs a simple selector, like :not(.hidden)") }
             var inner = SelectorParser(argument, source: source)

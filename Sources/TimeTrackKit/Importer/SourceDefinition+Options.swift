@@ -29,4 +29,19 @@ extension SourceDefinition {
         guard let b = value.boolValue else { throw error("options.\(name)", "must be true or false") }
         return b
     }
+
+    /// Checks `options.year` when given: a year from 1900 to 2199, or a text naming one or a
+    /// range ("October 2022 – June 2023").
+    public func checkYearOption() throws {
+        guard let year = options["year"] else { return }
+        let fine: Bool
+        switch year {
+        case .number(let number): fine = number.isFinite && (1900...2199).contains(number) && number == number.rounded()
+        case .string(let text): fine = YearHint.read(text) != nil
+        default: fine = false
+        }
+        guard fine else {
+            throw error("options.year", "must be a year from 1900 to 2199, or a text naming one (\"October 2022 – June 2023\")", fix: "or use yearFrom to read it from the page")
+        }
+    }
 }

@@ -41,6 +41,11 @@ public struct YearHint: Sendable, Equatable {
         }
         guard let first = found.first, let last = found.last else { return nil }
         if found.count == 1 { return YearHint(year: first.year) }
+        // "2025–2026" with no months is a school year: July to December in the first, January
+        // to June in the second.
+        if last.year == first.year + 1, first.month == nil, last.month == nil {
+            return YearHint(startYear: first.year, startMonth: 7, endYear: last.year, endMonth: 6)
+        }
         return YearHint(startYear: first.year, startMonth: first.month ?? 1, endYear: last.year, endMonth: last.month ?? 12)
     }
 

@@ -220,7 +220,7 @@ public struct Normalizer: Sendable {
     /// The category a source's label or an event's title points to.
     public static func category(_ label: String?, title: String) -> Event.Category {
         if let label, let exact = Event.Category(rawValue: label.lowercased()) { return exact }
-        let words = ((label ?? "") + " " + title).lowercased()
+        let words = " " + ((label ?? "") + " " + title).lowercased() + " "
         for (category, keywords) in Normalizer.categoryKeywords where keywords.contains(where: { TextNormalizer.has(words, $0) }) {
             return category
         }
@@ -230,7 +230,7 @@ public struct Normalizer: Sendable {
     /// Words in a title or label that point to a category, checked in this order.
     static let categoryKeywords: [(Event.Category, [String])] = [
         (.noSchool, ["no school", "holiday", "break", "no classes", "recess"]),
-        (.board, ["board", "committee", "hearing"]),
+        (.board, ["board", " boe ", "committee", "hearing"]),
         (.athletics, [" vs", "game", "athlet", "football", "basketball", "soccer", "volleyball", "track meet"]),
         (.arts, ["concert", "choir", "band", "theater", "theatre", "art show", "musical", "play "]),
         (.academic, ["exam", "test", "grades", "report card", "parent-teacher", "conference", "early release", "late start"]),

@@ -86,14 +86,29 @@ public enum TextNormalizer {
         "deg": "°", "frac12": "½", "times": "×",
     ]
 
-    /// Text from an HTML snippet: tags removed, entities decoded, whitespace collapsed.
+    /// Text from an HTML snippet: tags removed (a block element's or `<br>`'s edge is a space,
+    /// an inline one's nothing: "<strong>April 8</strong>." stays "April 8."), comments
+    /// dropped, entities decoded, whitespace collapsed.
     public static func plainText(fromHTML html: String) -> String {
         var out = ""
-        var inTag = false
+        var tag: String?
         for c in html {
-            if c == "<" { inTag = true; out.append(" "); continue }
-            if c == ">" && inTag { inTag = false; continue }
-            if !inTag { out.append(c) }
+            if var inside = tag {
+                if c == ">" && !(inside.hasPrefix("!--") && !inside.hasSuffix("--")) {
+                    let name = inside.drop { $0 == "/" }.prefix { $0.isLetter || $0.isNumber }.lowercased()
+                    if HTMLNode.blockNames.contains(name) || name == "td" || name == "th" { out.append(" ") }
+                    tag = nil
+                } else {
+                    inside.append(c)
+                    tag = inside
+                }
+                continue
+            }
+            if c == "<" {
+                tag = ""
+                continue
+            }
+            out.append(c)
         }
         return collapse(decodeEntities(out))
     }

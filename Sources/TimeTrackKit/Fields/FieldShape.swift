@@ -1,0 +1,213 @@
+import Foundation
+import TimeTrackCore
+
+/// A condition on an item, as written in a field spec's `when` or an importer's `where`:
+/// `{"field": "title", "contains": "BOE"}`, `{"matches": "^Board\\b"}`, `{"equals": "publish"}`,
+/// `{"field": "end", "present": true}`; `"not": true` turns it around. Without `field` it
+/// looks at the item's whole text. `contains` and `equals` ignore case and extra spaces;
+/// `matches` is a pattern (no backtracking, see `SafePattern`).
+public struct FieldCondition: Sendable {
+    public enum Test: Sendable {
+        case contains(String)
+        case equals(String)
+        case matches(SafePattern)
+        case present
+    }
+
+    /// The field it reads; nil reads the item's text.
+    public var field: String?
+    public var test: Test
+    public var negated: Bool
+
+    static let keys = ["field", "contains", "equals", "matches", "present", "not"]
+
+    /// Parses a condition; errors name the definition's file and `path`.
+    public init(_ value: JSONValue, path: String, source: SourceDefinition) throws {
+        guard let object = value.objectValue else {
+            throw source.error(path, "must be an object like {\"field\": \"title\", \"contains\": \"Board\"}")
+        }
+        for key in object.keys where !FieldCondition.keys.contains(key) {
+            throw source.error("\(path).\(key)", "is not a condition option", fix: "use field, contains, equals, matches, present or not")
+        }
+        if let field = object["field"] {
+            guard let name = field.stringValue, !name.isEmpty else { throw source.error("\(path).field", "must be a field name") }
+            self.field = name
+        }
+        negated = object["not"]?.boolValue ?? false
+        let tests = ["contains", "equals", "matches", "present"].filter { object[$0] != nil }
+        guard tests.count == 1, let which = tests.first, let argument = object[which] else {
+            throw source.error(path, tests.isEmpty ? "needs contains, equals, matches or present" : "has \(tests.joined(separator: " and ")): give one test per condition")
+        }
+        switch which {
+        case "present":
+            guard argument.boolValue != nil else { throw source.error("\(path).present", "must be true or false") }
+            test = .present
+            if argument.boolValue == false { negated.toggle() }
+        case "matches":
+            guard let text = argument.stringValue else { throw source.error("\(path).matches", "must be a regular expression string") }
+            do { test = .matches(try SafePattern(text)) } catch let error as SafePattern.SyntaxError {
+                throw source.error("\(path).matches", "'\(text.prefix(80))' \(error.message)", fix: "see \"Patterns\" in docs/source-definitions.md for what a pattern may use")
+            }
+        default:
+            guard let text = argument.stringValue ?? argument.numberValue.map({ JSONValue.number($0).description }) ?? argument.boolValue.map({ String($0) }) else {
+                throw source.error("\(path).\(which)", "must be a string")
+            }
+            let folded = FieldCondition.fold(text)
+            test = which == "contains" ? .contains(folded) : .equals(folded)
+        }
+    }
+
+    /// Case and runs of spaces do not count.
+    static func fold(_ text: String) -> String { TextNormalizer.collapse(text).lowercased() }
+
+    /// Whether it holds for an item whose fields so far are `fields` and whose text is `text()`.
+    public func holds(_ fields: [String: String], text: () -> String) -> Bool {
+        let subject: String? = field.map { fields[$0].flatMap { $0.isEmpty ? nil : $0 } } ?? text()
+        let result: Bool
+        switch test {
+        case .present: result = subject != nil
+        case .contains(let needle): result = subject.map { FieldCondition.fold($0).contains(needle) } ?? false
+        case .equals(let wanted): result = subject.map { FieldCondition.fold($0) == wanted } ?? false
+        case .matches(let pattern): result = subject.map { pattern.firstMatch(in: $0) != nil } ?? false
+        }
+        return result != negated
+    }
+}
+
+/// What an item offers a field spec besides its element or value: the fields read so far (for
+/// `when`), the groups of the pattern that split it out (`group`), its text and its page.
+public struct FieldInputs {
+    public var fields: [String: String]
+    public var groups: [String?]
+    public var page: String
+    let textReader: () -> String
+    private var cachedText: String?
+
+    public init(fields: [String: String] = [:], groups: [String?] = [], page: String = "", text: @escaping () -> String) {
+        self.fields = fields
+        self.groups = groups
+        self.page = page
+        self.textReader = text
+    }
+
+    /// The item's text, read once.
+    public mutating func text() -> String {
+        if let cachedText { return cachedText }
+        let text = textReader()
+        cachedText = text
+        return text
+    }
+}
+
+/// The part of a field spec every importer that maps fields shares: a constant (`value`), a
+/// condition with what to give when it holds or not (`when`, `then`, `else`), a group of the
+/// split pattern (`group`), and the shaping of what was read (`pattern`, `template`).
+///
+/// The order: a `when` that does not hold gives `else` (or nothing, so a fallback list goes on
+/// to its next entry); one that holds gives `then` when there is one. Then `value` is the
+/// answer if given; else the `group`, else what the importer's own selector or path read.
+/// `pattern` keeps its first group (or the whole match) and `template` puts the result in
+/// `{value}`, with `{page}` the page's URL and `{1}`…`{9}` the split pattern's groups.
+public struct FieldShape: Sendable {
+    public static let keys = ["pattern", "template", "value", "when", "then", "else", "group"]
+
+    public var pattern: SafePattern?
+    public var template: String?
+    public var constant: String?
+    public var condition: FieldCondition?
+    public var then: String?
+    public var otherwise: String?
+    /// 1-based group of the pattern that split the item.
+    public var group: Int?
+
+    public init() {}
+
+    /// Reads the shared keys of a field spec object; errors name the file and `field`.
+    public init(_ object: [String: JSONValue], field: String, source: SourceDefinition) throws {
+        func constant(_ key: String) throws -> String? {
+            guard let v = object[key] else { return nil }
+            guard let text = v.stringValue ?? v.boolValue.map({ String($0) }) ?? v.numberValue.map({ JSONValue.number($0).description }) else {
+                throw source.error("\(field).\(key)", "must be a string, number or boolean")
+            }
+            return text
+        }
+        if let p = object["pattern"] {
+            guard let text = p.stringValue else { throw source.error("\(field).pattern", "must be a regular expression string") }
+            do {
+                pattern = try SafePattern(text)
+            } catch let error as SafePattern.SyntaxError {
+                throw source.error("\(field).pattern", "'\(text.prefix(80))' \(error.message)", fix: "see \"Patterns\" in docs/source-definitions.md for what a pattern may use")
+            }
+        }
+        if let t = object["template"] {
+            guard let text = t.stringValue, text.contains("{") else {
+                throw source.error("\(field).template", "must be a string with {value} (and maybe {page} or {1}…{9})", fix: "e.g. \"template\": \"{value}, Room 100\"")
+            }
+            template = text
+        }
+        self.constant = try constant("value")
+        then = try constant("then")
+        otherwise = try constant("else")
+        if let w = object["when"] { condition = try FieldCondition(w, path: "\(field).when", source: source) }
+        if condition == nil, then != nil || otherwise != nil {
+            throw source.error(field, "has then/else without when", fix: "add \"when\": {\"contains\": \"...\"}")
+        }
+        if let g = object["group"] {
+            guard let n = g.numberValue, n.isFinite, n.rounded() == n, (1...9).contains(n) else { throw source.error("\(field).group", "must be a group number from 1 to 9") }
+            group = Int(n)
+        }
+    }
+
+    /// True when the spec gives a value without reading the element (`value`, `then`, `group`).
+    public var givesOwnValue: Bool { constant != nil || then != nil || group != nil }
+
+    /// The field its condition reads, if any (that field is read first).
+    public var readsField: String? { condition?.field }
+
+    /// The order to read fields in: one whose `when` reads another field comes after that
+    /// field; otherwise by name. (A cycle keeps name order for the fields in it.)
+    public static func order<Spec>(_ fields: [(String, Spec)], reads: (Spec) -> [String]) -> [(String, Spec)] {
+        let sorted = fields.sorted { $0.0 < $1.0 }
+        var placed: Set<String> = []
+        var out: [(String, Spec)] = []
+        var waiting = sorted
+        while !waiting.isEmpty {
+            let names = Set(waiting.map(\.0))
+            let ready = waiting.filter { entry in reads(entry.1).allSatisfy { !names.contains($0) || $0 == entry.0 } }
+            let next = ready.isEmpty ? [waiting[0]] : ready
+            for entry in next where !placed.contains(entry.0) {
+                placed.insert(entry.0)
+                out.append(entry)
+            }
+            waiting.removeAll { placed.contains($0.0) }
+        }
+        return out
+    }
+
+    /// The field's value: `read` gives what the importer's selector or path found.
+    public func value(_ inputs: inout FieldInputs, read: () -> String?) -> String? {
+        if let condition {
+            guard condition.holds(inputs.fields, text: { inputs.text() }) else { return otherwise }
+            if let then { return then }
+        }
+        var found: String?
+        if let constant {
+            found = constant
+        } else if let group {
+            found = inputs.groups.indices.contains(group - 1) ? inputs.groups[group - 1] : nil
+        } else {
+            found = read()
+        }
+        guard var value = found, !value.isEmpty else { return nil }
+        if let pattern {
+            guard let captured = pattern.firstCapture(in: value) else { return nil }
+            value = captured
+        }
+        if let template {
+            var out = template.replacingOccurrences(of: "{value}", with: value).replacingOccurrences(of: "{page}", with: inputs.page)
+            for (index, group) in inputs.groups.prefix(9).enumerated() { out = out.replacingOccurrences(of: "{\(index + 1)}", with: group ?? "") }
+            value = out
+        }
+        return value
+    }
+}

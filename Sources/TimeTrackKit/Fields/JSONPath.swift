@@ -1,0 +1,153 @@
+import Foundation
+import TimeTrackCore
+
+/// A path into a JSON document, in the common JSONPath subset: `data`, `data[*].attributes`,
+/// `$..events[*]`, `title.rendered`, `_embedded['wp:featuredmedia'][0].source_url`, `items[-1]`.
+///
+/// - `$` starts at the document; a path without it starts at the value it is applied to (an
+///   item, for a field). `@` is the same as no prefix.
+/// - `.name` or `['name']`: a member; `[N]`: an element (negative counts from the end);
+///   `[*]` or `.*`: every element or member; `..name`: `name` at any depth, in document order
+///   (members of an object in key order).
+///
+/// Filters (`[?(...)]`) are not part of it: the `where` option of the `json` importer says
+/// which items to keep.
+public struct JSONPath: Sendable, CustomStringConvertible, Equatable {
+    enum Step: Sendable, Equatable {
+        case member(String)
+        case index(Int)
+        case all
+        /// `..name` (or `..*` with nil): descendants at any depth.
+        case descend(String?)
+    }
+
+    public let description: String
+    let steps: [Step]
+    /// Written with `$`: starts at the document, not at the item.
+    public let fromDocument: Bool
+
+    /// Parses a path; the error says where it went wrong.
+    public init(_ text: String) throws {
+        description = text
+        var chars = Array(text.trimmingCharacters(in: .whitespaces))
+        var fromDocument = false
+        if chars.first == "$" {
+            fromDocument = true
+            chars.removeFirst()
+        } else if chars.first == "@" {
+            chars.removeFirst()
+        }
+        self.fromDocument = fromDocument
+        func fail(_ message: String) -> TimeTrackError {
+            TimeTrackError(.configuration, "path '\(text)' \(message)", fix: "write a path like data[*].attributes, title.rendered or $..events[*]")
+        }
+        var steps: [Step] = []
+        var i = 0
+        func name() -> String {
+            var out = ""
+            while i < chars.count, chars[i] != ".", chars[i] != "[" {
+                out.append(chars[i])
+                i += 1
+            }
+            return out.trimmingCharacters(in: .whitespaces)
+        }
+        // A bare first name ("data[*]") is a member of the start.
+        if i < chars.count, chars[i] != ".", chars[i] != "[" {
+            let first = name()
+            steps.append(first == "*" ? .all : .member(first))
+        }
+        while i < chars.count {
+            if chars[i] == "." {
+                if i + 1 < chars.count, chars[i + 1] == "." {
+                    i += 2
+                    if i < chars.count, chars[i] == "[" {
+                        // `..[*]` is every descendant.
+                        guard i + 2 < chars.count, chars[i + 1] == "*", chars[i + 2] == "]" else { throw fail("has '..[' that is not '..[*]'") }
+                        i += 3
+                        steps.append(.descend(nil))
+                        continue
+                    }
+                    let member = name()
+                    guard !member.isEmpty else { throw fail("has '..' with no name after it") }
+                    steps.append(.descend(member == "*" ? nil : member))
+                } else {
+                    i += 1
+                    let member = name()
+                    guard !member.isEmpty else { throw fail("has an empty name (a '.' with nothing after it)") }
+                    steps.append(member == "*" ? .all : .member(member))
+                }
+            } else if chars[i] == "[" {
+                guard let close = chars[(i + 1)...].firstIndex(of: "]") else { throw fail("has '[' with no ']'") }
+                var inside = String(chars[(i + 1)..<close]).trimmingCharacters(in: .whitespaces)
+                if let quote = inside.first, quote == "'" || quote == "\"" {
+                    // A quoted name may hold ']' or '.': find the closing quote first.
+                    guard let end = chars[(i + 2)...].firstIndex(of: quote), end + 1 < chars.count, chars[end + 1] == "]" else { throw fail("has a quoted name that is not closed") }
+                    steps.append(.member(String(chars[(i + 2)..<end])))
+                    i = end + 2
+                    continue
+                }
+                inside = inside.replacingOccurrences(of: " ", with: "")
+                if inside == "*" {
+                    steps.append(.all)
+                } else if let index = Int(inside), abs(index) < 1_000_000 {
+                    steps.append(.index(index))
+                } else if inside.hasPrefix("?") {
+                    throw fail("uses a filter, which paths here do not support")
+                } else {
+                    throw fail("has '[\(inside)]': write [N], [*] or ['name']")
+                }
+                i = close + 1
+            } else {
+                throw fail("has '\(chars[i])' where '.' or '[' was expected")
+            }
+        }
+        self.steps = steps
+    }
+
+    /// Every value the path reaches from `start`, in document order.
+    public func evaluate(_ start: JSONValue) -> [JSONValue] {
+        var current = [start]
+        for step in steps {
+            var next: [JSONValue] = []
+            for value in current {
+                switch step {
+                case .member(let name):
+                    if let member = value.objectValue?[name] { next.append(member) }
+                case .index(let index):
+                    if let array = value.arrayValue {
+                        let position = index < 0 ? array.count + index : index
+                        if array.indices.contains(position) { next.append(array[position]) }
+                    }
+                case .all:
+                    if let array = value.arrayValue {
+                        next.append(contentsOf: array)
+                    } else if let object = value.objectValue {
+                        next.append(contentsOf: object.keys.sorted().compactMap { object[$0] })
+                    }
+                case .descend(let name):
+                    JSONPath.descend(value, name, into: &next)
+                }
+            }
+            current = next
+        }
+        return current
+    }
+
+    /// The first value the path reaches, or nil.
+    public func first(_ start: JSONValue) -> JSONValue? { evaluate(start).first }
+
+    /// Members named `name` (every value for nil) at any depth below and at `value`. Walks with
+    /// its own stack: a deeply nested document cannot overflow the thread's.
+    static func descend(_ value: JSONValue, _ name: String?, into out: inout [JSONValue]) {
+        // (value, the member name or array position that reached it); the start is not its own descendant.
+        var stack: [(value: JSONValue, key: String?, isStart: Bool)] = [(value, nil, true)]
+        while let (top, key, isStart) = stack.popLast() {
+            if !isStart, name == nil || key == name { out.append(top) }
+            if let object = top.objectValue {
+                for member in object.keys.sorted().reversed() { if let child = object[member] { stack.append((child, member, false)) } }
+            } else if let array = top.arrayValue {
+                for child in array.reversed() { stack.append((child, nil, false)) }
+            }
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import TestSupport
+import Testing
+import TimeTrackCore
+import TimeTrackKit
+
+/// Field specs every field-mapping importer shares (`value`, `when`/`then`/`else`, `group`),
+/// `split` items and per-field headings, on pages written in the shapes districts publish.
+@Suite struct FieldSpecTests {
+    @Test func proseScheduleSplitByPatternWithConditionalValues() throws {
+        let result = try ImporterFixtures.extract("prose-schedule")
+        #expect(result.problems.isEmpty, "\(result.problems)")
+        let events = result.events
+        let zone = "America/New_York"
+        let rows = events.map { [$0.title, isoString($0.start, zone) ?? "-", $0.allDay ? "all day" : "timed", $0.locationName ?? "-"] }
+        #expect(
+            rows == [
+                ["First Day of School", "2025-08-18T00:00:00-04:00", "all day", "-"],
+                ["BOE Regular Meeting", "2025-08-21T18:30:00-04:00", "timed", "Central Office, Room 100"],
+                ["Back to School Night", "2025-08-28T18:00:00-04:00", "timed", "-"],
+                ["Labor Day, No School", "2025-09-01T00:00:00-04:00", "all day", "-"],
+                ["BOE Work Session", "2025-09-18T18:30:00-04:00", "timed", "Central Office, Room 100"],
+                ["Picture Day", "2025-09-26T00:00:00-04:00", "all day", "-"],
+                ["Classes Resume", "2026-01-05T00:00:00-05:00", "all day", "-"],
+                ["BOE Regular Meeting", "2026-01-15T18:30:00-05:00", "timed", "Central Office, Room 100"],
+            ])
+        #expect(events.allSatisfy { $0.link == "https://www.pinevalley.example.org/important-dates" })
+        #expect(events.map(\.category) == [.other, .board, .community, .noSchool, .board, .other, .other, .board])
+        #expect(result.items.map(\.key).first == "Aug. 18|First Day of School")
+        #expect(result.items.allSatisfy { $0.guesses.isEmpty }, "the year came from the heading, not a guess")
+    }
+
+    @Test func meetingsTableWithTheYearInTheHeader() throws {
+        let result = try ImporterFixtures.extract("board-table")
+        #expect(result.problems.isEmpty, "\(result.problems)")
+        let zone = "America/Chicago"
+        let rows = result.events.map { [$0.title, isoString($0.start, zone) ?? "-", $0.locationName ?? "-", $0.category.rawValue] }
+        #expect(
+            rows == [
+                ["Board of Education Regular Meeting", "2026-01-13T18:30:00-06:00", "Board Room", "board"],
+                ["Board of Education Work Session", "2026-02-10T17:00:00-06:00", "Library, Lincoln Elementary", "board"],
+                ["Board of Education Regular Meeting", "2026-03-10T18:30:00-05:00", "Board Room", "board"],
+                ["Board of Education Budget Hearing", "2026-04-14T18:30:00-05:00", "Board Room", "board"],
+            ])
+        #expect(result.items.allSatisfy { $0.guesses.isEmpty })
+    }
+
+    @Test func splitByLinesAndByBreaks() throws {
+        let folder = try TemporaryDirectory("split")
+        try folder.write(
+            "page.html",
+            """
+            <html><body><div class="notes"><p>Oct 3: <b>Open House</b><br>Oct 10: <b>Picture Day</b></p><ul><li>Oct 17: <b>Book Fair</b></li></ul></div></body></html>
+            """)
+        for (mode, expected) in [("lines", ["Open House", "Picture Day", "Book Fair"]), ("br", ["Open House", "Picture Day Book Fair"])] {
+            try folder.write(
+                "s.json",
+                #"{ "id": "s", "importer": "html", "kind": "event", "url": "page.html", "baseURL": "https://x.example/", "timeZone": "UTC", "options": { "year": 2026, "item": {"select": "div.notes", "split": "\#(mode)"}, "fields": { "title": "b", "start": {"select": ".", "pattern": "^(\\w+ \\d+)"} } } }"#
+            )
+            let result = try ImporterFixtures.extract("s", folder: folder.url)
+            if mode == "lines" {
+                #expect(result.events.map(\.title) == expected)
+                #expect(result.events.map { isoString($0.start, "UTC") } == ["2026-10-03T00:00:00Z", "2026-10-10T00:00:00Z", "2026-10-17T00:00:00Z"])
+            } else {
+                // At <br> only: the list item stays with the piece before it (one item, two bold titles: the first).
+                #expect(result.events.map(\.title) == ["Open House", "Picture Day"])
+            }
+        }
+    }
+
+    @Test func eachHeadingSpecKeepsItsOwnSelector() throws {
+        let folder = try TemporaryDirectory("headings")
+        try folder.write(
+            "page.html",
+            """
+            <html><body>
+            <h2 id="enroll">Enrollment</h2><h4 data-group="Forms">Kindergarten</h4>
+            <a class="doc" href="k-form.pdf">K Registration Form</a>
+            <h4 data-group="Handbooks">Middle</h4>
+            <a class="doc" href="ms-handbook.pdf">Middle School Handbook</a>
+            <h2 id="health">Health</h2>
+            <a class="doc" href="immunization.pdf">Immunization Requirements</a>
+            </body></html>
+            """)
+        try folder.write(
+            "h.json",
+            #"{ "id": "h", "importer": "html", "kind": "school-info", "url": "page.html", "baseURL": "https://x.example/info/", "timeZone": "UTC", "options": { "item": "a.doc", "fields": { "title": ".", "url": "@href", "section": {"heading": "h2"}, "group": {"heading": "h4@data-group"}, "type": {"heading": "h2@id", "when": {"field": "section", "equals": "never"}, "then": "pdf"} } } }"#
+        )
+        let result = try ImporterFixtures.extract("h", folder: folder.url)
+        let infos = result.infos
+        #expect(infos.map(\.title) == ["K Registration Form", "Middle School Handbook", "Immunization Requirements"])
+        #expect(infos.map(\.section) == [.programs, .programs, .resources])
+        #expect(infos.map(\.group) == ["Forms", "Handbooks", "Handbooks"])
+        #expect(infos.map(\.url) == ["https://x.example/info/k-form.pdf", "https://x.example/info/ms-handbook.pdf", "https://x.example/info/immunization.pdf"])
+    }
+
+    @Test func conditionsOnTextFieldsAndNegation() throws {
+        let folder = try TemporaryDirectory("when")
+        try folder.write(
+            "page.html",
+            """
+            <html><body>
+            <div class="ev"><h3>BOE Meeting</h3><span class="d">March 3, 2026</span></div>
+            <div class="ev"><h3>Spring Concert</h3><span class="d">March 5, 2026</span><em>Cancelled</em></div>
+            <div class="ev"><h3>Track Meet</h3><span class="d">March 7, 2026</span></div>
+            </body></html>
+            """)
+        try folder.write(
+            "w.json",
+            #"{ "id": "w", "importer": "html", "kind": "event", "url": "page.html", "baseURL": "https://x.example/", "timeZone": "UTC", "options": { "item": "div.ev", "fields": { "title": "h3", "start": ".d", "state": {"when": {"contains": "cancelled"}, "then": "cancelled", "else": "scheduled"}, "location": [{"when": {"field": "title", "matches": "^BOE\\b"}, "then": "Room 100"}, {"when": {"field": "title", "contains": "concert", "not": true}, "then": "Field House"}], "description": {"when": {"field": "location", "present": true}, "then": "Has a place"} } } }"#
+        )
+        let events = try ImporterFixtures.extract("w", folder: folder.url).events
+        #expect(events.map(\.state) == [.scheduled, .cancelled, .scheduled])
+        #expect(events.map(\.locationName) == ["Room 100", nil, "Field House"])
+        #expect(events.map(\.description) == ["Has a place", nil, "Has a place"])
+    }
+}
