@@ -7,8 +7,8 @@ import TimeTrackKit
 /// the occurrence's start for recurring events).
 public struct ICalImporter: Importer {
     public static let info = ImporterInfo(
-        name: "ical", version: "1.0.0", kinds: [.event],
-        summary: "iCalendar (.ics) feeds: time zones, all-day, cancelled, recurrence with exceptions",
+        name: "ical", version: "1.1.0", kinds: [.event],
+        summary: "iCalendar (.ics) feeds: time zones, all-day, cancelled, recurrence (RRULE with every day-level BY part, RDATE, EXDATE, changed occurrences with or without their series)",
         options: [
             ImporterOption("pastDays", type: "number", help: "expand recurring events from this many days back (default 30)"),
             ImporterOption("futureDays", type: "number", help: "expand recurring events this many days ahead (default 365)"),
@@ -60,19 +60,51 @@ public struct ICalImporter: Importer {
         let windowStart = context.now.addingTimeInterval(-Double(pastDays) * 86_400)
         let windowEnd = context.now.addingTimeInterval(Double(futureDays) * 86_400)
         let events = calendars.flatMap { $0.children }.filter { $0.name == "VEVENT" }
-        // Overrides of single occurrences, by UID and RECURRENCE-ID instant.
+        // Overrides of single occurrences, by UID and RECURRENCE-ID instant. An override whose
+        // series is not in the feed (Google Calendar exports changed occurrences alone) or
+        // whose occurrence the series does not have is an event of its own.
         var overrides: [String: [Date: ICSComponent]] = [:]
+        let masters = Set(events.filter { $0.terminated && $0.first("RECURRENCE-ID") == nil }.compactMap { $0.first("UID")?.value })
+        var usedOverrides: Set<ObjectIdentifier> = []
+        // Every start each series has (in or out of the window), to tell an override of an
+        // occurrence outside the window from one of an occurrence that does not exist.
+        var seriesStarts: [String: Set<Date>] = [:]
         for event in events where event.terminated {
-            guard let uid = event.first("UID")?.value, let rid = event.first("RECURRENCE-ID"), let value = ICSDateTime(rid) else { continue }
-            let zone = zones.displayZone(value)
-            if let instant = zones.instant(value, allDayZone: zone) { overrides[uid, default: [:]][instant] = event }
+            guard let uid = event.first("UID")?.value, masters.contains(uid), let rid = event.first("RECURRENCE-ID") else { continue }
+            guard let value = ICSDateTime(rid), let instant = zones.instant(value, allDayZone: zones.displayZone(value)) else {
+                result.problems.append(ImportProblem(.warning, "'\(summary(event))': RECURRENCE-ID \(rid.value.prefix(40)) is not a date; the change is read as an event of its own", location: "line \(event.line)"))
+                continue
+            }
+            overrides[uid, default: [:]][instant] = event
         }
         var seen: [String: Int] = [:]
         var capped = false
-        for event in events where !capped {
+        var pending = events.filter { $0.terminated && $0.first("RECURRENCE-ID") == nil }
+        var next = 0
+        // Then the overrides no series took (known only once the series are expanded).
+        var overridePass = false
+        while !capped {
+            if next == pending.count {
+                if overridePass { break }
+                overridePass = true
+                next = 0
+                pending = events.filter { event in
+                    guard event.terminated, event.first("RECURRENCE-ID") != nil, !usedOverrides.contains(ObjectIdentifier(event)) else { return false }
+                    guard let uid = event.first("UID")?.value, masters.contains(uid) else { return true }  // no series in the feed
+                    guard let (instant, _) = overrides[uid]?.first(where: { $0.value === event }) else { return true }  // RECURRENCE-ID unreadable
+                    // An occurrence outside the window (or taken out by EXDATE) is not imported, changed or not.
+                    if seriesStarts[uid]?.contains(instant) == true || instant < windowStart || instant > windowEnd { return false }
+                    result.problems.append(
+                        ImportProblem(
+                            .warning, "'\(summary(event))': changes an occurrence its series does not have (RECURRENCE-ID \(event.first("RECURRENCE-ID")?.value.prefix(40) ?? "")); imported as an event of its own",
+                            location: "line \(event.line)"))
+                    return true
+                }
+                if pending.isEmpty { break }
+            }
+            let event = pending[next]
+            next += 1
             let location = "line \(event.line)"
-            guard event.terminated else { continue }  // reported above
-            if event.first("RECURRENCE-ID") != nil { continue }  // applied to its series below
             guard let uid = event.first("UID")?.value, !uid.isEmpty else {
                 result.problems.append(ImportProblem(.error, "skipped: VEVENT without a UID", location: location))
                 continue
@@ -95,8 +127,14 @@ public struct ICalImporter: Importer {
                         location: location))
             }
             var instances: [(key: String, start: Date, component: ICSComponent)] = []
-            if let rruleText = event.first("RRULE")?.value {
-                switch RecurrenceRule.parse(rruleText) {
+            if let rid = event.first("RECURRENCE-ID") {
+                // A changed occurrence read alone: keyed by the occurrence it stands for, so the
+                // same change is the same item on every run.
+                let ridInstant = ICSDateTime(rid).flatMap { zones.instant($0, allDayZone: zone) }
+                instances = [(uid + "@" + (ridInstant.map(ICalImporter.keyTime) ?? rid.value), startInstant, event)]
+            } else if event.first("RRULE") != nil || event.first("RDATE") != nil {
+                let rruleText = event.first("RRULE")?.value ?? ""
+                switch rruleText.isEmpty ? .success(RecurrenceRule(frequency: .daily, count: 1)) : RecurrenceRule.parse(rruleText) {
                 case .failure(let error):
                     result.problems.append(ImportProblem(.warning, "'\(summary(event))': \(error.reason); only the first occurrence is imported", location: location))
                     instances = [(uid, startInstant, event)]
@@ -119,12 +157,31 @@ public struct ICalImporter: Importer {
                             (value.year, value.month, value.day) = (components.year ?? 0, components.month ?? 0, components.day ?? 0)
                             return zonesCopy.instant(value, allDayZone: zone)
                         }, untilDate: untilDate)
-                    for components in occurrences {
+                    var starts: [Date] = occurrences.compactMap { components in
                         var value = start
                         (value.year, value.month, value.day) = (components.year ?? 0, components.month ?? 0, components.day ?? 0)
-                        guard let instant = zones.instant(value, allDayZone: zone), !excluded.contains(instant) else { continue }
+                        return zones.instant(value, allDayZone: zone)
+                    }
+                    // DTSTART is always the first instance (RFC 5545 §3.8.5.3), RDATEs add more.
+                    starts.append(startInstant)
+                    for property in event.all("RDATE") {
+                        for text in ICSParser.splitList(property.value) {
+                            // A PERIOD ("start/end" or "start/duration") starts at its first half.
+                            let first = String(text.split(separator: "/").first ?? "")
+                            let valueType = property.parameters["VALUE"]?.uppercased() == "PERIOD" ? nil : property.parameters["VALUE"]
+                            guard let dt = ICSDateTime(first, tzid: property.parameters["TZID"] ?? start.tzid, valueType: valueType), let instant = zones.instant(dt, allDayZone: zone) else {
+                                result.problems.append(ImportProblem(.warning, "'\(summary(event))': RDATE \(text.prefix(40)) is not a date; that occurrence is not imported", location: location))
+                                continue
+                            }
+                            if instant <= windowEnd { starts.append(instant) }
+                        }
+                    }
+                    seriesStarts[uid, default: []].formUnion(starts)
+                    for instant in Set(starts).sorted() {
+                        guard !excluded.contains(instant) else { continue }
                         guard instant >= windowStart || instant.addingTimeInterval(length) >= windowStart else { continue }
                         let component = overrides[uid]?[instant] ?? event
+                        if component !== event { usedOverrides.insert(ObjectIdentifier(component)) }
                         instances.append(("\(uid)@\(ICalImporter.keyTime(instant))", instant, component))
                     }
                 }

@@ -1,14 +1,19 @@
 import Foundation
 
-/// An RRULE (RFC 5545 §3.3.10), the common subset real school calendars use: FREQ
-/// (DAILY/WEEKLY/MONTHLY/YEARLY), INTERVAL, COUNT, UNTIL, BYDAY (with ordinals for monthly and
-/// yearly), BYMONTHDAY, BYMONTH. Expanded in local wall-clock time, so 6 PM stays 6 PM across
-/// daylight-saving changes.
 /// Why a rule is not expanded.
 struct RuleError: Error {
     var reason: String
 }
 
+/// An RRULE (RFC 5545 §3.3.10) with FREQ DAILY, WEEKLY, MONTHLY or YEARLY and every BY part
+/// that works on days: INTERVAL, COUNT, UNTIL, WKST, BYMONTH, BYWEEKNO, BYYEARDAY, BYMONTHDAY,
+/// BYDAY (ordinals within the month or the year) and BYSETPOS. BYHOUR, BYMINUTE and BYSECOND
+/// (several occurrences a day) and the sub-daily frequencies are refused with a reason.
+///
+/// Expanded on civil dates (days since 1970, proleptic Gregorian) in local wall-clock time, so
+/// 6 PM stays 6 PM across daylight-saving changes: each period (a year, a month, a week from
+/// WKST, a day) gives its candidate days, the BY parts filter them, BYSETPOS picks among what
+/// is left, as RFC 5545 and python-dateutil do.
 struct RecurrenceRule {
     enum Frequency: String { case daily = "DAILY", weekly = "WEEKLY", monthly = "MONTHLY", yearly = "YEARLY" }
 
@@ -16,11 +21,17 @@ struct RecurrenceRule {
     var interval = 1
     var count: Int?
     var until: ICSDateTime?
+    /// Weekdays as Calendar's 1 = Sunday … 7 = Saturday.
     var byDay: [(ordinal: Int?, weekday: Int)] = []
     var byMonthDay: [Int] = []
     var byMonth: [Int] = []
+    var byYearDay: [Int] = []
+    var byWeekNo: [Int] = []
+    var bySetPos: [Int] = []
+    /// The first day of a week, as Calendar's weekday (default Monday).
+    var weekStart = 2
 
-    /// Parses a rule; nil (with the reason) when it uses what this importer does not expand.
+    /// Parses a rule; the reason when it uses what this importer does not expand.
     static func parse(_ text: String) -> Result<RecurrenceRule, RuleError> {
         let p = parts(text)
         guard let freqText = p["FREQ"], let frequency = Frequency(rawValue: freqText) else {
@@ -44,24 +55,32 @@ struct RecurrenceRule {
                 rule.byDay.append(parsed)
             }
         }
-        if let days = p["BYMONTHDAY"] {
-            for day in days.split(separator: ",") {
-                guard let n = Int(day), n != 0, (-31...31).contains(n) else {
-                    return .failure(RuleError(reason: "RRULE BYMONTHDAY=\(days.prefix(40)) is not a list of days from -31 to 31"))
-                }
-                rule.byMonthDay.append(n)
-            }
+        if let w = p["WKST"] {
+            guard let day = weekdays[w] else { return .failure(RuleError(reason: "RRULE WKST=\(w.prefix(10)) is not a weekday (MO, TU, …)")) }
+            rule.weekStart = day
         }
-        if let months = p["BYMONTH"] {
-            for month in months.split(separator: ",") {
-                guard let n = Int(month), (1...12).contains(n) else {
-                    return .failure(RuleError(reason: "RRULE BYMONTH=\(months.prefix(40)) is not a list of months from 1 to 12"))
+        func numbers(_ name: String, _ range: ClosedRange<Int>) -> Result<[Int], RuleError> {
+            guard let text = p[name] else { return .success([]) }
+            var out: [Int] = []
+            for part in text.split(separator: ",") {
+                guard let n = Int(part), n != 0 || range.lowerBound > 0, range.contains(n) else {
+                    return .failure(RuleError(reason: "RRULE \(name)=\(text.prefix(40)) is not a list of numbers from \(range.lowerBound) to \(range.upperBound)"))
                 }
-                rule.byMonth.append(n)
+                out.append(n)
             }
+            return .success(out)
         }
-        for unsupported in ["BYSETPOS", "BYYEARDAY", "BYWEEKNO", "BYHOUR", "BYMINUTE", "BYSECOND"] where p[unsupported] != nil {
-            return .failure(RuleError(reason: "RRULE \(unsupported) is not expanded"))
+        switch (numbers("BYMONTHDAY", -31...31), numbers("BYMONTH", 1...12), numbers("BYYEARDAY", -366...366), numbers("BYWEEKNO", -53...53), numbers("BYSETPOS", -366...366)) {
+        case (.success(let monthDays), .success(let months), .success(let yearDays), .success(let weeks), .success(let positions)):
+            (rule.byMonthDay, rule.byMonth, rule.byYearDay, rule.byWeekNo, rule.bySetPos) = (monthDays, months, yearDays, weeks, positions)
+        case (.failure(let e), _, _, _, _), (_, .failure(let e), _, _, _), (_, _, .failure(let e), _, _), (_, _, _, .failure(let e), _), (_, _, _, _, .failure(let e)):
+            return .failure(e)
+        }
+        for unsupported in ["BYHOUR", "BYMINUTE", "BYSECOND"] where p[unsupported] != nil {
+            return .failure(RuleError(reason: "RRULE \(unsupported) (several occurrences a day) is not expanded"))
+        }
+        if !rule.byWeekNo.isEmpty && rule.frequency != .yearly {
+            return .failure(RuleError(reason: "RRULE BYWEEKNO is only valid with FREQ=YEARLY"))
         }
         return .success(rule)
     }
@@ -108,61 +127,116 @@ struct RecurrenceRule {
     /// Local start components of each occurrence from `start`, in order, until `limit` is passed
     /// (local components compared through `toDate`), COUNT or UNTIL is reached.
     func occurrences(from start: DateComponents, calendar: Calendar, limit: Date, toDate: (DateComponents) -> Date?, untilDate: Date?) -> [DateComponents] {
+        guard let year = start.year, let month = start.month, let day = start.day, (1...9999).contains(year) else { return [] }
         var result: [DateComponents] = []
-        guard let startDate = calendar.date(from: start), let startYear = start.year, let startMonth = start.month, let startDay = start.day else { return [] }
         var produced = 0
-        var period = 0
-        let startWeekday = calendar.component(.weekday, from: startDate)
-        func emit(_ day: DateComponents) -> Bool {  // false: stop
-            var c = day
-            c.hour = start.hour
-            c.minute = start.minute
-            c.second = start.second
-            guard let local = calendar.date(from: c), local >= startDate else { return true }
-            if !byMonth.isEmpty, let m = c.month, !byMonth.contains(m), frequency != .yearly { return true }
+        var stopped = false
+        // The last day that can hold an occurrence before `limit` (a day of margin for zones).
+        let end = calendar.dateComponents([.year, .month, .day], from: limit)
+        let lastDay = CivilDay.days(end.year ?? 9999, end.month ?? 12, end.day ?? 31) + 1
+        expandDays(startDay: CivilDay.days(year, month, day), lastDay: lastDay) { civil in
+            let (y, m, d) = CivilDay.civil(civil)
+            let c = DateComponents(year: y, month: m, day: d, hour: start.hour, minute: start.minute, second: start.second)
             guard let instant = toDate(c) else { return true }
-            if let untilDate, instant > untilDate { return false }
-            if let count, produced >= count { return false }
+            if let untilDate, instant > untilDate { stopped = true; return false }
+            if let count, produced >= count { stopped = true; return false }
             if instant > limit { return false }
             produced += 1
             result.append(c)
             return true
         }
-        while period < 10_000 {
-            var days: [DateComponents] = []
+        _ = stopped
+        return result
+    }
+
+    /// Calls `emit` with each occurrence's day (days since 1970-01-01) from `startDay` on, in
+    /// order, until it returns false, the periods pass `lastDay` or year 9999, or 10,000
+    /// periods in a row gave nothing (a rule that can never match).
+    func expandDays(startDay: Int, lastDay: Int = Int.max, emit: (Int) -> Bool) {
+        let (startYear, startMonth, startDate) = CivilDay.civil(startDay)
+        let startWeekday = CivilDay.weekday(startDay)
+        // Without any day-choosing part, the start's own day, weekday or month and day repeat.
+        var byMonth = self.byMonth, byMonthDay = self.byMonthDay, byDay = self.byDay
+        if byWeekNo.isEmpty && byYearDay.isEmpty && byMonthDay.isEmpty && byDay.isEmpty {
             switch frequency {
-            case .daily:
-                guard let step = RecurrenceRule.product(period, interval),
-                    let date = calendar.date(byAdding: .day, value: step, to: startDate)
-                else { return result }
-                days = [calendar.dateComponents([.year, .month, .day], from: date)]
-            case .weekly:
-                guard let step = RecurrenceRule.product(period, interval, 7),
-                    let weekStart = calendar.date(byAdding: .day, value: step - (startWeekday - 1), to: calendar.startOfDay(for: startDate))
-                else { return result }
-                let wanted = byDay.isEmpty ? [startWeekday] : byDay.map(\.weekday).sorted()
-                days = wanted.compactMap { calendar.date(byAdding: .day, value: $0 - 1, to: weekStart).map { calendar.dateComponents([.year, .month, .day], from: $0) } }
-            case .monthly:
-                guard let step = RecurrenceRule.product(period, interval) else { return result }
-                let total = (startMonth - 1) + step
-                let (y, m) = (startYear + total / 12, total % 12 + 1)
-                guard y <= 9999 else { return result }
-                days = monthDays(year: y, month: m, defaultDay: startDay, calendar: calendar)
             case .yearly:
-                guard let step = RecurrenceRule.product(period, interval), startYear + step <= 9999 else { return result }
-                let y = startYear + step
-                for m in (byMonth.isEmpty ? [startMonth] : byMonth) {
-                    days += monthDays(year: y, month: m, defaultDay: startDay, calendar: calendar)
+                if byMonth.isEmpty { byMonth = [startMonth] }
+                byMonthDay = [startDate]
+            case .monthly: byMonthDay = [startDate]
+            case .weekly: byDay = [(nil, startWeekday)]
+            case .daily: break
+            }
+        }
+        // Ordinals count within the month (MONTHLY, or YEARLY with BYMONTH) or the year; for
+        // WEEKLY and DAILY they are plain weekdays.
+        let ordinalsInMonth = frequency == .monthly || (frequency == .yearly && !byMonth.isEmpty)
+        let plainDays = Set(byDay.filter { $0.ordinal == nil || frequency == .weekly || frequency == .daily }.map(\.weekday))
+        let ordinalDays = frequency == .weekly || frequency == .daily ? [] : byDay.filter { $0.ordinal != nil }
+        func keeps(_ day: Int) -> Bool {
+            let (y, m, d) = CivilDay.civil(day)
+            if !byMonth.isEmpty && !byMonth.contains(m) { return false }
+            if !byWeekNo.isEmpty && !byWeekNo.contains(where: { CivilDay.inWeek($0, day: day, weekStart: weekStart) }) { return false }
+            if !byYearDay.isEmpty {
+                let ordinal = day - CivilDay.days(y, 1, 1) + 1
+                let length = CivilDay.isLeap(y) ? 366 : 365
+                if !byYearDay.contains(where: { $0 > 0 ? $0 == ordinal : length + $0 + 1 == ordinal }) { return false }
+            }
+            if !byMonthDay.isEmpty {
+                let length = CivilDay.monthLength(y, m)
+                if !byMonthDay.contains(where: { $0 > 0 ? $0 == d : length + $0 + 1 == d }) { return false }
+            }
+            if !byDay.isEmpty {
+                let weekday = CivilDay.weekday(day)
+                if plainDays.contains(weekday) { return true }
+                let (first, last) = ordinalsInMonth ? (CivilDay.days(y, m, 1), CivilDay.days(y, m, CivilDay.monthLength(y, m))) : (CivilDay.days(y, 1, 1), CivilDay.days(y, 12, 31))
+                return ordinalDays.contains { entry in
+                    guard entry.weekday == weekday, let n = entry.ordinal else { return false }
+                    return n > 0 ? (day - first) / 7 + 1 == n : (last - day) / 7 + 1 == -n
                 }
             }
-            for day in days.sorted(by: { ($0.year ?? 0, $0.month ?? 0, $0.day ?? 0) < ($1.year ?? 0, $1.month ?? 0, $1.day ?? 0) }) {
-                if !emit(day) { return result }
-            }
-            period += 1
-            // Past the limit: stop (periods only move forward in time).
-            if let probe = days.first.flatMap({ calendar.date(from: $0) }), probe > limit.addingTimeInterval(86_400 * 32) { return result }
+            return true
         }
-        return result
+        let weekOffset = (startWeekday - weekStart + 7) % 7
+        var empty = 0
+        for period in 0..<1_000_000 {
+            guard let step = RecurrenceRule.product(period, interval) else { return }
+            let candidates: ClosedRange<Int>
+            switch frequency {
+            case .yearly:
+                let y = startYear + step
+                guard y <= 9999 else { return }
+                candidates = CivilDay.days(y, 1, 1)...CivilDay.days(y, 12, 31)
+            case .monthly:
+                let total = (startMonth - 1) + step
+                let (y, m) = (startYear + total / 12, total % 12 + 1)
+                guard y <= 9999 else { return }
+                candidates = CivilDay.days(y, m, 1)...CivilDay.days(y, m, CivilDay.monthLength(y, m))
+            case .weekly:
+                guard let weeks = RecurrenceRule.product(step, 7) else { return }
+                let first = startDay - weekOffset + weeks
+                guard first < CivilDay.days(9999, 12, 25) else { return }
+                // The first week's set starts at DTSTART (as python-dateutil has it): BYSETPOS
+                // counts only the days from the start on.
+                candidates = (period == 0 ? startDay : first)...(first + 6)
+            case .daily:
+                guard startDay + step < CivilDay.days(9999, 12, 31) else { return }
+                candidates = (startDay + step)...(startDay + step)
+            }
+            if candidates.lowerBound > lastDay { return }
+            var days = candidates.filter(keeps)
+            if !bySetPos.isEmpty {
+                let picked = bySetPos.compactMap { position -> Int? in
+                    let index = position > 0 ? position - 1 : days.count + position
+                    return days.indices.contains(index) ? days[index] : nil
+                }
+                days = Set(picked).sorted()
+            }
+            empty = days.isEmpty ? empty + 1 : 0
+            if empty > 10_000 { return }
+            for day in days where day >= startDay {
+                if !emit(day) { return }
+            }
+        }
     }
 
     /// The product of small counts, or nil when it would leave a sane range (no trap on overflow).
@@ -175,25 +249,65 @@ struct RecurrenceRule {
         }
         return result
     }
+}
 
-    private func monthDays(year: Int, month: Int, defaultDay: Int, calendar: Calendar) -> [DateComponents] {
-        guard let first = calendar.date(from: DateComponents(year: year, month: month, day: 1)), let range = calendar.range(of: .day, in: .month, for: first) else { return [] }
-        var days: [Int] = []
-        if !byMonthDay.isEmpty {
-            days = byMonthDay.map { $0 > 0 ? $0 : range.count + 1 + $0 }.filter { range.contains($0) }
-        } else if !byDay.isEmpty {
-            for (ordinal, weekday) in byDay {
-                if let ordinal {
-                    if let d = RecurrenceRule.nthWeekday(ordinal: ordinal, weekday: weekday, year: year, month: month, calendar: calendar) { days.append(d) }
-                } else {
-                    for d in range {
-                        if let date = calendar.date(from: DateComponents(year: year, month: month, day: d)), calendar.component(.weekday, from: date) == weekday { days.append(d) }
-                    }
-                }
-            }
-        } else if range.contains(defaultDay) {
-            days = [defaultDay]
+/// Civil (proleptic Gregorian) dates as days since 1970-01-01, without Calendar: the
+/// arithmetic of Howard Hinnant's `days_from_civil`.
+enum CivilDay {
+    static func days(_ year: Int, _ month: Int, _ day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    static func civil(_ days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// Calendar's weekday: 1 = Sunday … 7 = Saturday (1970-01-01 was a Thursday).
+    static func weekday(_ days: Int) -> Int { ((days + 4) % 7 + 7) % 7 + 1 }
+
+    static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
+
+    static func monthLength(_ year: Int, _ month: Int) -> Int {
+        switch month {
+        case 2: return isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
         }
-        return Set(days).sorted().map { DateComponents(year: year, month: month, day: $0) }
+    }
+
+    /// The first day of week 1 of `year`: the week (from `weekStart`) holding at least four
+    /// days of January (RFC 5545 BYWEEKNO, ISO 8601 when the week starts on Monday).
+    static func firstWeek(_ year: Int, weekStart: Int) -> Int {
+        let january1 = days(year, 1, 1)
+        let offset = (weekday(january1) - weekStart + 7) % 7
+        return offset <= 3 ? january1 - offset : january1 + 7 - offset
+    }
+
+    /// Whether `day` is in week `number` (negative: from the end) of its week-numbering year.
+    static func inWeek(_ number: Int, day: Int, weekStart: Int) -> Bool {
+        let (year, _, _) = civil(day)
+        var weekYear = year
+        if day >= firstWeek(year + 1, weekStart: weekStart) {
+            weekYear = year + 1
+        } else if day < firstWeek(year, weekStart: weekStart) {
+            weekYear = year - 1
+        }
+        let first = firstWeek(weekYear, weekStart: weekStart)
+        let week = (day - first) / 7 + 1
+        let weeks = (firstWeek(weekYear + 1, weekStart: weekStart) - first) / 7
+        return number > 0 ? week == number : weeks + number + 1 == week
     }
 }
