@@ -13,7 +13,7 @@ public enum Console {
             helpCommand, statusCommand, pluginsCommand, sourcesCommand, extractCommand, importCommand, reviewCommand, listCommand,
             showCommand, historyCommand, approveCommand, rejectCommand, editCommand, unlockCommand, archiveCommand, restoreCommand, keepCommand,
             revertCommand, undoCommand,
-            replyCommand, closeCommand, reopenCommand, runsCommand, auditCommand, exportCommand, previewCommand, operatorCommand, completionsCommand, quitCommand,
+            replyCommand, closeCommand, reopenCommand, runsCommand, auditCommand, exportCommand, previewCommand, placeCommand, placesCommand, operatorCommand, completionsCommand, quitCommand,
         ]
     }
 
@@ -197,7 +197,7 @@ public enum Console {
     }
 
     /// Commands whose output is read, not answered: paged when longer than the terminal.
-    static let pagedCommands: Set<String> = ["help", "list", "show", "history", "audit", "runs", "sources", "operator", "plugins", "status"]
+    static let pagedCommands: Set<String> = ["help", "list", "show", "history", "audit", "runs", "sources", "operator", "plugins", "status", "places"]
 
     /// `$PAGER` ("" turns paging off), else `less -FRX` when less is installed.
     static func pagerCommand(_ environment: [String: String]) -> String? {

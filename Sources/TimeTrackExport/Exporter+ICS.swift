@@ -19,7 +19,8 @@ extension Exporter {
         var zones: [String: (Date, Date)] = [:]
         var events: [(Item, Event)] = []
         for item in items {
-            guard case .event(let event) = item.content else { continue }
+            guard case .event(let stored) = item.content else { continue }
+            let event = gazetteer?.pinned(stored, school: item.school).event ?? stored
             events.append((item, event))
             if !event.allDay {
                 let end = event.end ?? event.start

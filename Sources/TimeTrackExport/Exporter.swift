@@ -20,6 +20,9 @@ public struct Exporter {
     public var images: (folder: String, link: String)?
     /// What the export left out or changed, for the person who ran it.
     public let notes = Notes()
+    /// The schools' places: events without coordinates of their own get their place's pin
+    /// (and address), and the place's name as `place`.
+    public var gazetteer: Gazetteer?
 
     /// Notes collected while exporting.
     public final class Notes: @unchecked Sendable {
@@ -58,6 +61,11 @@ public struct Exporter {
         let iso = ISO8601DateFormatter()
         let rows: [JSONValue] = items.map { item in
             var object = item.content.fields()
+            if case .event(let event) = item.content, let gazetteer {
+                let (pinned, place) = gazetteer.pinned(event, school: item.school)
+                object = ItemContent.event(pinned).fields()
+                object["place"] = place.map { .string($0.name) } ?? .null
+            }
             if case .post(let post) = item.content {
                 object["imageURLs"] = .array(post.imageURLs.compactMap { url in exportedImage(url, of: item.id).map(JSONValue.string) })
             }

@@ -8,10 +8,14 @@ public struct OptionSpec: Sendable {
     /// The value's placeholder (`R`), or nil for a flag.
     public var value: String?
     public var help: String
+    /// Whether it may be given more than once (`--alias Gym --alias "Main Gym"`); otherwise the
+    /// last one given counts.
+    public var repeats = false
 
-    public init(_ name: String, value: String? = nil, help: String) {
+    public init(_ name: String, value: String? = nil, repeats: Bool = false, help: String) {
         self.name = name
         self.value = value
+        self.repeats = repeats
         self.help = help
     }
 }
@@ -24,6 +28,9 @@ public struct Arguments: Sendable {
 
     /// The value of `--name`, if given.
     public func option(_ name: String) -> String? { options[name] }
+    /// Every value of a repeatable `--name`, in the order given.
+    public func values(_ name: String) -> [String] { repeated[name] ?? options[name].map { [$0] } ?? [] }
+    var repeated: [String: [String]] = [:]
     /// Whether `--name` was given.
     public func flag(_ name: String) -> Bool { flags.contains(name) }
 }
@@ -81,14 +88,17 @@ public struct CommandSpec: Sendable {
                 throw error
             }
             if spec.value != nil {
+                let value: String
                 if let inlineValue {
-                    arguments.options[name] = inlineValue
+                    value = inlineValue
                 } else if index < words.count {
-                    arguments.options[name] = words[index]
+                    value = words[index]
                     index += 1
                 } else {
                     throw usageError("--\(name) needs a value (\(spec.value ?? "VALUE"))")
                 }
+                arguments.options[name] = value
+                if spec.repeats { arguments.repeated[name, default: []].append(value) }
             } else {
                 if inlineValue != nil { throw usageError("--\(name) takes no value") }
                 arguments.flags.insert(name)

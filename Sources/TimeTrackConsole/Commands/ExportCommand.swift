@@ -25,6 +25,7 @@ extension Console {
                 throw TimeTrackError(.permission, "\(access.op.name) is \(access.op.role.rawValue) and may not export", fix: "admins, staff and viewers export; an admin can change your role")
             }
             var exporter = Exporter(store: store)
+            exporter.gazetteer = Gazetteer(try store.places())
             if let name = args.option("name") { exporter.calendarName = name }
             let progress = Progress(label: "export", enabled: session.interactive && isatty(2) == 1 && !session.output.json)
             exporter.progress = { count in progress.update(pages: 0, items: count) }

@@ -53,6 +53,17 @@ enum ItemRendering {
         }
     }
 
+    /// Where the app's map puts an event: its own coordinates, its place's, or nowhere yet.
+    static func pinLine(_ event: Event, school: String?, places: [Place]) -> String {
+        if let latitude = event.latitude, let longitude = event.longitude { return "  pin:  \(latitude), \(longitude) (the event's own)" }
+        guard let place = Gazetteer(places).pin(location: event.locationName, school: school) else {
+            guard let name = event.locationName else { return "  pin:  none (no location, and no default place for the school: place add ... --default)" }
+            return "  pin:  none ('\(SafeText.visible(name))' is no place yet: place add \"NAME\" --school S ... or --alias)"
+        }
+        let coordinates = place.latitude.map { "\($0), \(place.longitude ?? 0)" } ?? "no coordinates"
+        return "  pin:  \(SafeText.visible(place.name)) (\(coordinates))" + (place.isDefault && event.locationName == nil ? ", the school's default place" : "")
+    }
+
     /// For posts: each local photo that carries a location, and that exports remove it.
     static func photoLines(_ content: ItemContent) -> [String] {
         guard case .post(let post) = content else { return [] }

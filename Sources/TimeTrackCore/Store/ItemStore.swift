@@ -174,6 +174,15 @@ public struct SourceState: Sendable, Equatable {
 /// `TimeTrackReview.Lifecycle`'s, written once over any repository, each one transaction with
 /// one audit entry.
 public protocol ItemStore: ItemRepository {
+    /// The district's places (`place add`), for pinning events on the app's map.
+    func places() throws -> [Place]
+    /// Adds a place (or replaces the one of the same school and name); audited.
+    func addPlace(_ place: Place, by operatorName: String) throws -> Place
+    /// Removes a place by id; audited. False when there was none.
+    func removePlace(_ id: Int64, by operatorName: String) throws -> Bool
+    /// Location names of published and pending events that no place pins and that carry no
+    /// coordinates of their own: (school, name, how many events).
+    func unmatchedLocations() throws -> [(school: String?, name: String, events: Int)]
     /// The schema version of the open store.
     var schemaVersion: Int { get }
 

@@ -261,6 +261,7 @@ struct Statement {
     func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(raw, column)) }
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(raw, column) }
     func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : int(column) }
+    func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : sqlite3_column_double(raw, column) }
     func text(_ column: Int32) -> String {
         guard let pointer = sqlite3_column_text(raw, column) else { return "" }
         let count = Int(sqlite3_column_bytes(raw, column))

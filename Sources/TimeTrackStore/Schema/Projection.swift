@@ -16,10 +16,10 @@ struct Projection {
             values = [.text(a.title), .text(a.summary), .text(a.body), .text(a.imageURL), .text(a.imageAlt), .text(a.link), .date(a.publishedAt), .text(a.priority.rawValue), .date(a.expiresAt)]
         case .event(let e):
             table = "events"
-            columns = ["title", "category", "starts_at", "ends_at", "all_day", "time_zone", "location_name", "address", "latitude", "longitude", "description", "link", "state"]
+            columns = ["title", "category", "starts_at", "ends_at", "all_day", "time_zone", "location_name", "address", "latitude", "longitude", "description", "link", "state", "place_key"]
             values = [
                 .text(e.title), .text(e.category.rawValue), .date(e.start), .date(e.end), .bool(e.allDay), .text(e.timeZone), .text(e.locationName), .text(e.address), .real(e.latitude), .real(e.longitude), .text(e.description), .text(e.link),
-                .text(e.state.rawValue),
+                .text(e.state.rawValue), .text(PlaceKey.make(e.locationName)),
             ]
         case .schoolInfo(let i):
             table = "school_info"

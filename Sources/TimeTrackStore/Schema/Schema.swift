@@ -213,6 +213,42 @@ enum Schema {
         ALTER TABLE operators_v8 RENAME TO operators;
         CREATE UNIQUE INDEX operators_login ON operators (login) WHERE login IS NOT NULL AND active = 1;
         """,
+        // 9: places for the app's map (`place add`): each school's gazetteer, the keys events'
+        //    location names are matched by (`PlaceKey`; existing events get theirs in
+        //    `SQLiteStore.backfillPlaceKeys`), and published_events with each event's pin: its own
+        //    coordinates, else its place's, else (no location) its school's default place.
+        """
+        CREATE TABLE places (
+            id INTEGER PRIMARY KEY,
+            school TEXT,
+            name TEXT NOT NULL,
+            address TEXT,
+            latitude REAL,
+            longitude REAL,
+            aliases TEXT NOT NULL DEFAULT '[]',
+            is_default INTEGER NOT NULL DEFAULT 0 CHECK (is_default IN (0, 1)),
+            created_at TEXT NOT NULL
+        );
+        CREATE UNIQUE INDEX places_name ON places (ifnull(school, ''), name COLLATE NOCASE);
+        CREATE TABLE place_names (
+            key TEXT NOT NULL,
+            school TEXT,
+            place_id INTEGER NOT NULL REFERENCES places (id)
+        );
+        CREATE UNIQUE INDEX place_names_key ON place_names (key, ifnull(school, ''));
+        ALTER TABLE events ADD COLUMN place_key TEXT;
+        DROP VIEW published_events;
+        CREATE VIEW published_events AS
+            SELECT i.id, i.school, e.*, p.name AS place, coalesce(e.address, p.address) AS pin_address,
+                coalesce(e.latitude, p.latitude) AS pin_latitude, coalesce(e.longitude, p.longitude) AS pin_longitude
+            FROM items i JOIN events e ON e.item_seq = i.seq
+            LEFT JOIN places p ON p.id = CASE WHEN e.place_key IS NULL
+                THEN (SELECT d.id FROM places d WHERE d.is_default = 1 AND d.school IS i.school)
+                ELSE coalesce(
+                    (SELECT n.place_id FROM place_names n WHERE n.key = e.place_key AND n.school IS i.school),
+                    (SELECT n.place_id FROM place_names n WHERE n.key = e.place_key AND n.school IS NULL)) END
+            WHERE i.status = 'published';
+        """,
     ]
 
     /// Runs migration `number` (1-based) and the work done in Swift right after it, in the
@@ -222,6 +258,7 @@ enum Schema {
         switch number {
         case 7: try AuditChain.backfill(db)
         case 8: try SQLiteStore.backfillLogins(db)
+        case 9: try SQLiteStore.backfillPlaceKeys(db)
         default: break
         }
     }
