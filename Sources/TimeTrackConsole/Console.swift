@@ -10,7 +10,7 @@ public enum Console {
     /// Every command, in help order.
     public static var commands: [CommandSpec] {
         [
-            helpCommand, statusCommand, pluginsCommand, sourcesCommand, extractCommand, importCommand, reviewCommand, listCommand,
+            helpCommand, statusCommand, pluginsCommand, sourcesCommand, extractCommand, tryCommand, importCommand, reviewCommand, listCommand,
             showCommand, historyCommand, approveCommand, rejectCommand, editCommand, unlockCommand, archiveCommand, restoreCommand, keepCommand,
             revertCommand, undoCommand,
             replyCommand, closeCommand, reopenCommand, runsCommand, auditCommand, exportCommand, previewCommand, placeCommand, placesCommand, operatorCommand, completionsCommand, quitCommand,

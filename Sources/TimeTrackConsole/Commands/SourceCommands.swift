@@ -89,12 +89,18 @@ extension Console {
 
     static var extractCommand: CommandSpec {
         CommandSpec(
-            "extract", usage: "SOURCE [--file PATH]",
+            "extract", usage: "SOURCE|URL [--file PATH] [--item SEL] [--field NAME=SPEC]...",
             summary: "dry run: fetch and parse a source, print its items and problems, write nothing",
-            options: [OptionSpec("file", value: "PATH", help: "read this local file instead of the source's url")],
+            options: [
+                OptionSpec("file", value: "PATH", help: "read this local file instead of the source's url"),
+                OptionSpec("item", value: "SEL", help: "try another item selector (html), or give one for a page's URL or file"),
+                OptionSpec("field", value: "NAME=SPEC", repeats: true, help: "try a field spec: a selector or JSON (repeat for more); the definition is not changed"),
+                OptionSpec("kind", value: "K", help: "with a page's URL or file: what it lists (default announcement)"),
+                OptionSpec("zone", value: "Z", help: "with a page's URL or file: its time zone (default: this machine's)"),
+            ],
             positional: 1...1
         ) { args, session in
-            let source = try session.source(args.positional[0])
+            let source = try trySource(args, session)
             var pipeline = session.pipeline(for: source)
             pipeline.http = try session.webClient(for: source, cache: nil)
             let result = try pipeline.extract(source, file: args.option("file"))
@@ -122,6 +128,42 @@ extension Console {
             }
             return result.problems.contains { $0.severity == .error } ? 3 : 0
         }
+    }
+
+    /// The source to extract: a definition, with `--item`/`--field` tried on top of its
+    /// options; or a page's URL or file read with the html importer and those options only.
+    static func trySource(_ args: Arguments, _ session: Session) throws -> SourceDefinition {
+        let word = args.positional[0]
+        let overrides = args.option("item") != nil || !args.values("field").isEmpty
+        let isPage = word.lowercased().hasPrefix("http://") || word.lowercased().hasPrefix("https://") || (!word.hasSuffix(".json") && FileManager.default.fileExists(atPath: word))
+        guard overrides || isPage else { return try session.source(word) }
+        var object: [String: JSONValue]
+        var file: String
+        if isPage {
+            guard let kind = ItemKind(word: args.option("kind") ?? "announcement") else { throw TimeTrackError(.usage, "extract: --kind must be announcement, event or school-info") }
+            guard let zone = TimeZone(identifier: args.option("zone") ?? TimeZone.current.identifier) else { throw TimeTrackError(.usage, "extract: --zone is not a time zone", fix: "e.g. --zone America/Denver") }
+            guard args.option("item") != nil else { throw TimeTrackError(.usage, "extract \(word): a page needs --item SEL and --field title=SEL", fix: "or explore it with `try \(word)`") }
+            let local = !word.contains("://")
+            object = Trial.definitionObject(id: "extract", target: local ? URL(fileURLWithPath: word).standardizedFileURL.lastPathComponent : word, kind: kind, zone: zone, baseURL: nil, item: nil, fields: [:])
+            file = local ? URL(fileURLWithPath: word).standardizedFileURL.deletingLastPathComponent().appendingPathComponent("extract.json").path : (session.importsPath as NSString).appendingPathComponent("extract.json")
+        } else {
+            let source = try session.source(word)
+            file = source.file
+            guard let data = FileManager.default.contents(atPath: file), case .object(let read) = try JSONDecoder().decode(JSONValue.self, from: data) else {
+                throw TimeTrackError(.configuration, "the definition could not be read again", context: ["file": file])
+            }
+            object = read
+        }
+        var options = object["options"]?.objectValue ?? [:]
+        if let item = args.option("item") { options["item"] = Trial.spec(item) }
+        var fields = options["fields"]?.objectValue ?? [:]
+        for text in args.values("field") {
+            guard let equals = text.firstIndex(of: "="), equals != text.startIndex else { throw TimeTrackError(.usage, "extract: --field \(text) is not NAME=SPEC", fix: "e.g. --field 'title=h2 a'") }
+            fields[String(text[..<equals])] = Trial.spec(String(text[text.index(after: equals)...]))
+        }
+        options["fields"] = .object(fields)
+        object["options"] = .object(options)
+        return try SourceDefinition.parse(object, file: file)
     }
 
     static func itemJSON(_ item: ExtractedItem, zone: TimeZone) -> JSONValue {

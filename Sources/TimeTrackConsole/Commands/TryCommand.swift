@@ -1,0 +1,292 @@
+import Foundation
+import TimeTrackCore
+import TimeTrackExport
+import TimeTrackImport
+import TimeTrackKit
+
+/// A selector shell, as `scrapy shell` is for Scrapy: load a page once, try selectors and field
+/// specs against it, see the items the html importer makes of them, save the definition.
+final class Trial {
+    /// Where the page came from (a URL, or a file's path), and its bytes saved for re-reading.
+    let target: String
+    let saved: String
+    let document: HTMLDocument
+    var kind: ItemKind
+    var zone: TimeZone
+    var item: JSONValue?
+    var fields: [String: JSONValue] = [:]
+    /// The page's public URL, which its relative links resolve against (a URL target is its own).
+    let baseURL: String?
+    let folder: TemporaryFolder
+
+    init(target: String, kind: ItemKind, zone: TimeZone, baseURL: String?, session: Session) throws {
+        self.target = target
+        self.baseURL = baseURL
+        self.kind = kind
+        self.zone = zone
+        folder = try TemporaryFolder()
+        let data: Data
+        if let url = URL(string: target), ["http", "https"].contains(url.scheme?.lowercased() ?? "") {
+            let probe = try Trial.definition(target: target, kind: kind, zone: zone, baseURL: nil, item: nil, fields: [:], file: folder.path + "/probe.json")
+            data = try session.webClient(for: probe, cache: nil).get(url, maxBytes: 20_000_000).data
+        } else {
+            guard let bytes = FileManager.default.contents(atPath: target) else {
+                throw TimeTrackError(.notFound, "try: no page at '\(target)'", fix: "give an http(s) URL or the path of a saved page")
+            }
+            data = bytes
+        }
+        saved = folder.path + "/page.html"
+        try data.write(to: URL(fileURLWithPath: saved))
+        document = try HTMLDocument(data: data, url: baseURL.flatMap(URL.init(string:)) ?? URL(string: target).flatMap { $0.scheme == nil ? nil : $0 } ?? URL(fileURLWithPath: target))
+    }
+
+    /// The definition built so far, as JSON.
+    static func definitionObject(id: String, target: String, kind: ItemKind, zone: TimeZone, baseURL: String?, item: JSONValue?, fields: [String: JSONValue]) -> [String: JSONValue] {
+        var options: [String: JSONValue] = ["fields": .object(fields)]
+        if let item { options["item"] = item }
+        var object: [String: JSONValue] = [
+            "id": .string(id), "importer": .string("html"), "kind": .string(kind.rawValue), "url": .string(target), "timeZone": .string(zone.identifier), "options": .object(options),
+        ]
+        if let baseURL {
+            object["baseURL"] = .string(baseURL)
+        } else if let url = URL(string: target), url.scheme != nil {
+            object["baseURL"] = .string(target)
+        }
+        return object
+    }
+
+    static func definition(target: String, kind: ItemKind, zone: TimeZone, baseURL: String?, item: JSONValue?, fields: [String: JSONValue], file: String) throws -> SourceDefinition {
+        try SourceDefinition.parse(definitionObject(id: "try", target: target, kind: kind, zone: zone, baseURL: baseURL, item: item, fields: fields), file: file)
+    }
+
+    /// What the html importer makes of the page with the definition so far.
+    func extract(session: Session) throws -> ImportResult {
+        let source = try Trial.definition(target: target, kind: kind, zone: zone, baseURL: baseURL, item: item, fields: fields, file: folder.path + "/try.json")
+        return try ImportPipeline(importsRoot: URL(fileURLWithPath: folder.path)).extract(source, file: saved)
+    }
+
+    /// A spec as typed: JSON (`{"select": ...}`, `[...]`, `"..."`) or a bare selector.
+    static func spec(_ text: String) -> JSONValue {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let first = trimmed.first, "{[\"".contains(first), let value = try? JSONDecoder().decode(JSONValue.self, from: Data(trimmed.utf8)) { return value }
+        return .string(trimmed)
+    }
+}
+
+/// A folder under the system's temporary folder, removed when released.
+final class TemporaryFolder {
+    let path: String
+    init() throws {
+        path = (NSTemporaryDirectory() as NSString).appendingPathComponent("timetrack-try-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+extension Console {
+    static let tryHelp = """
+        css SEL            elements matching a CSS selector (count, the first ten)
+        xpath EXPR         the same with an XPath expression
+        item SEL           the item selector (or JSON: {"select": SEL, "split": "lines"})
+        field NAME=SPEC    a field: a selector ("h2 a", "a@href") or a JSON spec; shows what it reads
+        unfield NAME       forget a field
+        kind K             announcement, event or school-info
+        items              the items the html importer makes of the page now
+        definition         the definition so far, as JSON
+        save ID            write it to the imports folder as ID.json (checked first)
+        done               leave (Ctrl-D too)
+        """
+
+    static var tryCommand: CommandSpec {
+        CommandSpec(
+            "try", usage: "URL|FILE [--kind K] [--zone Z] [--base URL]",
+            summary: "a selector shell: load a page once, try css, xpath, item and field specs on it, see the items, save the definition",
+            options: [
+                OptionSpec("kind", value: "K", help: "what the page lists: announcement (default), event or school-info"),
+                OptionSpec("zone", value: "Z", help: "the time zone of its dates (default: this machine's)"),
+                OptionSpec("base", value: "URL", help: "a saved page's public URL: its relative links resolve against it"),
+            ],
+            positional: 1...1
+        ) { args, session in
+            let kindText = args.option("kind") ?? "announcement"
+            guard let kind = ItemKind(word: kindText), [.announcement, .event, .schoolInfo].contains(kind) else {
+                throw TimeTrackError(.usage, "try: --kind must be announcement, event or school-info", fix: "usage: try URL|FILE [--kind K]")
+            }
+            let zoneText = args.option("zone") ?? TimeZone.current.identifier
+            guard let zone = TimeZone(identifier: zoneText) else { throw TimeTrackError(.usage, "try: --zone '\(zoneText)' is not a time zone", fix: "e.g. --zone America/Denver") }
+            if let base = args.option("base"), URL(string: base)?.scheme.map({ ["http", "https"].contains($0.lowercased()) }) != true {
+                throw TimeTrackError(.usage, "try: --base must be an http(s) URL", fix: "e.g. --base https://lincoln.example.org/news")
+            }
+            let trial = try Trial(target: args.positional[0], kind: kind, zone: zone, baseURL: args.option("base"), session: session)
+            let out = session.output
+            out.line("loaded \(trial.target): \(trial.document.root.select(try Selector("*")).count) elements. Commands: css, xpath, item, field, items, save ID, done (help lists them).")
+            while true {
+                out.flush()
+                let typed: String
+                if let reader = session.reader {
+                    switch reader.read(prompt: "try> ", remember: true) {
+                    case .end: return 0
+                    case .interrupted: continue
+                    case .line(let line): typed = line
+                    }
+                } else {
+                    guard let line = readLine(strippingNewline: true) else { return 0 }
+                    typed = line
+                }
+                let line = typed.trimmingCharacters(in: .whitespaces)
+                guard !line.isEmpty else { continue }
+                let verb = String(line.prefix { !$0.isWhitespace })
+                let rest = String(line.dropFirst(verb.count)).trimmingCharacters(in: .whitespaces)
+                do {
+                    if try tryStep(verb, rest, trial, session) { return 0 }
+                } catch let error as TimeTrackError {
+                    out.error(error)
+                }
+            }
+        }
+    }
+
+    /// One line of the selector shell; true when it is the last.
+    static func tryStep(_ verb: String, _ rest: String, _ trial: Trial, _ session: Session) throws -> Bool {
+        let out = session.output
+        func need(_ what: String) throws {
+            if rest.isEmpty { throw TimeTrackError(.usage, "\(verb): \(what)", fix: "help lists the commands") }
+        }
+        switch verb {
+        case "done", "quit", "exit", "\\q":
+            return true
+        case "help", "?":
+            out.line(tryHelp)
+        case "css", "xpath":
+            try need(verb == "css" ? "give a selector, like css article h2" : "give an expression, like xpath //h2")
+            let selector = try Selector(verb == "css" ? rest : "xpath:" + rest)
+            let matches = trial.document.root.select(selector)
+            out.line("\(matches.count) match\(matches.count == 1 ? "" : "es")")
+            for (index, node) in matches.prefix(10).enumerated() {
+                let classes = node.attribute("class").map { ".\($0.split(separator: " ").joined(separator: "."))" } ?? ""
+                out.line("  \(index + 1). <\(node.name)\(classes)> " + SafeText.visible(TextNormalizer.truncate(node.text, to: 90)))
+            }
+        case "item":
+            try need("give the item selector, like item article.post")
+            let spec = Trial.spec(rest)
+            if case .string(let text) = spec { _ = try Selector(text) }
+            trial.item = spec
+            try report(trial, session, field: nil)
+        case "field":
+            guard let equals = rest.firstIndex(of: "=") else { throw TimeTrackError(.usage, "field: write NAME=SPEC, like field title=h2 a", fix: "help lists the commands") }
+            let name = String(rest[..<equals]).trimmingCharacters(in: .whitespaces)
+            trial.fields[name] = Trial.spec(String(rest[rest.index(after: equals)...]))
+            do {
+                try report(trial, session, field: name)
+            } catch {
+                trial.fields[name] = nil
+                throw error
+            }
+        case "unfield":
+            try need("name the field")
+            trial.fields[rest] = nil
+            out.line("fields: " + trial.fields.keys.sorted().joined(separator: ", "))
+        case "kind":
+            guard let kind = ItemKind(word: rest), [.announcement, .event, .schoolInfo].contains(kind) else { throw TimeTrackError(.usage, "kind: announcement, event or school-info") }
+            trial.kind = kind
+            out.line("kind: \(kind.rawValue)")
+        case "items":
+            try report(trial, session, field: nil, all: true)
+        case "definition":
+            out.line((try? JSONCoding.prettyString(JSONValue.object(Trial.definitionObject(id: "ID", target: trial.target, kind: trial.kind, zone: trial.zone, baseURL: trial.baseURL, item: trial.item, fields: trial.fields)))) ?? "{}")
+        case "save":
+            try need("give the source's id, like save lincoln-news")
+            try save(rest, trial, session)
+        default:
+            throw TimeTrackError(.usage, "try: unknown command '\(verb)'", fix: "css, xpath, item, field, unfield, kind, items, definition, save ID, done")
+        }
+        return false
+    }
+
+    /// What the definition so far gives: counts, problems, and a field's values (or all items).
+    static func report(_ trial: Trial, _ session: Session, field: String?, all: Bool = false) throws {
+        let out = session.output
+        guard trial.item != nil else {
+            out.line("set the item selector next: item SEL")
+            return
+        }
+        guard trial.fields["title"] != nil else {
+            let matched = (trial.item?.stringValue ?? trial.item?.objectValue?["select"]?.stringValue).flatMap { try? Selector($0) }.map { trial.document.root.select($0).count } ?? 0
+            out.line("the item selector matches \(matched) element\(matched == 1 ? "" : "s"); now give the fields, starting with title: field title=SEL")
+            return
+        }
+        let result: ImportResult
+        do {
+            result = try trial.extract(session: session)
+        } catch let error as TimeTrackError where error.code == .configuration {
+            // A definition not complete yet (events need start...): say what, keep going.
+            out.line("not yet: \(error.context["field"].map { "\($0) " } ?? "")\(error.message)")
+            return
+        }
+        out.line("\(result.items.count) items, \(result.problems.count) problems")
+        let shown = all ? result.items : Array(result.items.prefix(5))
+        for item in shown {
+            let fields = item.content.fields()
+            var line = "  " + SafeText.visible(TextNormalizer.truncate(item.content.title, to: 60))
+            if let field {
+                let stored = Console.storedName(field, kind: trial.kind)
+                line += "  │ \(field): " + ItemRendering.value(fields[stored] ?? .null, zone: trial.zone, limit: 70)
+            } else if all {
+                let date = fields["start"] ?? fields["publishedAt"] ?? .null
+                line += "  │ " + ItemRendering.value(date, zone: trial.zone) + "  │ " + ItemRendering.value(fields["link"] ?? fields["url"] ?? .null, zone: trial.zone, limit: 70)
+            }
+            out.line(line)
+        }
+        if !all && result.items.count > shown.count { out.line("  … (items shows them all)") }
+        for problem in result.problems.prefix(all ? 50 : 3) { out.note("  " + problem.description) }
+    }
+
+    /// The field of the stored model a definition's field name fills.
+    static func storedName(_ field: String, kind: ItemKind) -> String {
+        switch field {
+        case "date": return kind == .event ? "start" : "publishedAt"
+        case "time": return "start"
+        case "location": return "locationName"
+        case "image": return "imageURL"
+        default: return field
+        }
+    }
+
+    /// Writes the definition, checked by the registry and by one extraction.
+    static func save(_ id: String, _ trial: Trial, _ session: Session) throws {
+        guard id.range(of: #"^[a-z0-9][a-z0-9-]{0,63}$"#, options: .regularExpression) != nil else {
+            throw TimeTrackError(.usage, "save: '\(id)' is not a source id (lowercase letters, digits and -)", fix: "e.g. save lincoln-news")
+        }
+        let path = (session.importsPath as NSString).appendingPathComponent("\(id).json")
+        if FileManager.default.fileExists(atPath: path) {
+            throw TimeTrackError(.usage, "save: \(path) exists already", fix: "save under another id, or remove the file first")
+        }
+        var target = trial.target
+        var copy: String?
+        if URL(string: target)?.scheme == nil {
+            // A page inside the imports folder is named relative to it, as the sample sources
+            // are; one outside it (where imports may not read) is copied in beside the definition.
+            let folder = URL(fileURLWithPath: session.importsPath).standardizedFileURL.resolvingSymlinksInPath().path + "/"
+            let absolute = URL(fileURLWithPath: target).standardizedFileURL.resolvingSymlinksInPath().path
+            if absolute.hasPrefix(folder) {
+                target = String(absolute.dropFirst(folder.count))
+            } else {
+                target = "\(id).html"
+                copy = (session.importsPath as NSString).appendingPathComponent(target)
+                if FileManager.default.fileExists(atPath: copy ?? "") { throw TimeTrackError(.usage, "save: \(copy ?? "") exists already", fix: "save under another id") }
+            }
+        }
+        let object = Trial.definitionObject(id: id, target: target, kind: trial.kind, zone: trial.zone, baseURL: trial.baseURL, item: trial.item, fields: trial.fields)
+        let source = try SourceDefinition.parse(object, file: path)
+        _ = try ImporterRegistry.make(for: source)
+        let result = try trial.extract(session: session)
+        guard !result.items.isEmpty else { throw TimeTrackError(.usage, "save: the definition gives no items yet", fix: "check item and title with `items`") }
+        try FileManager.default.createDirectory(atPath: session.importsPath, withIntermediateDirectories: true)
+        if let copy {
+            try AtomicFile.write(try Data(contentsOf: URL(fileURLWithPath: trial.saved)), to: copy)
+            session.output.line("copied the page into the imports folder as \(copy) (imports read local pages only there)")
+        }
+        try AtomicFile.write(Data(((try? JSONCoding.prettyString(JSONValue.object(object))) ?? "{}").utf8), to: path)
+        session.output.line("saved \(path): \(result.items.count) items now; try it with `extract \(id)`, import it with `import \(id)`")
+    }
+}

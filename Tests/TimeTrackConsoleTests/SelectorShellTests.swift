@@ -1,0 +1,75 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The selector shell on a pseudo-terminal: load a page once, find the items and fields by
+/// trying selectors, save the definition, and the saved definition works with `extract`.
+@Suite struct SelectorShellTests {
+    static let page = """
+        <!DOCTYPE html><html><head><meta charset="utf-8"><title>News | Lincoln Elementary</title></head><body>
+        <nav><a href="/">Home</a></nav>
+        <section class="news">
+          <div class="card"><h3><a href="/news/book-fair">Book Fair Next Week</a></h3><span class="when">October 5, 2026</span><p>Come find a book.</p></div>
+          <div class="card"><h3><a href="/news/picture-day">Picture Day</a></h3><span class="when">October 12, 2026</span><p>Smile!</p></div>
+          <div class="card"><h3><a href="/news/pta">PTA Meeting Moved</a></h3><span class="when">October 20, 2026</span><p>Now in the library.</p></div>
+        </section></body></html>
+        """
+
+    @Test func buildsAndSavesAWorkingDefinition() throws {
+        let dir = try TemporaryDirectory("try-shell")
+        defer { dir.remove() }
+        let page = try dir.write("downloads/news.html", Self.page)
+        let imports = dir.path("imports")
+        let pty = try PseudoTerminal(
+            Binaries.path("timetrack-admin"), ["--store", dir.path("t.sqlite"), "--imports", imports, "try", page, "--zone", "America/Chicago", "--base", "https://lincoln.example.org/news"],
+            environment: ["TIMETRACK_HISTORY": dir.path("history")])
+        #expect(pty.expect("try> ") != nil, "\(pty.transcript)")
+        pty.send("css div.card h3\r")
+        #expect(pty.expect("3 matches") != nil, "\(pty.transcript)")
+        #expect(pty.expect("try> ") != nil)
+        pty.send("xpath //span[@class='when']\r")
+        #expect(pty.expect("3 matches") != nil, "\(pty.transcript)")
+        pty.send("item div.card\r")
+        #expect(pty.expect("the item selector matches 3 elements") != nil, "\(pty.transcript)")
+        pty.send("field title=h3 a\r")
+        #expect(pty.expect("3 items, 0 problems") != nil, "\(pty.transcript)")
+        pty.send("field link=h3 a@href\r")
+        #expect(pty.expect("link: https://lincoln.example.org/news/book-fair") != nil, "\(pty.transcript)")
+        pty.send("field date=.when\r")
+        #expect(pty.expect("date: 2026-10-05") != nil, "\(pty.transcript)")
+        pty.send("field summary=nope\r")
+        #expect(pty.expect("try> ") != nil)
+        pty.send("unfield summary\r")
+        pty.send("items\r")
+        #expect(pty.expect("PTA Meeting Moved") != nil, "\(pty.transcript)")
+        pty.send("bogus\r")
+        #expect(pty.expect("unknown command 'bogus'") != nil, "\(pty.transcript)")
+        pty.send("save lincoln-news\r")
+        #expect(pty.expect("saved ") != nil, "\(pty.transcript)")
+        pty.send("done\r")
+        #expect(pty.waitForExit() == 0, "\(pty.transcript)")
+
+        // The saved definition: the page copied beside it, and the same items through extract.
+        #expect(FileManager.default.fileExists(atPath: imports + "/lincoln-news.html"))
+        let extracted = try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", imports, "--json", "extract", "lincoln-news"])
+        #expect(extracted.status == 0, "\(extracted.stderr)")
+        let items = ((try JSONSerialization.jsonObject(with: Data(extracted.stdout.utf8)) as? [String: Any])?["items"] as? [[String: Any]] ?? []).compactMap { $0["fields"] as? [String: Any] }
+        #expect(items.compactMap { $0["title"] as? String } == ["Book Fair Next Week", "Picture Day", "PTA Meeting Moved"])
+        #expect(items.compactMap { $0["link"] as? String }.first == "https://lincoln.example.org/news/book-fair")
+        let definition = try String(contentsOfFile: imports + "/lincoln-news.json", encoding: .utf8)
+        #expect(definition.contains("\"item\" : \"div.card\"") && definition.contains("\"timeZone\" : \"America/Chicago\""), "\(definition)")
+    }
+
+    @Test func extractTriesSpecsFromTheCommandLine() throws {
+        let dir = try TemporaryDirectory("try-cli")
+        defer { dir.remove() }
+        let page = try dir.write("news.html", Self.page)
+        let result = try Binaries.run(
+            "timetrack-admin", ["--store", dir.path("t.sqlite"), "--json", "extract", page, "--item", "div.card", "--field", "title=h3 a", "--field", #"date={"select": ".when", "pattern": "(October \\d+, \\d{4})"}"#])
+        #expect(result.status == 0, "\(result.stderr)")
+        let items = ((try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])?["items"] as? [[String: Any]] ?? []).compactMap { $0["fields"] as? [String: Any] }
+        #expect(items.count == 3)
+        #expect(items.first?["title"] as? String == "Book Fair Next Week")
+        #expect((items.first?["publishedAt"] as? String)?.hasPrefix("2026-10-05") == true, "\(items.first ?? [:])")
+    }
+}
