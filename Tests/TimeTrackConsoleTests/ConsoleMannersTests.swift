@@ -319,3 +319,18 @@ import Testing
         #expect(result.stderr.contains(#"0 items from news: check options.item ("article") against the page"#), "\(result.stderr)")
     }
 }
+
+@Suite struct SourcesLastResultTests {
+    @Test func sourcesShowEachSourcesLastRunResult() throws {
+        let fixture = try ConsoleFixture()
+        defer { fixture.remove() }
+        let listed = try fixture.json(["--as", "ana", "sources"]) as? [String: Any]
+        let sources = listed?["sources"] as? [[String: Any]] ?? []
+        let events = sources.first { $0["id"] as? String == "hillcrest-events" }
+        let last = events?["lastResult"] as? [String: Any]
+        #expect(last?["status"] as? String == "ok")
+        #expect(last?["found"] as? Int == 8 && last?["new"] as? Int == 8, "\(last ?? [:])")
+        let table = try fixture.run(["--as", "ana", "--no-pager", "sources"])
+        #expect(table.stdout.contains("ok: 8 found, 8 new"), "\(table.stdout)")
+    }
+}

@@ -50,8 +50,22 @@ extension Console {
             }
             // Held sources and last runs, when there is a store to ask.
             var states: [String: SourceState] = [:]
+            var lastRuns: [String: ImportRun] = [:]
             if FileManager.default.fileExists(atPath: session.storePath), let store = try? session.store() {
-                for source in sources { states[source.id] = try? store.sourceState(source.id) }
+                for source in sources {
+                    states[source.id] = try? store.sourceState(source.id)
+                    lastRuns[source.id] = (try? store.runs(sourceID: source.id, limit: 1))?.first
+                }
+            }
+            /// "ok: 12 found, 2 new, 1 problem" — what the last run did.
+            func result(_ run: ImportRun?) -> String {
+                guard let run else { return "-" }
+                var parts = ["\(run.found) found"]
+                if run.new > 0 { parts.append("\(run.new) new") }
+                if run.changed > 0 { parts.append("\(run.changed) changed") }
+                if run.missing > 0 { parts.append("\(run.missing) missing") }
+                if run.problems > 0 { parts.append("\(run.problems) problem\(run.problems == 1 ? "" : "s")") }
+                return run.status.rawValue + ": " + parts.joined(separator: ", ")
             }
             if session.output.json {
                 session.output.printJSON(
@@ -64,16 +78,17 @@ extension Console {
                                     "review": .string(s.review.rawValue), "enabled": .bool(s.enabled), "file": .string(s.file),
                                     "held": states[s.id]?.heldReason.map { .string($0) } ?? .null,
                                     "lastRun": states[s.id]?.lastRunAt.map { .string(ISO8601DateFormatter().string(from: $0)) } ?? .null,
+                                    "lastResult": lastRuns[s.id].flatMap { try? JSONCoding.value($0) } ?? .null,
                                 ])
                             }),
                         "errors": .array(errors.map { .object($0.jsonObject) }),
                     ]))
             } else {
-                var table = Table(headers: ["id", "kind", "importer", "schedule", "review", "last run", "url"])
+                var table = Table(headers: ["id", "kind", "importer", "schedule", "review", "last run", "result", "url"])
                 for s in sources {
                     let state = states[s.id]
                     let lastRun = state?.heldReason != nil ? "HELD" : state?.lastRunAt.map { Display.date($0, zone: .current) } ?? "never"
-                    table.rows.append([s.id + (s.enabled ? "" : " (disabled)"), s.kind.rawValue, s.importer, s.schedule?.description ?? "-", s.review.rawValue, lastRun, s.urlText])
+                    table.rows.append([s.id + (s.enabled ? "" : " (disabled)"), s.kind.rawValue, s.importer, s.schedule?.description ?? "-", s.review.rawValue, lastRun, result(lastRuns[s.id]), s.urlText])
                 }
                 if sources.isEmpty {
                     session.output.line("no sources in \(session.importsPath)")
