@@ -26,7 +26,9 @@ public struct HTMLImporter: Importer, Sendable {
             ImporterOption("year", type: "number", help: "the year of dates written without one (e.g. 2022, or \"October 2022 – June 2023\")"),
             ImporterOption(
                 "yearFrom", type: "selector",
-                help: "where the year of dates written without one is: the nearest element before each item matching this selector (true: the nearest heading), whose text gives a year or a range like \"October 2022 – January 2023\""),
+                help:
+                    "where the year of dates written without one is: the nearest element before each item matching this selector (true: the nearest heading; \"url\": the page's address), whose text gives a year or a range like \"October 2022 – January 2023\""
+            ),
         ])
 
     let source: SourceDefinition
@@ -44,6 +46,8 @@ public struct HTMLImporter: Importer, Sendable {
     let headingSelectors: [Selector]
     /// The nearest element before an item whose text says the year of yearless dates.
     let yearSelector: Selector?
+    /// `yearFrom: "url"`: the year is in the page's address (`/2026-meeting-materials`).
+    let yearFromURL: Bool
     /// Every heading, to tell a reviewer when a guessed year disagrees with the page.
     static let anyHeading = try? Selector("h1, h2, h3, h4, h5, h6")
 
@@ -86,10 +90,12 @@ public struct HTMLImporter: Importer, Sendable {
         }
         headingSelectors = (fields + detailFields).flatMap(\.1.headingSelectors) + (key?.headingSelectors ?? [])
         switch options["yearFrom"] {
-        case nil, .bool(false)?: yearSelector = nil
-        case .bool(true)?: yearSelector = HTMLImporter.anyHeading
+        case nil, .bool(false)?: (yearSelector, yearFromURL) = (nil, false)
+        case .bool(true)?: (yearSelector, yearFromURL) = (HTMLImporter.anyHeading, false)
+        case .string("url")?: (yearSelector, yearFromURL) = (nil, true)
         case .string(let text)?:
             do { yearSelector = try Selector(text) } catch let error as TimeTrackError { throw source.error("options.yearFrom", error.message, fix: error.fix) }
+            yearFromURL = false
         default:
             throw source.error("options.yearFrom", "must be a selector (\"h2.month\") or true (the nearest heading)")
         }
@@ -390,6 +396,7 @@ public struct HTMLImporter: Importer, Sendable {
             for unit in units(of: element) where entries.count < maxItems {
                 var raw = RawItem()
                 years.fill(&raw, for: element)
+                if yearFromURL { raw[Normalizer.yearField] = publicURL.path.removingPercentEncoding ?? publicURL.path }
                 let target = FieldTarget(element: unit.node, anchor: element, headings: headings)
                 FieldSpec.fill(&raw, fields: fields, item: target, groups: unit.groups, resolve: document.resolve)
                 var inputs = FieldInputs(fields: raw.values, groups: unit.groups, page: publicURL.absoluteString, text: { unit.node.text })

@@ -115,3 +115,17 @@ import TimeTrackKit
         #expect(events.map(\.description) == ["Has a place", nil, "Has a place"])
     }
 }
+
+@Suite struct YearFromURLTests {
+    @Test func theYearInThePagesAddress() throws {
+        let folder = try TemporaryDirectory("year-url")
+        try folder.write("page.html", "<ul><li>March 3 – Budget Hearing</li><li>April 7 – Regular Meeting</li></ul>")
+        try folder.write(
+            "y.json",
+            #"{ "id": "y", "importer": "html", "kind": "event", "url": "page.html", "baseURL": "https://x.example/board/2024-meeting-materials", "timeZone": "UTC", "options": { "item": "li", "yearFrom": "url", "fields": { "title": {"select": ".", "pattern": "– (.+)$"}, "start": {"select": ".", "pattern": "^(\\w+ \\d+)"} } } }"#
+        )
+        let result = try ImporterFixtures.extract("y", folder: folder.url)
+        #expect(result.events.map { isoString($0.start, "UTC") } == ["2024-03-03T00:00:00Z", "2024-04-07T00:00:00Z"])
+        #expect(result.items.allSatisfy { $0.guesses.isEmpty })
+    }
+}
