@@ -51,19 +51,11 @@ public struct HTMLImporter: Importer, Sendable {
     /// Every heading, to tell a reviewer when a guessed year disagrees with the page.
     static let anyHeading = try? Selector("h1, h2, h3, h4, h5, h6")
 
-    static let knownFields: [ItemKind: Set<String>] = [
-        .announcement: ["title", "link", "date", "summary", "body", "image", "imageAlt", "priority", "expires"],
-        .event: ["title", "start", "end", "date", "time", "allDay", "location", "address", "latitude", "longitude", "description", "category", "state", "link"],
-        .schoolInfo: ["title", "url", "link", "section", "type", "group"],
-    ]
-
     public init(source: SourceDefinition) throws {
         self.source = source
         let options = source.options
         try source.checkOptions(HTMLImporter.info)
-        guard let known = HTMLImporter.knownFields[source.kind] else {
-            throw source.error("kind", "the html importer makes announcements, events and school-info items, not \(source.kind.rawValue)")
-        }
+        let known = try MappedFields.names(for: source, importer: "html")
         (item, split) = try HTMLImporter.itemSpec(options["item"], source: source)
         guard let fieldObject = options["fields"]?.objectValue, !fieldObject.isEmpty else {
             throw source.error("options.fields", "is required: an object of field → selector", fix: "e.g. \"fields\": {\"title\": \"h2 a\", \"link\": \"h2 a@href\"}")
@@ -83,11 +75,6 @@ public struct HTMLImporter: Importer, Sendable {
             detailFields = []
         }
         key = try options["key"].map { try FieldSpec($0, field: "options.key", source: source) }
-        if let section = options["section"] {
-            guard let text = section.stringValue, SchoolInfoItem.Section(rawValue: text) != nil else {
-                throw source.error("options.section", "must be one of " + SchoolInfoItem.Section.allCases.map(\.rawValue).joined(separator: ", "))
-            }
-        }
         headingSelectors = (fields + detailFields).flatMap(\.1.headingSelectors) + (key?.headingSelectors ?? [])
         switch options["yearFrom"] {
         case nil, .bool(false)?: (yearSelector, yearFromURL) = (nil, false)
@@ -100,17 +87,7 @@ public struct HTMLImporter: Importer, Sendable {
             throw source.error("options.yearFrom", "must be a selector (\"h2.month\") or true (the nearest heading)")
         }
         try source.checkYearOption()
-        let names = Set(fields.map(\.0))
-        let required: [ItemKind: [String]] = [.announcement: ["title"], .event: ["title"], .schoolInfo: ["title"]]
-        for name in required[source.kind] ?? [] where !names.contains(name) && !detailFields.contains(where: { $0.0 == name }) {
-            throw source.error("options.fields.\(name)", "is required for \(source.kind.rawValue) items")
-        }
-        if source.kind == .event && !(names.contains("start") || names.contains("date")) && !detailFields.contains(where: { $0.0 == "start" || $0.0 == "date" }) {
-            throw source.error("options.fields.start", "is required for events (or give \"date\")")
-        }
-        if source.kind == .schoolInfo && !(names.contains("url") || names.contains("link")) {
-            throw source.error("options.fields.url", "is required for school-info items")
-        }
+        try MappedFields.check(Set((fields + detailFields).map(\.0)), source: source)
     }
 
     /// How an element is cut into several items.
@@ -369,18 +346,7 @@ public struct HTMLImporter: Importer, Sendable {
             try collect()
         }
         // Normalizing is pure work too: all cores, results in page order.
-        let built = Parallel.map(raws.map(\.raw), minimumPerWorker: 16) { raw in normalizer.prepareNoting(raw) }
-        for (entry, outcome) in zip(raws, built) {
-            switch outcome {
-            case .success(let made):
-                var item = ExtractedItem(key: entry.key, prepared: made.prepared, pageURL: entry.pageURL.absoluteString, pageHash: entry.page.hash, fetchedAt: entry.page.fetchedAt, location: entry.location)
-                item.guesses = made.guesses
-                result.items.append(item)
-            case .failure(let error):
-                let title = entry.raw["title"].map { " '\(TextNormalizer.truncate(TextNormalizer.collapse($0), to: 60))'" } ?? ""
-                result.problems.append(ImportProblem(.error, "skipped\(title): \(error.message)" + (error.fix.map { "; \($0)" } ?? ""), location: entry.location))
-            }
-        }
+        MappedFields.finish(raws.map { MappedFields.Found(key: $0.key, raw: $0.raw, page: $0.page, pageURL: $0.pageURL.absoluteString, location: $0.location) }, normalizer: normalizer, into: &result)
         return result
     }
 
@@ -400,7 +366,7 @@ public struct HTMLImporter: Importer, Sendable {
                 let target = FieldTarget(element: unit.node, anchor: element, headings: headings)
                 FieldSpec.fill(&raw, fields: fields, item: target, groups: unit.groups, resolve: document.resolve)
                 var inputs = FieldInputs(fields: raw.values, groups: unit.groups, page: publicURL.absoluteString, text: { unit.node.text })
-                let key = key?.value(target, &inputs) ?? defaultKey(raw) ?? ""
+                let key = key?.value(target, &inputs) ?? MappedFields.defaultKey(raw, kind: source.kind) ?? ""
                 entries.append(ListingMemo.Entry(key: key, values: raw.values))
             }
         }
@@ -423,12 +389,6 @@ public struct HTMLImporter: Importer, Sendable {
         return document.canonicalURL
     }
 
-    /// link, url, or title with the date: what identifies an item when the definition names no key.
-    func defaultKey(_ raw: RawItem) -> String? {
-        if source.kind != .event, let link = raw["link"] ?? raw["url"] { return link }
-        guard let title = raw["title"].map(TextNormalizer.collapse) else { return nil }
-        return [title, raw["start"] ?? raw["date"] ?? "", raw["link"] ?? ""].joined(separator: "|")
-    }
 }
 
 /// For each item: the text that says the year of its yearless dates (`yearFrom`), and the

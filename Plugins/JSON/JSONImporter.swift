@@ -38,20 +38,11 @@ public struct JSONImporter: Importer, Sendable {
     let maxPages: Int
     let maxItems: Int
 
-    /// The field names of each kind this importer fills.
-    static let knownFields: [ItemKind: Set<String>] = [
-        .announcement: ["title", "link", "date", "summary", "body", "image", "imageAlt", "priority", "expires"],
-        .event: ["title", "start", "end", "date", "time", "allDay", "location", "address", "latitude", "longitude", "description", "category", "state", "link"],
-        .schoolInfo: ["title", "url", "link", "section", "type", "group"],
-    ]
-
     public init(source: SourceDefinition) throws {
         self.source = source
         let options = source.options
         try source.checkOptions(JSONImporter.info)
-        guard let known = JSONImporter.knownFields[source.kind] else {
-            throw source.error("kind", "the json importer makes announcements, events and school-info items, not \(source.kind.rawValue)")
-        }
+        let known = try MappedFields.names(for: source, importer: "json")
         func path(_ name: String) throws -> JSONPath? {
             guard let value = options[name] else { return nil }
             guard let text = value.stringValue else { throw source.error("options.\(name)", "must be a path string, like \"data[*].attributes\"") }
@@ -96,15 +87,7 @@ public struct JSONImporter: Importer, Sendable {
         maxPages = try source.intOption("maxPages", default: 5, range: 1...100)
         maxItems = try source.intOption("maxItems", default: 5000, range: 1...100_000)
         try source.checkYearOption()
-        if let section = options["section"] {
-            guard let text = section.stringValue, SchoolInfoItem.Section(rawValue: text) != nil else {
-                throw source.error("options.section", "must be one of " + SchoolInfoItem.Section.allCases.map(\.rawValue).joined(separator: ", "))
-            }
-        }
-        let names = Set(fields.map(\.0))
-        if !names.contains("title") { throw source.error("options.fields.title", "is required for \(source.kind.rawValue) items") }
-        if source.kind == .event && !(names.contains("start") || names.contains("date")) { throw source.error("options.fields.start", "is required for events (or give \"date\")") }
-        if source.kind == .schoolInfo && !(names.contains("url") || names.contains("link")) { throw source.error("options.fields.url", "is required for school-info items") }
+        try MappedFields.check(Set(fields.map(\.0)), source: source)
     }
 
     public func run(_ context: ImportContext) throws -> ImportResult {
@@ -143,7 +126,7 @@ public struct JSONImporter: Importer, Sendable {
                 guard conditions.allSatisfy({ entry in entry.condition.holds(entry.condition.field.map { [$0: entry.path.first(item).flatMap(JSONFieldSpec.text) ?? ""] } ?? [:], text: { "" }) }) else { continue }
                 let raw = read(item, document: document, publicURL: publicURL)
                 var inputs = FieldInputs(fields: raw.values, page: publicURL.absoluteString, text: { JSONFieldSpec.allText(item) })
-                let key = key?.value(item, document: document, &inputs) ?? JSONImporter.idKey(item) ?? defaultKey(raw)
+                let key = key?.value(item, document: document, &inputs) ?? JSONImporter.idKey(item) ?? MappedFields.defaultKey(raw, kind: source.kind)
                 guard let key, !key.isEmpty else {
                     result.problems.append(ImportProblem(.error, "skipped: no title, link, id or key found (options.fields.title \(fields.first { $0.0 == "title" }.map { "'\($0.1.description)'" } ?? "") matched nothing)", location: location))
                     continue
@@ -165,17 +148,7 @@ public struct JSONImporter: Importer, Sendable {
                 url = nil
             }
         }
-        for entry in raws {
-            switch normalizer.prepareNoting(entry.raw) {
-            case .success(let made):
-                var item = ExtractedItem(key: entry.key, prepared: made.prepared, pageURL: entry.page.url.absoluteString, pageHash: entry.page.hash, fetchedAt: entry.page.fetchedAt, location: entry.location)
-                item.guesses = made.guesses
-                result.items.append(item)
-            case .failure(let error):
-                let title = entry.raw["title"].map { " '\(TextNormalizer.truncate(TextNormalizer.collapse($0), to: 60))'" } ?? ""
-                result.problems.append(ImportProblem(.error, "skipped\(title): \(error.message)" + (error.fix.map { "; \($0)" } ?? ""), location: entry.location))
-            }
-        }
+        MappedFields.finish(raws.map { MappedFields.Found(key: $0.key, raw: $0.raw, page: $0.page, pageURL: $0.page.url.absoluteString, location: $0.location) }, normalizer: normalizer, into: &result)
         return result
     }
 
@@ -232,13 +205,6 @@ public struct JSONImporter: Importer, Sendable {
             if let value = object[name].flatMap(JSONFieldSpec.text), !value.isEmpty { return "\(name):\(value)" }
         }
         return nil
-    }
-
-    /// link, url, or title with the date.
-    func defaultKey(_ raw: RawItem) -> String? {
-        if source.kind != .event, let link = raw["link"] ?? raw["url"] { return link }
-        guard let title = raw["title"].map(TextNormalizer.collapse) else { return nil }
-        return [title, raw["start"] ?? raw["date"] ?? "", raw["link"] ?? ""].joined(separator: "|")
     }
 
     /// The page as JSON, or an error saying what it is instead.

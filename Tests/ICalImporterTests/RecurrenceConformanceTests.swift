@@ -10,18 +10,12 @@ import TimeTrackCore
 /// every part the importer expands (INTERVAL, COUNT, UNTIL, WKST, BYMONTH, BYWEEKNO,
 /// BYYEARDAY, BYMONTHDAY, BYDAY with ordinals, BYSETPOS).
 @Suite struct RecurrenceConformanceTests {
-    /// A small deterministic generator (SplitMix64): the same rules on every run.
+    /// `SplitMix64` with what the rule generator needs besides.
     struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
-        mutating func chance(_ percent: Int) -> Bool { int(1...100) <= percent }
+        var base: SplitMix64
+        init(state: UInt64) { base = SplitMix64(state: state) }
+        mutating func int(_ range: ClosedRange<Int>) -> Int { base.int(range) }
+        mutating func chance(_ percent: Int) -> Bool { base.chance(percent) }
         mutating func some(_ values: [Int], most: Int) -> [Int] {
             var picked: [Int] = []
             for _ in 0..<int(1...most) {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import TimeTrackKit
@@ -7,16 +8,7 @@ import Testing
 /// linear time on the patterns that stall a backtracking engine, clear refusals for the rest.
 @Suite struct SafePatternTests {
     /// A small deterministic generator (SplitMix64), so every run tries the same cases.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias Seeded = SplitMix64
 
     static func randomPattern(_ rng: inout Seeded, depth: Int = 0) -> String {
         var out = ""

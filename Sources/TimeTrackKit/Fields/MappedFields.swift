@@ -1,0 +1,71 @@
+import Foundation
+import TimeTrackCore
+
+/// What importers that map fields by name (`html`, `json`) share: the names each kind takes,
+/// the checks of a definition's fields, the default key, and the last step from raw values to
+/// items.
+public enum MappedFields {
+    /// The field names of each kind (docs/importers/fields.md).
+    public static let known: [ItemKind: Set<String>] = [
+        .announcement: ["title", "link", "date", "summary", "body", "image", "imageAlt", "priority", "expires"],
+        .event: ["title", "start", "end", "date", "time", "allDay", "location", "address", "latitude", "longitude", "description", "category", "state", "link"],
+        .schoolInfo: ["title", "url", "link", "section", "type", "group"],
+    ]
+
+    /// The names the source's kind takes, or an error naming the importer's kinds.
+    public static func names(for source: SourceDefinition, importer: String) throws -> Set<String> {
+        guard let names = known[source.kind] else {
+            throw source.error("kind", "the \(importer) importer makes announcements, events and school-info items, not \(source.kind.rawValue)")
+        }
+        return names
+    }
+
+    /// Checks that the fields given (`names`) include what the kind needs, and `options.section`.
+    public static func check(_ names: Set<String>, source: SourceDefinition) throws {
+        if !names.contains("title") { throw source.error("options.fields.title", "is required for \(source.kind.rawValue) items") }
+        if source.kind == .event && !(names.contains("start") || names.contains("date")) { throw source.error("options.fields.start", "is required for events (or give \"date\")") }
+        if source.kind == .schoolInfo && !(names.contains("url") || names.contains("link")) { throw source.error("options.fields.url", "is required for school-info items") }
+        if let section = source.options["section"] {
+            guard let text = section.stringValue, SchoolInfoItem.Section(rawValue: text) != nil else {
+                throw source.error("options.section", "must be one of " + SchoolInfoItem.Section.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+        }
+    }
+
+    /// link, url, or title with the date: what identifies an item when the definition names no key.
+    public static func defaultKey(_ raw: RawItem, kind: ItemKind) -> String? {
+        if kind != .event, let link = raw["link"] ?? raw["url"] { return link }
+        guard let title = raw["title"].map(TextNormalizer.collapse) else { return nil }
+        return [title, raw["start"] ?? raw["date"] ?? "", raw["link"] ?? ""].joined(separator: "|")
+    }
+
+    /// One item found: its key, raw values, and where it was.
+    public struct Found {
+        public var key: String
+        public var raw: RawItem
+        public var page: FetchedPage
+        public var pageURL: String
+        public var location: String
+
+        public init(key: String, raw: RawItem, page: FetchedPage, pageURL: String, location: String) {
+            (self.key, self.raw, self.page, self.pageURL, self.location) = (key, raw, page, pageURL, location)
+        }
+    }
+
+    /// Normalizes what was found (on all cores, results in order) into the result's items, or
+    /// problems naming the item and why it was skipped.
+    public static func finish(_ found: [Found], normalizer: Normalizer, into result: inout ImportResult) {
+        let built = Parallel.map(found.map(\.raw), minimumPerWorker: 16) { raw in normalizer.prepareNoting(raw) }
+        for (entry, outcome) in zip(found, built) {
+            switch outcome {
+            case .success(let made):
+                var item = ExtractedItem(key: entry.key, prepared: made.prepared, pageURL: entry.pageURL, pageHash: entry.page.hash, fetchedAt: entry.page.fetchedAt, location: entry.location)
+                item.guesses = made.guesses
+                result.items.append(item)
+            case .failure(let error):
+                let title = entry.raw["title"].map { " '\(TextNormalizer.truncate(TextNormalizer.collapse($0), to: 60))'" } ?? ""
+                result.problems.append(ImportProblem(.error, "skipped\(title): \(error.message)" + (error.fix.map { "; \($0)" } ?? ""), location: entry.location))
+            }
+        }
+    }
+}
