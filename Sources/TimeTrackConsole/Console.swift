@@ -1,5 +1,6 @@
 import Foundation
 import TimeTrackCore
+import TimeTrackImport
 
 /// The front door: parses global options, then runs one command (CLI), commands from stdin
 /// (a pipe), or the REPL (a terminal). `timetrack-admin`'s `main.swift` only calls `Console.main`.
@@ -10,7 +11,7 @@ public enum Console {
     /// Every command, in help order.
     public static var commands: [CommandSpec] {
         [
-            helpCommand, statusCommand, pluginsCommand, sourcesCommand, extractCommand, tryCommand, importCommand, reviewCommand, listCommand,
+            helpCommand, statusCommand, pluginsCommand, sourcesCommand, extractCommand, tryCommand, pluginCommand, importCommand, reviewCommand, listCommand,
             showCommand, historyCommand, approveCommand, rejectCommand, editCommand, unlockCommand, archiveCommand, restoreCommand, keepCommand,
             revertCommand, undoCommand,
             replyCommand, closeCommand, reopenCommand, runsCommand, auditCommand, exportCommand, previewCommand, placeCommand, placesCommand, operatorCommand, completionsCommand, quitCommand,
@@ -27,6 +28,7 @@ public enum Console {
     public static let globalOptions: [OptionSpec] = [
         OptionSpec("store", value: "PATH", help: "the store file (env TIMETRACK_STORE, default ./timetrack.sqlite)"),
         OptionSpec("imports", value: "DIR", help: "the folder of source definitions (default ./Imports)"),
+        OptionSpec("plugins", value: "DIR", help: "the folder of external importers (default: Plugins.d beside the imports folder)"),
         OptionSpec("as", value: "NAME", help: "admins only: act as operator NAME (recorded as NAME (by you)); you are the operator of your Unix account"),
         OptionSpec("group", value: "GROUP", help: "a new store is made 0660 in this Unix group (staff who share it) instead of 0600"),
         OptionSpec("json", help: "machine-readable output"),
@@ -45,6 +47,7 @@ public enum Console {
         var words = arguments
         var storePath = environment["TIMETRACK_STORE"].flatMap { $0.isEmpty ? nil : $0 } ?? Session.defaultStorePath
         var importsPath = "./Imports"
+        var pluginsPath: String?
         var actingAs: String?
         var group: gid_t?
         var json = false
@@ -73,12 +76,17 @@ public enum Console {
                 return words.removeFirst()
             }
             switch name {
-            case "store", "imports", "as":
+            case "store", "imports", "as", "plugins":
                 guard let v = takeValue(), !v.isEmpty else {
                     output.error(TimeTrackError(.usage, "--\(name) needs a value", fix: "usage: timetrack-admin [--store PATH] [--imports DIR] [--as NAME] [--json] [--no-input] COMMAND"))
                     return 2
                 }
-                if name == "store" { storePath = v } else if name == "imports" { importsPath = v } else { actingAs = v }
+                switch name {
+                case "store": storePath = v
+                case "imports": importsPath = v
+                case "plugins": pluginsPath = v
+                default: actingAs = v
+                }
             case "group":
                 guard let v = takeValue(), !v.isEmpty else {
                     output.error(TimeTrackError(.usage, "--group needs a value", fix: "usage: timetrack-admin --group GROUP COMMAND"))
@@ -122,6 +130,9 @@ public enum Console {
             interactive: stdinIsTerminal && !noInput, output: output)
         session.actingAs = actingAs
         session.storeGroup = group
+        // External importers: Plugins.d beside the imports folder, or --plugins.
+        session.pluginsPath = pluginsPath ?? ((URL(fileURLWithPath: importsPath).standardizedFileURL.deletingLastPathComponent().path as NSString).appendingPathComponent("Plugins.d"))
+        ImporterRegistry.usePlugins(folder: session.pluginsPath)
         if stdoutIsTerminal && !noPager { session.pager = pagerCommand(environment) }
         defer {
             output.flush()

@@ -1,5 +1,6 @@
 import DocumentsImporter
 import FeedImporter
+import Foundation
 import HTMLImporter
 import ICalImporter
 import InboxImporter
@@ -9,26 +10,59 @@ import TimeTrackCore
 import TimeTrackKit
 import WordPressImporter
 
-/// The importer plugins this build knows, by name.
+/// The importers this build knows, by name, and the external ones of the plugins folder.
 public enum ImporterRegistry {
-    /// Every importer type, in `plugins` order.
-    public static var all: [any Importer.Type] {
+    /// Every built-in importer type, in `plugins` order.
+    public static var all: [any Importer.Type] { builtIn }
+
+    static var builtIn: [any Importer.Type] {
         [HTMLImporter.self, ICalImporter.self, FeedImporter.self, WordPressImporter.self, MetadataImporter.self, DocumentsImporter.self, InboxImporter.self, JSONImporter.self]
     }
 
-    /// The importer named `name`, or nil.
+    private static let externalBox = ExternalBox()
+
+    /// The external importers in use (`usePlugins`).
+    public static var external: PluginFolder { externalBox.get() }
+
+    /// Reads the external importers of a plugins folder (each `NAME/plugin.json`); they stand
+    /// beside the built-in ones from then on.
+    @discardableResult
+    public static func usePlugins(folder: String) -> PluginFolder {
+        let found = PluginFolder(path: folder)
+        externalBox.set(found)
+        return found
+    }
+
+    /// What every importer is, built-in and external, in `plugins` order.
+    public static var infos: [ImporterInfo] { builtIn.map { $0.info } + external.manifests.map(\.info) }
+
+    /// The built-in importer named `name`, or nil.
     public static func type(named name: String) -> (any Importer.Type)? {
-        all.first { $0.info.name == name }
+        builtIn.first { $0.info.name == name }
+    }
+
+    /// What the importer named `name` is, built-in or external.
+    public static func info(named name: String) -> ImporterInfo? {
+        type(named: name)?.info ?? external.manifests.first { $0.info.name == name }?.info
     }
 
     /// Builds the importer a source names, checking its options.
     public static func make(for source: SourceDefinition) throws -> any Importer {
-        guard let type = type(named: source.importer) else {
-            throw source.error("importer", "'\(source.importer)' is not an installed importer", fix: "installed: " + all.map { $0.info.name }.joined(separator: ", "))
+        guard let info = info(named: source.importer) else {
+            throw source.error("importer", "'\(source.importer)' is not an installed importer", fix: "installed: " + infos.map(\.name).joined(separator: ", "))
         }
-        guard type.info.kinds.contains(source.kind) else {
-            throw source.error("kind", "the \(source.importer) importer does not make \(source.kind.rawValue) items", fix: "it makes: " + type.info.kinds.map(\.rawValue).joined(separator: ", "))
+        guard info.kinds.contains(source.kind) else {
+            throw source.error("kind", "the \(source.importer) importer does not make \(source.kind.rawValue) items", fix: "it makes: " + info.kinds.map(\.rawValue).joined(separator: ", "))
         }
-        return try type.init(source: source)
+        if let type = type(named: source.importer) { return try type.init(source: source) }
+        return try ExternalImporter(source: source)
     }
+}
+
+/// The plugins folder's importers, shared by every thread of the process.
+final class ExternalBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var folder = PluginFolder()
+    func get() -> PluginFolder { lock.lock(); defer { lock.unlock() }; return folder }
+    func set(_ value: PluginFolder) { lock.lock(); folder = value; lock.unlock() }
 }

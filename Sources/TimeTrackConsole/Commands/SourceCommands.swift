@@ -6,12 +6,12 @@ import TimeTrackReview
 
 extension Console {
     static var pluginsCommand: CommandSpec {
-        CommandSpec("plugins", summary: "list the importer plugins, their kinds and options") { _, session in
-            let infos = ImporterRegistry.all.map { $0.info }
+        CommandSpec("plugins", summary: "list the importers, built-in and external (the plugins folder), their kinds and options") { _, session in
+            let infos = ImporterRegistry.infos
             if session.output.json {
                 session.output.printJSON(
                     JSONValue.array(
-                        infos.map { info in
+                        infos.map { info -> JSONValue in
                             .object([
                                 "name": .string(info.name), "version": .string(info.version), "kinds": .array(info.kinds.map { .string($0.rawValue) }),
                                 "summary": .string(info.summary),
@@ -27,7 +27,9 @@ extension Console {
                     session.output.line("  " + (option.name + (option.required ? " (required)" : "")).padding(toLength: 22, withPad: " ", startingAt: 0) + option.help)
                 }
             }
-            return 0
+            // Manifests that could not be read: said, not silently left out.
+            for error in ImporterRegistry.external.errors { session.output.error(error) }
+            return ImporterRegistry.external.errors.isEmpty ? 0 : 2
         }
     }
 

@@ -12,6 +12,8 @@ public final class Session {
     public var storePath: String
     /// Folder of source definitions.
     public var importsPath: String
+    /// Folder of external importers (`NAME/plugin.json`).
+    public var pluginsPath = "./Plugins.d"
     /// Who decisions are recorded as: the operator's name once the store is open
     /// (`NAME (by ADMIN)` under `--as`); empty until then without `--as` (the account is looked
     /// up only when a command needs it, so `help` starts fast).

@@ -94,6 +94,7 @@ public struct ImportPipeline {
             fetcher.confinedTo = URL(fileURLWithPath: file).deletingLastPathComponent().standardizedFileURL.resolvingSymlinksInPath()
         }
         let context = ImportContext(source: effective, fetcher: fetcher, now: now())
+        context.shouldStop = shouldStop
         context.progress = progress
         context.memo = memo
         let result = try importer.run(context)
@@ -160,7 +161,7 @@ public struct ImportPipeline {
             return summary
         }
         var seen: Set<String> = []
-        let importerInfo = ImporterRegistry.type(named: source.importer)?.info
+        let importerInfo = ImporterRegistry.info(named: source.importer)
         // Batches of items per transaction: each item is still its own decision (savepoint,
         // revision, audit entry); a batch commits whole, so a killed run leaves whole batches.
         var start = 0

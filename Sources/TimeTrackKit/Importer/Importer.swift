@@ -183,6 +183,9 @@ public final class ImportContext {
     public let now: Date
     /// Called as pages are fetched and items found (for progress on a terminal).
     public var progress: ((_ pages: Int, _ items: Int) -> Void)?
+    /// True once the run should stop (Ctrl-C at the console): importers that wait on something
+    /// other than the fetcher (an external importer's process) ask it.
+    public var shouldStop: (() -> Bool)?
 
     public init(source: SourceDefinition, fetcher: any PageFetcher, now: Date = Date()) {
         self.source = source

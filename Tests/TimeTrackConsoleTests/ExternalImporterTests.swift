@@ -1,0 +1,214 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// External importers through the real binary: the two example plugins end to end, hostile
+/// plugins, the shared per-host schedule, and `plugin new`.
+@Suite struct ExternalImporterTests {
+    static let plugins = ConsoleFixture.root.appendingPathComponent("Plugins.d").path
+
+    static var hasPython: Bool { (try? Binaries.runPath("/usr/bin/env", ["python3", "--version"]))?.status == 0 }
+
+    /// Runs the binary with the repository's plugins and an imports folder.
+    static func run(_ dir: TemporaryDirectory, _ imports: String, _ arguments: [String], plugins: String = plugins) throws -> Binaries.Result {
+        try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--plugins", plugins, "--imports", imports] + arguments)
+    }
+
+    @Test(arguments: [("js-calendar", "westbrook-calendar", 3), ("csv-info", "westbrook-documents", 4)])
+    func theExamplePluginsImportReviewAndReimport(_ plugin: String, _ source: String, _ count: Int) throws {
+        if plugin == "js-calendar" && !Self.hasPython {
+            print("skipped: python3 is not installed here (the js-calendar example is Python)")
+            return
+        }
+        let dir = try TemporaryDirectory("plugin-\(plugin)")
+        defer { dir.remove() }
+        let imports = ConsoleFixture.root.appendingPathComponent("Plugins.d/\(plugin)/example").path
+        let listed = try Self.run(dir, imports, ["plugins"])
+        #expect(listed.stdout.contains("\(plugin) 1.0.0"), "\(listed.stdout)")
+        let extracted = try Self.run(dir, imports, ["extract", source])
+        #expect(extracted.status == 0, "\(extracted.stderr)")
+        #expect(extracted.stdout.contains("\(count) items, 0 problems"), "\(extracted.stdout)")
+
+        let first = try Self.run(dir, imports, ["--as", "ana", "import", source])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect((first.stdout + first.stderr).contains("\(count) new"), "\(first.stdout) \(first.stderr)")
+        let kind = plugin == "js-calendar" ? "events" : "school-info"
+        let pending = try JSONSerialization.jsonObject(with: Data(try Self.run(dir, imports, ["--json", "list", kind, "--status", "pending"]).stdout.utf8)) as? [[String: Any]] ?? []
+        #expect(pending.count == count)
+        let approved = try Self.run(dir, imports, ["--as", "ana", "approve"] + pending.compactMap { $0["id"] as? String })
+        #expect(approved.status == 0, "\(approved.stderr)")
+        // Again: every item unchanged (skipped by hash), nothing back in review.
+        let second = try Self.run(dir, imports, ["--as", "ana", "import", source])
+        #expect((second.stdout + second.stderr).contains("0 new · 0 changed · \(count) unchanged"), "\(second.stdout) \(second.stderr)")
+        let published = try JSONSerialization.jsonObject(with: Data(try Self.run(dir, imports, ["--json", "list", kind, "--status", "published"]).stdout.utf8)) as? [[String: Any]] ?? []
+        #expect(published.count == count)
+    }
+
+    /// A plugins folder with one shell plugin whose program is `script`.
+    static func hostile(_ dir: TemporaryDirectory, _ script: String, timeout: Int = 3, maxOutputMB: Double = 1) throws -> (plugins: String, imports: String) {
+        try dir.write(
+            "plugins/bad/plugin.json",
+            #"{ "protocol": 1, "name": "bad", "version": "1", "kinds": ["announcement"], "command": ["./plugin.sh"], "timeout": \#(timeout), "maxOutputMB": \#(maxOutputMB) }"#)
+        let program = try dir.write("plugins/bad/plugin.sh", "#!/bin/sh\n" + script + "\n")
+        chmod(program, 0o755)
+        try dir.write("imports/page.html", "<p>hello</p>")
+        try dir.write("imports/bad-source.json", #"{ "id": "bad-source", "importer": "bad", "kind": "announcement", "url": "page.html", "baseURL": "https://school.example/news", "timeZone": "UTC" }"#)
+        return (dir.path("plugins"), dir.path("imports"))
+    }
+
+    static func items(_ dir: TemporaryDirectory, _ setup: (plugins: String, imports: String)) throws -> Int {
+        let listed = try Self.run(dir, setup.imports, ["--json", "list", "announcements", "--status", "pending"], plugins: setup.plugins)
+        return (try? JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [Any])?.count ?? 0
+    }
+
+    @Test func aPluginThatNeverExitsIsKilledAtItsLimit() throws {
+        let dir = try TemporaryDirectory("plugin-forever")
+        defer { dir.remove() }
+        let setup = try Self.hostile(dir, #"echo '{"item":{"title":"half"}}'; while :; do sleep 1; done"#, timeout: 2)
+        let started = Date()
+        let result = try Self.run(dir, setup.imports, ["--as", "ana", "import", "bad-source"], plugins: setup.plugins)
+        #expect(Date().timeIntervalSince(started) < 20)
+        #expect(result.status != 0)
+        #expect(result.stdout.contains("time limit") || result.stderr.contains("time limit"), "\(result.stdout) \(result.stderr)")
+        #expect(try Self.items(dir, setup) == 0, "a failed run applies nothing")
+    }
+
+    @Test func aPluginThatPrintsTooMuchIsCutAtTheCap() throws {
+        let dir = try TemporaryDirectory("plugin-flood")
+        defer { dir.remove() }
+        let setup = try Self.hostile(dir, #"yes '{"problem":"flood"}' | head -c 100000000"#, timeout: 30, maxOutputMB: 1)
+        let result = try Self.run(dir, setup.imports, ["--as", "ana", "import", "bad-source"], plugins: setup.plugins)
+        #expect(result.status != 0)
+        #expect((result.stdout + result.stderr).contains("more than 1 MB"), "\(result.stdout.suffix(300)) \(result.stderr.suffix(300))")
+        #expect(try Self.items(dir, setup) == 0)
+    }
+
+    @Test func invalidLinesAreProblemsNotCrashes() throws {
+        let dir = try TemporaryDirectory("plugin-garbage")
+        defer { dir.remove() }
+        let setup = try Self.hostile(
+            dir, #"printf 'not json\n{"item": \n[1,2]\n{"what":1}\n\033[31mred\n'; echo '{"item":{"title":"Still here","link":"https://school.example/a","date":"2026-11-02"}}'"#)
+        let result = try Self.run(dir, setup.imports, ["extract", "bad-source"], plugins: setup.plugins)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Still here"))
+        #expect(result.stdout.contains("1 items, 0 problems") == false)
+        #expect(result.stderr.components(separatedBy: "skipped").count - 1 >= 5, "\(result.stderr)")
+        #expect(!result.stderr.contains("\u{1B}[31m"), "a control sequence from a plugin reached the terminal")
+    }
+
+    @Test func pageRequestsFollowTheToolsRules() throws {
+        let dir = try TemporaryDirectory("plugin-fetch")
+        defer { dir.remove() }
+        // Asks for the cloud metadata address and a local file; reports what it was answered.
+        let setup = try Self.hostile(
+            dir,
+            #"""
+            read -r start
+            for url in http://169.254.169.254/latest/meta-data/ file:///etc/passwd; do
+              printf '{"fetch":"%s"}\n' "$url"
+              read -r answer
+              case "$answer" in *'"error"'*) echo '{"problem":"refused as it should be"}' ;; *root:*) echo '{"problem":"LEAKED"}' ;; *) echo '{"problem":"answered"}' ;; esac
+            done
+            echo '{"item":{"title":"Done","link":"https://school.example/done"}}'
+            """#)
+        let result = try Self.run(dir, setup.imports, ["extract", "bad-source"], plugins: setup.plugins)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.components(separatedBy: "refused as it should be").count - 1 == 2, "\(result.stderr)")
+        #expect(!result.stderr.contains("LEAKED") && !result.stdout.contains("root:x:0"))
+    }
+
+    @Test func aPluginIgnoringTermIsKilledWithItsWholeGroup() throws {
+        let dir = try TemporaryDirectory("plugin-term")
+        defer { dir.remove() }
+        let marker = dir.path("child.pid")
+        let setup = try Self.hostile(
+            dir,
+            """
+            trap '' TERM
+            (trap '' TERM; exec sleep 300) &
+            echo $! > \(marker)
+            while :; do sleep 1; done
+            """, timeout: 2)
+        let result = try Self.run(dir, setup.imports, ["--as", "ana", "import", "bad-source"], plugins: setup.plugins)
+        #expect(result.status != 0)
+        let pidText = try String(contentsOfFile: marker, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let child = try #require(Int32(pidText))
+        // The child in the group is gone (killed, and reaped by init): kill(pid, 0) fails.
+        var gone = false
+        for _ in 0..<50 where !gone {
+            gone = kill(child, 0) != 0 || (try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8))?.contains(") Z ") == true
+            if !gone { usleep(100_000) }
+        }
+        #expect(gone, "the plugin's child \(child) outlived the run")
+    }
+
+    @Test func pluginPagesShareThePerHostScheduleWithBuiltInImporters() throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let inFlight = Counter()
+        server.handle { request in
+            inFlight.enter()
+            usleep(150_000)
+            inFlight.leave()
+            if request.path == "/robots.txt" { return .init(status: 404) }
+            let n = request.path.filter(\.isNumber)
+            return .html("<html><body><article><h2><a href=\"/news/\(n)\">Story \(n)</a></h2></article></body></html>")
+        }
+        let dir = try TemporaryDirectory("plugin-schedule")
+        defer { dir.remove() }
+        try dir.write(
+            "plugins/pages/plugin.json", #"{ "protocol": 1, "name": "pages", "version": "1", "kinds": ["announcement"], "command": ["./plugin.sh"], "timeout": 60 }"#)
+        let program = try dir.write(
+            "plugins/pages/plugin.sh",
+            """
+            #!/bin/sh
+            read -r start
+            for n in 1 2 3 4; do
+              printf '{"fetch":"\(server.base)/plugin/%s"}\\n' "$n"
+              read -r answer
+              printf '{"item":{"title":"Plugin page %s","link":"\(server.base)/plugin/%s"}}\\n' "$n" "$n"
+            done
+            """)
+        chmod(program, 0o755)
+        try dir.write("imports/_settings.json", #"{ "requestDelay": 0 }"#)
+        try dir.write(
+            "imports/a-plugin.json",
+            #"{ "id": "a-plugin", "importer": "pages", "kind": "announcement", "url": "\#(server.base)/plugin/0", "timeZone": "UTC", "allowPrivateNetwork": ["127.0.0.1"] }"#)
+        for id in ["b-html", "c-html"] {
+            try dir.write(
+                "imports/\(id).json",
+                #"{ "id": "\#(id)", "importer": "html", "kind": "announcement", "url": "\#(server.base)/\#(id)/1", "timeZone": "UTC", "allowPrivateNetwork": ["127.0.0.1"], "options": { "item": "article", "fields": { "title": "h2 a", "link": "h2 a@href" } } }"#
+            )
+        }
+        let result = try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--plugins", dir.path("plugins"), "--imports", dir.path("imports"), "--as", "ana", "import", "--all"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(server.requests.filter { $0.path.hasPrefix("/plugin/") }.count == 4)
+        #expect(inFlight.most == 1, "the server saw \(inFlight.most) requests at once")
+    }
+
+    @Test(arguments: ["python", "sh"])
+    func pluginNewWritesAWorkingSkeleton(_ language: String) throws {
+        if language == "python" && !Self.hasPython {
+            print("skipped: python3 is not installed here")
+            return
+        }
+        let dir = try TemporaryDirectory("plugin-new")
+        defer { dir.remove() }
+        let made = try Self.run(dir, dir.path("imports"), ["plugin", "new", "lunch-menu", "--language", language], plugins: dir.path("plugins"))
+        #expect(made.status == 0, "\(made.stderr)")
+        let extracted = try Self.run(dir, dir.path("imports"), ["extract", "lunch-menu-example"], plugins: dir.path("plugins"))
+        #expect(extracted.status == 0, "\(extracted.stderr)")
+        #expect(extracted.stdout.contains("2 items, 0 problems"), "\(extracted.stdout)")
+        let again = try Self.run(dir, dir.path("imports"), ["plugin", "new", "lunch-menu", "--language", language], plugins: dir.path("plugins"))
+        #expect(again.status == 2 && again.stderr.contains("exists already"))
+    }
+}
+
+/// How many requests are being served at once, and the most seen.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var now = 0
+    private(set) var most = 0
+    func enter() { lock.lock(); now += 1; most = max(most, now); lock.unlock() }
+    func leave() { lock.lock(); now -= 1; lock.unlock() }
+}
