@@ -110,11 +110,17 @@ import Testing
               case "$answer" in *'"error"'*) echo '{"problem":"refused as it should be"}' ;; *root:*) echo '{"problem":"LEAKED"}' ;; *) echo '{"problem":"answered"}' ;; esac
             done
             echo '{"item":{"title":"Done","link":"https://school.example/done"}}'
+            echo 'checked two addresses' >&2
             """#)
         let result = try Self.run(dir, setup.imports, ["extract", "bad-source"], plugins: setup.plugins)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.components(separatedBy: "refused as it should be").count - 1 == 2, "\(result.stderr)")
         #expect(!result.stderr.contains("LEAKED") && !result.stdout.contains("root:x:0"))
+        // The plugin's stderr is kept in the run's record.
+        let imported = try Self.run(dir, setup.imports, ["--as", "ana", "import", "bad-source"], plugins: setup.plugins)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let runs = try Self.run(dir, setup.imports, ["--json", "runs"], plugins: setup.plugins)
+        #expect(runs.stdout.contains("checked two addresses"), "\(runs.stdout)")
     }
 
     @Test func aPluginIgnoringTermIsKilledWithItsWholeGroup() throws {
@@ -140,6 +146,36 @@ import Testing
             if !gone { usleep(100_000) }
         }
         #expect(gone, "the plugin's child \(child) outlived the run")
+    }
+
+    @Test func ctrlCStopsThePluginsWholeGroup() throws {
+        let dir = try TemporaryDirectory("plugin-ctrl-c")
+        defer { dir.remove() }
+        let marker = dir.path("child.pid")
+        let setup = try Self.hostile(
+            dir,
+            """
+            (trap '' TERM; exec sleep 300) &
+            echo $! > \(marker).tmp && mv \(marker).tmp \(marker)
+            while :; do sleep 1; done
+            """, timeout: 120)
+        let pty = try PseudoTerminal(
+            Binaries.path("timetrack-admin"), ["--store", dir.path("t.sqlite"), "--plugins", setup.plugins, "--imports", setup.imports, "--as", "ana", "import", "bad-source"])
+        var waited = 0
+        while !FileManager.default.fileExists(atPath: marker) && waited < 100 {
+            usleep(100_000)
+            waited += 1
+        }
+        let child = try #require(Int32(try String(contentsOfFile: marker, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        pty.send("\u{3}")
+        let status = pty.waitForExit(timeout: 15)
+        #expect(status != nil && status != 0, "\(pty.transcript)")
+        var gone = false
+        for _ in 0..<50 where !gone {
+            gone = kill(child, 0) != 0 || (try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8))?.contains(") Z ") == true
+            if !gone { usleep(100_000) }
+        }
+        #expect(gone, "the plugin's child \(child) outlived Ctrl-C")
     }
 
     @Test func pluginPagesShareThePerHostScheduleWithBuiltInImporters() throws {

@@ -141,7 +141,10 @@ public struct ExternalImporter: Importer {
         guard status == 0 else {
             throw failure("exited with status \(status)", fix: "run it by hand in \(manifest.folder) with the start line on stdin (docs/external-importers.md)")
         }
-        if !process.stderrTail.isEmpty { result.problems.append(ImportProblem(.warning, "stderr:" + process.stderrTail, location: name)) }
+        if !process.stderrTail.isEmpty {
+            result.problems.append(ImportProblem(.warning, "stderr:" + process.stderrTail, location: name))
+            result.runNote = TextNormalizer.truncate("plugin" + process.stderrTail, to: 2_000)
+        }
         MappedFields.finish(found, normalizer: normalizer, into: &result)
         return result
     }

@@ -216,6 +216,7 @@ public struct ImportPipeline {
             let errors = result.problems.filter { $0.severity == .error }.count + summary.failures.count
             run.status = errors > 0 ? .partial : .ok
             if errors > 0 { run.message = "\(errors) item(s) skipped; see `extract \(source.id)`" }
+            if let note = result.runNote { run.message = [run.message, note].compactMap { $0 }.joined(separator: "; ") }
             try store.recordGoodRun(sourceID: source.id, runID: run.id, count: result.items.count, dated: dated)
             if source.review == .auto {
                 // Trusted source: publish at once, still one decision (revision + audit) per item.

@@ -157,6 +157,8 @@ public struct ImportResult: Sendable {
     /// missing. Importers with more than one page must fill it; the pipeline never reads
     /// problem messages to decide.
     public var unreadPages: [String] = []
+    /// Kept in the run's record beside its outcome (an external importer's stderr).
+    public var runNote: String?
     /// Whether every page of the source was read (nothing unseen can be blamed on a failure).
     public var readEveryPage: Bool { unreadPages.isEmpty }
 
