@@ -152,8 +152,8 @@ struct FieldSpec: Sendable {
 
     /// Reads every field of an item into `raw`, in the order given (`FieldShape.order`: a field
     /// whose `when` reads another comes after it). URL fields are resolved against the page.
-    static func fill(_ raw: inout RawItem, fields: [(String, FieldSpec)], item: FieldTarget, groups: [String?] = [], resolve: (String) -> String?) {
-        var inputs = FieldInputs(fields: raw.values, groups: groups, page: item.element.document.baseURL?.absoluteString ?? "", text: { item.element.text })
+    static func fill(_ raw: inout RawItem, fields: [(String, FieldSpec)], item: FieldTarget, groups: [String?] = [], page: String, resolve: (String) -> String?) {
+        var inputs = FieldInputs(fields: raw.values, groups: groups, page: page, text: { item.element.text })
         for (name, spec) in fields {
             guard var value = spec.value(item, &inputs) else { continue }
             if isURLField(name) {

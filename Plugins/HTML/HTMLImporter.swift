@@ -358,14 +358,15 @@ public struct HTMLImporter: Importer, Sendable {
         var entries: [ListingMemo.Entry] = []
         entries.reserveCapacity(elements.count)
         let years = YearLookup(document: document, selector: yearSelector)
+        let page = publicURL.absoluteString
         for element in elements.prefix(maxItems) {
             for unit in units(of: element) where entries.count < maxItems {
                 var raw = RawItem()
                 years.fill(&raw, for: element)
                 if yearFromURL { raw[Normalizer.yearField] = publicURL.path.removingPercentEncoding ?? publicURL.path }
                 let target = FieldTarget(element: unit.node, anchor: element, headings: headings)
-                FieldSpec.fill(&raw, fields: fields, item: target, groups: unit.groups, resolve: document.resolve)
-                var inputs = FieldInputs(fields: raw.values, groups: unit.groups, page: publicURL.absoluteString, text: { unit.node.text })
+                FieldSpec.fill(&raw, fields: fields, item: target, groups: unit.groups, page: page, resolve: document.resolve)
+                var inputs = FieldInputs(fields: raw.values, groups: unit.groups, page: page, text: { unit.node.text })
                 let key = key?.value(target, &inputs) ?? MappedFields.defaultKey(raw, kind: source.kind) ?? ""
                 entries.append(ListingMemo.Entry(key: key, values: raw.values))
             }
@@ -379,7 +380,7 @@ public struct HTMLImporter: Importer, Sendable {
     func readDetail(_ page: FetchedPage) throws -> [String: String] {
         let document = try HTMLDocument(data: page.data, url: page.url, declaredCharset: page.charset)
         var raw = RawItem()
-        FieldSpec.fill(&raw, fields: detailFields, item: FieldTarget(element: document.root, headings: FieldTarget.headings(document, headingSelectors)), resolve: document.resolve)
+        FieldSpec.fill(&raw, fields: detailFields, item: FieldTarget(element: document.root, headings: FieldTarget.headings(document, headingSelectors)), page: page.url.absoluteString, resolve: document.resolve)
         return raw.values
     }
 

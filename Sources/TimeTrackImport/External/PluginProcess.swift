@@ -16,6 +16,7 @@ final class PluginProcess {
     private var outputBuffer: [UInt8] = []
     private var outputOpen = true
     private var inputOpen = true
+    private var inputClosed = false
     private var errorOpen = true
     private var totalOutput = 0
     private var errorBytes: [UInt8] = []
@@ -165,7 +166,7 @@ final class PluginProcess {
     /// The exit status (a signal's number + 128), waiting until the deadline; past it, the
     /// group is killed.
     func wait(deadline: Date) -> Int32 {
-        close(input)
+        closeInput()
         while exitStatus == nil {
             var status: Int32 = 0
             let rc = waitpid(pid, &status, WNOHANG)
@@ -208,9 +209,17 @@ final class PluginProcess {
         if exitStatus == nil, waitpid(pid, &status, 0) == pid { exitStatus = PluginProcess.decode(status) }
     }
 
+    /// Closes stdin once (a second close could hit a descriptor another thread opened since).
+    private func closeInput() {
+        guard !inputClosed else { return }
+        inputClosed = true
+        inputOpen = false
+        close(input)
+    }
+
     deinit {
         stop()
-        close(input)
+        closeInput()
         close(output)
         close(errors)
     }
