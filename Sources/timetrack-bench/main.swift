@@ -82,10 +82,14 @@ var figures: [String: Double] = [:]
 var rows: [(String, String, String)] = []
 var parallelFloor = ChildResult(seconds: 0)
 var floorRange = (0.0, 0.0), firstRange = (0.0, 0.0), unchangedRange = (0.0, 0.0)
+/// (target, figure, "met" or "missed"), printed after the table.
+var targets: [(String, String, String)] = []
 do {
     defer { try? FileManager.default.removeItem(at: work) }
     // a–d on the small corpus, f on both.
     var results: [Int: (floor: ChildResult, first: ChildResult, unchanged: ChildResult, changed: ChildResult, touched: Int)] = [:]
+    var storage: (usedBytes: Int, contentBytes: Int, revisions: Int) = (0, 0, 0)
+    var corpusBytes = 0
     for pages in [smallPages, largePages] where pages > 0 {
         note("generating a corpus of about \(pages) pages…")
         var corpus = Corpus(root: work.appendingPathComponent("corpus-\(pages)"), totalPages: pages)
@@ -97,6 +101,13 @@ do {
             floors.append(try runChild(["--child", "floor", imports.path]).0)
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) }
             firsts.append(try runChild(["--child", "import", imports.path, store]).0)
+        }
+        if pages == smallPages {
+            // The store the first import wrote, and the corpus it read.
+            let opened = try SQLiteStore(path: store, create: false)
+            storage = try opened.storageFigures()
+            opened.close()
+            corpusBytes = corpus.pageFiles.reduce(0) { total, file in total + ((try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0) }
         }
         func medianRun(_ runs: [ChildResult]) -> ChildResult { runs.sorted { $0.seconds < $1.seconds }[runs.count / 2] }
         let floor = medianRun(floors), first = medianRun(firsts)
@@ -136,6 +147,11 @@ do {
         figures["parallelFloorSeconds"] = parallelFloor.seconds
         figures["firstImportRatioToParallelFloor"] = small.first.seconds / max(0.001, parallelFloor.seconds)
         figures["repeats"] = Double(repeats)
+        let items = Double(max(1, small.first.items))
+        figures["firstImportCPUMicrosecondsPerItem"] = small.first.cpuSeconds / items * 1_000_000
+        figures["firstImportCPUSecondsPerMB"] = small.first.cpuSeconds / max(0.001, Double(corpusBytes) / 1_000_000)
+        figures["storeBytesPerItem"] = Double(storage.usedBytes) / items
+        figures["storeBytesRatioToContent"] = Double(storage.usedBytes) / Double(max(1, storage.contentBytes))
         rows += [
             ("a. floor: libxml2 parse of \(small.floor.pages) pages, one thread", String(format: "%.3f s", floor), String(format: "1.00× floor (median of %d: %.3f–%.3f s)", repeats, floorRange.0, floorRange.1)),
             (
@@ -152,6 +168,26 @@ do {
                 String(format: "%.2f× first (target ≤ 0.3; median of %d: %.3f–%.3f s)", small.unchanged.seconds / small.first.seconds, repeats, unchangedRange.0, unchangedRange.1)
             ),
             ("d. re-import, \(small.touched) pages (10%) changed", String(format: "%.3f s", small.changed.seconds), String(format: "%.2f× first", small.changed.seconds / small.first.seconds)),
+            (
+                "   first import CPU per item, per MB of pages", String(format: "%.0f µs", figures["firstImportCPUMicrosecondsPerItem"] ?? 0),
+                String(format: "%.2f s per MB (%.1f MB of pages)", figures["firstImportCPUSecondsPerMB"] ?? 0, Double(corpusBytes) / 1_000_000)
+            ),
+            (
+                "   store after the first import, per item", String(format: "%.0f bytes", figures["storeBytesPerItem"] ?? 0),
+                String(
+                    format: "%.2f× the content itself (%.1f MB used, %.1f MB of content in %d revisions)", figures["storeBytesRatioToContent"] ?? 0, Double(storage.usedBytes) / 1_000_000, Double(storage.contentBytes) / 1_000_000, storage.revisions)
+            ),
+        ]
+        // Each target, met or missed (issue 16's next to the first landing's).
+        func verdict(_ ok: Bool) -> String { ok ? "met" : "missed" }
+        let cpuRatio = small.first.cpuSeconds / max(0.001, small.floor.cpuSeconds)
+        targets += [
+            ("first import wall ≤ 2× floor", String(format: "%.2f×", small.first.seconds / floor), verdict(small.first.seconds / floor <= 2)),
+            ("unchanged re-import ≤ 0.3× first", String(format: "%.2f×", small.unchanged.seconds / small.first.seconds), verdict(small.unchanged.seconds / small.first.seconds <= 0.3)),
+            ("first import CPU ≤ 1.6× the floor's CPU", String(format: "%.2f×", cpuRatio), verdict(cpuRatio <= 1.6)),
+            ("first import wall ≤ 1.3× the one-thread floor", String(format: "%.2f×", small.first.seconds / floor), verdict(small.first.seconds / floor <= 1.3)),
+            ("unchanged re-import ≤ 0.08× first", String(format: "%.2f×", small.unchanged.seconds / small.first.seconds), verdict(small.unchanged.seconds / small.first.seconds <= 0.08)),
+            ("store bytes ≤ 1.1× the content", String(format: "%.2f×", figures["storeBytesRatioToContent"] ?? 0), verdict((figures["storeBytesRatioToContent"] ?? 0) <= 1.1)),
         ]
     }
     if let small = results[smallPages], let large = results[largePages] {
@@ -165,6 +201,7 @@ do {
             ("f. peak RSS, first import of \(large.floor.pages) pages", String(format: "%.1f MB", Double(large.first.maxRSSKB) / 1024), String(format: "%.2f× the small run (target ≤ 1.2)", figures["peakRSSRatio"] ?? 0)),
             ("   (large corpus: first import)", String(format: "%.3f s", large.first.seconds), String(format: "%.2f× its floor of %.3f s", large.first.seconds / large.floor.seconds, large.floor.seconds)),
         ]
+        targets.append(("peak memory ≤ 1.2× from the small corpus to the large", String(format: "%.2f×", figures["peakRSSRatio"] ?? 0), (figures["peakRSSRatio"] ?? 9) <= 1.2 ? "met" : "missed"))
     }
     // e. the console.
     note("console start…")
@@ -172,6 +209,7 @@ do {
     for _ in 0..<21 { starts.append(try runChild(["--child", "console", "help"]).1) }
     figures["consoleStartMs"] = median(starts) * 1000
     rows.append(("e. console start to first output (help), median of 21", String(format: "%.1f ms", median(starts) * 1000), "target < 50 ms"))
+    targets.append(("console start < 50 ms", String(format: "%.1f ms", median(starts) * 1000), median(starts) < 0.05 ? "met" : "missed"))
     if storeItems > 0 {
         note("filling a store with \(storeItems) items…")
         let big = work.appendingPathComponent("big.sqlite").path
@@ -204,6 +242,7 @@ do {
         figures["reviewQueuePageMs"] = queue
         figures["showItemMs"] = show
         figures["cliListMs"] = median(cli) * 1000
+        targets.append(("a page of 50 pending of \(storeItems) items < 20 ms", String(format: "%.2f ms", firstPage), firstPage < 20 ? "met" : "missed"))
         rows += [
             ("e. page of 50 pending announcements, \(storeItems) items", String(format: "%.2f ms", firstPage), "target < 20 ms"),
             ("e. same, 100 pages deep (offset 5,000)", String(format: "%.2f ms", deepPage), ""),
@@ -229,5 +268,10 @@ if json {
     let width = (rows.map { $0.0.count }.max() ?? 0) + 2
     for (label, value, ratio) in rows {
         print(label.padding(toLength: width, withPad: " ", startingAt: 0) + value.padding(toLength: 12, withPad: " ", startingAt: 0) + ratio)
+    }
+    print("")
+    let targetWidth = (targets.map { $0.0.count }.max() ?? 0) + 2
+    for (target, figure, verdict) in targets {
+        print("target: " + target.padding(toLength: targetWidth, withPad: " ", startingAt: 0) + figure.padding(toLength: 10, withPad: " ", startingAt: 0) + verdict)
     }
 }
