@@ -24,13 +24,11 @@ public enum ImporterRegistry {
     /// The external importers in use (`usePlugins`).
     public static var external: PluginFolder { externalBox.get() }
 
-    /// Reads the external importers of a plugins folder (each `NAME/plugin.json`); they stand
-    /// beside the built-in ones from then on.
-    @discardableResult
-    public static func usePlugins(folder: String) -> PluginFolder {
-        let found = PluginFolder(path: folder)
-        externalBox.set(found)
-        return found
+    /// Uses the external importers of a plugins folder (each `NAME/plugin.json`): they stand
+    /// beside the built-in ones from then on. The folder is read when an importer is first
+    /// looked up, so commands that need none start as fast as before.
+    public static func usePlugins(folder: String) {
+        externalBox.use(folder)
     }
 
     /// What every importer is, built-in and external, in `plugins` order.
@@ -59,10 +57,25 @@ public enum ImporterRegistry {
     }
 }
 
-/// The plugins folder's importers, shared by every thread of the process.
+/// The plugins folder's importers, read once on first use, shared by every thread.
 final class ExternalBox: @unchecked Sendable {
     private let lock = NSLock()
-    private var folder = PluginFolder()
-    func get() -> PluginFolder { lock.lock(); defer { lock.unlock() }; return folder }
-    func set(_ value: PluginFolder) { lock.lock(); folder = value; lock.unlock() }
+    private var path: String?
+    private var folder: PluginFolder?
+
+    func get() -> PluginFolder {
+        lock.lock()
+        defer { lock.unlock() }
+        if let folder { return folder }
+        let read = path.map(PluginFolder.init(path:)) ?? PluginFolder()
+        folder = read
+        return read
+    }
+
+    func use(_ path: String) {
+        lock.lock()
+        self.path = path
+        folder = nil
+        lock.unlock()
+    }
 }
