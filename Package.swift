@@ -55,7 +55,7 @@ let package = Package(
         .target(name: "JSONImporter", dependencies: ["TimeTrackCore", "TimeTrackKit"], path: "Plugins/JSON"),
 
         // Test helpers and tests.
-        .target(name: "TestSupport", dependencies: ["TimeTrackCore", "TimeTrackStore", "TimeTrackReview", "TimeTrackKit", "TimeTrackImport"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["TimeTrackCore", "TimeTrackStore", "TimeTrackReview", "TimeTrackKit", "TimeTrackImport", "TimeTrackFuzz"], path: "Tests/TestSupport"),
         .executableTarget(
             name: "timetrack-torture", dependencies: ["TimeTrackCore", "TimeTrackStore", "TimeTrackReview"],
             path: "Tests/Helpers/timetrack-torture"),

@@ -1,17 +1,9 @@
-/// A small deterministic generator (SplitMix64): generated test cases are the same on every run.
-public struct SplitMix64: RandomNumberGenerator {
-    public var state: UInt64
+import TimeTrackFuzz
 
-    public init(state: UInt64) { self.state = state }
+/// The fuzzer's seedable generator, for generated test cases that are the same on every run.
+public typealias SplitMix64 = SplitMix
 
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix {
     /// A number in the range.
     public mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
 
