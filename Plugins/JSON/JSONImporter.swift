@@ -162,8 +162,7 @@ public struct JSONImporter: Importer, Sendable {
             raw[name] = value
             inputs.fields[name] = value
         }
-        // The body's links resolve against the item's own link when it has one.
-        if let body = raw["body"] { raw["body"] = Sanitizer.sanitize(html: body, baseURL: raw["link"].flatMap(URL.init(string:)) ?? publicURL) }
+        MappedFields.sanitizeBody(&raw, base: publicURL)
         return raw
     }
 
@@ -171,11 +170,7 @@ public struct JSONImporter: Importer, Sendable {
 
     /// The value as the field wants it.
     static func fit(_ value: String, field: String, base: URL) -> String? {
-        if ["link", "url", "image"].contains(field) {
-            // "&amp;" in a link is the page's escaping, not part of the address.
-            let trimmed = TextNormalizer.decodeEntities(value).trimmingCharacters(in: .whitespacesAndNewlines)
-            return URL(string: trimmed, relativeTo: base)?.absoluteURL.absoluteString
-        }
+        if MappedFields.linkFields.contains(field) { return MappedFields.resolveLink(value, base: base) }
         if field == "body" { return value }
         if dateFields.contains(field), let instant = timestamp(value) { return instant }
         if value.contains("<") || value.contains("&") { return TextNormalizer.plainText(fromHTML: value) }

@@ -207,6 +207,7 @@ import TimeTrackKit
         #expect(try run("data[-1].attributes['title']") == ["B"])
         #expect(try run("$..events[*]") == ["inner", "top"])
         #expect(try run("['wp:media'][0].url") == ["u"])
+        #expect(try run("[ \"wp:media\" ][0].url") == ["u"] && (try run("[ 'wp:media' ][0].url")) == ["u"])
         #expect(try run("data[5].id") == [])
         #expect(try run("@.data[0].id") == ["1"])
         #expect(try JSONPath("$.data").fromDocument)

@@ -47,10 +47,20 @@ import Testing
             echo "== kinds"; ask timetrack-admin list ann
             echo "== files"; ask timetrack-admin --store \(fixture.dir.path("t.sq"))
             echo "== commands"; ask timetrack-admin re
+            echo "== after plugins"; ask timetrack-admin --plugins /tmp gra
+            echo "== page"; ask timetrack-admin try \(fixture.dir.path("t.sq"))
+            echo "== language"; ask timetrack-admin plugin new x --language p
+            echo "== place"; ask timetrack-admin place a
             """
         let result = try Binaries.runPath(bash, ["-c", test], environment: Self.environment)
         #expect(result.status == 0, "\(result.stderr)")
-        check(Self.sections(result.stdout), store: fixture.store, ids: ids, shellName: "bash")
+        let answers = Self.sections(result.stdout)
+        check(answers, store: fixture.store, ids: ids, shellName: "bash")
+        // The commands this change added: a global option with a value, file words, word lists.
+        #expect(answers["after plugins"] == ["grades"], "\(answers["after plugins"] ?? [])")
+        #expect(answers["page"]?.contains(fixture.store) == true, "\(answers["page"] ?? [])")
+        #expect(answers["language"] == ["python"], "\(answers["language"] ?? [])")
+        #expect(answers["place"] == ["add"], "\(answers["place"] ?? [])")
     }
 
     @Test func zshCompletesNativelyTheSame() throws {

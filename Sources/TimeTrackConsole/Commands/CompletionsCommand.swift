@@ -6,13 +6,15 @@ extension Console {
     static let idCommands: Set<String> = [
         "show", "history", "approve", "reject", "edit", "unlock", "archive", "restore", "keep", "revert", "reply", "close", "reopen",
     ]
+    /// Commands whose word is a file (a page, a grade book).
+    static let fileCommands = ["try", "grades"]
     /// Options whose value is a file or folder.
     static let pathOptions = ["store", "imports", "out", "file", "plugins"]
     /// Values of options that take one of a few words.
     static var optionValues: [String: [String]] {
         [
             "status": ItemStatus.allCases.map(\.rawValue), "kind": ItemKind.plurals, "format": ["json", "ics", "rss"],
-            "role": Operator.Role.allCases.map(\.rawValue),
+            "role": Operator.Role.allCases.map(\.rawValue), "language": ["python", "sh"], "target": ["A", "B", "C", "D"],
         ]
     }
 
@@ -28,6 +30,8 @@ extension Console {
                 case "list": words += ItemKind.plurals
                 case "help": words += names
                 case "completions": words += ["bash", "zsh", "fish"]
+                case "place": words += ["add", "remove"]
+                case "plugin": words += ["new"]
                 default: break
                 }
                 perCommand[command.name] = words
@@ -60,7 +64,7 @@ extension Console {
               for ((i = 1; i < COMP_CWORD; i++)); do
                 case "${COMP_WORDS[i]}" in
                   --store) store=(--store "${COMP_WORDS[i+1]}"); ((i++)) ;;
-                  --imports|--as|--group) ((i++)) ;;
+                  --imports|--plugins|--as|--group) ((i++)) ;;
                   --*) ;;
                   *) [[ -z "$cmd" ]] && cmd="${COMP_WORDS[i]}" ;;
                 esac
@@ -79,6 +83,7 @@ extension Console {
               case "$cmd" in
                 \(idCommands.sorted().joined(separator: "|"))) opts="$opts $(timetrack-admin "${store[@]}" __complete ids 2>/dev/null)" ;;
                 extract|import) opts="$opts $(timetrack-admin __complete sources 2>/dev/null)" ;;
+                \(fileCommands.joined(separator: "|"))) COMPREPLY=($(compgen -W "$opts" -- "$cur") $(compgen -f -- "$cur")); return ;;
               esac
               COMPREPLY=($(compgen -W "$opts" -- "$cur"))
             }
@@ -98,7 +103,7 @@ extension Console {
               for ((i = 2; i < CURRENT; i++)); do
                 case ${words[i]} in
                   --store) store=(--store ${words[i+1]}); ((i++)) ;;
-                  --imports|--as|--group) ((i++)) ;;
+                  --imports|--plugins|--as|--group) ((i++)) ;;
                   --*) ;;
                   *) [[ -z $cmd ]] && cmd=${words[i]} ;;
                 esac
@@ -117,6 +122,7 @@ extension Console {
               case $cmd in
                 \(idCommands.sorted().joined(separator: "|"))) compadd -- ${(f)"$(timetrack-admin $store __complete ids 2>/dev/null)"} ;;
                 extract|import) compadd -- ${(f)"$(timetrack-admin __complete sources 2>/dev/null)"} ;;
+                \(fileCommands.joined(separator: "|"))) _files ;;
               esac
             }
             if (( $+functions[compdef] )); then compdef _timetrack_admin timetrack-admin; else _timetrack_admin "$@"; fi
@@ -145,6 +151,7 @@ extension Console {
         lines.append("complete -c timetrack-admin -n '__fish_seen_subcommand_from \(idCommands.sorted().joined(separator: " "))' -a '(timetrack-admin __complete ids 2>/dev/null)'")
         lines.append("complete -c timetrack-admin -n '__fish_seen_subcommand_from list' -a '\(ItemKind.plurals.joined(separator: " "))'")
         lines.append("complete -c timetrack-admin -n '__fish_seen_subcommand_from import extract' -a '(timetrack-admin __complete sources 2>/dev/null)'")
+        lines.append("complete -c timetrack-admin -n '__fish_seen_subcommand_from \(fileCommands.joined(separator: " "))' -F")
         return lines.joined(separator: "\n")
     }
 

@@ -47,7 +47,7 @@ extension Console {
                 return 0
             }
             let pins = saved.latitude.map { lat in " at \(lat), \(saved.longitude ?? 0)" } ?? " (no coordinates: give --lat and --lon for a pin)"
-            session.output.line("place \(saved.id): \(saved.name)" + (saved.school.map { " (\($0))" } ?? " (district-wide)") + pins + (saved.isDefault ? ", the school's default" : ""))
+            session.output.line("place \(saved.id): \(SafeText.visible(saved.name))" + (saved.school.map { " (\(SafeText.visible($0)))" } ?? " (district-wide)") + pins + (saved.isDefault ? ", the school's default" : ""))
             return 0
         }
     }
@@ -70,7 +70,8 @@ extension Console {
                     return 0
                 }
                 var table = Table(headers: ["school", "location", "events"])
-                for row in rows { table.rows.append([row.school ?? "", row.name, String(row.events)]) }
+                // Location names come from pages: shown, never obeyed.
+                for row in rows { table.rows.append([SafeText.visible(row.school ?? ""), SafeText.visible(row.name), String(row.events)]) }
                 session.output.printTable(table, width: terminalWidth())
                 session.output.line("pin one with: place add \"NAME\" --school S --address A --lat N --lon N (or --alias on an existing place)")
                 return 0
@@ -87,7 +88,8 @@ extension Console {
             var table = Table(headers: ["id", "school", "name", "address", "pin", "aliases"])
             for place in places {
                 let pin = place.latitude.map { String(format: "%.5f, %.5f", $0, place.longitude ?? 0) } ?? "-"
-                table.rows.append([String(place.id), (place.school ?? "(district)") + (place.isDefault ? " *" : ""), place.name, place.address ?? "", pin, place.aliases.joined(separator: "; ")])
+                table.rows.append(
+                    [String(place.id), SafeText.visible(place.school ?? "(district)") + (place.isDefault ? " *" : ""), SafeText.visible(place.name), SafeText.visible(place.address ?? ""), pin, SafeText.visible(place.aliases.joined(separator: "; "))])
             }
             session.output.printTable(table, width: terminalWidth())
             return 0

@@ -68,7 +68,7 @@ public struct ExternalImporter: Importer {
             guard !line.allSatisfy(\.isWhitespace) else { continue }
             guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(line.utf8)), let object = value.objectValue else {
                 badLines += 1
-                if badLines <= 20 { result.problems.append(ImportProblem(.warning, "not a JSON object, skipped: \(TextNormalizer.truncate(SafeText.visibleLine(line), to: 120))", location: location)) }
+                if badLines <= 20 { result.problems.append(ImportProblem(.warning, "not a JSON object, skipped: \(TextNormalizer.truncate(SafeText.visible(line), to: 120))", location: location)) }
                 continue
             }
             if let url = object["fetch"]?.stringValue {
@@ -103,10 +103,8 @@ public struct ExternalImporter: Importer {
                 }
                 // Links resolve against the page the plugin read last (or the source's own URL).
                 let base = lastPage?.url ?? source.publicURL
-                for field in ["link", "url", "image"] {
-                    if let text = raw[field] { raw[field] = URL(string: text.trimmingCharacters(in: .whitespaces), relativeTo: base)?.absoluteURL.absoluteString }
-                }
-                if let body = raw["body"] { raw["body"] = Sanitizer.sanitize(html: body, baseURL: raw["link"].flatMap(URL.init(string:)) ?? base) }
+                for field in MappedFields.linkFields { if let text = raw[field] { raw[field] = MappedFields.resolveLink(text, base: base) } }
+                MappedFields.sanitizeBody(&raw, base: base)
                 let key = item["key"].map(\.description) ?? MappedFields.defaultKey(raw, kind: source.kind) ?? ""
                 guard !key.isEmpty else {
                     result.problems.append(ImportProblem(.error, "skipped: an item with no key, title or link", location: location))
@@ -123,7 +121,10 @@ public struct ExternalImporter: Importer {
             } else if let problem = object["problem"] {
                 let message = problem.objectValue?["message"]?.stringValue ?? problem.stringValue ?? "?"
                 let severity: ImportProblem.Severity = problem.objectValue?["severity"]?.stringValue == "error" ? .error : .warning
-                result.problems.append(ImportProblem(severity, TextNormalizer.truncate(SafeText.visibleLine(message), to: 500), location: problem.objectValue?["location"]?.stringValue ?? location))
+                result.problems.append(
+                    ImportProblem(
+                        severity, TextNormalizer.truncate(SafeText.visible(message.replacingOccurrences(of: "\n", with: " ⏎ ")), to: 500),
+                        location: problem.objectValue?["location"]?.stringValue.map { TextNormalizer.truncate(SafeText.visible($0), to: 120) } ?? location))
             } else if object["progress"] != nil {
                 context.progress?(result.pagesFetched, found.count)
             } else if object["unread"] != nil {
@@ -147,12 +148,5 @@ public struct ExternalImporter: Importer {
         }
         MappedFields.finish(found, normalizer: normalizer, into: &result)
         return result
-    }
-}
-
-extension SafeText {
-    /// One line of untrusted text made safe to print: control characters shown, not obeyed.
-    static func visibleLine(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 32 || $0.value == 127 ? "\u{FFFD}" : $0 }))
     }
 }

@@ -78,8 +78,8 @@ final class PluginProcess {
 
     /// The end of what the plugin wrote to stderr, as `" (stderr: …)"`, or "".
     var stderrTail: String {
-        let text = String(decoding: errorBytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return text.isEmpty ? "" : " (stderr: \(SafeText.visibleLine(text.replacingOccurrences(of: "\n", with: " ⏎ "))))"
+        let text = String(decoding: errorBytes.suffix(PluginProcess.errorKeep), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? "" : " (stderr: \(SafeText.visible(text.replacingOccurrences(of: "\n", with: " ⏎ "))))"
     }
 
     /// Writes all of `data` to the plugin's stdin before the deadline. A plugin that closed its

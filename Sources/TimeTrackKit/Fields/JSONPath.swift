@@ -79,11 +79,13 @@ public struct JSONPath: Sendable, CustomStringConvertible, Equatable {
             } else if chars[i] == "[" {
                 guard let close = chars[(i + 1)...].firstIndex(of: "]") else { throw fail("has '[' with no ']'") }
                 var inside = String(chars[(i + 1)..<close]).trimmingCharacters(in: .whitespaces)
-                if let quote = inside.first, quote == "'" || quote == "\"" {
-                    // A quoted name may hold ']' or '.': find the closing quote first.
-                    guard let end = chars[(i + 2)...].firstIndex(of: quote), end + 1 < chars.count, chars[end + 1] == "]" else { throw fail("has a quoted name that is not closed") }
-                    steps.append(.member(String(chars[(i + 2)..<end])))
-                    i = end + 2
+                if let open = chars[(i + 1)...].firstIndex(where: { !$0.isWhitespace }), chars[open] == "'" || chars[open] == "\"" {
+                    // A quoted name may hold ']' or '.': find the closing quote first, then the ']'.
+                    let quote = chars[open]
+                    guard let end = chars[(open + 1)...].firstIndex(of: quote), let bracket = chars[(end + 1)...].firstIndex(where: { !$0.isWhitespace }), chars[bracket] == "]"
+                    else { throw fail("has a quoted name that is not closed") }
+                    steps.append(.member(String(chars[(open + 1)..<end])))
+                    i = bracket + 1
                     continue
                 }
                 inside = inside.replacingOccurrences(of: " ", with: "")

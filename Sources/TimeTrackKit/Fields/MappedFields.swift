@@ -32,6 +32,23 @@ public enum MappedFields {
         }
     }
 
+    /// The fields whose value is an address, resolved against the page.
+    public static let linkFields: Set<String> = ["link", "url", "image"]
+
+    /// A link as an importer found it, made absolute against `base` (`&amp;` in it is the
+    /// page's escaping, not part of the address); nil when it is no URL at all.
+    public static func resolveLink(_ value: String, base: URL) -> String? {
+        let trimmed = TextNormalizer.decodeEntities(value).trimmingCharacters(in: .whitespacesAndNewlines)
+        return URL(string: trimmed, relativeTo: base)?.absoluteURL.absoluteString
+    }
+
+    /// The item's `body` as sanitized HTML, its links resolved against the item's own link (or
+    /// `base` when it has none).
+    public static func sanitizeBody(_ raw: inout RawItem, base: URL) {
+        guard let body = raw["body"] else { return }
+        raw["body"] = Sanitizer.sanitize(html: body, baseURL: raw["link"].flatMap(URL.init(string:)) ?? base)
+    }
+
     /// link, url, or title with the date: what identifies an item when the definition names no key.
     public static func defaultKey(_ raw: RawItem, kind: ItemKind) -> String? {
         if kind != .event, let link = raw["link"] ?? raw["url"] { return link }
