@@ -152,7 +152,7 @@ public struct HTMLImporter: Importer, Sendable {
                 guard let match = pattern.firstMatch(in: remaining) else { break }
                 let whole = String(remaining[match.whole])
                 let groups = match.groups.map { $0.map { TextNormalizer.collapse(String(remaining[$0])) } }
-                if let node = fragment(HTMLImporter.escape(whole)) { out.append((node, groups)) }
+                if let node = fragment(Sanitizer.escape(whole)) { out.append((node, groups)) }
                 // On past the match (one character past an empty one).
                 rest = rest.dropFirst(remaining.distance(from: remaining.startIndex, to: match.whole.upperBound) + (match.whole.isEmpty ? 1 : 0))
             }
@@ -161,10 +161,6 @@ public struct HTMLImporter: Importer, Sendable {
     }
 
     static let fragmentRoot = try? Selector("body > div")
-
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
-    }
 
     static func parseFields(_ object: [String: JSONValue], path: String, known: Set<String>, source: SourceDefinition) throws -> [(String, FieldSpec)] {
         let parsed = try object.keys.sorted().map { name in

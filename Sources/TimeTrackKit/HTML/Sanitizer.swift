@@ -141,7 +141,8 @@ public enum Sanitizer {
         return resolved
     }
 
-    static func escape(_ text: String, attribute: Bool = false) -> String {
+    /// Text as HTML: `&`, `<`, `>` (and `"` in an attribute) escaped.
+    public static func escape(_ text: String, attribute: Bool = false) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for c in text.unicodeScalars {
