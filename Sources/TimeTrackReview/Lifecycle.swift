@@ -122,7 +122,7 @@ public struct Lifecycle {
                     row = try writeOperatorRevision(of: row, .absence(report), by: who, note: nil)
                     try audit(who, "excuse", row, batch: batch)
                 }
-            case .announcement, .event, .schoolInfo, .post:
+            case .announcement, .event, .schoolInfo, .post, .deadline:
                 break
             }
             var flagged: String?

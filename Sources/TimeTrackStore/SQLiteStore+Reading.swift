@@ -47,9 +47,14 @@ extension SQLiteStore {
             conditions.append("source_id = ?")
             values.append(.text(source))
         }
+        if let dated = query.dated {
+            conditions.append("sort_at >= ? AND sort_at <= ?")
+            values += [.date(dated.lowerBound), .date(dated.upperBound)]
+        }
         let columns = """
             id, kind, status, title, school, source_id, sort_at, pending_revision, missing_runs, updated_at, seq,
-            CASE kind WHEN 'event' THEN (SELECT time_zone FROM events WHERE events.item_seq = items.seq) END AS zone
+            CASE kind WHEN 'event' THEN (SELECT time_zone FROM events WHERE events.item_seq = items.seq)
+                WHEN 'deadline' THEN (SELECT time_zone FROM deadlines WHERE deadlines.item_seq = items.seq) END AS zone
             """
         let sql: String
         if query.needsReview {
@@ -65,7 +70,8 @@ extension SQLiteStore {
             values = values + [.integer(Int64(query.missingThreshold))] + values
         } else {
             let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-            sql = "SELECT \(columns) FROM items \(whereClause) ORDER BY sort_at DESC, seq DESC LIMIT ? OFFSET ?"
+            let order = query.dated == nil ? "sort_at DESC, seq DESC" : "sort_at, seq"
+            sql = "SELECT \(columns) FROM items \(whereClause) ORDER BY \(order) LIMIT ? OFFSET ?"
         }
         values.append(.integer(Int64(max(0, query.limit))))
         values.append(.integer(Int64(max(0, query.offset))))

@@ -13,6 +13,7 @@ extension Session {
     /// source's, else this machine's.
     func zone(of item: Item) -> TimeZone {
         if case .event(let event) = item.content, let zone = TimeZone(identifier: event.timeZone) { return zone }
+        if case .deadline(let deadline) = item.content, let zone = TimeZone(identifier: deadline.timeZone) { return zone }
         return zone(ofSource: item.provenance?.sourceID)
     }
 

@@ -3,6 +3,8 @@ import Foundation
 /// The kind of value a model field holds, for turning `FIELD=VALUE` text into JSON.
 public enum FieldType: Sendable, Equatable {
     case text, date, number, bool, list
+    /// Reminder offsets: `1d, 2h, 30m`, stored as minutes.
+    case offsets
     case choice([String])
 }
 
@@ -39,6 +41,12 @@ extension ItemContent {
             ]
         case .ticket:
             return ["from": .text, "kind": .choice(Ticket.Kind.allCases.map(\.rawValue)), "subject": .text, "message": .text, "closed": .bool]
+        case .deadline:
+            return [
+                "title": .text, "course": .text, "courseName": .text, "teacher": .text, "due": .date, "timeZone": .text, "dueTimeGuessed": .bool,
+                "category": .choice(Deadline.Category.allCases.map(\.rawValue)), "weight": .number, "points": .number, "reminders": .offsets, "link": .text,
+                "description": .text, "sourceLine": .text,
+            ]
         }
     }
 
@@ -90,6 +98,15 @@ extension ItemContent {
                 }
             case .list:
                 result[field] = .array(text.split(separator: ",").map { .string($0.trimmingCharacters(in: .whitespaces)) })
+            case .offsets:
+                var minutes: [JSONValue] = []
+                for piece in text.split(separator: ",") {
+                    guard let value = ReminderOffset.minutes(String(piece)) else {
+                        throw TimeTrackError(.usage, "'\(piece.trimmingCharacters(in: .whitespaces))' is not a reminder offset", fix: "offsets before the due time, like 1d, 2h, 30m: \(field)=1d,2h", context: ["field": field])
+                    }
+                    minutes.append(.number(Double(value)))
+                }
+                result[field] = .array(minutes)
             case .choice(let choices):
                 guard choices.contains(text) else {
                     throw TimeTrackError(.usage, "'\(text)' is not one of \(choices.joined(separator: ", "))", context: ["field": field])

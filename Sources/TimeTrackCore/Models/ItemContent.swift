@@ -8,6 +8,7 @@ public enum ItemContent: Equatable, Sendable {
     case post(Post)
     case absence(AbsenceReport)
     case ticket(Ticket)
+    case deadline(Deadline)
 
     /// The kind of item this content belongs to.
     public var kind: ItemKind {
@@ -18,6 +19,7 @@ public enum ItemContent: Equatable, Sendable {
         case .post: return .post
         case .absence: return .absence
         case .ticket: return .ticket
+        case .deadline: return .deadline
         }
     }
 
@@ -30,6 +32,7 @@ public enum ItemContent: Equatable, Sendable {
         case .post(let p): return "\(p.authorName): \(p.text)"
         case .absence(let r): return "\(r.student) \(r.dates.joined(separator: ", "))"
         case .ticket(let t): return t.subject
+        case .deadline(let d): return d.title + " [\(d.courseName ?? d.course)]"
         }
     }
 
@@ -43,6 +46,7 @@ public enum ItemContent: Equatable, Sendable {
         case .absence(let r):
             return r.dates.sorted().first.flatMap { ISO8601DateFormatter.calendarDay.date(from: $0) }
         case .ticket: return nil
+        case .deadline(let d): return d.due
         }
     }
 
@@ -55,6 +59,7 @@ public enum ItemContent: Equatable, Sendable {
         case .post(let p): return p.validate()
         case .absence(let r): return r.validate()
         case .ticket(let t): return t.validate()
+        case .deadline(let d): return d.validate()
         }
     }
 
@@ -88,6 +93,7 @@ public enum ItemContent: Equatable, Sendable {
         case .post(let p): value = try? JSONCoding.value(p)
         case .absence(let r): value = try? JSONCoding.value(r)
         case .ticket(let t): value = try? JSONCoding.value(t)
+        case .deadline(let d): value = try? JSONCoding.value(d)
         }
         return value?.objectValue ?? [:]
     }
@@ -103,6 +109,7 @@ public enum ItemContent: Equatable, Sendable {
         case .post(let p): text = try? JSONCoding.compactString(p)
         case .absence(let r): text = try? JSONCoding.compactString(r)
         case .ticket(let t): text = try? JSONCoding.compactString(t)
+        case .deadline(let d): text = try? JSONCoding.compactString(d)
         }
         return text ?? "{}"
     }
@@ -127,6 +134,7 @@ public enum ItemContent: Equatable, Sendable {
             case .post: return .post(try JSONCoding.decode(Post.self, from: value))
             case .absence: return .absence(try JSONCoding.decode(AbsenceReport.self, from: value))
             case .ticket: return .ticket(try JSONCoding.decode(Ticket.self, from: value))
+            case .deadline: return .deadline(try JSONCoding.decode(Deadline.self, from: value))
             }
         } catch let error as DecodingError {
             throw TimeTrackError(.validation, "the fields do not make a valid \(kind.rawValue): \(DecodingError.describe(error))")

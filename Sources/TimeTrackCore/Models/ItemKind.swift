@@ -6,6 +6,7 @@ public enum ItemKind: String, Codable, CaseIterable, Sendable, Comparable {
     case post
     case absence
     case ticket
+    case deadline
 
     /// Everything about a kind that is not its model, in one place: adding a kind adds a case
     /// here, and the compiler then lists every other switch that must learn it (none has a
@@ -50,6 +51,8 @@ public enum ItemKind: String, Codable, CaseIterable, Sendable, Comparable {
             return Traits(idPrefix: "r", plural: "absences", aliases: ["absence-report", "absence-reports", "report", "reports"], summary: "absence reports (private: never exported)", review: .staffWork, exported: false)
         case .ticket:
             return Traits(idPrefix: "t", plural: "tickets", aliases: ["help", "helpdesk"], summary: "help desk tickets (private: never exported)", review: .helpDesk, exported: false)
+        case .deadline:
+            return Traits(idPrefix: "d", plural: "deadlines", aliases: ["due", "assignments", "assignment", "homework", "coursework"], summary: "coursework due dates with weights and reminders", review: .importedContent, exported: true)
         }
     }
 

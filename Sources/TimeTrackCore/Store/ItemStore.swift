@@ -12,8 +12,12 @@ public struct ItemQuery: Sendable, Equatable {
     public var missingThreshold: Int
     public var limit: Int
     public var offset: Int
+    /// Only items whose list date (`sortDate`: an event's start, a deadline's due instant...)
+    /// is in this range, soonest first (`list deadlines --due-within 7d`).
+    public var dated: ClosedRange<Date>?
 
-    public init(kind: ItemKind? = nil, status: ItemStatus? = nil, sourceID: String? = nil, needsReview: Bool = false, missingThreshold: Int = 3, limit: Int = 50, offset: Int = 0) {
+    public init(kind: ItemKind? = nil, status: ItemStatus? = nil, sourceID: String? = nil, needsReview: Bool = false, missingThreshold: Int = 3, limit: Int = 50, offset: Int = 0, dated: ClosedRange<Date>? = nil) {
+        self.dated = dated
         self.kind = kind
         self.status = status
         self.sourceID = sourceID
@@ -183,6 +187,15 @@ public protocol ItemStore: ItemRepository {
     /// Location names of published and pending events that no place pins and that carry no
     /// coordinates of their own: (school, name, how many events).
     func unmatchedLocations() throws -> [(school: String?, name: String, events: Int)]
+    /// The courses deadlines belong to (`course add`), by code.
+    func courses() throws -> [Course]
+    /// Adds a course or replaces the one with its code; audited. With `onlyIfMissing`, a course
+    /// already there is left as it is (a source's rules never overwrite what a person set).
+    /// True when something was written.
+    @discardableResult func saveCourse(_ course: Course, by operatorName: String, onlyIfMissing: Bool) throws -> Bool
+    /// Removes a course by code; audited. Its deadlines keep their course's code and name.
+    /// False when there was none.
+    func removeCourse(_ code: String, by operatorName: String) throws -> Bool
     /// The schema version of the open store.
     var schemaVersion: Int { get }
 

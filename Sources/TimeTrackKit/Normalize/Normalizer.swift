@@ -83,6 +83,7 @@ public struct Normalizer: Sendable {
             case .announcement: return .success((.announcement(try announcement(raw, &guesses)), guesses))
             case .event: return .success((.event(try event(raw, &guesses)), guesses))
             case .schoolInfo: return .success((.schoolInfo(try schoolInfo(raw)), guesses))
+            case .deadline: return .success((.deadline(try deadline(raw, &guesses)), guesses))
             case .post, .absence, .ticket:
                 throw TimeTrackError(.configuration, "the html importer cannot make \(source.kind.rawValue) items", context: ["field": "kind"])
             }

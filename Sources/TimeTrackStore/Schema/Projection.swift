@@ -37,6 +37,13 @@ struct Projection {
             table = "tickets"
             columns = ["from_name", "kind", "subject", "message", "replies", "reply_count", "closed"]
             values = [.text(t.from), .text(t.kind.rawValue), .text(t.subject), .text(t.message), json(t.replies), .integer(t.replies.count), .bool(t.closed)]
+        case .deadline(let d):
+            table = "deadlines"
+            columns = ["title", "course", "course_name", "teacher", "due_at", "time_zone", "due_time_guessed", "category", "weight", "points", "reminders", "link", "description", "source_line"]
+            values = [
+                .text(d.title), .text(d.course), .text(d.courseName), .text(d.teacher), .date(d.due), .text(d.timeZone), .bool(d.dueTimeGuessed), .text(d.category.rawValue), .real(d.weight),
+                .real(d.points), d.reminders.map(json) ?? .null, .text(d.link), .text(d.description), .text(d.sourceLine),
+            ]
         }
     }
 

@@ -249,6 +249,36 @@ enum Schema {
                     (SELECT n.place_id FROM place_names n WHERE n.key = e.place_key AND n.school IS NULL)) END
             WHERE i.status = 'published';
         """,
+        // 10: coursework deadlines (`deadline` items) and the courses they belong to, with each
+        //     course's reminder offsets and category weights; published_deadlines gives the app
+        //     each deadline's course, weight and reminders resolved (its own, else its course's,
+        //     else one day and two hours).
+        """
+        CREATE TABLE courses (
+            code TEXT PRIMARY KEY COLLATE NOCASE,
+            name TEXT NOT NULL,
+            teacher TEXT,
+            school TEXT,
+            reminders TEXT NOT NULL DEFAULT '[1440,120]',
+            weights TEXT NOT NULL DEFAULT '{}',
+            created_at TEXT NOT NULL
+        );
+        CREATE TABLE deadlines (
+            item_seq INTEGER PRIMARY KEY REFERENCES items (seq),
+            title TEXT NOT NULL, course TEXT NOT NULL, course_name TEXT, teacher TEXT, due_at TEXT NOT NULL, time_zone TEXT NOT NULL,
+            due_time_guessed INTEGER NOT NULL, category TEXT NOT NULL, weight REAL, points REAL, reminders TEXT, link TEXT,
+            description TEXT, source_line TEXT
+        );
+        CREATE INDEX deadlines_due ON deadlines (due_at);
+        CREATE INDEX deadlines_course ON deadlines (course COLLATE NOCASE, due_at);
+        CREATE VIEW published_deadlines AS
+            SELECT i.id, coalesce(c.school, i.school) AS school, d.title, d.course, coalesce(c.name, d.course_name, d.course) AS course_name,
+                coalesce(d.teacher, c.teacher) AS teacher, d.due_at, d.time_zone, d.due_time_guessed, d.category,
+                coalesce(d.weight, json_extract(c.weights, '$.' || d.category)) AS weight, d.points,
+                coalesce(d.reminders, c.reminders, '[1440,120]') AS reminders, d.link, d.description
+            FROM items i JOIN deadlines d ON d.item_seq = i.seq LEFT JOIN courses c ON c.code = d.course
+            WHERE i.status = 'published';
+        """,
     ]
 
     /// Runs migration `number` (1-based) and the work done in Swift right after it, in the
