@@ -30,7 +30,10 @@ let package = Package(
         .target(name: "TimeTrackKit", dependencies: ["TimeTrackCore", "CLibXML2"], path: "Sources/TimeTrackKit"),
         .target(
             name: "TimeTrackImport",
-            dependencies: ["TimeTrackCore", "TimeTrackKit", "TimeTrackStore", "TimeTrackReview", "HTMLImporter", "InboxImporter", "ICalImporter", "FeedImporter", "WordPressImporter", "MetadataImporter", "DocumentsImporter", "JSONImporter"],
+            dependencies: [
+                "TimeTrackCore", "TimeTrackKit", "TimeTrackStore", "TimeTrackReview", "HTMLImporter", "InboxImporter", "ICalImporter", "FeedImporter", "WordPressImporter", "MetadataImporter", "DocumentsImporter", "JSONImporter", "LMSImporter",
+                "PhotoImporter",
+            ],
             path: "Sources/TimeTrackImport"),
         .target(name: "TimeTrackFuzz", dependencies: ["TimeTrackCore", "TimeTrackKit", "TimeTrackImport"], path: "Sources/TimeTrackFuzz"),
         .target(name: "TimeTrackExport", dependencies: ["TimeTrackCore"], path: "Sources/TimeTrackExport"),
@@ -53,6 +56,8 @@ let package = Package(
         .target(name: "MetadataImporter", dependencies: ["TimeTrackCore", "TimeTrackKit"], path: "Plugins/Metadata"),
         .target(name: "DocumentsImporter", dependencies: ["TimeTrackCore", "TimeTrackKit"], path: "Plugins/Documents"),
         .target(name: "JSONImporter", dependencies: ["TimeTrackCore", "TimeTrackKit"], path: "Plugins/JSON"),
+        .target(name: "LMSImporter", dependencies: ["TimeTrackCore", "TimeTrackKit", "ICalImporter"], path: "Plugins/LMS"),
+        .target(name: "PhotoImporter", dependencies: ["TimeTrackCore", "TimeTrackKit"], path: "Plugins/Photo"),
 
         // Test helpers and tests.
         .target(name: "TestSupport", dependencies: ["TimeTrackCore", "TimeTrackStore", "TimeTrackReview", "TimeTrackKit", "TimeTrackImport", "TimeTrackFuzz"], path: "Tests/TestSupport"),
@@ -75,6 +80,7 @@ let package = Package(
         .testTarget(name: "MetadataImporterTests", dependencies: ["TimeTrackImport", "TestSupport"], path: "Tests/MetadataImporterTests"),
         .testTarget(name: "DocumentsImporterTests", dependencies: ["TimeTrackImport", "TestSupport"], path: "Tests/DocumentsImporterTests"),
         .testTarget(name: "JSONImporterTests", dependencies: ["TimeTrackImport", "TimeTrackKit", "TestSupport"], path: "Tests/JSONImporterTests"),
+        .testTarget(name: "LMSImporterTests", dependencies: ["TimeTrackImport", "TimeTrackKit", "TestSupport"], path: "Tests/LMSImporterTests"),
         .testTarget(name: "ICalImporterTests", dependencies: ["ICalImporter", "TimeTrackImport", "TestSupport"], path: "Tests/ICalImporterTests"),
         .testTarget(
             name: "TimeTrackExportTests", dependencies: ["TimeTrackExport", "TimeTrackImport", "TimeTrackStore", "TestSupport", "timetrack-admin"],

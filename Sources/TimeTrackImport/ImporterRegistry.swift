@@ -5,7 +5,9 @@ import HTMLImporter
 import ICalImporter
 import InboxImporter
 import JSONImporter
+import LMSImporter
 import MetadataImporter
+import PhotoImporter
 import TimeTrackCore
 import TimeTrackKit
 import WordPressImporter
@@ -16,7 +18,7 @@ public enum ImporterRegistry {
     public static var all: [any Importer.Type] { builtIn }
 
     static var builtIn: [any Importer.Type] {
-        [HTMLImporter.self, ICalImporter.self, FeedImporter.self, WordPressImporter.self, MetadataImporter.self, DocumentsImporter.self, InboxImporter.self, JSONImporter.self]
+        [HTMLImporter.self, ICalImporter.self, FeedImporter.self, WordPressImporter.self, MetadataImporter.self, DocumentsImporter.self, InboxImporter.self, JSONImporter.self, LMSImporter.self, PhotoImporter.self]
     }
 
     private static let externalBox = ExternalBox()

@@ -80,6 +80,13 @@ public final class ImportRunner {
         if file != nil && sources.count != 1 {
             throw TimeTrackError(.usage, "--file goes with exactly one source")
         }
+        // A deadline source's course rules add the courses the store lacks (never overwriting
+        // what `course add` set).
+        for source in sources where source.kind == .deadline {
+            for rule in (try? CourseRules(source: source).rules) ?? [] {
+                try store.saveCourse(rule.course, by: operatorName, onlyIfMissing: true)
+            }
+        }
         let laneCount = sources.count < 2 ? 0 : lanes
         let readers = try (0..<laneCount).map { _ in try openReader() }
         defer { for reader in readers { reader.close() } }

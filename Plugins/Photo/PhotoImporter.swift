@@ -1,0 +1,162 @@
+import Foundation
+import TimeTrackCore
+import TimeTrackKit
+
+/// The `photo` importer: photos of assignment sheets (JPEG or PNG; a file, or a folder such as
+/// an inbox of submitted photos) read with Tesseract OCR, then each line that gives a due date
+/// made a deadline pending review, with the photo's text and the line shown.
+///
+/// Yearless dates ("Oct. 12th", "Fri 10/9") and days ("next Monday", "Friday") are read against
+/// the photo's date: EXIF DateTimeOriginal, else the file's modification time (noted as a
+/// guess). Only the text is kept: never the photo, nor where it was taken.
+public struct PhotoImporter: Importer {
+    public static let info = ImporterInfo(
+        name: "photo", version: "1.0.0", kinds: [.deadline],
+        summary: "photos of assignment sheets (JPEG/PNG) read with Tesseract OCR: each line with a due date becomes a deadline; dates read against the photo's date",
+        options: [
+            ImporterOption("courses", type: "array", help: "course rules: [{code, name, teacher, match: [words]…}]; the sheet's text picks the course"),
+            ImporterOption("course", type: "string", help: "the course code of sheets whose text names none"),
+            ImporterOption("category", type: "string", help: "category of lines nothing else classifies (default homework)"),
+            ImporterOption("schoolDayEnds", type: "string", help: "the due time of lines that give none (default 15:30), marked guessed"),
+            ImporterOption("tesseract", type: "string", help: "the tesseract program (default: tesseract on PATH; Debian: apt-get install tesseract-ocr)"),
+            ImporterOption("language", type: "string", help: "Tesseract's language (default eng)"),
+            ImporterOption("timeoutSeconds", type: "number", help: "the longest one photo may take to read (default 120)"),
+            ImporterOption("maxPhotos", type: "number", help: "read at most this many photos per run (default 200)"),
+        ])
+
+    let source: SourceDefinition
+    let program: String
+    let language: String
+    let timeout: Int
+    let maxPhotos: Int
+
+    static let extensions: Set<String> = ["jpg", "jpeg", "png"]
+
+    public init(source: SourceDefinition) throws {
+        self.source = source
+        try source.checkOptions(PhotoImporter.info)
+        guard source.url.isFileURL else {
+            throw source.error("url", "must be a photo or a folder of photos on this machine", fix: "e.g. \"url\": \"photos/chemistry\" beside the definition")
+        }
+        program = source.options["tesseract"]?.stringValue ?? "tesseract"
+        language = source.options["language"]?.stringValue ?? "eng"
+        guard language.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "+" }), !language.isEmpty else {
+            throw source.error("options.language", "must be a Tesseract language code like eng or eng+spa")
+        }
+        if let category = source.options["category"], category.stringValue.flatMap(Deadline.Category.init(rawValue:)) == nil {
+            throw source.error("options.category", "must be one of " + Deadline.Category.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        if let ends = source.options["schoolDayEnds"], ends.stringValue.flatMap(DateParser.findTime) == nil {
+            throw source.error("options.schoolDayEnds", "must be a time of day", fix: "e.g. \"15:30\" or \"3:30 PM\"")
+        }
+        _ = try CourseRules(source: source)
+        timeout = try source.intOption("timeoutSeconds", default: 120, range: 1...3600)
+        maxPhotos = try source.intOption("maxPhotos", default: 200, range: 1...10_000)
+    }
+
+    public func run(_ context: ImportContext) throws -> ImportResult {
+        var result = ImportResult()
+        let photos = try PhotoImporter.photos(at: source.url, source: source)
+        if photos.count > maxPhotos {
+            result.problems.append(ImportProblem(.warning, "\(photos.count) photos: only the first \(maxPhotos) by name were read (options.maxPhotos)", location: source.urlText))
+        }
+        guard let tesseract = PhotoImporter.locate(program) else {
+            throw TimeTrackError(
+                .configuration, "the photo importer needs Tesseract OCR, and '\(program)' is not installed",
+                fix: "apt-get install tesseract-ocr (or set options.tesseract to the program's path)", context: ["file": source.file, "field": "options.tesseract"])
+        }
+        let rules = try CourseRules(source: source)
+        var found: [MappedFields.Found] = []
+        var undated: Set<String> = []
+        let signature = "photo-ocr-1|\(language)"
+        for photo in photos.prefix(maxPhotos) {
+            if context.shouldStop?() == true { break }
+            let name = photo.lastPathComponent
+            let page: FetchedPage
+            do {
+                page = try context.fetcher.fetch(photo)
+            } catch let error as TimeTrackError {
+                result.problems.append(ImportProblem(.error, "skipped: \(error.message)", location: name))
+                continue
+            }
+            result.pagesFetched += 1
+            // The text of an unchanged photo is remembered: Tesseract takes seconds a photo.
+            var text: String
+            if let memo = context.memo?.recall(sourceID: source.id, url: photo.absoluteString, pageHash: page.hash, signature: signature) {
+                text = String(decoding: memo, as: UTF8.self)
+            } else {
+                do {
+                    text = try OCR.read(page.data, program: tesseract, language: language, timeout: timeout)
+                } catch let error as TimeTrackError {
+                    result.problems.append(ImportProblem(.error, "not read: \(error.message)" + (error.fix.map { "; \($0)" } ?? ""), location: name))
+                    continue
+                }
+                context.memoEntries.append((photo.absoluteString, page.hash, signature, Data(text.utf8)))
+            }
+            text = SafeText.visible(text)
+            let (taken, exact) = PhotoDate.taken(page.data, zone: source.timeZone).map { ($0, true) } ?? (PhotoImporter.modified(photo) ?? context.now, false)
+            let sheet = SheetReader.read(text)
+            if sheet.lines.isEmpty {
+                result.problems.append(ImportProblem(.warning, "no line with a due date in the photo's text", location: name))
+                continue
+            }
+            let course = rules.course(in: text)?.code
+            for line in sheet.lines {
+                var raw = RawItem()
+                raw["title"] = line.title
+                raw["due"] = line.text
+                raw["line"] = line.text
+                raw["course"] = course
+                raw["description"] = text
+                raw[Normalizer.referenceField] = ISO8601DateFormatter().string(from: taken)
+                let key = "\(name)#\(CourseRulesKey.fold(line.title))"
+                if !exact { undated.insert(key) }
+                found.append(MappedFields.Found(key: key, raw: raw, page: page, pageURL: photo.absoluteString, location: "\(name) line \(line.number)"))
+            }
+            if !exact {
+                result.problems.append(ImportProblem(.warning, "the photo has no EXIF date: its dates were read against the file's time", location: name))
+            }
+        }
+        var normalizer = Normalizer(source: source, now: context.now)
+        normalizer.dates.reference = context.now
+        MappedFields.finish(found, normalizer: normalizer, into: &result)
+        // A photo read against the file's time says so on each of its deadlines.
+        for index in result.items.indices where undated.contains(result.items[index].key) {
+            result.items[index].guesses.append("the photo has no date of its own: its file's time was used")
+        }
+        return result
+    }
+
+    /// The photos a definition's url names: itself, or the JPEG and PNG files of its folder by name.
+    static func photos(at url: URL, source: SourceDefinition) throws -> [URL] {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
+            throw TimeTrackError(.configuration, "no photo or folder at \(url.path)", fix: "check the definition's url", context: ["file": source.file, "field": "url"])
+        }
+        guard isFolder.boolValue else { return [url] }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        return names.filter { extensions.contains(($0 as NSString).pathExtension.lowercased()) && !$0.hasPrefix(".") }.sorted().map { url.appendingPathComponent($0) }
+    }
+
+    /// The full path of a program on PATH (or the path itself when it has a slash), if executable.
+    static func locate(_ program: String) -> String? {
+        if program.contains("/") { return FileManager.default.isExecutableFile(atPath: program) ? program : nil }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for folder in path.split(separator: ":") {
+            let candidate = "\(folder)/\(program)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    static func modified(_ url: URL) -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
+    }
+}
+
+/// Keys of photo deadlines: lowercased words of the title.
+enum CourseRulesKey {
+    static func fold(_ text: String) -> String {
+        text.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber) }).joined(separator: "-")
+    }
+}
