@@ -14,7 +14,7 @@ public enum Console {
             helpCommand, statusCommand, pluginsCommand, sourcesCommand, extractCommand, tryCommand, pluginCommand, importCommand, reviewCommand, listCommand,
             showCommand, historyCommand, approveCommand, rejectCommand, editCommand, unlockCommand, archiveCommand, restoreCommand, keepCommand,
             revertCommand, undoCommand,
-            replyCommand, closeCommand, reopenCommand, runsCommand, auditCommand, exportCommand, previewCommand, gradesCommand, placeCommand, placesCommand, operatorCommand, completionsCommand, quitCommand,
+            replyCommand, closeCommand, reopenCommand, runsCommand, auditCommand, exportCommand, previewCommand, gradesCommand, courseCommand, coursesCommand, placeCommand, placesCommand, operatorCommand, completionsCommand, quitCommand,
         ]
     }
 

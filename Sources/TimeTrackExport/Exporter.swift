@@ -23,6 +23,8 @@ public struct Exporter {
     /// The schools' places: events without coordinates of their own get their place's pin
     /// (and address), and the place's name as `place`.
     public var gazetteer: Gazetteer?
+    /// The courses deadlines belong to: their weights and reminders fill the deadlines' own.
+    public var courses: [Course] = []
 
     /// Notes collected while exporting.
     public final class Notes: @unchecked Sendable {
@@ -57,6 +59,7 @@ public struct Exporter {
             throw TimeTrackError(
                 .usage, "\(kind.plural) are private and never exported", fix: "exports carry " + Exporter.jsonKinds.map(\.plural).joined(separator: ", "))
         }
+        if kind == .deadline { return try deadlinesJSON(school: school) }
         let items = try published(kind, school: school)
         let iso = ISO8601DateFormatter()
         let rows: [JSONValue] = items.map { item in

@@ -71,7 +71,7 @@ import Testing
         #expect(runs?.count == 6)
         #expect(runs?.allSatisfy { $0["status"] as? String == "ok" } == true)
         let plugins = try fixture.json(["plugins"]) as? [[String: Any]]
-        #expect(plugins?.compactMap { $0["name"] as? String } == ["html", "ical", "feed", "wordpress", "metadata", "documents", "inbox", "json", "csv-info", "js-calendar"])
+        #expect(plugins?.compactMap { $0["name"] as? String } == ["html", "ical", "feed", "wordpress", "metadata", "documents", "inbox", "json", "lms", "photo", "csv-info", "js-calendar"])
         let sources = try fixture.json(["sources"]) as? [String: Any]
         #expect((sources?["sources"] as? [Any])?.count == 6)
         let history = try fixture.json(["history", news]) as? [String: Any]

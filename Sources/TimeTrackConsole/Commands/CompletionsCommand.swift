@@ -15,6 +15,8 @@ extension Console {
         [
             "status": ItemStatus.allCases.map(\.rawValue), "kind": ItemKind.plurals, "format": ["json", "ics", "rss"],
             "role": Operator.Role.allCases.map(\.rawValue), "language": ["python", "sh"], "target": ["A", "B", "C", "D"],
+            "due-within": ["1d", "2d", "7d", "14d"], "reminders": ["1d,2h", "2d,1h", "3d,1d,1h"],
+            "weight": Deadline.Category.allCases.map { $0.rawValue + "=" },
         ]
     }
 
@@ -30,7 +32,7 @@ extension Console {
                 case "list": words += ItemKind.plurals
                 case "help": words += names
                 case "completions": words += ["bash", "zsh", "fish"]
-                case "place": words += ["add", "remove"]
+                case "place", "course": words += ["add", "remove"]
                 case "plugin": words += ["new"]
                 default: break
                 }

@@ -5,13 +5,14 @@ import TimeTrackExport
 extension Console {
     static var exportCommand: CommandSpec {
         CommandSpec(
-            "export", usage: "--format json|ics|rss --out PATH [--kind K] [--school S]",
-            summary: "write published items for the app: JSON (a folder, one file per kind), iCalendar (events), RSS (announcements)",
+            "export", usage: "--format json|ics|rss --out PATH [--kind K] [--school S] [--course C]",
+            summary: "write published items for the app: JSON (a folder, one file per kind, and a calendar per course), iCalendar (events; deadlines: one file per course), RSS (announcements)",
             options: [
                 OptionSpec("format", value: "F", help: "json, ics or rss"),
                 OptionSpec("out", value: "PATH", help: "the file (ics, rss, json with --kind) or folder (json) to write"),
                 OptionSpec("kind", value: "K", help: "json: only this kind, into the file PATH"),
                 OptionSpec("school", value: "S", help: "only this school's items"),
+                OptionSpec("course", value: "CODE", help: "ics with --kind deadlines: only this course's calendar, into the file PATH"),
                 OptionSpec("name", value: "NAME", help: "calendar or feed title (default: Time Track)"),
             ]
         ) { args, session in
@@ -26,6 +27,7 @@ extension Console {
             }
             var exporter = Exporter(store: store)
             exporter.gazetteer = Gazetteer(try store.places())
+            exporter.courses = try store.courses()
             if let name = args.option("name") { exporter.calendarName = name }
             let progress = Progress(label: "export", enabled: session.interactive && isatty(2) == 1 && !session.output.json)
             exporter.progress = { count in progress.update(pages: 0, items: count) }
@@ -38,8 +40,8 @@ extension Console {
             }
             var written: [(path: String, count: Int)] = []
             // `data` is made first, so the exporter's count is that document's.
-            func write(_ data: Data, to path: String) throws {
-                let count = exporter.notes.lastCount
+            func write(_ data: Data, to path: String, count: Int? = nil) throws {
+                let count = count ?? exporter.notes.lastCount
                 if toStdout {
                     session.output.flush()
                     FileHandle.standardOutput.write(data)
@@ -49,7 +51,27 @@ extension Console {
                 written.append((toStdout ? "-" : path, count))
             }
             switch format {
+            case "ics" where kind == .deadline:
+                // One calendar per course: a folder of CODE.ics, or with --course one file.
+                let calendars = try exporter.courseCalendars(school: school, course: args.option("course"))
+                if let course = args.option("course") {
+                    guard let calendar = calendars.first else {
+                        throw TimeTrackError(.notFound, "no published deadlines for course '\(course)'", fix: "`courses` lists the codes; `list deadlines --status pending` shows what waits")
+                    }
+                    try write(calendar.data, to: out, count: calendar.data.count(of: "BEGIN:VEVENT"))
+                } else {
+                    if !toStdout { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }
+                    guard !toStdout || calendars.count <= 1 else {
+                        throw TimeTrackError(.usage, "export: --out - writes one calendar; there are \(calendars.count) courses", fix: "add --course CODE")
+                    }
+                    for calendar in calendars {
+                        try write(calendar.data, to: (out as NSString).appendingPathComponent("\(Exporter.fileName(calendar.code)).ics"), count: calendar.data.count(of: "BEGIN:VEVENT"))
+                    }
+                }
             case "ics":
+                if let kind, kind != .event {
+                    throw TimeTrackError(.usage, "export: ics carries events, or deadlines (one calendar per course); not \(kind.plural)", fix: "export --format ics --kind deadlines --out FOLDER")
+                }
                 try write(try exporter.ics(school: school), to: out)
             case "rss":
                 try write(try exporter.rss(school: school), to: out)
@@ -63,6 +85,15 @@ extension Console {
                     try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
                     for kind in Exporter.jsonKinds {
                         try write(try exporter.json(kind, school: school), to: (out as NSString).appendingPathComponent("\(kind.plural).json"))
+                    }
+                    // Each course's deadlines as a calendar with reminders, beside the JSON.
+                    let calendars = try exporter.courseCalendars(school: school)
+                    if !calendars.isEmpty {
+                        let folder = (out as NSString).appendingPathComponent("courses")
+                        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                        for calendar in calendars {
+                            try write(calendar.data, to: (folder as NSString).appendingPathComponent("\(Exporter.fileName(calendar.code)).ics"), count: calendar.data.count(of: "BEGIN:VEVENT"))
+                        }
                     }
                 }
             }

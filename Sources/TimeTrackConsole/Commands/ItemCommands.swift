@@ -33,10 +33,11 @@ extension Console {
 
     static var listCommand: CommandSpec {
         CommandSpec(
-            "list", usage: "[KIND] [--status S] [--source S] [--limit N] [--offset N]",
+            "list", usage: "[KIND] [--status S] [--source S] [--due-within 7d] [--limit N]",
             summary: "list items, newest first (kinds: " + ItemKind.plurals.joined(separator: ", ") + ")",
             options: [
                 OptionSpec("status", value: "S", help: "pending, published, rejected or archived"),
+                OptionSpec("due-within", value: "DURATION", help: "deadlines due from now to this far ahead (7d, 48h, 2w), soonest first"),
                 OptionSpec("source", value: "S", help: "only items from this source id"),
                 OptionSpec("limit", value: "N", help: "at most N rows (default 50)"),
                 OptionSpec("offset", value: "N", help: "skip the first N rows"),
@@ -55,9 +56,21 @@ extension Console {
                 }
                 status = s
             }
+            var dated: ClosedRange<Date>?
+            if let within = args.option("due-within") {
+                guard kind == nil || kind == .deadline else {
+                    throw TimeTrackError(.usage, "list: --due-within lists deadlines, not \(kind?.plural ?? "")", fix: "list deadlines --due-within 7d")
+                }
+                guard let minutes = ReminderOffset.minutes(within), minutes > 0, minutes <= 366 * 1440 else {
+                    throw TimeTrackError(.usage, "list: --due-within '\(within)' is not a length of time up to a year", fix: "e.g. --due-within 7d, 48h or 2w")
+                }
+                kind = .deadline
+                let now = Date()
+                dated = now...now.addingTimeInterval(Double(minutes) * 60)
+            }
             let query = ItemQuery(
                 kind: kind, status: status, sourceID: args.option("source"),
-                limit: try intOption(args, "limit", default: 50, range: 1...100_000), offset: try intOption(args, "offset", default: 0, range: 0...Int(Int32.max)))
+                limit: try intOption(args, "limit", default: 50, range: 1...100_000), offset: try intOption(args, "offset", default: 0, range: 0...Int(Int32.max)), dated: dated)
             // One row more than asked says whether there are more.
             var probe = query
             probe.limit += 1
@@ -69,24 +82,20 @@ extension Console {
                 return 0
             }
             if rows.isEmpty {
-                session.output.line("no items")
+                session.output.line(dated == nil ? "no items" : "nothing due within \(args.option("due-within") ?? "")")
                 return 0
             }
-            var table = Table(headers: ["id", "status", "date", "source", "title"])
-            // The date column is the local day in each item's own zone: an event's, else its
-            // source's (the machine's for items with neither): an event at 18:00 in Denver is
-            // listed on its own day.
-            for row in rows {
-                let zone = row.timeZone.flatMap(TimeZone.init(identifier:)) ?? session.zone(ofSource: row.sourceID)
-                var status = row.status.rawValue
-                if row.hasPendingRevision && row.status == .published { status += "*" }
-                if row.missingRuns > 0 { status += " (missing \(row.missingRuns))" }
-                table.rows.append([row.id, status, row.sortDate.map { Display.date($0, zone: zone, allDay: true) } ?? "", SafeText.visible(row.sourceID ?? "-"), SafeText.visible(row.title)])
+            if kind == .deadline {
+                try printDeadlines(rows, session: session)
+            } else {
+                printItems(rows, session: session)
             }
-            session.output.printTable(table, width: terminalWidth())
             // CSV is the table alone; what follows it goes to stderr.
             let after: (String) -> Void = session.output.csv ? session.output.note : { session.output.line($0) }
             if rows.contains(where: { $0.hasPendingRevision && $0.status == .published }) { after("* a change waits for review") }
+            // The date column is the local day in each item's own zone: an event's, else its
+            // source's (the machine's for items with neither): an event at 18:00 in Denver is
+            // listed on its own day.
             if more {
                 // The total, when the store's counts give it (not per source, not filtered by role).
                 var total: Int?
@@ -99,6 +108,46 @@ extension Console {
             }
             return 0
         }
+    }
+
+    /// The status column: `published*` when a change waits, `(missing N)` when the source lost it.
+    static func statusText(_ row: ItemSummary) -> String {
+        var status = row.status.rawValue
+        if row.hasPendingRevision && row.status == .published { status += "*" }
+        if row.missingRuns > 0 { status += " (missing \(row.missingRuns))" }
+        return status
+    }
+
+    static func printItems(_ rows: [ItemSummary], session: Session) {
+        var table = Table(headers: ["id", "status", "date", "source", "title"])
+        // The date column is the local day in each item's own zone: an event's, else its
+        // source's (the machine's for items with neither): an event at 18:00 in Denver is
+        // listed on its own day.
+        for row in rows {
+            let zone = row.timeZone.flatMap(TimeZone.init(identifier:)) ?? session.zone(ofSource: row.sourceID)
+            table.rows.append([row.id, statusText(row), row.sortDate.map { Display.date($0, zone: zone, allDay: true) } ?? "", SafeText.visible(row.sourceID ?? "-"), SafeText.visible(row.title)])
+        }
+        session.output.printTable(table, width: terminalWidth())
+    }
+
+    /// Deadlines with their due time in the school's zone (`?` when the time was guessed),
+    /// course and category.
+    static func printDeadlines(_ rows: [ItemSummary], session: Session) throws {
+        let store = try session.store()
+        var table = Table(headers: ["id", "status", "due", "course", "category", "title"])
+        var guessed = false
+        for row in rows {
+            let zone = row.timeZone.flatMap(TimeZone.init(identifier:)) ?? session.zone(ofSource: row.sourceID)
+            guard case .deadline(let d) = try store.item(row.id).content else { continue }
+            var due = Display.date(d.due, zone: zone)
+            if d.dueTimeGuessed {
+                due += " ?"
+                guessed = true
+            }
+            table.rows.append([row.id, statusText(row), due, SafeText.visible(d.courseName ?? d.course), d.category.rawValue, SafeText.visible(d.title)])
+        }
+        session.output.printTable(table, width: terminalWidth())
+        if guessed { (session.output.csv ? session.output.note : { session.output.line($0) })("? no time was given: due at the end of the school day") }
     }
 
     static var showCommand: CommandSpec {

@@ -211,9 +211,16 @@ extension Console {
         case .schoolInfo(let i):
             output.line("  section: \(i.section.rawValue)  type: \(i.documentType.rawValue)" + (i.group.map { "  under: \($0)" } ?? ""))
             output.line("  url:     " + i.url)
-        default:
+        case .deadline(let d):
+            output.line("  due:      " + Display.date(d.due, zone: TimeZone(identifier: d.timeZone) ?? zone) + (d.dueTimeGuessed ? " (no time given: the end of the school day)" : ""))
+            output.line("  course:   \(SafeText.visible(d.course))" + (d.courseName.map { " (\(SafeText.visible($0)))" } ?? "") + (d.teacher.map { ", \(SafeText.visible($0))" } ?? ""))
+            output.line("  category: \(d.category.rawValue)" + (d.points.map { "  points: \(NumberText.plain($0))" } ?? "") + (d.weight.map { "  weight: \(NumberText.percent($0))" } ?? ""))
+            if let line = d.sourceLine { output.line("  line:     " + SafeText.visible(line)) }
+            if let l = d.link { output.line("  link:     " + l) }
+        case .post, .absence, .ticket:
             break
         }
+        for guess in item.guesses { output.line(output.paint("  guessed:  " + SafeText.visible(guess), .yellow)) }
     }
 
     static var importCommand: CommandSpec {
