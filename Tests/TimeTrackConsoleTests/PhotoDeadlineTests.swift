@@ -141,4 +141,24 @@ import Testing
         let again = try run(["import", "sheets", "--no-review"])
         #expect(again.stderr.contains("0 new") && again.stderr.contains("0 changed") && again.stderr.contains("15 unchanged"), "\(again.stderr)")
     }
+
+    /// Without Tesseract the run fails with the package to install, and nothing is stored; a
+    /// file that is not an image is a problem of that photo only.
+    @Test func aMissingTesseractNamesThePackage() throws {
+        let dir = try TemporaryDirectory("photo-missing")
+        defer { dir.remove() }
+        try dir.write("imports/photos/sheet.jpg", "not really a photo")
+        try dir.write(
+            "imports/sheets.json",
+            #"{ "id": "sheets", "importer": "photo", "kind": "deadline", "url": "photos", "timeZone": "America/Denver", "options": { "course": "CHEM-AP", "tesseract": "/nonexistent/tesseract" } }"#)
+        let result = try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports"), "import", "sheets", "--no-review"])
+        #expect(result.status != 0 && result.stderr.contains("apt-get install tesseract-ocr"), "\(result.stderr)")
+        #expect(!result.stderr.contains("Fatal") && !result.stderr.contains("Trace"), "\(result.stderr)")
+        guard Self.tool("tesseract") != nil else { return }
+        try dir.write(
+            "imports/sheets.json",
+            #"{ "id": "sheets", "importer": "photo", "kind": "deadline", "url": "photos", "timeZone": "America/Denver", "options": { "course": "CHEM-AP" } }"#)
+        let bad = try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports"), "extract", "sheets"])
+        #expect(bad.stderr.contains("not a JPEG or PNG image"), "\(bad.stdout)\(bad.stderr)")
+    }
 }

@@ -50,4 +50,15 @@ import TimeTrackReview
         #expect(try store.list(ItemQuery(kind: .deadline, dated: window)).count == 2)
         #expect(try store.list(ItemQuery(kind: .deadline, dated: due.addingTimeInterval(60)...due.addingTimeInterval(120))).isEmpty)
     }
+
+    /// Editing a deadline: the due time is typed in the school's zone and is then no guess;
+    /// reminders are typed as offsets.
+    @Test func editsReadTheSchoolsZoneAndOffsets() throws {
+        let zone = TimeZone(identifier: "America/Denver") ?? .current
+        let edits = try ItemContent.parseEdits([("due", "2026-10-09 08:15"), ("reminders", "2d, 90m")], kind: .deadline, zone: zone)
+        #expect(edits["due"] == .string("2026-10-09T14:15:00Z"))
+        #expect(edits["dueTimeGuessed"] == .bool(false))
+        #expect(edits["reminders"] == .array([.number(2880), .number(90)]))
+        #expect(throws: TimeTrackError.self) { try ItemContent.parseEdits([("reminders", "soon")], kind: .deadline, zone: zone) }
+    }
 }

@@ -114,6 +114,8 @@ extension ItemContent {
                 result[field] = .string(text)
             }
         }
+        // A due time a person typed is no longer a guess.
+        if kind == .deadline, result["due"] != nil, result["dueTimeGuessed"] == nil { result["dueTimeGuessed"] = .bool(false) }
         // An event moved by its start keeps its length.
         if kind == .event, let newStart = result["start"]?.stringValue.flatMap({ ISO8601DateFormatter().date(from: $0) }), result["end"] == nil,
             let oldStart = currentFields["start"]?.stringValue.flatMap({ ISO8601DateFormatter().date(from: $0) }),
