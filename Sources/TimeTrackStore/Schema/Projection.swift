@@ -12,8 +12,9 @@ struct Projection {
         switch content {
         case .announcement(let a):
             table = "announcements"
-            columns = ["title", "summary", "body", "image_url", "image_alt", "link", "published_at", "priority", "expires_at"]
-            values = [.text(a.title), .text(a.summary), .text(a.body), .text(a.imageURL), .text(a.imageAlt), .text(a.link), .date(a.publishedAt), .text(a.priority.rawValue), .date(a.expiresAt)]
+            // The body is the revision's only (published_announcements reads it from there).
+            columns = ["title", "summary", "image_url", "image_alt", "link", "published_at", "priority", "expires_at"]
+            values = [.text(a.title), .text(a.summary), .text(a.imageURL), .text(a.imageAlt), .text(a.link), .date(a.publishedAt), .text(a.priority.rawValue), .date(a.expiresAt)]
         case .event(let e):
             table = "events"
             columns = ["title", "category", "starts_at", "ends_at", "all_day", "time_zone", "location_name", "address", "latitude", "longitude", "description", "link", "state", "place_key"]

@@ -279,6 +279,47 @@ enum Schema {
             FROM items i JOIN deadlines d ON d.item_seq = i.seq LEFT JOIN courses c ON c.code = d.course
             WHERE i.status = 'published';
         """,
+        // 11: each body stored once. Revisions and page memos become rowid tables (as WITHOUT
+        //     ROWID tables their kilobyte rows each spilled into an overflow page of their own:
+        //     2.6× the content on disk); the announcements row no longer copies the body, which
+        //     published_announcements reads from the live revision.
+        """
+        CREATE TABLE revisions_v11 (
+            item_seq INTEGER NOT NULL REFERENCES items (seq),
+            number INTEGER NOT NULL,
+            state TEXT NOT NULL CHECK (state IN ('pending', 'live', 'superseded', 'rejected')),
+            content TEXT NOT NULL,
+            content_hash TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            created_by TEXT NOT NULL,
+            run_id INTEGER REFERENCES import_runs (id),
+            note TEXT,
+            went_live_at TEXT,
+            UNIQUE (item_seq, number)
+        );
+        INSERT INTO revisions_v11 (item_seq, number, state, content, content_hash, created_at, created_by, run_id, note, went_live_at)
+            SELECT item_seq, number, state, content, content_hash, created_at, created_by, run_id, note, went_live_at FROM revisions ORDER BY item_seq, number;
+        DROP TABLE revisions;
+        ALTER TABLE revisions_v11 RENAME TO revisions;
+        CREATE TABLE page_memo_v11 (
+            source_id TEXT NOT NULL,
+            url TEXT NOT NULL,
+            page_hash TEXT NOT NULL,
+            signature TEXT NOT NULL,
+            payload BLOB NOT NULL,
+            UNIQUE (source_id, url)
+        );
+        INSERT INTO page_memo_v11 SELECT source_id, url, page_hash, signature, payload FROM page_memo;
+        DROP TABLE page_memo;
+        ALTER TABLE page_memo_v11 RENAME TO page_memo;
+        DROP VIEW published_announcements;
+        ALTER TABLE announcements DROP COLUMN body;
+        CREATE VIEW published_announcements AS
+            SELECT i.id, i.school, a.item_seq, a.title, a.summary, json_extract(r.content, '$.body') AS body, a.image_url, a.image_alt, a.link,
+                a.published_at, a.priority, a.expires_at
+            FROM items i JOIN announcements a ON a.item_seq = i.seq JOIN revisions r ON r.item_seq = i.seq AND r.number = i.live_revision
+            WHERE i.status = 'published';
+        """,
     ]
 
     /// Runs migration `number` (1-based) and the work done in Swift right after it, in the
