@@ -70,7 +70,9 @@ let package = Package(
             dependencies: ["TimeTrackStore", "TimeTrackReview", "TestSupport", "timetrack-torture", "timetrack-admin"],
             path: "Tests/TimeTrackStoreTests"),
         .testTarget(name: "TimeTrackReviewTests", dependencies: ["TimeTrackReview", "TimeTrackStore", "TestSupport"], path: "Tests/TimeTrackReviewTests"),
-        .testTarget(name: "TimeTrackImportTests", dependencies: ["TimeTrackImport", "TimeTrackKit", "TimeTrackFuzz", "TestSupport"], path: "Tests/TimeTrackImportTests"),
+        .testTarget(
+            name: "TimeTrackImportTests", dependencies: ["TimeTrackImport", "TimeTrackKit", "TimeTrackFuzz", "TimeTrackStore", "TimeTrackReview", "TestSupport"],
+            path: "Tests/TimeTrackImportTests"),
         .testTarget(name: "TimeTrackKitTests", dependencies: ["TimeTrackKit", "TestSupport"], path: "Tests/TimeTrackKitTests"),
         .testTarget(
             name: "HTMLImporterTests", dependencies: ["HTMLImporter", "TimeTrackImport", "TimeTrackStore", "TestSupport"],

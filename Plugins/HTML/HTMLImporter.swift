@@ -342,7 +342,7 @@ public struct HTMLImporter: Importer, Sendable {
             try collect()
         }
         // Normalizing is pure work too: all cores, results in page order.
-        MappedFields.finish(raws.map { MappedFields.Found(key: $0.key, raw: $0.raw, page: $0.page, pageURL: $0.pageURL.absoluteString, location: $0.location) }, normalizer: normalizer, into: &result)
+        MappedFields.finish(raws.map { MappedFields.Found(key: $0.key, raw: $0.raw, page: $0.page, pageURL: $0.pageURL.absoluteString, location: $0.location) }, normalizer: normalizer, into: &result, context: context)
         return result
     }
 

@@ -148,7 +148,7 @@ public struct JSONImporter: Importer, Sendable {
                 url = nil
             }
         }
-        MappedFields.finish(raws.map { MappedFields.Found(key: $0.key, raw: $0.raw, page: $0.page, pageURL: $0.page.url.absoluteString, location: $0.location) }, normalizer: normalizer, into: &result)
+        MappedFields.finish(raws.map { MappedFields.Found(key: $0.key, raw: $0.raw, page: $0.page, pageURL: $0.page.url.absoluteString, location: $0.location) }, normalizer: normalizer, into: &result, context: context)
         return result
     }
 

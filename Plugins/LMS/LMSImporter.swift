@@ -158,7 +158,7 @@ public struct LMSImporter: Importer {
         }
         var normalizer = Normalizer(source: source, now: context.now)
         normalizer.dates.reference = context.now
-        MappedFields.finish(found, normalizer: normalizer, into: &result)
+        MappedFields.finish(found, normalizer: normalizer, into: &result, context: context)
         return result
     }
 

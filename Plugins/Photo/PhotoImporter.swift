@@ -119,7 +119,7 @@ public struct PhotoImporter: Importer {
         }
         var normalizer = Normalizer(source: source, now: context.now)
         normalizer.dates.reference = context.now
-        MappedFields.finish(found, normalizer: normalizer, into: &result)
+        MappedFields.finish(found, normalizer: normalizer, into: &result, context: context)
         // A photo read against the file's time says so on each of its deadlines.
         for index in result.items.indices where undated.contains(result.items[index].key) {
             result.items[index].guesses.append("the photo has no date of its own: its file's time was used")

@@ -73,6 +73,30 @@ extension SQLiteStore: PageMemo {
         ) { $0.data(0) }
     }
 
+    public func recallAll(sourceID: String, urlPrefix: String) -> [String: MemoRecord] {
+        // The prefix as a range of the primary key (source_id, url): an index range scan.
+        let rows =
+            (try? db.rows(
+                "SELECT url, page_hash, signature, payload FROM page_memo WHERE source_id = ? AND url >= ? AND url < ?",
+                [.text(sourceID), .text(urlPrefix), .text(urlPrefix + "\u{10FFFF}")]
+            ) { s in (s.text(0), MemoRecord(pageHash: s.text(1), signature: s.text(2), payload: s.data(3))) }) ?? []
+        var records: [String: MemoRecord] = [:]
+        records.reserveCapacity(rows.count)
+        for (url, record) in rows where url.hasPrefix(urlPrefix) { records[String(url.dropFirst(urlPrefix.count))] = record }
+        return records
+    }
+
+    public func settledHashes(sourceID: String) -> [String: String] {
+        let rows =
+            (try? db.rows(
+                """
+                SELECT source_key, base_hash FROM items i WHERE source_id = ? AND source_key IS NOT NULL AND missing_runs = 0
+                  AND NOT EXISTS (SELECT 1 FROM field_locks l WHERE l.item_seq = i.seq)
+                """, [.text(sourceID)]
+            ) { s in (s.text(0), s.text(1)) }) ?? []
+        return Dictionary(rows, uniquingKeysWith: { first, _ in first })
+    }
+
     public func remember(sourceID: String, entries: [(url: String, pageHash: String, signature: String, payload: Data)]) throws {
         guard !entries.isEmpty else { return }
         try db.transaction {

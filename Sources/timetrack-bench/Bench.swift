@@ -65,7 +65,7 @@ enum Child {
             runner.now = { Date(timeIntervalSince1970: 1_790_000_000) }
             try runner.run(sources) { outcome in
                 let summary = try outcome.result.get()
-                items += summary.result.items.count
+                items += summary.result.found
                 pages += summary.result.pagesFetched
                 return true
             }

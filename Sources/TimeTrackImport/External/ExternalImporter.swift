@@ -146,7 +146,7 @@ public struct ExternalImporter: Importer {
             result.problems.append(ImportProblem(.warning, "stderr:" + process.stderrTail, location: name))
             result.runNote = TextNormalizer.truncate("plugin" + process.stderrTail, to: 2_000)
         }
-        MappedFields.finish(found, normalizer: normalizer, into: &result)
+        MappedFields.finish(found, normalizer: normalizer, into: &result, context: context)
         return result
     }
 }

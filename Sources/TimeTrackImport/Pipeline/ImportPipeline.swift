@@ -97,6 +97,10 @@ public struct ImportPipeline {
         context.shouldStop = shouldStop
         context.progress = progress
         context.memo = memo
+        if let memo {
+            let info = type(of: importer).info
+            context.items = ItemMemo(source: effective, importer: "\(info.name)/\(info.version)", memo: memo)
+        }
         let result = try importer.run(context)
         return (result, context.memoEntries)
     }
@@ -144,11 +148,11 @@ public struct ImportPipeline {
         var summary = SourceRunSummary(source: source.id, run: run, result: reading.result)
         let memoEntries = reading.memoEntries
         let result = summary.result
-        run.found = result.items.count
+        run.found = result.found
         run.problems = result.problems.count
-        let dated = result.items.filter { $0.content.sortDate != nil }.count
+        let dated = result.items.filter { $0.content.sortDate != nil }.count + result.settled.filter(\.dated).count
         if !options.accept,
-            let reason = try shrinkReason(source: source, store: store, found: result.items.count, dated: dated, options: options)
+            let reason = try shrinkReason(source: source, store: store, found: result.found, dated: dated, options: options)
                 ?? Self.guessedYearsReason(result.items)
         {
             // Held: nothing is applied, nothing is counted missing; a person looks first.
@@ -161,6 +165,11 @@ public struct ImportPipeline {
             return summary
         }
         var seen: Set<String> = []
+        // Settled items (`ItemMemo`): unchanged, as reconciling them would find; nothing to write.
+        for item in result.settled {
+            seen.insert(item.key)
+            run.unchanged += 1
+        }
         let importerInfo = ImporterRegistry.info(named: source.importer)
         // Batches of items per transaction: each item is still its own decision (savepoint,
         // revision, audit entry); a batch commits whole, so a killed run leaves whole batches.
@@ -198,13 +207,13 @@ public struct ImportPipeline {
         }
         run.problems += summary.failures.count
         try store.remember(sourceID: source.id, entries: memoEntries)
-        if result.items.isEmpty && options.accept {
+        if result.found == 0 && options.accept {
             run.status = .ok
             run.message = "0 items found, accepted"
             summary.missingIDs = try Lifecycle(store).recordMissing(sourceID: source.id, seenKeys: [], runID: run.id)
             run.missing = summary.missingIDs.count
             try store.recordGoodRun(sourceID: source.id, runID: run.id, count: 0, dated: 0)
-        } else if result.items.isEmpty {
+        } else if result.found == 0 {
             run.status = .failed
             run.message = "0 items found" + (result.problems.first.map { ": \($0.message)" } ?? "")
         } else {
@@ -217,7 +226,7 @@ public struct ImportPipeline {
             run.status = errors > 0 ? .partial : .ok
             if errors > 0 { run.message = "\(errors) item(s) skipped; see `extract \(source.id)`" }
             if let note = result.runNote { run.message = [run.message, note].compactMap { $0 }.joined(separator: "; ") }
-            try store.recordGoodRun(sourceID: source.id, runID: run.id, count: result.items.count, dated: dated)
+            try store.recordGoodRun(sourceID: source.id, runID: run.id, count: result.found, dated: dated)
             if source.review == .auto {
                 // Trusted source: publish at once, still one decision (revision + audit) per item.
                 for id in summary.newIDs + summary.changedIDs {

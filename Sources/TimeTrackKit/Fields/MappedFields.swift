@@ -71,14 +71,44 @@ public enum MappedFields {
 
     /// Normalizes what was found (on all cores, results in order) into the result's items, or
     /// problems naming the item and why it was skipped.
-    public static func finish(_ found: [Found], normalizer: Normalizer, into result: inout ImportResult) {
-        let built = Parallel.map(found.map(\.raw), minimumPerWorker: 16) { raw in normalizer.prepareNoting(raw) }
-        for (entry, outcome) in zip(found, built) {
+    ///
+    /// With `context.items` (an import into a store), an item whose raw values are the ones its
+    /// stored content was made from is settled without being normalized (`ItemMemo`), and each
+    /// item normalized without a guess is remembered for the next run.
+    public static func finish(_ found: [Found], normalizer: Normalizer, into result: inout ImportResult, context: ImportContext? = nil) {
+        let memo = context?.items
+        // Digests and the normalizing of what is not settled: pure work, on all cores.
+        let built = Parallel.map(found.map(\.raw), minimumPerWorker: 16) { raw -> (digest: String?, outcome: Result<(prepared: PreparedContent, guesses: [String]), TimeTrackError>?) in
+            guard memo != nil else { return (nil, normalizer.prepareNoting(raw)) }
+            return (ItemMemo.digest(raw), nil)
+        }
+        var work: [Int] = []
+        for (index, entry) in found.enumerated() {
+            if let memo, let digest = built[index].digest, memo.isSettled(key: entry.key, digest: digest) {
+                // Dated as its content would be: a date that did not parse made the item invalid, and invalid items are never remembered.
+                let dated = normalizer.source.kind != .schoolInfo && ["date", "start", "due"].contains { entry.raw[$0] != nil }
+                result.settled.append(SettledItem(key: entry.key, dated: dated, location: entry.location))
+            } else {
+                work.append(index)
+            }
+        }
+        let normalized: [Int: Result<(prepared: PreparedContent, guesses: [String]), TimeTrackError>] =
+            memo == nil
+            ? Dictionary(uniqueKeysWithValues: found.indices.compactMap { index in built[index].outcome.map { (index, $0) } })
+            : Dictionary(uniqueKeysWithValues: zip(work, Parallel.map(work.map { found[$0].raw }, minimumPerWorker: 16) { raw in normalizer.prepareNoting(raw) }))
+        for index in work {
+            let entry = found[index]
+            guard let outcome = normalized[index] else { continue }
             switch outcome {
             case .success(let made):
                 var item = ExtractedItem(key: entry.key, prepared: made.prepared, pageURL: entry.pageURL, pageHash: entry.page.hash, fetchedAt: entry.page.fetchedAt, location: entry.location)
                 item.guesses = made.guesses
                 result.items.append(item)
+                if let context, let memo, made.guesses.isEmpty, let digest = built[index].digest,
+                    let remember = memo.entry(key: entry.key, digest: digest, contentHash: made.prepared.hash)
+                {
+                    context.memoEntries.append(remember)
+                }
             case .failure(let error):
                 let title = entry.raw["title"].map { " '\(TextNormalizer.truncate(TextNormalizer.collapse($0), to: 60))'" } ?? ""
                 result.problems.append(ImportProblem(.error, "skipped\(title): \(error.message)" + (error.fix.map { "; \($0)" } ?? ""), location: entry.location))

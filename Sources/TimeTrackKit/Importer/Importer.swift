@@ -157,6 +157,11 @@ public struct ImportResult: Sendable {
     /// missing. Importers with more than one page must fill it; the pipeline never reads
     /// problem messages to decide.
     public var unreadPages: [String] = []
+    /// Items the item memo found unchanged since they were stored: counted as found and
+    /// unchanged, never normalized again (`ItemMemo`).
+    public var settled: [SettledItem] = []
+    /// Every item found: read, and settled.
+    public var found: Int { items.count + settled.count }
     /// Kept in the run's record beside its outcome (an external importer's stderr).
     public var runNote: String?
     /// Whether every page of the source was read (nothing unseen can be blamed on a failure).
@@ -173,6 +178,18 @@ public struct ImportResult: Sendable {
     public init() {}
 }
 
+/// An item found unchanged since it was stored (see `ItemMemo`).
+public struct SettledItem: Sendable, Equatable {
+    public var key: String
+    /// Whether its content has a date (the shrink guard counts dated items).
+    public var dated: Bool
+    public var location: String
+
+    public init(key: String, dated: Bool, location: String) {
+        (self.key, self.dated, self.location) = (key, dated, location)
+    }
+}
+
 /// What an importer gets to do its work.
 public final class ImportContext {
     public let source: SourceDefinition
@@ -185,6 +202,8 @@ public final class ImportContext {
     public let now: Date
     /// Called as pages are fetched and items found (for progress on a terminal).
     public var progress: ((_ pages: Int, _ items: Int) -> Void)?
+    /// Which items are unchanged since they were stored (nil: no store, every item is read).
+    public var items: ItemMemo?
     /// True once the run should stop (Ctrl-C at the console): importers that wait on something
     /// other than the fetcher (an external importer's process) ask it.
     public var shouldStop: (() -> Bool)?

@@ -51,16 +51,18 @@ public struct MemoReader {
     }
 
     public mutating func readInt() -> Int? {
-        guard offset + 8 <= data.endIndex else { return nil }
-        var value: UInt64 = 0
-        _ = withUnsafeMutableBytes(of: &value) { data.copyBytes(to: $0, from: offset..<(offset + 8)) }
+        guard offset >= data.startIndex, offset + 8 <= data.endIndex else { return nil }
+        let start = offset - data.startIndex
+        let value = data.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: start, as: UInt64.self)) }
         offset += 8
-        return Int(truncatingIfNeeded: UInt64(littleEndian: value))
+        return Int(truncatingIfNeeded: value)
     }
 
     public mutating func readString() -> String? {
-        guard let count = readInt(), count >= 0, offset + count <= data.endIndex else { return nil }
-        let string = String(decoding: data[offset..<(offset + count)], as: UTF8.self)
+        guard let count = readInt(), count >= 0, count <= data.endIndex - offset else { return nil }
+        let start = offset - data.startIndex
+        // Decoded straight from the buffer: a Data slice per string cost more than the decoding.
+        let string = data.withUnsafeBytes { String(decoding: UnsafeRawBufferPointer(rebasing: $0[start..<(start + count)]), as: UTF8.self) }
         offset += count
         return string
     }

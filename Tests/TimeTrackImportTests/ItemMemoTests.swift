@@ -1,0 +1,75 @@
+import Foundation
+import TestSupport
+import Testing
+import TimeTrackCore
+import TimeTrackKit
+import TimeTrackReview
+import TimeTrackStore
+
+@testable import TimeTrackImport
+
+/// The item memo: a re-import counts an item unchanged without normalizing it again only when
+/// reconciling it would write nothing, and reads it afresh whenever anything could differ.
+@Suite struct ItemMemoTests {
+    /// A news listing of four articles, one with a date that gives no year.
+    static func page(_ titles: [String]) -> String {
+        var html = "<html><body><ul class='news'>"
+        for (index, title) in titles.enumerated() {
+            let date = index == 3 ? "October 5" : "2026-10-0\(index + 1)"
+            html += "<li><a href='/news/\(index + 1)'>\(title)</a><time>\(date)</time><p>Summary \(index + 1)</p></li>"
+        }
+        return html + "</ul></body></html>"
+    }
+
+    @Test func onlyWhatWouldWriteNothingIsSettled() throws {
+        let dir = try TemporaryDirectory("item-memo")
+        defer { dir.remove() }
+        let titles = ["Board meeting moved", "Picture day", "Bus route 4 changes", "Fall concert"]
+        try dir.write("imports/news.html", Self.page(titles))
+        try dir.write(
+            "imports/news.json",
+            """
+            { "id": "news", "importer": "html", "kind": "announcement", "url": "news.html", "baseURL": "https://school.example/", "timeZone": "America/Denver",
+              "options": { "item": "ul.news li", "fields": { "title": "a", "link": "a@href", "date": "time", "summary": "p" } } }
+            """)
+        let store = try SQLiteStore(path: dir.path("s.sqlite"))
+        defer { store.close() }
+        let source = try SourceDefinition.load(file: dir.path("imports/news.json"))
+        var pipeline = ImportPipeline(importsRoot: dir.url.appendingPathComponent("imports"))
+        pipeline.now = { ISO8601DateFormatter().date(from: "2026-10-10T12:00:00Z") ?? Date() }
+        func run() throws -> SourceRunSummary { try pipeline.importSource(source, into: store, by: "test") }
+
+        let first = try run()
+        #expect(first.run?.new == 4 && first.result.settled.isEmpty)
+        // Nothing changed: the three dated items are settled; the yearless one is read again
+        // (its year depends on the run's date) and is unchanged.
+        let second = try run()
+        #expect(Set(second.result.settled.map(\.key)) == ["https://school.example/news/1", "https://school.example/news/2", "https://school.example/news/3"], "\(second.result.settled)")
+        #expect(second.result.items.map(\.key) == ["https://school.example/news/4"])
+        #expect(second.run?.unchanged == 4 && second.run?.found == 4 && second.run?.missing == 0)
+
+        // An edited (locked) item is reconciled in full: the memo does not settle it.
+        let edited = try #require(try store.row(sourceID: "news", key: "https://school.example/news/2"))
+        _ = try Lifecycle(store).edit(edited.id, changes: ["title": .string("Picture day (retakes Nov 3)")], by: "ana", reason: nil)
+        let third = try run()
+        #expect(!third.result.settled.contains { $0.key == "https://school.example/news/2" })
+        #expect(third.run?.unchanged == 4 && third.run?.changed == 0)
+
+        // A title changed upstream: that item is read, and changes; the others stay settled.
+        try dir.write("imports/news.html", Self.page(["Board meeting moved to Thursday", "Picture day", "Bus route 4 changes", "Fall concert"]))
+        let fourth = try run()
+        #expect(fourth.run?.changed == 1 && fourth.run?.unchanged == 3, "\(String(describing: fourth.run))")
+        #expect(fourth.result.settled.map(\.key) == ["https://school.example/news/3"])
+        // Gone from the page: a settled item's absence still counts it missing.
+        try dir.write("imports/news.html", Self.page(["Board meeting moved to Thursday", "Picture day", "Bus route 4 changes"]))
+        let fifth = try run()
+        #expect(fifth.run?.missing == 1 && fifth.result.found == 3)
+        // What a run stores is the same with the memo as without: the item hashes agree.
+        let fresh = try SQLiteStore(path: dir.path("fresh.sqlite"))
+        defer { fresh.close() }
+        _ = try pipeline.importSource(source, into: fresh, by: "test")
+        for key in (1...3).map({ "https://school.example/news/\($0)" }) where key != "https://school.example/news/2" {
+            #expect(try store.row(sourceID: "news", key: key)?.baseHash == fresh.row(sourceID: "news", key: key)?.baseHash)
+        }
+    }
+}
