@@ -125,7 +125,7 @@ struct FieldSpec: Sendable {
         for choice in choices {
             let node: HTMLNode?
             if let selector = choice.selector {
-                let match = item.element.first(selector)
+                let match = item.first(selector)
                 if case .exists = choice.take {
                     if match != nil { return "true" }
                     continue
@@ -175,11 +175,34 @@ struct FieldTarget {
     var element: HTMLNode
     var anchor: HTMLNode
     var headings: [String: HeadingIndex]
+    /// The first match of each selector under `element`, when found beforehand in one walk
+    /// (`prefetch`); a selector not here is looked up on its own.
+    var firsts: [ObjectIdentifier: HTMLNode?] = [:]
 
     init(element: HTMLNode, anchor: HTMLNode? = nil, headings: [String: HeadingIndex] = [:]) {
         self.element = element
         self.anchor = anchor ?? element
         self.headings = headings
+    }
+
+    /// Finds the first match of every selector `fields` use in one walk of `element`.
+    mutating func prefetch(_ fields: [(String, FieldSpec)]) {
+        var selectors: [Selector] = []
+        var seen: Set<ObjectIdentifier> = []
+        func collect(_ spec: FieldSpec) {
+            for choice in spec.choices {
+                if let selector = choice.selector, seen.insert(ObjectIdentifier(selector)).inserted { selectors.append(selector) }
+            }
+            spec.alternatives.forEach(collect)
+        }
+        for (_, spec) in fields { collect(spec) }
+        for (selector, match) in zip(selectors, Selector.firsts(selectors, on: element)) { firsts[ObjectIdentifier(selector)] = .some(match) }
+    }
+
+    /// The first element `selector` matches under the element.
+    func first(_ selector: Selector) -> HTMLNode? {
+        if let known = firsts[ObjectIdentifier(selector)] { return known }
+        return element.first(selector)
     }
 
     /// One index per heading selector the fields use.

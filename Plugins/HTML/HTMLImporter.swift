@@ -376,7 +376,9 @@ public struct HTMLImporter: Importer, Sendable {
     func readDetail(_ page: FetchedPage) throws -> [String: String] {
         let document = try HTMLDocument(data: page.data, url: page.url, declaredCharset: page.charset)
         var raw = RawItem()
-        FieldSpec.fill(&raw, fields: detailFields, item: FieldTarget(element: document.root, headings: FieldTarget.headings(document, headingSelectors)), page: page.url.absoluteString, resolve: document.resolve)
+        var target = FieldTarget(element: document.root, headings: FieldTarget.headings(document, headingSelectors))
+        target.prefetch(detailFields)
+        FieldSpec.fill(&raw, fields: detailFields, item: target, page: page.url.absoluteString, resolve: document.resolve)
         return raw.values
     }
 

@@ -14,6 +14,9 @@ struct ChildResult: Codable {
     var maxRSSKB: Int = 0
     /// User + system CPU time of the child, all threads.
     var cpuSeconds: Double = 0
+    /// CPU time the applying thread spent in the store, and the items it wrote new.
+    var storeCPUSeconds: Double = 0
+    var newItems: Int = 0
 }
 
 enum Child {
@@ -59,7 +62,8 @@ enum Child {
         let store = try SQLiteStore(path: path, create: true)
         let (sources, errors) = SourceDefinition.loadAll(folder: imports)
         if let error = errors.first { throw error }
-        var items = 0, pages = 0
+        var items = 0, pages = 0, newItems = 0
+        var storeCPU = 0.0
         do {
             let runner = try ImportRunner(sqlite: store, by: "bench")
             runner.now = { Date(timeIntervalSince1970: 1_790_000_000) }
@@ -67,11 +71,13 @@ enum Child {
                 let summary = try outcome.result.get()
                 items += summary.result.found
                 pages += summary.result.pagesFetched
+                storeCPU += summary.applyCPUSeconds
+                newItems += summary.run?.new ?? 0
                 return true
             }
         }
         store.close()
-        return ChildResult(seconds: Date().timeIntervalSince(start), items: items, pages: pages)
+        return ChildResult(seconds: Date().timeIntervalSince(start), items: items, pages: pages, storeCPUSeconds: storeCPU, newItems: newItems)
     }
 
     /// Every source read and normalized, nothing stored: how much of an import is extraction.

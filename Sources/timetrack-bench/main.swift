@@ -150,6 +150,7 @@ do {
         let items = Double(max(1, small.first.items))
         figures["firstImportCPUMicrosecondsPerItem"] = small.first.cpuSeconds / items * 1_000_000
         figures["firstImportCPUSecondsPerMB"] = small.first.cpuSeconds / max(0.001, Double(corpusBytes) / 1_000_000)
+        figures["storeCPUMicrosecondsPerNewItem"] = small.first.storeCPUSeconds / Double(max(1, small.first.newItems)) * 1_000_000
         figures["storeBytesPerItem"] = Double(storage.usedBytes) / items
         figures["storeBytesRatioToContent"] = Double(storage.usedBytes) / Double(max(1, storage.contentBytes))
         rows += [
@@ -173,6 +174,10 @@ do {
                 String(format: "%.2f s per MB (%.1f MB of pages)", figures["firstImportCPUSecondsPerMB"] ?? 0, Double(corpusBytes) / 1_000_000)
             ),
             (
+                "   store CPU per new item (the applying thread)", String(format: "%.0f µs", figures["storeCPUMicrosecondsPerNewItem"] ?? 0),
+                String(format: "%.3f s for %d new items", small.first.storeCPUSeconds, small.first.newItems)
+            ),
+            (
                 "   store after the first import, per item", String(format: "%.0f bytes", figures["storeBytesPerItem"] ?? 0),
                 String(
                     format: "%.2f× the content itself (%.1f MB used, %.1f MB of content in %d revisions)", figures["storeBytesRatioToContent"] ?? 0, Double(storage.usedBytes) / 1_000_000, Double(storage.contentBytes) / 1_000_000, storage.revisions)
@@ -187,6 +192,7 @@ do {
             ("first import CPU ≤ 1.6× the floor's CPU", String(format: "%.2f×", cpuRatio), verdict(cpuRatio <= 1.6)),
             ("first import wall ≤ 1.3× the one-thread floor", String(format: "%.2f×", small.first.seconds / floor), verdict(small.first.seconds / floor <= 1.3)),
             ("unchanged re-import ≤ 0.08× first", String(format: "%.2f×", small.unchanged.seconds / small.first.seconds), verdict(small.unchanged.seconds / small.first.seconds <= 0.08)),
+            ("store CPU ≤ 50 µs per new item", String(format: "%.0f µs", figures["storeCPUMicrosecondsPerNewItem"] ?? 0), verdict((figures["storeCPUMicrosecondsPerNewItem"] ?? 0) <= 50)),
             ("store bytes ≤ 1.1× the content", String(format: "%.2f×", figures["storeBytesRatioToContent"] ?? 0), verdict((figures["storeBytesRatioToContent"] ?? 0) <= 1.1)),
         ]
     }

@@ -40,6 +40,9 @@ public struct SourceRunSummary: Sendable {
     public var missingIDs: [String] = []
     /// Items the store refused (validation), with their location.
     public var failures: [ImportProblem] = []
+    /// CPU time the applying thread spent writing this source to the store (the benchmark's
+    /// store cost per item).
+    public var applyCPUSeconds = 0.0
 
 }
 
@@ -264,4 +267,11 @@ public struct ImportPipeline {
         }
         return nil
     }
+}
+
+/// CPU time of the calling thread so far, in seconds.
+func threadCPUSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000
 }

@@ -78,7 +78,9 @@ public enum SourceImports {
                         throw error
                     }
                     guard let read, let run = runs[index] else { throw TimeTrackError(.system, "source \(sources[index].id) was not read") }
+                    let cpuBefore = threadCPUSeconds()
                     var summary = try pipeline.apply(read, run: run, into: store, by: operatorName, options: options)
+                    summary.applyCPUSeconds = threadCPUSeconds() - cpuBefore
                     do {
                         try caches[index]?.flush(into: store)
                     } catch let error as TimeTrackError {

@@ -25,35 +25,45 @@ enum AuditChain {
     /// escaped (`\"`, `\\`, `\u00XX`) and nothing else. Written out by hand: every import
     /// appends an entry per item, and this is on that path.
     static func hash(_ fields: Fields, previous: String) -> String {
-        var out = "{"
-        func key(_ name: String) { out += (out.count > 1 ? ",\"" : "\"") + name + "\":" }
+        var out: [UInt8] = []
+        out.reserveCapacity(256 + (fields.detail?.utf8.count ?? 0) + (fields.reason?.utf8.count ?? 0))
+        var first = true
+        func key(_ name: StaticString) {
+            out.append(contentsOf: first ? [UInt8(ascii: "{"), UInt8(ascii: "\"")] : [UInt8(ascii: ","), UInt8(ascii: "\"")])
+            first = false
+            out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            out.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        }
         func string(_ value: String?) {
             guard let value else {
-                out += "null"
+                out.append(contentsOf: "null".utf8)
                 return
             }
-            out += "\""
-            for scalar in value.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-                default: out.unicodeScalars.append(scalar)
+            out.append(UInt8(ascii: "\""))
+            for byte in value.utf8 {
+                switch byte {
+                case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+                case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+                case 0..<0x20:
+                    let hex = Array("0123456789abcdef".utf8)
+                    out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+                default: out.append(byte)
                 }
             }
-            out += "\""
+            out.append(UInt8(ascii: "\""))
         }
+        func number(_ value: Int64?) { out.append(contentsOf: (value.map(String.init) ?? "null").utf8) }
         key("action"); string(fields.action)
         key("at"); string(fields.at)
         key("batch"); string(fields.batch)
         key("detail"); string(fields.detail)
-        key("id"); out += String(fields.id)
+        key("id"); number(fields.id)
         key("item_id"); string(fields.itemID)
-        key("item_seq"); out += fields.itemSeq.map(String.init) ?? "null"
+        key("item_seq"); number(fields.itemSeq)
         key("operator"); string(fields.operatorName)
         key("prev"); string(previous)
         key("reason"); string(fields.reason)
-        out += "}"
+        out.append(UInt8(ascii: "}"))
         return SHA256.hex(out)
     }
 
