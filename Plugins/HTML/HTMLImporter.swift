@@ -10,7 +10,7 @@ import TimeTrackKit
 /// (default School Info section), `maxItems`.
 public struct HTMLImporter: Importer, Sendable {
     public static let info = ImporterInfo(
-        name: "html", version: "1.2.0", kinds: [.announcement, .event, .schoolInfo],
+        name: "html", version: "1.3.0", kinds: [.announcement, .event, .schoolInfo],
         summary: "CSS selectors over listing pages, with pagination and detail pages",
         options: [
             ImporterOption(
@@ -212,6 +212,45 @@ public struct HTMLImporter: Importer, Sendable {
         }
     }
 
+    /// What a detail page gave, remembered by the page's hash: the digest of its values, and the
+    /// values themselves unless the item memo covers the item (its body is then in its revision
+    /// only, not copied here).
+    struct DetailMemo {
+        var digest: String
+        var values: [String: String]?
+
+        var encoded: Data {
+            var writer = MemoWriter()
+            writer.write(digest)
+            writer.write(values == nil ? 0 : 1)
+            if let values { writer.write(values) }
+            return writer.data
+        }
+
+        init(digest: String, values: [String: String]?) {
+            self.digest = digest
+            self.values = values
+        }
+
+        init?(_ data: Data) {
+            var reader = MemoReader(data)
+            guard let digest = reader.readString(), let flag = reader.readInt() else { return nil }
+            if flag == 1 {
+                guard let values = reader.readDictionary() else { return nil }
+                self.values = values
+            } else {
+                values = nil
+            }
+            self.digest = digest
+        }
+    }
+
+    /// The raw value standing for a detail page's values in an item's memo digest.
+    static let detailDigestField = "@detail"
+
+    /// The digest of a detail page's values.
+    static func digest(_ values: [String: String]) -> String { ItemMemo.digest(RawItem(values)) }
+
     /// Identifies how pages were read: a change of options or importer version reads them again.
     var signature: String {
         "html/\(HTMLImporter.info.version)|\(source.kind.rawValue)|\(source.baseURL?.absoluteString ?? "")|" + ((try? JSONCoding.compactString(JSONValue.object(source.options))) ?? "")
@@ -279,6 +318,12 @@ public struct HTMLImporter: Importer, Sendable {
             }
             pageURL = listing.next.flatMap(URL.init(string:))
         }
+        // Each item's digest for the item memo: its listing values and its detail page's values
+        // (by their digest), so a settled item's detail page need not be read again.
+        var digests: [Int: String] = [:]
+        // Detail pages read afresh: remembered after normalizing, with their values only for
+        // items the item memo does not cover (a settled item needs none).
+        var freshDetails: [(index: Int, page: FetchedPage, digest: String, values: [String: String])] = []
         if let linkField = detailLink {
             // Detail pages are fetched in order on this thread (per-host delay, robots.txt, the
             // HTTP cache and Ctrl-C all stay as they are); the pages the memo does not know are
@@ -289,15 +334,20 @@ public struct HTMLImporter: Importer, Sendable {
             func notRead(_ error: TimeTrackError, _ index: Int) {
                 result.problems.append(ImportProblem(.warning, "detail page not read, kept the listing's fields: \(error.description)", location: raws[index].location))
             }
+            func combined(_ index: Int, detail: String) -> String {
+                var listing = raws[index].raw
+                listing[HTMLImporter.detailDigestField] = detail
+                return ItemMemo.digest(listing)
+            }
             func collect() throws {
                 guard let (fresh, pending) = parsing else { return }
                 parsing = nil
                 for ((index, page), outcome) in zip(fresh, pending.wait()) {
                     switch outcome {
                     case .success(let values):
-                        var writer = MemoWriter()
-                        writer.write(values)
-                        context.remember(writer.data, page: page, signature: signature)
+                        let detail = HTMLImporter.digest(values)
+                        digests[index] = combined(index, detail: detail)
+                        freshDetails.append((index, page, detail, values))
                         for (name, value) in values { raws[index].raw[name] = value }
                     case .failure(let error as TimeTrackError) where error.code != .interrupted:
                         notRead(error, index)
@@ -317,13 +367,19 @@ public struct HTMLImporter: Importer, Sendable {
                         switch fetched {
                         case .success(let page):
                             result.pagesFetched += 1
-                            if let data = context.recall(page: page, signature: signature),
-                                let remembered = {
-                                    var r = MemoReader(data); return r.readDictionary()
-                                }()
-                            {
-                                for (name, value) in remembered { raws[index].raw[name] = value }
+                            guard let data = context.recall(page: page, signature: signature), let memo = DetailMemo(data) else {
+                                fresh.append((index, page))
+                                continue
+                            }
+                            let digest = combined(index, detail: memo.digest)
+                            if let values = memo.values {
+                                digests[index] = digest
+                                for (name, value) in values { raws[index].raw[name] = value }
+                            } else if context.items?.isSettled(key: raws[index].key, digest: digest) == true {
+                                // Settled: its stored content came from these very values.
+                                digests[index] = digest
                             } else {
+                                // Remembered without its values, and not settled (edited, say): read again.
                                 fresh.append((index, page))
                             }
                         case .failure(let error):
@@ -342,7 +398,19 @@ public struct HTMLImporter: Importer, Sendable {
             try collect()
         }
         // Normalizing is pure work too: all cores, results in page order.
-        MappedFields.finish(raws.map { MappedFields.Found(key: $0.key, raw: $0.raw, page: $0.page, pageURL: $0.pageURL.absoluteString, location: $0.location) }, normalizer: normalizer, into: &result, context: context)
+        MappedFields.finish(
+            raws.enumerated().map { index, entry in
+                MappedFields.Found(key: entry.key, raw: entry.raw, page: entry.page, pageURL: entry.pageURL.absoluteString, location: entry.location, digest: digests[index])
+            }, normalizer: normalizer, into: &result, context: context)
+        // The detail pages read afresh, remembered: values only where the item memo does not
+        // cover the item (it had to guess, or it was not valid).
+        if !freshDetails.isEmpty {
+            let covered = Set(result.items.filter(\.guesses.isEmpty).map(\.key)).union(result.settled.map(\.key))
+            for detail in freshDetails {
+                let keep = context.items == nil || !covered.contains(raws[detail.index].key)
+                context.remember(DetailMemo(digest: detail.digest, values: keep ? detail.values : nil).encoded, page: detail.page, signature: signature)
+            }
+        }
         return result
     }
 

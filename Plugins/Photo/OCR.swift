@@ -21,8 +21,9 @@ enum OCR {
         process.environment = environment
         let output = folder.appendingPathComponent("text")
         let errors = folder.appendingPathComponent("errors")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
-        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        guard FileManager.default.createFile(atPath: output.path, contents: nil), FileManager.default.createFile(atPath: errors.path, contents: nil) else {
+            throw TimeTrackError(.system, "cannot write Tesseract's output in \(folder.path)", fix: "check the temporary folder (TMPDIR) has room and is writable")
+        }
         let out = try FileHandle(forWritingTo: output)
         let err = try FileHandle(forWritingTo: errors)
         defer {

@@ -4,9 +4,9 @@ import Testing
 import TimeTrackCore
 import TimeTrackKit
 import TimeTrackReview
-import TimeTrackStore
 
 @testable import TimeTrackImport
+@testable import TimeTrackStore
 
 /// The item memo: a re-import counts an item unchanged without normalizing it again only when
 /// reconciling it would write nothing, and reads it afresh whenever anything could differ.
@@ -71,5 +71,57 @@ import TimeTrackStore
         for key in (1...3).map({ "https://school.example/news/\($0)" }) where key != "https://school.example/news/2" {
             #expect(try store.row(sourceID: "news", key: key)?.baseHash == fresh.row(sourceID: "news", key: key)?.baseHash)
         }
+    }
+
+    /// Articles read from their own pages: a settled article's page is not parsed again and the
+    /// memo keeps no copy of its body; an edited one's page is read again; a changed page changes it.
+    @Test func detailPagesOfSettledItemsAreNeitherParsedNorCopied() throws {
+        let dir = try TemporaryDirectory("item-memo-detail")
+        defer { dir.remove() }
+        func article(_ n: Int, _ body: String) -> String {
+            "<html><body><nav>\((1...40).map { "<a href='/m\($0)'>Menu \($0)</a>" }.joined())</nav><article><h1>Article \(n)</h1><time>2026-10-0\(n)</time><div class='body'><p>\(body)</p></div></article></body></html>"
+        }
+        try dir.write("imports/news.html", "<ul>" + (1...3).map { "<li><a href='news/\($0).html'>Article \($0)</a></li>" }.joined() + "</ul>")
+        for n in 1...3 { try dir.write("imports/news/\(n).html", article(n, String(repeating: "The long body of article \(n), with <b>bold</b> words. ", count: 40))) }
+        try dir.write(
+            "imports/news.json",
+            """
+            { "id": "news", "importer": "html", "kind": "announcement", "url": "news.html", "baseURL": "https://school.example/", "timeZone": "America/Denver",
+              "options": { "item": "li", "fields": { "title": "a", "link": "a@href" },
+                           "detail": { "link": "link", "fields": { "date": "time", "body": "div.body@html" } } } }
+            """)
+        let store = try SQLiteStore(path: dir.path("s.sqlite"))
+        defer { store.close() }
+        let source = try SourceDefinition.load(file: dir.path("imports/news.json"))
+        var pipeline = ImportPipeline(importsRoot: dir.url.appendingPathComponent("imports"))
+        pipeline.now = { ISO8601DateFormatter().date(from: "2026-10-10T12:00:00Z") ?? Date() }
+        func run() throws -> SourceRunSummary { try pipeline.importSource(source, into: store, by: "test") }
+        func memoBytes() throws -> Int {
+            try store.db.row("SELECT coalesce(sum(length(payload)), 0) FROM page_memo WHERE url LIKE '%/news/%'") { $0.int(0) } ?? -1
+        }
+
+        let first = try run()
+        #expect(first.run?.new == 3)
+        // The memos (of the detail pages, of the items) hold digests, not the 2 KB bodies: those
+        // are in the revisions only.
+        let bytes = try memoBytes()
+        #expect(bytes > 0 && bytes < 6 * 100, "\(bytes) bytes")
+        let second = try run()
+        #expect(second.result.settled.count == 3 && second.run?.unchanged == 3 && second.result.items.isEmpty)
+        #expect(second.run?.missing == 0)
+
+        // Edited: its page is read again (the memo has no values for it), and the lock holds.
+        let row = try #require(try store.row(sourceID: "news", key: second.result.settled[0].key))
+        _ = try Lifecycle(store).edit(row.id, changes: ["title": .string("Article 1 (edited)")], by: "ana", reason: nil)
+        let third = try run()
+        #expect(third.result.items.map(\.key) == [row.sourceKey ?? ""] && third.result.settled.count == 2)
+        #expect(third.result.items.first?.content.fields()["body"]?.stringValue?.contains("long body of article 1") == true)
+        #expect(third.run?.unchanged == 3 && third.run?.changed == 0)
+
+        // A changed article page: read, and changed; the others stay settled.
+        try dir.write("imports/news/3.html", article(3, "A corrected body."))
+        let fourth = try run()
+        #expect(fourth.run?.changed == 1, "\(String(describing: fourth.run))")
+        #expect(fourth.result.settled.count == 1)
     }
 }

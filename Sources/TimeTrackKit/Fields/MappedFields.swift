@@ -57,15 +57,18 @@ public enum MappedFields {
     }
 
     /// One item found: its key, raw values, and where it was.
-    public struct Found {
+    public struct Found: Sendable {
         public var key: String
         public var raw: RawItem
         public var page: FetchedPage
         public var pageURL: String
         public var location: String
+        /// The item memo digest when the importer computed it (from parts it read separately);
+        /// nil: the digest of `raw`.
+        public var digest: String?
 
-        public init(key: String, raw: RawItem, page: FetchedPage, pageURL: String, location: String) {
-            (self.key, self.raw, self.page, self.pageURL, self.location) = (key, raw, page, pageURL, location)
+        public init(key: String, raw: RawItem, page: FetchedPage, pageURL: String, location: String, digest: String? = nil) {
+            (self.key, self.raw, self.page, self.pageURL, self.location, self.digest) = (key, raw, page, pageURL, location, digest)
         }
     }
 
@@ -78,16 +81,14 @@ public enum MappedFields {
     public static func finish(_ found: [Found], normalizer: Normalizer, into result: inout ImportResult, context: ImportContext? = nil) {
         let memo = context?.items
         // Digests and the normalizing of what is not settled: pure work, on all cores.
-        let built = Parallel.map(found.map(\.raw), minimumPerWorker: 16) { raw -> (digest: String?, outcome: Result<(prepared: PreparedContent, guesses: [String]), TimeTrackError>?) in
-            guard memo != nil else { return (nil, normalizer.prepareNoting(raw)) }
-            return (ItemMemo.digest(raw), nil)
+        let built = Parallel.map(found, minimumPerWorker: 16) { entry -> (digest: String?, outcome: Result<(prepared: PreparedContent, guesses: [String]), TimeTrackError>?) in
+            guard memo != nil else { return (nil, normalizer.prepareNoting(entry.raw)) }
+            return (entry.digest ?? ItemMemo.digest(entry.raw), nil)
         }
         var work: [Int] = []
         for (index, entry) in found.enumerated() {
-            if let memo, let digest = built[index].digest, memo.isSettled(key: entry.key, digest: digest) {
-                // Dated as its content would be: a date that did not parse made the item invalid, and invalid items are never remembered.
-                let dated = normalizer.source.kind != .schoolInfo && ["date", "start", "due"].contains { entry.raw[$0] != nil }
-                result.settled.append(SettledItem(key: entry.key, dated: dated, location: entry.location))
+            if let memo, let digest = built[index].digest, let settled = memo.settled(key: entry.key, digest: digest) {
+                result.settled.append(SettledItem(key: entry.key, dated: settled.dated, location: entry.location))
             } else {
                 work.append(index)
             }
@@ -105,7 +106,7 @@ public enum MappedFields {
                 item.guesses = made.guesses
                 result.items.append(item)
                 if let context, let memo, made.guesses.isEmpty, let digest = built[index].digest,
-                    let remember = memo.entry(key: entry.key, digest: digest, contentHash: made.prepared.hash)
+                    let remember = memo.entry(key: entry.key, digest: digest, contentHash: made.prepared.hash, dated: made.prepared.content.sortDate != nil)
                 {
                     context.memoEntries.append(remember)
                 }

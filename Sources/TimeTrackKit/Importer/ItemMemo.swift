@@ -44,16 +44,30 @@ public final class ItemMemo: @unchecked Sendable {
 
     /// Whether the item read as `digest` is settled: the same raw values as when its stored
     /// content was made, and nothing in the store that reconciling would change.
-    public func isSettled(key: String, digest: String) -> Bool {
-        guard let record = remembered[key], record.pageHash == digest, record.signature == signature,
-            let stored = settledHashes[key]
-        else { return false }
-        return record.payload.elementsEqual(stored.utf8)
+    public func isSettled(key: String, digest: String) -> Bool { settled(key: key, digest: digest) != nil }
+
+    /// The same, with whether the item's content is dated (the shrink guard counts dated items);
+    /// nil when it is not settled.
+    public func settled(key: String, digest: String) -> (hash: String, dated: Bool)? {
+        guard let record = remembered[key], record.pageHash == digest, record.signature == signature, let stored = settledHashes[key],
+            let (hash, dated) = ItemMemo.read(record.payload), hash == stored
+        else { return nil }
+        return (hash, dated)
     }
 
-    /// The memo entry that says `digest` normalizes to `contentHash` for `key`.
-    public func entry(key: String, digest: String, contentHash: String) -> (url: String, pageHash: String, signature: String, payload: Data)? {
-        if let record = remembered[key], record.pageHash == digest, record.signature == signature, record.payload.elementsEqual(contentHash.utf8) { return nil }
-        return (ItemMemo.prefix + key, digest, signature, Data(contentHash.utf8))
+    /// The memo entry that says `digest` normalizes to `contentHash` for `key` (nil when the
+    /// memo says so already).
+    public func entry(key: String, digest: String, contentHash: String, dated: Bool) -> (url: String, pageHash: String, signature: String, payload: Data)? {
+        let payload = Data((contentHash + (dated ? " dated" : "")).utf8)
+        if let record = remembered[key], record.pageHash == digest, record.signature == signature, record.payload == payload { return nil }
+        return (ItemMemo.prefix + key, digest, signature, payload)
+    }
+
+    /// A payload's content hash and whether the content is dated.
+    static func read(_ payload: Data) -> (String, Bool)? {
+        let text = String(decoding: payload, as: UTF8.self)
+        let parts = text.split(separator: " ")
+        guard let hash = parts.first, parts.count <= 2 else { return nil }
+        return (String(hash), parts.count == 2 && parts[1] == "dated")
     }
 }
