@@ -32,7 +32,14 @@ extension SQLiteStore {
         return result
     }
 
-    public func list(_ query: ItemQuery) throws -> [ItemSummary] {
+    public func count(_ query: ItemQuery, cap: Int) throws -> Int {
+        let (conditions, values) = filter(query)
+        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        return try db.optionalInt("SELECT count(*) FROM (SELECT 1 FROM items \(whereClause) LIMIT ?)", values + [.integer(Int64(max(0, cap)))]) ?? 0
+    }
+
+    /// The WHERE conditions of a query's kind, status, source and date range.
+    private func filter(_ query: ItemQuery) -> (conditions: [String], values: [SQLValue]) {
         var conditions: [String] = []
         var values: [SQLValue] = []
         if let kind = query.kind {
@@ -51,6 +58,11 @@ extension SQLiteStore {
             conditions.append("sort_at >= ? AND sort_at <= ?")
             values += [.date(dated.lowerBound), .date(dated.upperBound)]
         }
+        return (conditions, values)
+    }
+
+    public func list(_ query: ItemQuery) throws -> [ItemSummary] {
+        var (conditions, values) = filter(query)
         let columns = """
             id, kind, status, title, school, source_id, sort_at, pending_revision, missing_runs, updated_at, seq,
             CASE kind WHEN 'event' THEN (SELECT time_zone FROM events WHERE events.item_seq = items.seq)

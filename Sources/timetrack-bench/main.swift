@@ -240,7 +240,7 @@ do {
         var cli: [Double] = []
         for _ in 0..<11 { cli.append(try runChild(["--child", "console", "--store", big, "list", "announcements", "--status", "pending", "--limit", "50"]).1) }
         var review: [Double] = []
-        for _ in 0..<11 { review.append(try runChild(["--child", "console", "--store", big, "--as", "bench", "review", "--kind", "announcements"]).1) }
+        for _ in 0..<11 { review.append(try runChild(["--child", "console", "--store", big, "review", "--kind", "announcements"]).1) }
         figures["storeItems"] = Double(storeItems)
         figures["listPendingPageMs"] = firstPage
         figures["listDeepPageMs"] = deepPage

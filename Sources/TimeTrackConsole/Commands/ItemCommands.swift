@@ -97,13 +97,14 @@ extension Console {
             // source's (the machine's for items with neither): an event at 18:00 in Denver is
             // listed on its own day.
             if more {
-                // The total, when the store's counts give it (not per source, not filtered by role).
-                var total: Int?
-                if args.option("source") == nil, try session.access(in: session.store()).op.role == .admin {
-                    let counts = try session.store().counts()
-                    total = counts.filter { kind == nil || $0.key == kind }.values.flatMap { $0.filter { status == nil || $0.key == status }.values }.reduce(0, +)
+                // The total for an admin (others see only what their role shows), counted up to
+                // 10,000: past that, "more than".
+                var shown = "the first \(rows.count) from row \(query.offset + 1)"
+                if try session.access(in: session.store()).op.role == .admin {
+                    let cap = 10_000
+                    let total = try session.store().count(query, cap: cap + 1)
+                    shown = "\(query.offset + 1)–\(query.offset + rows.count) of " + (total > cap ? "more than \(cap)" : "\(total)")
                 }
-                let shown = total.map { "\(query.offset + 1)–\(query.offset + rows.count) of \($0)" } ?? "the first \(rows.count) from row \(query.offset + 1)"
                 after("\(shown) shown; more: `--offset \(query.offset + rows.count)` (or --limit N)")
             }
             return 0

@@ -57,6 +57,13 @@ public final class Session {
 
     private func sqliteStore(create: Bool) throws -> SQLiteStore {
         if let openStore { return openStore }
+        // A server address is not a file name: say so, rather than make a file called
+        // "postgresql:" (and never repeat the password it may hold).
+        if let address = Session.serverAddress(storePath) {
+            throw TimeTrackError(
+                .configuration, "\(address) is a database server's address; this version keeps the store in a SQLite file",
+                fix: "give --store (or TIMETRACK_STORE) a file path, like /srv/timetrack/district.sqlite")
+        }
         let store = try SQLiteStore(path: storePath, create: create, group: storeGroup)
         openStore = store
         return store
@@ -74,5 +81,17 @@ public final class Session {
     public func close() {
         openStore?.close()
         openStore = nil
+    }
+
+    /// `postgresql://user@host/db` (password left out) when the store location is a server's
+    /// address (`scheme://…`, or `postgres:`/`postgresql:` with a socket folder); nil for a path.
+    static func serverAddress(_ location: String) -> String? {
+        let lower = location.lowercased()
+        let schemes = ["postgresql:", "postgres:", "mysql:", "mariadb:", "sqlserver:"]
+        let hasScheme = location.range(of: #"^[a-zA-Z][a-zA-Z0-9+.-]*://"#, options: .regularExpression) != nil
+        guard hasScheme || schemes.contains(where: { lower.hasPrefix($0) }) else { return nil }
+        guard var parts = URLComponents(string: location) else { return String(location.prefix { $0 != ":" }) + ": address" }
+        if parts.password != nil { parts.password = "***" }
+        return SafeText.visible(parts.string ?? String(location.prefix { $0 != ":" }))
     }
 }

@@ -203,6 +203,9 @@ public protocol ItemStore: ItemRepository {
     func counts() throws -> [ItemKind: [ItemStatus: Int]]
     /// A page of items matching the query, newest first.
     func list(_ query: ItemQuery) throws -> [ItemSummary]
+    /// How many items match the query's kind, status, source and dates, counted up to `cap`
+    /// (a count never walks a million rows to print "1–50 of …").
+    func count(_ query: ItemQuery, cap: Int) throws -> Int
     /// How many items wait in the review queue, counted up to `cap`.
     func reviewCount(kind: ItemKind?, sourceID: String?, missingThreshold: Int, cap: Int) throws -> Int
     /// Closes the store; further calls fail.
