@@ -89,6 +89,9 @@ import Testing
         let before = denver.string(from: now.addingTimeInterval(2 * 86_400)), after = denver.string(from: now.addingTimeInterval(4 * 86_400))
         #expect(shown.contains("- \(before)") && shown.contains("+ \(after)"), "\(shown)")
         #expect(try run(["approve", "d1"]).status == 0)
+        // A deadline's own reminders, typed and shown as offsets.
+        #expect(try run(["edit", "d3", "reminders=1d,30m"]).status == 0)
+        #expect(try run(["show", "d3"]).stdout.contains("reminders:      1d, 30m before"))
 
         // One calendar per course, with a VALARM per reminder offset.
         let exported = try run(["export", "--format", "ics", "--kind", "deadlines", "--out", dir.path("ics")])
@@ -121,7 +124,8 @@ import Testing
             let rows = parsed.stdout.split(separator: "\n")
             #expect(rows.count == 3, "\(parsed.stdout)")
             #expect(rows.filter { $0.hasPrefix("CHEM-AP.ics") }.allSatisfy { $0.hasSuffix("-3 days, 0:00:00|-1 day, 23:00:00") }, "\(parsed.stdout)")
-            #expect(rows.first { $0.hasPrefix("ENG-11.ics") }?.hasSuffix("-2 days, 0:00:00|-1 day, 23:00:00") == true, "\(parsed.stdout)")
+            // The essay's own reminders (edited above) over its course's 2d, 1h.
+            #expect(rows.first { $0.hasPrefix("ENG-11.ics") }?.hasSuffix("-1 day, 0:00:00|-1 day, 23:30:00") == true, "\(parsed.stdout)")
         } else {
             let message = "python's icalendar is missing (.ci/run installs python3-icalendar)"
             if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record(Comment(rawValue: message)) }

@@ -40,6 +40,10 @@ enum ItemRendering {
                 let pad = String(repeating: " ", count: label.count)
                 return SafeText.visible(text).split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { ($0.offset == 0 ? label : pad) + $0.element }
             }
+            // Reminder offsets read as people write them: "1d, 2h", not minutes.
+            if ItemContent.fieldTypes(of: content.kind)[name] == .offsets, case .array(let minutes) = v {
+                return [label + minutes.compactMap { $0.numberValue.map { ReminderOffset.text(Int($0)) } }.joined(separator: ", ") + " before"]
+            }
             return [label + value(v, zone: zone)]
         }
     }
