@@ -1,0 +1,152 @@
+import Foundation
+import TimeTrackCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// libpq, PostgreSQL's client library, loaded at run time (`libpq.so.5`) so that the default
+/// build and a SQLite-only installation need nothing of PostgreSQL. Only the calls the store
+/// needs are looked up.
+final class LibPQ: @unchecked Sendable {
+    typealias ConnectDB = @convention(c) (UnsafePointer<CChar>?) -> OpaquePointer?
+    typealias Status = @convention(c) (OpaquePointer?) -> Int32
+    typealias ErrorMessage = @convention(c) (OpaquePointer?) -> UnsafePointer<CChar>?
+    typealias Finish = @convention(c) (OpaquePointer?) -> Void
+    typealias ExecParams =
+        @convention(c) (
+            OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafePointer<UInt32>?, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?, Int32
+        ) -> OpaquePointer?
+    typealias ResultStatus = @convention(c) (OpaquePointer?) -> Int32
+    typealias ResultErrorField = @convention(c) (OpaquePointer?, Int32) -> UnsafePointer<CChar>?
+    typealias Count = @convention(c) (OpaquePointer?) -> Int32
+    typealias GetValue = @convention(c) (OpaquePointer?, Int32, Int32) -> UnsafePointer<CChar>?
+    typealias GetIsNull = @convention(c) (OpaquePointer?, Int32, Int32) -> Int32
+    typealias Clear = @convention(c) (OpaquePointer?) -> Void
+    typealias ServerVersion = @convention(c) (OpaquePointer?) -> Int32
+
+    let connectdb: ConnectDB
+    let status: Status
+    let errorMessage: ErrorMessage
+    let finish: Finish
+    let execParams: ExecParams
+    let resultStatus: ResultStatus
+    let resultErrorField: ResultErrorField
+    let ntuples: Count
+    let nfields: Count
+    let getvalue: GetValue
+    let getisnull: GetIsNull
+    let clear: Clear
+    let serverVersion: ServerVersion
+
+    /// The Debian package that carries the library, for the message when it is missing.
+    static let package = "libpq5"
+
+    /// The library, loaded once; a configuration error naming the package when it is missing.
+    static func load() throws -> LibPQ {
+        if let loaded = shared { return loaded }
+        throw TimeTrackError(
+            .configuration, "a PostgreSQL store needs libpq (libpq.so.5), which is not installed",
+            fix: "apt-get install \(package)")
+    }
+
+    private static let shared: LibPQ? = {
+        #if canImport(Glibc)
+        for name in ["libpq.so.5", "libpq.so"] {
+            guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) else { continue }
+            if let library = LibPQ(handle) { return library }
+        }
+        #endif
+        return nil
+    }()
+
+    private init?(_ handle: UnsafeMutableRawPointer) {
+        func symbol<T>(_ name: String, _: T.Type) -> T? { dlsym(handle, name).map { unsafeBitCast($0, to: T.self) } }
+        guard let connectdb = symbol("PQconnectdb", ConnectDB.self), let status = symbol("PQstatus", Status.self),
+            let errorMessage = symbol("PQerrorMessage", ErrorMessage.self), let finish = symbol("PQfinish", Finish.self),
+            let execParams = symbol("PQexecParams", ExecParams.self), let resultStatus = symbol("PQresultStatus", ResultStatus.self),
+            let resultErrorField = symbol("PQresultErrorField", ResultErrorField.self), let ntuples = symbol("PQntuples", Count.self),
+            let nfields = symbol("PQnfields", Count.self), let getvalue = symbol("PQgetvalue", GetValue.self),
+            let getisnull = symbol("PQgetisnull", GetIsNull.self), let clear = symbol("PQclear", Clear.self),
+            let serverVersion = symbol("PQserverVersion", ServerVersion.self)
+        else { return nil }
+        (self.connectdb, self.status, self.errorMessage, self.finish, self.execParams) = (connectdb, status, errorMessage, finish, execParams)
+        (self.resultStatus, self.resultErrorField, self.ntuples, self.nfields, self.getvalue) = (resultStatus, resultErrorField, ntuples, nfields, getvalue)
+        (self.getisnull, self.clear, self.serverVersion) = (getisnull, clear, serverVersion)
+    }
+}
+
+/// One connection to a PostgreSQL server through libpq. Every value goes to the server as a
+/// bound parameter (`$1`, `$2`…), never into the SQL text.
+///
+/// This is the first piece of the PostgreSQL store (issue 17): connecting, running statements
+/// with bound text parameters and reading rows as text, with errors people can act on. The
+/// store's protocol on top of it is not written yet.
+public final class PostgresConnection {
+    let pq: LibPQ
+    private var handle: OpaquePointer?
+
+    // libpq's values (libpq-fe.h).
+    static let connectionOK: Int32 = 0
+    static let commandOK: Int32 = 1, tuplesOK: Int32 = 2
+    static let sqlStateField = Int32(UInt8(ascii: "C"))
+
+    /// Connects with a libpq connection string or URI (`postgresql://user@host/db`,
+    /// `postgresql:///db?host=/run/postgresql`).
+    public init(_ address: String) throws {
+        pq = try LibPQ.load()
+        handle = address.withCString { pq.connectdb($0) }
+        guard let handle, pq.status(handle) == PostgresConnection.connectionOK else {
+            let message = handle.flatMap { pq.errorMessage($0) }.map { String(cString: $0) } ?? "out of memory"
+            if let handle { pq.finish(handle) }
+            self.handle = nil
+            throw TimeTrackError(
+                .database, "cannot connect to PostgreSQL: " + SafeText.visible(message.trimmingCharacters(in: .whitespacesAndNewlines)),
+                fix: "check the server is running and the address (user, host or socket folder, database), and that this account may log in")
+        }
+    }
+
+    deinit { close() }
+
+    /// Closes the connection; further calls fail.
+    public func close() {
+        if let handle { pq.finish(handle) }
+        handle = nil
+    }
+
+    /// The server's version number (150018 for 15.18).
+    public var serverVersion: Int { handle.map { Int(pq.serverVersion($0)) } ?? 0 }
+
+    /// Runs one statement with its parameters bound (nil is SQL NULL); returns its rows, each
+    /// column as text or nil.
+    @discardableResult
+    public func query(_ sql: String, _ parameters: [String?] = []) throws -> [[String?]] {
+        guard let handle else { throw TimeTrackError(.database, "the PostgreSQL connection is closed") }
+        // The parameters as C strings that live until the call returns.
+        let copies: [UnsafeMutablePointer<CChar>?] = parameters.map { $0.map { strdup($0) } ?? nil }
+        defer { for copy in copies { free(copy) } }
+        let pointers = copies.map { UnsafePointer($0) }
+        let result = pointers.withUnsafeBufferPointer { buffer in
+            sql.withCString { pq.execParams(handle, $0, Int32(parameters.count), nil, buffer.baseAddress, nil, nil, 0) }
+        }
+        defer { pq.clear(result) }
+        let status = pq.resultStatus(result)
+        guard status == PostgresConnection.commandOK || status == PostgresConnection.tuplesOK else {
+            let message = pq.errorMessage(handle).map { String(cString: $0) } ?? "unknown error"
+            let state = pq.resultErrorField(result, PostgresConnection.sqlStateField).map { String(cString: $0) }
+            throw TimeTrackError(
+                .database, "PostgreSQL: " + SafeText.visible(message.trimmingCharacters(in: .whitespacesAndNewlines)),
+                context: state.map { ["sqlstate": $0] } ?? [:])
+        }
+        var rows: [[String?]] = []
+        let count = pq.ntuples(result), columns = pq.nfields(result)
+        rows.reserveCapacity(Int(count))
+        for row in 0..<count {
+            rows.append(
+                (0..<columns).map { column in
+                    pq.getisnull(result, row, column) != 0 ? nil : pq.getvalue(result, row, column).map { String(cString: $0) }
+                })
+        }
+        return rows
+    }
+}
