@@ -84,13 +84,7 @@ public struct LMSImporter: Importer {
         } else {
             coursePattern = nil
         }
-        if let category = source.options["category"], category.stringValue.flatMap(Deadline.Category.init(rawValue:)) == nil {
-            throw source.error("options.category", "must be one of " + Deadline.Category.allCases.map(\.rawValue).joined(separator: ", "))
-        }
-        if let ends = source.options["schoolDayEnds"], ends.stringValue.flatMap(DateParser.findTime) == nil {
-            throw source.error("options.schoolDayEnds", "must be a time of day", fix: "e.g. \"15:30\" or \"3:30 PM\"")
-        }
-        _ = try CourseRules(source: source)
+        try CourseRules.checkDeadlineOptions(source)
         pastDays = try source.intOption("pastDays", default: 30, range: 0...3660)
         maxItems = try source.intOption("maxItems", default: 5000, range: 1...100_000)
     }

@@ -43,13 +43,7 @@ public struct PhotoImporter: Importer {
         guard language.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "+" }), !language.isEmpty else {
             throw source.error("options.language", "must be a Tesseract language code like eng or eng+spa")
         }
-        if let category = source.options["category"], category.stringValue.flatMap(Deadline.Category.init(rawValue:)) == nil {
-            throw source.error("options.category", "must be one of " + Deadline.Category.allCases.map(\.rawValue).joined(separator: ", "))
-        }
-        if let ends = source.options["schoolDayEnds"], ends.stringValue.flatMap(DateParser.findTime) == nil {
-            throw source.error("options.schoolDayEnds", "must be a time of day", fix: "e.g. \"15:30\" or \"3:30 PM\"")
-        }
-        _ = try CourseRules(source: source)
+        try CourseRules.checkDeadlineOptions(source)
         timeout = try source.intOption("timeoutSeconds", default: 120, range: 1...3600)
         maxPhotos = try source.intOption("maxPhotos", default: 200, range: 1...10_000)
     }

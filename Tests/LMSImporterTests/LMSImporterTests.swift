@@ -131,5 +131,8 @@ import TimeTrackKit
         #expect(day("by the end of class") == nil)
         #expect(ReminderOffset.minutes("1d12h") == 2160 && ReminderOffset.minutes("2h") == 120 && ReminderOffset.minutes("2x") == nil && ReminderOffset.minutes("-5") == nil)
         #expect(ReminderOffset.text(2160) == "1d 12h")
+        // Hostile lengths never overflow: refused, not trapped.
+        for text in ["999999999999999w", "9999999999999999", "-1d", "1d-2h", "d", "2hh"] { #expect(ReminderOffset.minutes(text) == nil, "\(text)") }
+        #expect((ReminderOffset.minutes("9999999d9999999d") ?? 0) > 60 * 1440)  // read, and refused by the range every caller checks
     }
 }

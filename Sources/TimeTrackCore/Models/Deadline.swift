@@ -129,11 +129,13 @@ public enum ReminderOffset {
     public static func minutes(_ text: String) -> Int? {
         let t = text.trimmingCharacters(in: .whitespaces).lowercased()
         guard !t.isEmpty, t.count <= 16 else { return nil }
-        if let plain = Int(t) { return plain >= 0 ? plain : nil }
+        // At most seven digits a number: no product or sum can overflow (a year is 525,600 minutes).
+        if let plain = Int(t) { return plain >= 0 && t.count <= 7 ? plain : nil }
         var total = 0, number = ""
         for c in t {
             if c.isASCII, c.isNumber {
                 number.append(c)
+                guard number.count <= 7 else { return nil }
             } else {
                 guard let n = Int(number), let unit = ["w": 10080, "d": 1440, "h": 60, "m": 1][String(c)] else { return nil }
                 total += n * unit

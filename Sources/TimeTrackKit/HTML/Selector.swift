@@ -51,19 +51,7 @@ public final class Selector: CustomStringConvertible, @unchecked Sendable {
                 result.append(HTMLNode(raw: element, document: node.document))
                 if firstOnly { return result }
             }
-            if let child = firstElementChild(element) {
-                current = child
-                continue
-            }
-            var climb: xmlNodePtr? = element
-            current = nil
-            while let c = climb, c != scope {
-                if let sibling = nextElementSibling(c) {
-                    current = sibling
-                    break
-                }
-                climb = c.pointee.parent
-            }
+            current = nextInPreOrder(element, within: scope)
         }
         return result
     }
@@ -93,22 +81,21 @@ extension Selector {
                 }
             }
             if pending.isEmpty { break }
-            if let child = firstElementChild(element) {
-                current = child
-                continue
-            }
-            var climb: xmlNodePtr? = element
-            current = nil
-            while let c = climb, c != scope {
-                if let sibling = nextElementSibling(c) {
-                    current = sibling
-                    break
-                }
-                climb = c.pointee.parent
-            }
+            current = nextInPreOrder(element, within: scope)
         }
         return found
     }
+}
+
+/// The element after `element` in a pre-order walk of `scope`'s descendants, or nil at the end.
+@inline(__always) func nextInPreOrder(_ element: xmlNodePtr, within scope: xmlNodePtr) -> xmlNodePtr? {
+    if let child = firstElementChild(element) { return child }
+    var climb: xmlNodePtr? = element
+    while let c = climb, c != scope {
+        if let sibling = nextElementSibling(c) { return sibling }
+        climb = c.pointee.parent
+    }
+    return nil
 }
 
 @inline(__always) func isElement(_ node: xmlNodePtr) -> Bool { node.pointee.type == XML_ELEMENT_NODE }

@@ -72,6 +72,18 @@ public struct CourseRules: Sendable {
         }
     }
 
+    /// Checks what every deadline source may set (`courses`, `course`, `category`,
+    /// `schoolDayEnds`), naming the option and what is wrong.
+    public static func checkDeadlineOptions(_ source: SourceDefinition) throws {
+        if let category = source.options["category"], category.stringValue.flatMap(Deadline.Category.init(rawValue:)) == nil {
+            throw source.error("options.category", "must be one of " + Deadline.Category.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        if let ends = source.options["schoolDayEnds"], ends.stringValue.flatMap(DateParser.findTime) == nil {
+            throw source.error("options.schoolDayEnds", "must be a time of day", fix: "e.g. \"15:30\" or \"3:30 PM\"")
+        }
+        _ = try CourseRules(source: source)
+    }
+
     /// The course a text names: the first rule matched by code, name or one of its words.
     public func course(in text: String) -> Course? {
         let folded = CourseRules.fold(text)
