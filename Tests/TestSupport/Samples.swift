@@ -29,8 +29,15 @@ public enum Samples {
         .ticket(Ticket(from: "pat@example.org", kind: .question, subject: "Lunch schedule", message: "When is B lunch?", replies: [.init(by: "staff", at: day, text: "11:45")]))
     }
 
+    public static func deadline(_ title: String = "Lab report 3") -> ItemContent {
+        .deadline(
+            Deadline(
+                title: title, course: "CHEM-AP", courseName: "AP Chemistry", teacher: "Ms. Patel", due: day, timeZone: "America/Denver", dueTimeGuessed: true, category: .homework,
+                weight: 30, points: 20, reminders: [1440, 120], link: "https://canvas.example.edu/courses/1/assignments/2"))
+    }
+
     /// One valid content of each kind.
-    public static var allKinds: [ItemContent] { [announcement(), event(), schoolInfo(), post(), absence(), ticket()] }
+    public static var allKinds: [ItemContent] { [announcement(), event(), schoolInfo(), post(), absence(), ticket(), deadline()] }
 
     /// Provenance for a test source.
     public static func provenance(_ source: String = "test-news") -> Provenance {
