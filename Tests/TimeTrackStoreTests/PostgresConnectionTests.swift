@@ -42,3 +42,91 @@ import TimeTrackCore
         }
     }
 }
+
+/// The schema on a real PostgreSQL server: made at the current version, idempotent, the app's
+/// views giving what the SQLite views give, the audit log append-only, the app's role reading
+/// the views and nothing else, and a database that is not a store refused.
+@Suite(.serialized) struct PostgresSchemaTests {
+    @Test func theSchemaOnARealServer() throws {
+        if let reason = PostgresServer.unavailable {
+            if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record(Comment(rawValue: "PostgreSQL test not run: \(reason)")) }
+            print("PostgresSchemaTests skipped: \(reason)")
+            return
+        }
+        let server = try PostgresServer()
+        defer { server.remove() }
+        let admin = try PostgresConnection(server.address())
+        try admin.execute("CREATE DATABASE district")
+        try admin.execute("CREATE DATABASE other")
+        let db = try PostgresConnection(server.address(database: "district"))
+        #expect(try PostgresSchema.migrate(db) == Schema.currentVersion)
+        #expect(try PostgresSchema.migrate(db) == Schema.currentVersion)  // nothing to do the second time
+        // Every table and view of a new SQLite store, with the same columns in the same order.
+        let files = try TemporaryDirectory("pg-parity")
+        defer { files.remove() }
+        let sqlite = try SQLiteStore(path: files.path("s.sqlite"))
+        defer { sqlite.close() }
+        let names = try sqlite.db.rows("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' ORDER BY name", []) { $0.text(0) }
+        #expect(names.count >= 20)
+        for name in names {
+            let mine = try sqlite.db.rows("SELECT name FROM pragma_table_info(?) ORDER BY cid", [.text(name)]) { $0.text(0) }
+            let theirs = try db.query("SELECT column_name FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position", [name]).map { $0[0] ?? "" }
+            #expect(mine == theirs, "\(name): SQLite \(mine), PostgreSQL \(theirs)")
+        }
+
+        // An announcement and a deadline, published: the views read the body from the live
+        // revision and the deadline's weight and reminders from its course.
+        let body = "<p>Doors open at 6. \"Quoted\" and 'single'.</p>"
+        let content = String(decoding: try JSONSerialization.data(withJSONObject: ["title": "Back to school night", "body": body, "priority": "normal"]), as: UTF8.self)
+        try db.query(
+            "INSERT INTO items (seq, id, kind, status, school, title, base_hash, live_revision, created_at, updated_at) VALUES (1, 'a1', 'announcement', 'published', 'hillcrest', $1, $2, 1, $3, $3)",
+            ["Back to school night", String(repeating: "a", count: 64), "2026-09-01T12:00:00Z"])
+        try db.query(
+            "INSERT INTO revisions (item_seq, number, state, content, content_hash, created_at, created_by) VALUES (1, 1, 'live', $1, $2, $3, 'ana')",
+            [content, String(repeating: "a", count: 64), "2026-09-01T12:00:00Z"])
+        try db.query("INSERT INTO announcements (item_seq, title, priority) VALUES (1, $1, 'normal')", ["Back to school night"])
+        #expect(try db.query("SELECT id, body FROM published_announcements") == [["a1", body]])
+        try db.query(
+            "INSERT INTO items (seq, id, kind, status, title, base_hash, live_revision, created_at, updated_at) VALUES (2, 'd2', 'deadline', 'published', 'Quiz', 'b', 1, $1, $1)",
+            ["2026-09-01T12:00:00Z"])
+        try db.query("INSERT INTO courses (code, name, reminders, weights, created_at) VALUES ('CHEM-AP', 'AP Chemistry', '[4320,60]', '{\"quiz\": 20}', $1)", ["2026-09-01T12:00:00Z"])
+        try db.query(
+            "INSERT INTO deadlines (item_seq, title, course, due_at, time_zone, due_time_guessed, category) VALUES (2, 'Quiz', 'chem-ap', '2026-10-09T21:30:00Z', 'America/Denver', 0, 'quiz')")
+        #expect(try db.query("SELECT course_name, weight, reminders FROM published_deadlines") == [["AP Chemistry", "20", "[4320,60]"]])
+        // Case-insensitive keys, as on SQLite.
+        #expect(throws: TimeTrackError.self) { try db.query("INSERT INTO courses (code, name, created_at) VALUES ('chem-ap', 'again', 'x')") }
+
+        // The audit log is append-only.
+        try db.query("INSERT INTO audit (id, at, operator, action) VALUES (1, $1, 'ana', 'approve')", ["2026-09-01T12:00:00Z"])
+        for change in ["UPDATE audit SET action = 'reject'", "DELETE FROM audit"] {
+            do {
+                try db.query(change)
+                Issue.record("\(change) went through")
+            } catch let error as TimeTrackError {
+                #expect(error.message.contains("append-only"), "\(error.message)")
+            }
+        }
+
+        // The app's backend: a role that reads the views and nothing else.
+        try db.execute("CREATE ROLE timetrack_app LOGIN; " + PostgresSchema.grantAppRead(to: "timetrack_app"))
+        let app = try PostgresConnection(server.address(database: "district", user: "timetrack_app"))
+        #expect(try app.query("SELECT id FROM published_announcements") == [["a1"]])
+        for table in ["items", "revisions", "audit", "operators"] {
+            do {
+                try app.query("SELECT count(*) FROM \(table)")
+                Issue.record("the app's role read \(table)")
+            } catch let error as TimeTrackError {
+                #expect(error.context["sqlstate"] == "42501", "\(table): \(error.message)")
+            }
+        }
+        // A database with other tables is not taken for a store.
+        let other = try PostgresConnection(server.address(database: "other"))
+        try other.execute("CREATE TABLE payroll (id integer)")
+        do {
+            try PostgresSchema.migrate(other)
+            Issue.record("a foreign database was migrated")
+        } catch let error as TimeTrackError {
+            #expect(error.message.contains("not a Time Track store"), "\(error.message)")
+        }
+    }
+}

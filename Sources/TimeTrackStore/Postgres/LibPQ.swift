@@ -24,6 +24,7 @@ final class LibPQ: @unchecked Sendable {
     typealias GetIsNull = @convention(c) (OpaquePointer?, Int32, Int32) -> Int32
     typealias Clear = @convention(c) (OpaquePointer?) -> Void
     typealias ServerVersion = @convention(c) (OpaquePointer?) -> Int32
+    typealias Exec = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> OpaquePointer?
 
     let connectdb: ConnectDB
     let status: Status
@@ -38,6 +39,7 @@ final class LibPQ: @unchecked Sendable {
     let getisnull: GetIsNull
     let clear: Clear
     let serverVersion: ServerVersion
+    let exec: Exec
 
     /// The Debian package that carries the library, for the message when it is missing.
     static let package = "libpq5"
@@ -68,11 +70,11 @@ final class LibPQ: @unchecked Sendable {
             let resultErrorField = symbol("PQresultErrorField", ResultErrorField.self), let ntuples = symbol("PQntuples", Count.self),
             let nfields = symbol("PQnfields", Count.self), let getvalue = symbol("PQgetvalue", GetValue.self),
             let getisnull = symbol("PQgetisnull", GetIsNull.self), let clear = symbol("PQclear", Clear.self),
-            let serverVersion = symbol("PQserverVersion", ServerVersion.self)
+            let serverVersion = symbol("PQserverVersion", ServerVersion.self), let exec = symbol("PQexec", Exec.self)
         else { return nil }
         (self.connectdb, self.status, self.errorMessage, self.finish, self.execParams) = (connectdb, status, errorMessage, finish, execParams)
         (self.resultStatus, self.resultErrorField, self.ntuples, self.nfields, self.getvalue) = (resultStatus, resultErrorField, ntuples, nfields, getvalue)
-        (self.getisnull, self.clear, self.serverVersion) = (getisnull, clear, serverVersion)
+        (self.getisnull, self.clear, self.serverVersion, self.exec) = (getisnull, clear, serverVersion, exec)
     }
 }
 
@@ -117,6 +119,24 @@ public final class PostgresConnection {
     /// The server's version number (150018 for 15.18).
     public var serverVersion: Int { handle.map { Int(pq.serverVersion($0)) } ?? 0 }
 
+    /// Runs a script of statements that take no values (the schema's migrations).
+    public func execute(_ script: String) throws {
+        guard let handle else { throw TimeTrackError(.database, "the PostgreSQL connection is closed") }
+        let result = script.withCString { pq.exec(handle, $0) }
+        defer { pq.clear(result) }
+        try check(result)
+    }
+
+    /// Throws PostgreSQL's message (and SQLSTATE) unless `result` is a success.
+    private func check(_ result: OpaquePointer?) throws {
+        let status = pq.resultStatus(result)
+        guard status != PostgresConnection.commandOK && status != PostgresConnection.tuplesOK else { return }
+        let message = handle.flatMap { pq.errorMessage($0) }.map { String(cString: $0) } ?? "unknown error"
+        let state = pq.resultErrorField(result, PostgresConnection.sqlStateField).map { String(cString: $0) }
+        throw TimeTrackError(
+            .database, "PostgreSQL: " + SafeText.visible(message.trimmingCharacters(in: .whitespacesAndNewlines)), context: state.map { ["sqlstate": $0] } ?? [:])
+    }
+
     /// Runs one statement with its parameters bound (nil is SQL NULL); returns its rows, each
     /// column as text or nil.
     @discardableResult
@@ -130,14 +150,7 @@ public final class PostgresConnection {
             sql.withCString { pq.execParams(handle, $0, Int32(parameters.count), nil, buffer.baseAddress, nil, nil, 0) }
         }
         defer { pq.clear(result) }
-        let status = pq.resultStatus(result)
-        guard status == PostgresConnection.commandOK || status == PostgresConnection.tuplesOK else {
-            let message = pq.errorMessage(handle).map { String(cString: $0) } ?? "unknown error"
-            let state = pq.resultErrorField(result, PostgresConnection.sqlStateField).map { String(cString: $0) }
-            throw TimeTrackError(
-                .database, "PostgreSQL: " + SafeText.visible(message.trimmingCharacters(in: .whitespacesAndNewlines)),
-                context: state.map { ["sqlstate": $0] } ?? [:])
-        }
+        try check(result)
         var rows: [[String?]] = []
         let count = pq.ntuples(result), columns = pq.nfields(result)
         rows.reserveCapacity(Int(count))
