@@ -34,6 +34,7 @@ extension Console {
                 case "completions": words += ["bash", "zsh", "fish"]
                 case "place", "course": words += ["add", "remove"]
                 case "plugin": words += ["new"]
+                case "store": words += ["copy"]
                 default: break
                 }
                 perCommand[command.name] = words

@@ -148,6 +148,20 @@ final class Database {
         return result
     }
 
+    /// Each row of a query, handed to `body` as it is read (nothing accumulated).
+    func each(_ sql: String, _ values: [SQLValue] = [], _ body: (Statement) throws -> Void) throws {
+        let statement = try statement(sql, values)
+        defer { sqlite3_reset(statement.raw) }
+        while try statement.step() { try body(statement) }
+    }
+
+    /// Runs `body` reading one snapshot of the file (a deferred transaction: no write lock).
+    func snapshot<T>(_ body: () throws -> T) throws -> T {
+        try run("BEGIN DEFERRED")
+        defer { _ = try? run("COMMIT") }
+        return try body()
+    }
+
     /// The first row of a query, mapped, or nil.
     func row<T>(_ sql: String, _ values: [SQLValue] = [], _ map: (Statement) throws -> T) throws -> T? {
         let statement = try statement(sql, values)
@@ -258,6 +272,17 @@ struct Statement {
     }
 
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(raw, column) == SQLITE_NULL }
+    /// A column's value as stored, whatever its type.
+    func value(_ column: Int32) -> SQLValue {
+        switch sqlite3_column_type(raw, column) {
+        case SQLITE_NULL: return .null
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(raw, column))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(raw, column))
+        case SQLITE_BLOB: return .blob(data(column))
+        default: return .text(text(column))
+        }
+    }
+    var columnCount: Int32 { sqlite3_column_count(raw) }
     func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(raw, column)) }
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(raw, column) }
     func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : int(column) }

@@ -86,6 +86,25 @@ enum AuditChain {
         )
     }
 
+    /// Walks a chain's entries in id order: the first entry that does not hold, and why (either
+    /// engine's rows).
+    static func verify(_ rows: [(Fields, prev: String?, hash: String?)]) -> AuditVerification {
+        var previous = "", previousID: Int64?
+        var broken: (Int64, String)?
+        for (entry, prev, hash) in rows {
+            guard broken == nil else { break }
+            let label = "entry \(entry.id) (\(entry.action)\(entry.itemID.map { " " + $0 } ?? "") by \(entry.operatorName) at \(entry.at))"
+            if prev != previous {
+                broken = (entry.id, "\(label) does not follow " + (previousID.map { "entry \($0)" } ?? "the start of the log") + ": entries before it were deleted or reordered")
+            } else if hash != AuditChain.hash(entry, previous: previous) {
+                broken = (entry.id, "\(label) was changed after it was written")
+            }
+            previous = hash ?? ""
+            previousID = entry.id
+        }
+        return AuditVerification(entries: rows.count, brokenEntry: broken?.0, problem: broken?.1)
+    }
+
     /// Chains the entries written before the chain existed (migration 7), then adds the triggers.
     static func backfill(_ db: Database) throws {
         let rows = try db.rows(selectAll, [], fields)
@@ -102,21 +121,6 @@ enum AuditChain {
 extension SQLiteStore {
     /// Walks the whole audit chain: the first entry that does not hold, and why.
     public func verifyAudit() throws -> AuditVerification {
-        var previous = "", previousID: Int64?
-        var count = 0
-        var broken: (Int64, String)?
-        for (entry, prev, hash) in try db.rows(AuditChain.selectAll, [], AuditChain.fields) {
-            count += 1
-            guard broken == nil else { continue }
-            let label = "entry \(entry.id) (\(entry.action)\(entry.itemID.map { " " + $0 } ?? "") by \(entry.operatorName) at \(entry.at))"
-            if prev != previous {
-                broken = (entry.id, "\(label) does not follow " + (previousID.map { "entry \($0)" } ?? "the start of the log") + ": entries before it were deleted or reordered")
-            } else if hash != AuditChain.hash(entry, previous: previous) {
-                broken = (entry.id, "\(label) was changed after it was written")
-            }
-            previous = hash ?? ""
-            previousID = entry.id
-        }
-        return AuditVerification(entries: count, brokenEntry: broken?.0, problem: broken?.1)
+        AuditChain.verify(try db.rows(AuditChain.selectAll, [], AuditChain.fields))
     }
 }

@@ -1,0 +1,52 @@
+import Foundation
+import TimeTrackCore
+import TimeTrackStore
+
+extension Console {
+    /// `store copy --from A --to B`: a store between its SQLite file and a PostgreSQL database.
+    static var storeCommand: CommandSpec {
+        let usage = "copy --from PATH|URI --to URI|PATH"
+        return CommandSpec(
+            "store", usage: usage, summary: "copy the whole store from its SQLite file into an empty PostgreSQL database, or back into a new file (admins only)",
+            options: [
+                OptionSpec("from", value: "PATH|URI", help: "the store to copy: a SQLite file, or postgresql://user@host/db"),
+                OptionSpec("to", value: "URI|PATH", help: "where: an empty PostgreSQL database, or a new SQLite file"),
+            ],
+            positional: 1...1
+        ) { args, session in
+            guard args.positional[0] == "copy" else { throw TimeTrackError(.usage, "store: unknown action '\(args.positional[0])'", fix: "usage: store \(usage)") }
+            guard let from = args.option("from"), let to = args.option("to") else { throw TimeTrackError(.usage, "store copy: give --from and --to", fix: "usage: store \(usage)") }
+            let fromServer = Session.serverAddress(from), toServer = Session.serverAddress(to)
+            guard (fromServer == nil) != (toServer == nil) else {
+                throw TimeTrackError(.usage, "store copy: one side is a SQLite file and the other a PostgreSQL address", fix: "e.g. store copy --from district.sqlite --to postgresql://timetrack@db/district")
+            }
+            let progress = Progress(label: "copy", enabled: session.interactive && isatty(2) == 1 && !session.output.json)
+            defer { progress.finish() }
+            let report: StoreCopy.Report
+            if fromServer == nil {
+                // Reading the whole store is an admin's to do.
+                let source = try SQLiteStore(path: from, create: false, readOnly: true)
+                try session.requireAdmin(in: source, for: "copy the store")
+                source.close()
+                report = try StoreCopy.toPostgres(from: from, to: to) { _, rows in progress.update(pages: 0, items: rows) }
+            } else {
+                // On PostgreSQL the server decides who may read every table.
+                report = try StoreCopy.toSQLite(from: from, to: to) { _, rows in progress.update(pages: 0, items: rows) }
+            }
+            progress.finish()
+            if session.output.json {
+                session.output.printJSON(
+                    JSONValue.object([
+                        "tables": .object(Dictionary(uniqueKeysWithValues: report.tables.map { ($0.name, JSONValue.number(Double($0.rows))) })),
+                        "items": .object(report.items.mapValues { .number(Double($0)) }), "revisions": .number(Double(report.revisions)),
+                        "auditEntries": .number(Double(report.audit.entries)), "auditVerifies": .bool(report.audit.brokenEntry == nil),
+                    ]))
+                return 0
+            }
+            let total = report.items.values.reduce(0, +)
+            session.output.line(
+                "copied \(total) items, \(report.revisions) revisions and \(report.audit.entries) audit entries to \(toServer ?? to); the counts match the source and the audit chain verifies there")
+            return 0
+        }
+    }
+}
