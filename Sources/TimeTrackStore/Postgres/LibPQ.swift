@@ -137,6 +137,11 @@ public final class PostgresConnection {
             .database, "PostgreSQL: " + SafeText.visible(message.trimmingCharacters(in: .whitespacesAndNewlines)), context: state.map { ["sqlstate": $0] } ?? [:])
     }
 
+    /// The first column of the first row (nil for none or NULL): a count, a flag.
+    public func scalar(_ sql: String, _ parameters: [String?] = []) throws -> String? {
+        try query(sql, parameters).first?.first ?? nil
+    }
+
     /// Runs one statement with its parameters bound (nil is SQL NULL); returns its rows, each
     /// column as text or nil.
     @discardableResult

@@ -174,9 +174,9 @@ enum PostgresSchema {
     /// one made by a newer version, is refused.
     @discardableResult
     static func migrate(_ db: PostgresConnection) throws -> Int {
-        let exists = try db.query("SELECT to_regclass('timetrack_schema') IS NOT NULL")[0][0] == "t"
+        let exists = try db.scalar("SELECT to_regclass('timetrack_schema') IS NOT NULL") == "t"
         if !exists {
-            let tables = try db.query("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()")[0][0] ?? "0"
+            let tables = try db.scalar("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()") ?? "0"
             guard tables == "0" else {
                 throw TimeTrackError(
                     .configuration, "this PostgreSQL database holds \(tables) tables and is not a Time Track store",

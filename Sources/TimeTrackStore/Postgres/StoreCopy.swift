@@ -38,7 +38,7 @@ public enum StoreCopy {
         let target = try PostgresConnection(address)
         defer { target.close() }
         try PostgresSchema.migrate(target)
-        guard try target.query("SELECT count(*) FROM items")[0][0] == "0", try target.query("SELECT count(*) FROM audit")[0][0] == "0" else {
+        guard try target.scalar("SELECT count(*) FROM items") == "0", try target.scalar("SELECT count(*) FROM audit") == "0" else {
             throw TimeTrackError(.configuration, "the PostgreSQL store already holds items", fix: "copy into an empty database (createdb district2)")
         }
         var report = Report()
@@ -148,10 +148,12 @@ public enum StoreCopy {
     }
 
     static func summary(of db: PostgresConnection) throws -> Summary {
-        let items = try db.query("SELECT kind || '/' || status, count(*) FROM items GROUP BY 1").map { ($0[0] ?? "", Int($0[1] ?? "") ?? 0) }
-        let revisions = Int(try db.query("SELECT count(*) FROM revisions")[0][0] ?? "") ?? 0
-        let audit = try db.query("SELECT id, at, operator, action, item_seq, item_id, reason, detail, batch, prev_hash, hash FROM audit ORDER BY id").map { r in
-            (
+        let items = try db.query("SELECT kind || '/' || status, count(*) FROM items GROUP BY 1").map { row in (row.first.flatMap { $0 } ?? "", Int(row.dropFirst().first.flatMap { $0 } ?? "") ?? 0) }
+        let revisions = Int(try db.scalar("SELECT count(*) FROM revisions") ?? "") ?? 0
+        let audit = try db.query("SELECT id, at, operator, action, item_seq, item_id, reason, detail, batch, prev_hash, hash FROM audit ORDER BY id").compactMap {
+            r -> (AuditChain.Fields, prev: String?, hash: String?)? in
+            guard r.count == 11 else { return nil }
+            return (
                 AuditChain.Fields(
                     id: Int64(r[0] ?? "") ?? 0, at: r[1] ?? "", operatorName: r[2] ?? "", action: r[3] ?? "", itemSeq: r[4].flatMap { Int64($0) }, itemID: r[5],
                     reason: r[6], detail: r[7], batch: r[8]), prev: r[9], hash: r[10]
