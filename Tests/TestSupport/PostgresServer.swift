@@ -94,4 +94,31 @@ public final class PostgresServer {
     func asPostgres(_ program: String, _ arguments: [String]) throws -> Binaries.Result {
         try Binaries.runPath("/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(gid)", "--init-groups", program] + arguments, currentDirectory: dir.url.path)
     }
+
+    /// One server for the whole test process (started on first use, stopped when the process
+    /// exits); `database()` gives each test a fresh database on it.
+    public static func shared() throws -> PostgresServer {
+        try sharedLock.withLock {
+            if let server = sharedServer { return server }
+            let server = try PostgresServer()
+            sharedServer = server
+            atexit { PostgresServer.sharedServer?.remove() }
+            return server
+        }
+    }
+
+    nonisolated(unsafe) static var sharedServer: PostgresServer?
+    static let sharedLock = NSLock()
+    nonisolated(unsafe) static var databases = 0
+
+    /// A new, empty database on this server: its address.
+    public func database() throws -> String {
+        let name = try Self.sharedLock.withLock { () -> String in
+            Self.databases += 1
+            return "test\(Self.databases)"
+        }
+        let created = try asPostgres("\(URL(fileURLWithPath: pgCtl).deletingLastPathComponent().path)/createdb", ["-h", dir.url.path, "-U", "postgres", name])
+        guard created.status == 0 else { throw NSError(domain: "createdb failed: \(created.stderr)", code: 1) }
+        return address(database: name)
+    }
 }

@@ -7,7 +7,7 @@ import TimeTrackStore
 
 /// The repositories the lifecycle suite runs against: every rule must hold on each.
 enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
-    case sqlite, memory
+    case sqlite, memory, postgres
     var testDescription: String { rawValue }
 
     /// Runs `body` with a fresh repository of this kind (a real SQLite file for `sqlite`).
@@ -22,6 +22,15 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
             let store = try SQLiteStore(path: dir.path("t.sqlite"))
             defer { store.close() }
             try body(store, Lifecycle(store))
+        case .postgres:
+            // A fresh database on a real server this test process started.
+            if let reason = PostgresServer.unavailable {
+                if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record(Comment(rawValue: "the PostgreSQL backend was not run: \(reason)")) }
+                return
+            }
+            let repository = try PostgresRepository(address: try PostgresServer.shared().database())
+            defer { repository.close() }
+            try body(repository, Lifecycle(repository))
         }
     }
 }

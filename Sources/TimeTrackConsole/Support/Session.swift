@@ -90,8 +90,6 @@ public final class Session {
         let schemes = ["postgresql:", "postgres:", "mysql:", "mariadb:", "sqlserver:"]
         let hasScheme = location.range(of: #"^[a-zA-Z][a-zA-Z0-9+.-]*://"#, options: .regularExpression) != nil
         guard hasScheme || schemes.contains(where: { lower.hasPrefix($0) }) else { return nil }
-        guard var parts = URLComponents(string: location) else { return String(location.prefix { $0 != ":" }) + ": address" }
-        if parts.password != nil { parts.password = "***" }
-        return SafeText.visible(parts.string ?? String(location.prefix { $0 != ":" }))
+        return PostgresConnection.redacted(location)
     }
 }

@@ -110,6 +110,16 @@ public final class PostgresConnection {
 
     deinit { close() }
 
+    /// An address as it may be shown: the password (in the URI or as `password=`) replaced.
+    public static func redacted(_ address: String) -> String {
+        if var parts = URLComponents(string: address), parts.scheme != nil {
+            if parts.password != nil { parts.password = "***" }
+            parts.queryItems = parts.queryItems?.map { $0.name.lowercased() == "password" ? URLQueryItem(name: $0.name, value: "***") : $0 }
+            return SafeText.visible(parts.string ?? "a PostgreSQL address")
+        }
+        return SafeText.visible(address.replacingOccurrences(of: #"password\s*=\s*\S+"#, with: "password=***", options: [.regularExpression, .caseInsensitive]))
+    }
+
     /// Closes the connection; further calls fail.
     public func close() {
         if let handle { pq.finish(handle) }
