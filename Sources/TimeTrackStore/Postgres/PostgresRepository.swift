@@ -61,13 +61,18 @@ public final class PostgresRepository: ItemRepository {
         }
     }
 
+    /// Inside a transaction a row is read `FOR UPDATE`: a decision holds its item until it
+    /// commits, so two desks deciding the same item take turns and the second sees the first's
+    /// outcome (on SQLite the write lock does the same).
+    var lockClause: String { depth > 0 ? " FOR UPDATE" : "" }
+
     public func row(id: String) throws -> ItemRow? {
         guard let (kind, seq) = ItemKind.parseID(id) else { return nil }
-        return try itemRows("SELECT \(Self.itemColumns) FROM items WHERE seq = $1 AND kind = $2", [String(seq), kind.rawValue]).first
+        return try itemRows("SELECT \(Self.itemColumns) FROM items WHERE seq = $1 AND kind = $2" + lockClause, [String(seq), kind.rawValue]).first
     }
 
     public func row(sourceID: String, key: String) throws -> ItemRow? {
-        try itemRows("SELECT \(Self.itemColumns) FROM items WHERE source_id = $1 AND source_key = $2", [sourceID, key]).first
+        try itemRows("SELECT \(Self.itemColumns) FROM items WHERE source_id = $1 AND source_key = $2" + lockClause, [sourceID, key]).first
     }
 
     public func activeRows(sourceID: String) throws -> [ItemRow] {
