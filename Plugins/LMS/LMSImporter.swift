@@ -150,8 +150,7 @@ public struct LMSImporter: Importer {
             }
             found.append(MappedFields.Found(key: key, raw: raw, page: page, pageURL: source.publicURL.absoluteString, location: location))
         }
-        var normalizer = Normalizer(source: source, now: context.now)
-        normalizer.dates.reference = context.now
+        let normalizer = Normalizer(source: source, now: context.now)
         MappedFields.finish(found, normalizer: normalizer, into: &result, context: context)
         return result
     }

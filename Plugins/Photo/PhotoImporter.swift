@@ -87,7 +87,6 @@ public struct PhotoImporter: Importer {
                 }
                 context.memoEntries.append((photo.absoluteString, page.hash, signature, Data(text.utf8)))
             }
-            text = SafeText.visible(text)
             let (taken, exact) = PhotoDate.taken(page.data, zone: source.timeZone).map { ($0, true) } ?? (PhotoImporter.modified(photo) ?? context.now, false)
             let sheet = SheetReader.read(text)
             if sheet.lines.isEmpty {
@@ -103,7 +102,7 @@ public struct PhotoImporter: Importer {
                 raw["course"] = course
                 raw["description"] = text
                 raw[Normalizer.referenceField] = ISO8601DateFormatter().string(from: taken)
-                let key = "\(name)#\(CourseRulesKey.fold(line.title))"
+                let key = "\(name)#\(CourseRules.fold(line.title).replacingOccurrences(of: " ", with: "-"))"
                 if !exact { undated.insert(key) }
                 found.append(MappedFields.Found(key: key, raw: raw, page: page, pageURL: photo.absoluteString, location: "\(name) line \(line.number)"))
             }
@@ -111,8 +110,7 @@ public struct PhotoImporter: Importer {
                 result.problems.append(ImportProblem(.warning, "the photo has no EXIF date: its dates were read against the file's time", location: name))
             }
         }
-        var normalizer = Normalizer(source: source, now: context.now)
-        normalizer.dates.reference = context.now
+        let normalizer = Normalizer(source: source, now: context.now)
         MappedFields.finish(found, normalizer: normalizer, into: &result, context: context)
         // A photo read against the file's time says so on each of its deadlines.
         for index in result.items.indices where undated.contains(result.items[index].key) {
@@ -145,12 +143,5 @@ public struct PhotoImporter: Importer {
 
     static func modified(_ url: URL) -> Date? {
         (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
-    }
-}
-
-/// Keys of photo deadlines: lowercased words of the title.
-enum CourseRulesKey {
-    static func fold(_ text: String) -> String {
-        text.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber) }).joined(separator: "-")
     }
 }

@@ -12,7 +12,11 @@ extension SQLiteStore {
     }
 
     @discardableResult
-    public func saveCourse(_ course: Course, by operatorName: String, onlyIfMissing: Bool) throws -> Bool {
+    public func saveCourse(_ given: Course, by operatorName: String, onlyIfMissing: Bool) throws -> Bool {
+        // Typed at a terminal or read from a definition: cleaned once, here, like item text.
+        var course = given
+        (course.code, course.name) = (SafeText.clean(given.code), SafeText.clean(given.name))
+        (course.teacher, course.school) = (given.teacher.map(SafeText.clean), given.school.map(SafeText.clean))
         let problems = course.validate()
         guard problems.isEmpty else {
             throw TimeTrackError(.usage, "invalid course: " + problems.map(\.description).joined(separator: "; "), fix: "e.g. course add CHEM-AP --name \"AP Chemistry\" --teacher \"Ms. Patel\"")

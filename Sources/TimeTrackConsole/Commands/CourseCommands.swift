@@ -64,7 +64,7 @@ extension Console {
             }
             session.output.line((changed ? (existing == nil ? "course added: " : "course changed: ") : "course unchanged: ") + describe(course))
             if !course.weights.isEmpty && abs(total - 100) > 0.001 {
-                session.output.note("note: the weights add up to \(NumberText.percent(total)), not 100%; `grades` scales them to what is given")
+                session.output.note("note: the weights add up to \(NumberText.percent(total)), not 100%; a grade is weighed by them as given, in proportion")
             }
             return 0
         }

@@ -42,7 +42,7 @@ enum ItemRendering {
             }
             // Reminder offsets read as people write them: "1d, 2h", not minutes.
             if ItemContent.fieldTypes(of: content.kind)[name] == .offsets, case .array(let minutes) = v {
-                return [label + minutes.compactMap { $0.numberValue.map { ReminderOffset.text(Int($0)) } }.joined(separator: ", ") + " before"]
+                return [label + minutes.compactMap { $0.numberValue.flatMap { $0.isFinite && abs($0) < 1e9 ? ReminderOffset.text(Int($0)) : nil } }.joined(separator: ", ") + " before"]
             }
             return [label + value(v, zone: zone)]
         }

@@ -101,7 +101,9 @@ public struct ImportProblem: Codable, Sendable, Equatable, CustomStringConvertib
         self.httpStatus = httpStatus
     }
 
-    public var description: String { "\(severity.rawValue): \(location): \(message)" }
+    /// For people: a problem quotes page text (a title, a file name), shown through the one
+    /// cleaning step for display, so no escape sequence reaches a terminal.
+    public var description: String { "\(severity.rawValue): \(SafeText.visible(location)): \(SafeText.visible(message))" }
 }
 
 /// One normalized item found by an importer.

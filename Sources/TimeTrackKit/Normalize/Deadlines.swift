@@ -101,7 +101,7 @@ public struct CourseRules: Sendable {
     }
 
     /// Lowercased words separated by single spaces: "AP  Chemistry!" → "ap chemistry".
-    static func fold(_ text: String) -> String {
+    public static func fold(_ text: String) -> String {
         text.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber) }).joined(separator: " ")
     }
 }

@@ -251,5 +251,5 @@ public final class PostgresRepository: ItemRepository {
     }
 
     /// Walks the audit chain on the server.
-    public func verifyAudit() throws -> AuditVerification { try StoreCopy.summary(of: db).audit }
+    public func verifyAudit() throws -> AuditVerification { try StoreCopy.verifyAudit(db) }
 }

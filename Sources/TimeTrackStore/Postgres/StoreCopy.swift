@@ -150,6 +150,11 @@ public enum StoreCopy {
     static func summary(of db: PostgresConnection) throws -> Summary {
         let items = try db.query("SELECT kind || '/' || status, count(*) FROM items GROUP BY 1").map { row in (row.first.flatMap { $0 } ?? "", Int(row.dropFirst().first.flatMap { $0 } ?? "") ?? 0) }
         let revisions = Int(try db.scalar("SELECT count(*) FROM revisions") ?? "") ?? 0
+        return Summary(items: Dictionary(items, uniquingKeysWith: +), revisions: revisions, audit: try verifyAudit(db))
+    }
+
+    /// Walks the audit chain stored on a PostgreSQL server.
+    static func verifyAudit(_ db: PostgresConnection) throws -> AuditVerification {
         let audit = try db.query("SELECT id, at, operator, action, item_seq, item_id, reason, detail, batch, prev_hash, hash FROM audit ORDER BY id").compactMap {
             r -> (AuditChain.Fields, prev: String?, hash: String?)? in
             guard r.count == 11 else { return nil }
@@ -159,7 +164,7 @@ public enum StoreCopy {
                     reason: r[6], detail: r[7], batch: r[8]), prev: r[9], hash: r[10]
             )
         }
-        return Summary(items: Dictionary(items, uniquingKeysWith: +), revisions: revisions, audit: AuditChain.verify(audit))
+        return AuditChain.verify(audit)
     }
 
     /// The target must hold what the source holds, and its audit chain must verify.
