@@ -8,15 +8,20 @@ import TimeTrackCore
 /// Every decision (approve, reject, edit, archive, restore, each imported item) is one
 /// transaction that writes the item, its revision, its typed per-kind row and one audit entry,
 /// so a process killed at any moment leaves all of a decision or none of it.
-public final class SQLiteStore: ItemStore {
+public final class SQLiteStore: ItemStore, SQLStore, PageMemo, FetchCache {
     /// The default store path when neither `--store` nor `TIMETRACK_STORE` is given.
     public static let defaultPath = "./timetrack.sqlite"
 
     public let location: String
     public private(set) var schemaVersion: Int = 0
     let db: Database
+    /// The shared tables' connection: the same one.
+    public private(set) lazy var engine = SQLEngine(db)
     /// The clock, replaceable in tests.
     public var now: () -> Date = { Date() }
+
+    /// A file does not authenticate: its user is the Unix account running the tool.
+    public var account: String? { nil }
 
     /// Whether the store was opened read-only (the file is not writable by this account).
     public private(set) var isReadOnly = false

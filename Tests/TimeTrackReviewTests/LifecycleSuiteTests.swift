@@ -28,7 +28,7 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
                 if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record(Comment(rawValue: "the PostgreSQL backend was not run: \(reason)")) }
                 return
             }
-            let repository = try PostgresRepository(address: try PostgresServer.shared().database())
+            let repository = try PostgresStore(address: try PostgresServer.shared().database())
             defer { repository.close() }
             try body(repository, Lifecycle(repository))
         }

@@ -22,12 +22,12 @@ import TimeTrackStore
             return
         }
         let address = try PostgresServer.shared().database()
-        let setup = try PostgresRepository(address: address)
+        let setup = try PostgresStore(address: address)
         defer { setup.close() }
         let ids = try (0..<40).map { try Lifecycle(setup).submit(Samples.announcement("Notice \($0)"), school: "hillcrest", by: "office", note: nil).id }
         let tally = Tally()
         DispatchQueue.concurrentPerform(iterations: 4) { desk in
-            guard let repository = try? PostgresRepository(address: address) else {
+            guard let repository = try? PostgresStore(address: address) else {
                 tally.add { $0.errors.append("desk \(desk) could not connect") }
                 return
             }

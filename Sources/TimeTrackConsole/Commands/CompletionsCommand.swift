@@ -168,7 +168,7 @@ extension Console {
         CommandSpec("__complete", usage: "ids|sources", summary: "(for completion scripts)", positional: 1...1) { args, session in
             switch args.positional[0] {
             case "ids":
-                guard FileManager.default.fileExists(atPath: session.storePath), let store = try? session.store() else { return 0 }
+                guard session.storeExists, let store = try? session.store() else { return 0 }
                 for row in (try? session.listVisible(ItemQuery(limit: 500), in: store)) ?? [] { session.output.line(row.id) }
             case "sources":
                 for source in session.sources().0 { session.output.line(source.id) }

@@ -53,7 +53,7 @@ extension Console {
             // Held sources and last runs, when there is a store to ask.
             var states: [String: SourceState] = [:]
             var lastRuns: [String: ImportRun] = [:]
-            if FileManager.default.fileExists(atPath: session.storePath), let store = try? session.store() {
+            if session.storeExists, let store = try? session.store() {
                 for source in sources {
                     states[source.id] = try? store.sourceState(source.id)
                     lastRuns[source.id] = (try? store.runs(sourceID: source.id, limit: 1))?.first
@@ -377,7 +377,7 @@ extension Console {
     /// count missing against the store (all new when there is no store yet), like `terraform
     /// plan`; writes nothing, makes no store. Returns 3 when a source could not be read.
     static func dryRun(_ sources: [SourceDefinition], file: String?, session: Session) throws -> Int32 {
-        let store: (any ItemStore)? = FileManager.default.fileExists(atPath: session.storePath) ? try session.store() : nil
+        let store: (any ItemStore)? = session.storeExists ? try session.store() : nil
         var rows: [JSONValue] = []
         var failed = 0
         for source in sources {

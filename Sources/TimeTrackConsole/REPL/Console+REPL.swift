@@ -19,11 +19,18 @@ extension Console {
         EditLineReader.completer = { line, word in completions(line: line, word: word, session: session) }
         session.reader = reader
         let out = session.output
-        out.line("timetrack-admin \(version) · store \(session.storePath) · as \(session.operatorName.isEmpty ? Session.account : session.operatorName)")
+        out.line("timetrack-admin \(version) · store \(session.storeLabel) · as \(session.operatorName.isEmpty ? Session.account : session.operatorName)")
         out.line("Type `help` for commands, `help COMMAND` for one; Ctrl-C cancels, Ctrl-D or `quit` leaves.")
         out.flush()
-        let storeName = (session.storePath as NSString).lastPathComponent
+        let storeName = session.storeName
+        var announced = 0
         while true {
+            // New pending items announced by the store since the last prompt (PostgreSQL).
+            let arrived = session.newlyPending().count
+            if arrived > 0 {
+                announced += arrived
+                out.note("\(announced) new pending (`review` to look)")
+            }
             out.flush()
             // No color codes in the prompt: the line editor counts every byte of it as a column.
             let prompt = "\(storeName) (\(session.resolved?.name ?? (session.operatorName.isEmpty ? Session.account : session.operatorName)))> "
@@ -47,6 +54,7 @@ extension Console {
                     return 0
                 }
                 Interrupt.clear()
+                if first == "review" { announced = 0 }
                 _ = run(words, in: session)
                 reader.save()
                 if Interrupt.requested {

@@ -6,7 +6,8 @@ import TimeTrackCore
 /// Identity is peer authentication, as PostgreSQL does it on a local socket: the operator is the
 /// active one whose `login` is the Unix account running the tool (`getpwuid(geteuid())`). The
 /// first account to use a new store becomes its admin. `--as NAME` is an admin acting as another
-/// operator: allowed to admins only, and recorded as `NAME (by ADMIN)`.
+/// operator: allowed to admins only, and recorded as `NAME (by ADMIN)`. On PostgreSQL the account
+/// is the database role the server authenticated (`session_user`), whatever the Unix account.
 extension Session {
     /// The Unix account running the tool (the effective user), by name; `uid N` when the
     /// account has no name.
@@ -21,7 +22,8 @@ extension Session {
     /// first admin (named by `--as`, when given).
     func currentOperator(in store: any ItemStore) throws -> Operator {
         if let resolved { return resolved }
-        let account = Session.account
+        // A store that authenticates (PostgreSQL: the database role) names the account itself.
+        let account = store.account ?? Session.account
         var me = try store.operatorWithLogin(account)
         if me == nil, try store.operators().isEmpty, let first = try store.claimFirstAdmin(actingAs ?? Session.defaultName(account), login: account) {
             if !output.json { output.note("\(first.name) (the account \(account)) is this store's first operator, and an admin") }

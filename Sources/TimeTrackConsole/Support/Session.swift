@@ -8,7 +8,7 @@ public final class Session {
     /// The store path when neither `--store` nor `TIMETRACK_STORE` is given.
     public static let defaultStorePath = SQLiteStore.defaultPath
 
-    /// Path of the store file.
+    /// Path of the store file, or a PostgreSQL server's address (`postgresql://…`).
     public var storePath: String
     /// Folder of source definitions.
     public var importsPath: String
@@ -31,7 +31,7 @@ public final class Session {
     public let output: Output
     /// Where questions are read from, when the session may ask (the REPL sets it).
     var reader: LineReader?
-    private var openStore: SQLiteStore?
+    private var openStore: (any ImportStore)?
     /// Each source's time zone, read from the definitions once per session (`zone(of:)`).
     var sourceZones: [String: TimeZone]?
 
@@ -43,36 +43,67 @@ public final class Session {
         self.output = output
     }
 
-    /// The store, opened on first use. `create` makes a new file when there is none.
+    /// The store, opened on first use: a SQLite file, or a PostgreSQL database when the
+    /// location is a server's address. `create` makes a new file when there is none (a
+    /// PostgreSQL store's schema is made in its empty database whenever it is opened).
     ///
-    /// The console sees only the `ItemStore` protocol; this is the one place that picks SQLite.
+    /// The console sees only the `ItemStore` protocol; this is the one place that picks an engine.
     ///
     /// Every command that opens the store works as a checked operator: the account is looked up
     /// (and on a new store becomes its first admin) before anything is read.
     public func store(create: Bool = false) throws -> any ItemStore {
-        let store = try sqliteStore(create: create)
+        let store = try importStore(create: create)
         _ = try currentOperator(in: store)
         return store
     }
 
-    private func sqliteStore(create: Bool) throws -> SQLiteStore {
+    private func importStore(create: Bool) throws -> any ImportStore {
         if let openStore { return openStore }
-        // A server address is not a file name: say so, rather than make a file called
-        // "postgresql:" (and never repeat the password it may hold).
+        let store: any ImportStore
         if let address = Session.serverAddress(storePath) {
-            throw TimeTrackError(
-                .configuration, "\(address) is a database server's address; this version keeps the store in a SQLite file",
-                fix: "give --store (or TIMETRACK_STORE) a file path, like /srv/timetrack/district.sqlite")
+            guard Session.isPostgres(storePath) else {
+                throw TimeTrackError(
+                    .configuration, "\(address) is a database server's address, and the store keeps to SQLite files and PostgreSQL",
+                    fix: "give --store (or TIMETRACK_STORE) a file path, or a postgresql://USER@HOST/DB address")
+            }
+            store = try PostgresStore(address: storePath)
+        } else {
+            store = try SQLiteStore(path: storePath, create: create, group: storeGroup)
         }
-        let store = try SQLiteStore(path: storePath, create: create, group: storeGroup)
         openStore = store
         return store
     }
 
+    /// Items that became pending at other desks or in other runs since the last look, when the
+    /// open store announces them (PostgreSQL); none otherwise.
+    func newlyPending() -> [String] { (openStore as? any PendingAnnouncements)?.newlyPending() ?? [] }
+
+    /// Whether there is a store to ask without making one: the file exists, or it is a server's.
+    var storeExists: Bool { Session.serverAddress(storePath) != nil || FileManager.default.fileExists(atPath: storePath) }
+
+    /// A short name for the prompt: the file's name, or the PostgreSQL database's.
+    var storeName: String {
+        guard Session.serverAddress(storePath) != nil else { return (storePath as NSString).lastPathComponent }
+        if let parts = URLComponents(string: storePath), parts.path.count > 1 { return SafeText.visible(String(parts.path.dropFirst())) }
+        return "postgresql"
+    }
+
+    /// The store's location as it may be shown (a server address without its password).
+    var storeLabel: String { Session.serverAddress(storePath) ?? storePath }
+
     /// The import runner over the session's store (created if missing): it takes the store's
-    /// run lock for as long as it lives, and opens its read-ahead lanes read-only.
+    /// run lock for as long as it lives (a lock file beside a SQLite store, an advisory lock on
+    /// PostgreSQL), and opens its read-ahead lanes read-only.
     public func importRunner() throws -> ImportRunner {
-        let runner = try ImportRunner(sqlite: try sqliteStore(create: true), by: operatorName)
+        let store = try importStore(create: true)
+        let runner: ImportRunner
+        if let postgres = store as? PostgresStore {
+            runner = try ImportRunner(postgres: postgres, address: storePath, by: operatorName)
+        } else if let sqlite = store as? SQLiteStore {
+            runner = try ImportRunner(sqlite: sqlite, by: operatorName)
+        } else {
+            throw TimeTrackError(.configuration, "this store cannot run imports")
+        }
         runner.version = Console.version
         return runner
     }
@@ -91,5 +122,12 @@ public final class Session {
         let hasScheme = location.range(of: #"^[a-zA-Z][a-zA-Z0-9+.-]*://"#, options: .regularExpression) != nil
         guard hasScheme || schemes.contains(where: { lower.hasPrefix($0) }) else { return nil }
         return PostgresConnection.redacted(location)
+    }
+
+    /// Whether the location is a PostgreSQL address (`postgresql://`, `postgres://`, or the
+    /// scheme with a socket folder).
+    static func isPostgres(_ location: String) -> Bool {
+        let lower = location.lowercased()
+        return lower.hasPrefix("postgresql:") || lower.hasPrefix("postgres:")
     }
 }

@@ -172,7 +172,7 @@ public struct SourceState: Sendable, Equatable {
 
 /// The app's store, as importers and the console need it: the repository the lifecycle
 /// service decides through (`ItemRepository`), plus listing, operators and import runs.
-/// `SQLiteStore` implements it; a PostgreSQL backend would implement the same protocol.
+/// `SQLiteStore` and `PostgresStore` implement it.
 ///
 /// Decisions (approve, reject, edit, each imported record...) are not here: they are
 /// `TimeTrackReview.Lifecycle`'s, written once over any repository, each one transaction with
@@ -198,6 +198,9 @@ public protocol ItemStore: ItemRepository {
     func removeCourse(_ code: String, by operatorName: String) throws -> Bool
     /// The schema version of the open store.
     var schemaVersion: Int { get }
+    /// The account the store itself authenticated (PostgreSQL's `session_user`), which is then
+    /// the operator's login; nil for a file, whose user is the Unix account running the tool.
+    var account: String? { get }
 
     /// Item counts per kind and status.
     func counts() throws -> [ItemKind: [ItemStatus: Int]]
@@ -251,6 +254,14 @@ public protocol ItemStore: ItemRepository {
     func recordGoodRun(sourceID: String, runID: Int64, count: Int, dated: Int) throws
     /// Marks a source held by a run, with the reason.
     func holdSource(sourceID: String, runID: Int64, reason: String) throws
+}
+
+/// A store that tells its consoles of items becoming pending as they arrive (PostgreSQL's
+/// LISTEN/NOTIFY), so a prompt can say "3 new pending" without asking the store again and again.
+public protocol PendingAnnouncements: AnyObject {
+    /// Ids of items that became pending through other connections since the last call, read
+    /// from what the server already sent (never waits). The first call starts listening.
+    func newlyPending() -> [String]
 }
 
 /// What an import writes to: items and runs, the page memo and the HTTP cache, on one connection.

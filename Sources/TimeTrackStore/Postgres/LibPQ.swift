@@ -25,6 +25,9 @@ final class LibPQ: @unchecked Sendable {
     typealias Clear = @convention(c) (OpaquePointer?) -> Void
     typealias ServerVersion = @convention(c) (OpaquePointer?) -> Int32
     typealias Exec = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> OpaquePointer?
+    typealias CmdTuples = @convention(c) (OpaquePointer?) -> UnsafePointer<CChar>?
+    typealias Notifies = @convention(c) (OpaquePointer?) -> UnsafeMutableRawPointer?
+    typealias FreeMem = @convention(c) (UnsafeMutableRawPointer?) -> Void
 
     let connectdb: ConnectDB
     let status: Status
@@ -40,6 +43,11 @@ final class LibPQ: @unchecked Sendable {
     let clear: Clear
     let serverVersion: ServerVersion
     let exec: Exec
+    let cmdTuples: CmdTuples
+    let consumeInput: Status
+    let notifies: Notifies
+    let freemem: FreeMem
+    let socket: Status
 
     /// The Debian package that carries the library, for the message when it is missing.
     static let package = "libpq5"
@@ -70,12 +78,23 @@ final class LibPQ: @unchecked Sendable {
             let resultErrorField = symbol("PQresultErrorField", ResultErrorField.self), let ntuples = symbol("PQntuples", Count.self),
             let nfields = symbol("PQnfields", Count.self), let getvalue = symbol("PQgetvalue", GetValue.self),
             let getisnull = symbol("PQgetisnull", GetIsNull.self), let clear = symbol("PQclear", Clear.self),
-            let serverVersion = symbol("PQserverVersion", ServerVersion.self), let exec = symbol("PQexec", Exec.self)
+            let serverVersion = symbol("PQserverVersion", ServerVersion.self), let exec = symbol("PQexec", Exec.self),
+            let cmdTuples = symbol("PQcmdTuples", CmdTuples.self), let consumeInput = symbol("PQconsumeInput", Status.self),
+            let notifies = symbol("PQnotifies", Notifies.self), let freemem = symbol("PQfreemem", FreeMem.self), let socket = symbol("PQsocket", Status.self)
         else { return nil }
+        (self.cmdTuples, self.consumeInput, self.notifies, self.freemem, self.socket) = (cmdTuples, consumeInput, notifies, freemem, socket)
         (self.connectdb, self.status, self.errorMessage, self.finish, self.execParams) = (connectdb, status, errorMessage, finish, execParams)
         (self.resultStatus, self.resultErrorField, self.ntuples, self.nfields, self.getvalue) = (resultStatus, resultErrorField, ntuples, nfields, getvalue)
         (self.getisnull, self.clear, self.serverVersion, self.exec) = (getisnull, clear, serverVersion, exec)
     }
+}
+
+/// libpq's `PGnotify` (libpq-fe.h): a notification received on a connection that listens.
+struct PGnotify {
+    var relname: UnsafeMutablePointer<CChar>?
+    var bePid: Int32
+    var extra: UnsafeMutablePointer<CChar>?
+    var next: UnsafeMutableRawPointer?
 }
 
 /// One connection to a PostgreSQL server through libpq. Every value goes to the server as a
@@ -156,6 +175,12 @@ public final class PostgresConnection {
     /// column as text or nil.
     @discardableResult
     public func query(_ sql: String, _ parameters: [String?] = []) throws -> [[String?]] {
+        try execute(sql, parameters).rows
+    }
+
+    /// Runs one statement: its rows and how many rows it changed (`PQcmdTuples`).
+    @discardableResult
+    func execute(_ sql: String, _ parameters: [String?]) throws -> (rows: [[String?]], changed: Int) {
         guard let handle else { throw TimeTrackError(.database, "the PostgreSQL connection is closed") }
         // The parameters as C strings that live until the call returns.
         let copies: [UnsafeMutablePointer<CChar>?] = parameters.map { $0.map { strdup($0) } ?? nil }
@@ -175,6 +200,53 @@ public final class PostgresConnection {
                     pq.getisnull(result, row, column) != 0 ? nil : pq.getvalue(result, row, column).map { String(cString: $0) }
                 })
         }
-        return rows
+        let changed = pq.cmdTuples(result).flatMap { Int(String(cString: $0)) } ?? 0
+        return (rows, changed)
+    }
+
+    // MARK: Transactions
+
+    /// Transactions and savepoints open on this connection (0: none).
+    private(set) var depth = 0
+
+    /// Runs `body` as one transaction (`BEGIN … COMMIT`, rolled back if it throws); inside
+    /// another, as a savepoint that rolls back alone.
+    @discardableResult
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        let name = "s\(depth)"
+        try execute(depth == 0 ? "BEGIN" : "SAVEPOINT \(name)")
+        depth += 1
+        do {
+            let result = try body()
+            depth -= 1
+            try execute(depth == 0 ? "COMMIT" : "RELEASE SAVEPOINT \(name)")
+            return result
+        } catch {
+            depth -= 1
+            try? execute(depth == 0 ? "ROLLBACK" : "ROLLBACK TO SAVEPOINT \(name); RELEASE SAVEPOINT \(name)")
+            throw error
+        }
+    }
+
+    // MARK: Notifications
+
+    /// The file descriptor of the connection's socket (to wait on with `poll`), or -1.
+    var socketDescriptor: Int32 { handle.map { pq.socket($0) } ?? -1 }
+
+    /// Reads what the server sent and returns the notifications received since the last call
+    /// (channel, payload and the sending backend's pid), without waiting.
+    func notifications() throws -> [(channel: String, payload: String, pid: Int32)] {
+        guard let handle else { throw TimeTrackError(.database, "the PostgreSQL connection is closed") }
+        guard pq.consumeInput(handle) == 1 else {
+            let message = pq.errorMessage(handle).map { String(cString: $0) } ?? "connection lost"
+            throw TimeTrackError(.database, "PostgreSQL: " + SafeText.visible(message.trimmingCharacters(in: .whitespacesAndNewlines)))
+        }
+        var received: [(String, String, Int32)] = []
+        while let raw = pq.notifies(handle) {
+            let notice = raw.assumingMemoryBound(to: PGnotify.self)
+            received.append((notice.pointee.relname.map { String(cString: $0) } ?? "", notice.pointee.extra.map { String(cString: $0) } ?? "", notice.pointee.bePid))
+            pq.freemem(raw)
+        }
+        return received
     }
 }

@@ -1,22 +1,25 @@
 import Foundation
 import TimeTrackCore
 
-extension SQLiteStore {
-    static let operatorColumns = "name, role, created_at, login, schools, active"
+extension SQLStore {
+    /// The shared tables' connection.
+    var sql: any SQLSession { engine.session }
+
+    static var operatorColumns: String { "name, role, created_at, login, schools, active" }
 
     public func operatorNamed(_ name: String) throws -> Operator? {
-        try db.row("SELECT \(SQLiteStore.operatorColumns) FROM operators WHERE name = ?", [.text(name)], makeOperator)
+        try sql.first("SELECT \(Self.operatorColumns) FROM operators WHERE name = ?", [.text(name)], Self.makeOperator)
     }
 
     public func operatorWithLogin(_ account: String) throws -> Operator? {
-        try db.row("SELECT \(SQLiteStore.operatorColumns) FROM operators WHERE login = ? AND active = 1", [.text(account)], makeOperator)
+        try sql.first("SELECT \(Self.operatorColumns) FROM operators WHERE login = ? AND active = 1", [.text(account)], Self.makeOperator)
     }
 
     public func operators() throws -> [Operator] {
-        try db.rows("SELECT \(SQLiteStore.operatorColumns) FROM operators ORDER BY name", [], makeOperator)
+        try sql.select("SELECT \(Self.operatorColumns) FROM operators ORDER BY name", [], Self.makeOperator)
     }
 
-    private func makeOperator(_ s: Statement) -> Operator {
+    private static func makeOperator(_ s: any SQLRow) -> Operator {
         let schools = s.optionalText(4).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
         // An unknown role (a newer build's) gets the least rights.
         return Operator(
@@ -32,7 +35,7 @@ extension SQLiteStore {
 
     /// Refuses to leave the store without an active admin.
     private func requireAnotherAdmin(besides name: String, change: String) throws {
-        let others = try db.row("SELECT count(*) FROM operators WHERE role = 'admin' AND active = 1 AND name != ?", [.text(name)]) { $0.int(0) } ?? 0
+        let others = try sql.integer("SELECT count(*) FROM operators WHERE role = 'admin' AND active = 1 AND name != ?", [.text(name)]) ?? 0
         if others == 0 {
             throw TimeTrackError(
                 .permission, "\(name) is the store's last admin and cannot \(change)",
@@ -41,10 +44,11 @@ extension SQLiteStore {
     }
 
     public func addOperator(_ name: String, role: Operator.Role, login: String?, schools: [String], by operatorName: String) throws -> Operator {
-        try SQLiteStore.requireValidName(name)
-        if let login { try SQLiteStore.requireValidName(login) }
-        return try db.transaction {
-            let count = try db.row("SELECT count(*) FROM operators") { $0.int(0) } ?? 0
+        try Self.requireValidName(name)
+        if let login { try Self.requireValidName(login) }
+        return try sql.transaction {
+            try sql.serializeWrites()
+            let count = try sql.integer("SELECT count(*) FROM operators") ?? 0
             let effective: Operator.Role = count == 0 ? .admin : role
             let existing = try operatorNamed(name)
             if existing?.role == .admin && existing?.active == true && effective != .admin {
@@ -56,10 +60,10 @@ extension SQLiteStore {
                     fix: "one account is one operator: `operator remove \(holder.name)` first, or give another --login")
             }
             let schoolsJSON = schools.isEmpty ? nil : String(decoding: (try? JSONEncoder().encode(schools)) ?? Data(), as: UTF8.self)
-            try db.run(
+            try sql.run(
                 """
                 INSERT INTO operators (name, role, created_at, login, schools, active) VALUES (?, ?, ?, ?, ?, 1)
-                ON CONFLICT (name) DO UPDATE SET role = excluded.role, login = coalesce(excluded.login, login), schools = excluded.schools, active = 1
+                ON CONFLICT (name) DO UPDATE SET role = excluded.role, login = coalesce(excluded.login, operators.login), schools = excluded.schools, active = 1
                 """,
                 [.text(name), .text(effective.rawValue), .date(existing?.createdAt ?? now()), .text(login), .text(schoolsJSON)])
             let detail = "\(name) as \(effective.rawValue)" + (login.map { ", login \($0)" } ?? "") + (schools.isEmpty ? "" : ", schools " + schools.joined(separator: ","))
@@ -72,12 +76,13 @@ extension SQLiteStore {
     }
 
     public func setRole(_ name: String, _ role: Operator.Role, by operatorName: String) throws -> Operator {
-        try db.transaction {
+        try sql.transaction {
+            try sql.serializeWrites()
             guard let existing = try operatorNamed(name) else {
                 throw TimeTrackError(.notFound, "no operator \(name)", fix: "`operator list` shows them")
             }
             if existing.role == .admin && existing.active && role != .admin { try requireAnotherAdmin(besides: name, change: "become \(role.rawValue)") }
-            try db.run("UPDATE operators SET role = ? WHERE name = ?", [.text(role.rawValue), .text(name)])
+            try sql.run("UPDATE operators SET role = ? WHERE name = ?", [.text(role.rawValue), .text(name)])
             try appendAudit(
                 NewAuditEntry(at: now(), operatorName: operatorName, action: "operator-role", itemSeq: nil, itemID: nil, reason: nil, detail: "\(name): \(existing.role.rawValue) → \(role.rawValue)"))
             return try operatorNamed(name) ?? existing
@@ -85,12 +90,13 @@ extension SQLiteStore {
     }
 
     public func removeOperator(_ name: String, by operatorName: String) throws -> Operator {
-        try db.transaction {
+        try sql.transaction {
+            try sql.serializeWrites()
             guard let existing = try operatorNamed(name), existing.active else {
                 throw TimeTrackError(.notFound, "no active operator \(name)", fix: "`operator list` shows them")
             }
             if existing.role == .admin { try requireAnotherAdmin(besides: name, change: "be removed") }
-            try db.run("UPDATE operators SET active = 0 WHERE name = ?", [.text(name)])
+            try sql.run("UPDATE operators SET active = 0 WHERE name = ?", [.text(name)])
             try appendAudit(
                 NewAuditEntry(at: now(), operatorName: operatorName, action: "operator-remove", itemSeq: nil, itemID: nil, reason: nil, detail: "\(name) (\(existing.role.rawValue)) removed"))
             return try operatorNamed(name) ?? existing
@@ -98,14 +104,15 @@ extension SQLiteStore {
     }
 
     public func claimFirstAdmin(_ name: String, login: String?) throws -> Operator? {
-        try SQLiteStore.requireValidName(name)
-        // BEGIN IMMEDIATE holds the write lock from the count to the insert: of two processes
-        // starting on a new store at once, exactly one finds it empty.
-        return try db.transaction {
-            let count = try db.row("SELECT count(*) FROM operators") { $0.int(0) } ?? 0
+        try Self.requireValidName(name)
+        // The count and the insert under the store's write lock: of two processes starting on
+        // a new store at once, exactly one finds it empty.
+        return try sql.transaction {
+            try sql.serializeWrites()
+            let count = try sql.integer("SELECT count(*) FROM operators") ?? 0
             guard count == 0 else { return nil }
             let at = now()
-            try db.run("INSERT INTO operators (name, role, created_at, login, active) VALUES (?, 'admin', ?, ?, 1)", [.text(name), .date(at), .text(login)])
+            try sql.run("INSERT INTO operators (name, role, created_at, login, active) VALUES (?, 'admin', ?, ?, 1)", [.text(name), .date(at), .text(login)])
             try appendAudit(
                 NewAuditEntry(
                     at: at, operatorName: name, action: "operator-add", itemSeq: nil, itemID: nil, reason: nil,
@@ -114,19 +121,21 @@ extension SQLiteStore {
         }
     }
 
+    // MARK: Runs and source state
+
     public func beginRun(sourceID: String, by operatorName: String) throws -> ImportRun {
         let at = now()
-        return try db.transaction {
-            try db.run(
-                "INSERT INTO import_runs (source_id, started_at, status, operator) VALUES (?, ?, 'running', ?)",
-                [.text(sourceID), .date(at), .text(operatorName)])
-            return ImportRun(id: db.lastInsertRowID, sourceID: sourceID, startedAt: at, finishedAt: nil, status: .running, operatorName: operatorName)
+        return try sql.transaction {
+            let id = try sql.first(
+                "INSERT INTO import_runs (source_id, started_at, status, operator) VALUES (?, ?, 'running', ?) RETURNING id",
+                [.text(sourceID), .date(at), .text(operatorName)]) { $0.int64(0) }
+            return ImportRun(id: id ?? 0, sourceID: sourceID, startedAt: at, finishedAt: nil, status: .running, operatorName: operatorName)
         }
     }
 
     public func finishRun(_ run: ImportRun) throws {
-        try db.transaction {
-            try db.run(
+        try sql.transaction {
+            try sql.run(
                 """
                 UPDATE import_runs SET finished_at = ?, status = ?, found = ?, new = ?, changed = ?, unchanged = ?, missing = ?,
                     problems = ?, message = ? WHERE id = ?
@@ -135,12 +144,14 @@ extension SQLiteStore {
                     .date(run.finishedAt ?? now()), .text(run.status.rawValue), .integer(run.found), .integer(run.new), .integer(run.changed),
                     .integer(run.unchanged), .integer(run.missing), .integer(run.problems), .text(run.message), .integer(run.id),
                 ])
-            try db.run("INSERT INTO source_state (source_id, last_run_at) VALUES (?, ?) ON CONFLICT (source_id) DO UPDATE SET last_run_at = excluded.last_run_at", [.text(run.sourceID), .date(run.finishedAt ?? now())])
+            try sql.run(
+                "INSERT INTO source_state (source_id, last_run_at) VALUES (?, ?) ON CONFLICT (source_id) DO UPDATE SET last_run_at = excluded.last_run_at",
+                [.text(run.sourceID), .date(run.finishedAt ?? now())])
         }
     }
 
     public func runs(sourceID: String?, limit: Int) throws -> [ImportRun] {
-        let map: (Statement) -> ImportRun = { s in
+        let map: (any SQLRow) -> ImportRun = { s in
             ImportRun(
                 id: s.int64(0), sourceID: s.text(1), startedAt: s.date(2) ?? Date(timeIntervalSince1970: 0), finishedAt: s.date(3),
                 status: ImportRun.Status(rawValue: s.text(4)) ?? .failed, operatorName: s.text(5), found: s.int(6), new: s.int(7),
@@ -148,28 +159,50 @@ extension SQLiteStore {
         }
         let columns = "id, source_id, started_at, finished_at, status, operator, found, new, changed, unchanged, missing, problems, message"
         if let sourceID {
-            return try db.rows("SELECT \(columns) FROM import_runs WHERE source_id = ? ORDER BY id DESC LIMIT ?", [.text(sourceID), .integer(Int64(limit))], map)
+            return try sql.select("SELECT \(columns) FROM import_runs WHERE source_id = ? ORDER BY id DESC LIMIT ?", [.text(sourceID), .integer(Int64(limit))], map)
         }
-        return try db.rows("SELECT \(columns) FROM import_runs ORDER BY id DESC LIMIT ?", [.integer(Int64(limit))], map)
+        return try sql.select("SELECT \(columns) FROM import_runs ORDER BY id DESC LIMIT ?", [.integer(Int64(limit))], map)
     }
-}
 
-extension SQLiteStore {
-    /// Migration 8: operators made before logins existed get the login of the Unix account with
-    /// their name, when there is one. If no active admin then has a login, the oldest admin is
-    /// bound to the account that owns the store file, so the store's owner is never locked out.
-    static func backfillLogins(_ db: Database) throws {
-        let names = try db.rows("SELECT name, role FROM operators ORDER BY created_at, name") { ($0.text(0), $0.text(1)) }
-        for (name, _) in names where getpwnam(name) != nil {
-            try db.run("UPDATE operators SET login = ? WHERE name = ?", [.text(name), .text(name)])
+    public func markInterruptedRuns() throws -> Int {
+        try sql.transaction {
+            try sql.run(
+                "UPDATE import_runs SET status = 'interrupted', finished_at = ?, message = 'the process stopped before the run finished; the next run carries on' WHERE status = 'running'",
+                [.date(now())])
         }
-        let boundAdmins = try db.row("SELECT count(*) FROM operators WHERE role = 'admin' AND login IS NOT NULL") { $0.int(0) } ?? 0
-        guard boundAdmins == 0, let admin = names.first(where: { $0.1 == "admin" })?.0 else { return }
-        let file = try db.row("PRAGMA database_list") { $0.text(2) } ?? ""
-        var info = stat()
-        guard !file.isEmpty, stat(file, &info) == 0, let owner = getpwuid(info.st_uid)?.pointee.pw_name else { return }
-        let account = String(cString: owner)
-        try db.run("UPDATE operators SET login = NULL WHERE login = ?", [.text(account)])
-        try db.run("UPDATE operators SET login = ? WHERE name = ?", [.text(account), .text(admin)])
+    }
+
+    public func sourceState(_ sourceID: String) throws -> SourceState? {
+        try sql.first(
+            "SELECT source_id, last_run_at, last_good_run, last_good_count, last_good_dated, held_reason, held_run FROM source_state WHERE source_id = ?",
+            [.text(sourceID)]
+        ) { s in
+            SourceState(
+                sourceID: s.text(0), lastRunAt: s.date(1), lastGoodRun: s.isNull(2) ? nil : s.int64(2), lastGoodCount: s.optionalInt(3),
+                lastGoodDated: s.optionalInt(4), heldReason: s.optionalText(5), heldRun: s.isNull(6) ? nil : s.int64(6))
+        }
+    }
+
+    public func recordGoodRun(sourceID: String, runID: Int64, count: Int, dated: Int) throws {
+        try sql.transaction {
+            try sql.run(
+                """
+                INSERT INTO source_state (source_id, last_good_run, last_good_count, last_good_dated) VALUES (?, ?, ?, ?)
+                ON CONFLICT (source_id) DO UPDATE SET last_good_run = excluded.last_good_run, last_good_count = excluded.last_good_count,
+                    last_good_dated = excluded.last_good_dated, held_reason = NULL, held_run = NULL
+                """,
+                [.text(sourceID), .integer(runID), .integer(count), .integer(dated)])
+        }
+    }
+
+    public func holdSource(sourceID: String, runID: Int64, reason: String) throws {
+        try sql.transaction {
+            try sql.run(
+                """
+                INSERT INTO source_state (source_id, held_reason, held_run) VALUES (?, ?, ?)
+                ON CONFLICT (source_id) DO UPDATE SET held_reason = excluded.held_reason, held_run = excluded.held_run
+                """,
+                [.text(sourceID), .text(reason), .integer(runID)])
+        }
     }
 }

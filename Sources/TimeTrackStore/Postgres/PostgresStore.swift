@@ -1,44 +1,69 @@
 import Foundation
 import TimeTrackCore
 
-/// The lifecycle service's repository on PostgreSQL: the same rows, revisions, locks and audit
-/// entries as `SQLiteStore`'s, in the same columns, so `TimeTrackReview.Lifecycle` decides on
-/// either engine with no rule written twice. Audit entries are chained under a transaction-scoped
-/// advisory lock, so writers on several machines never fork the chain.
+/// The app's store in a PostgreSQL database: the same tables, columns and values as
+/// `SQLiteStore`'s, so `TimeTrackReview.Lifecycle` decides on either engine with no rule written
+/// twice, and the shared tables (operators, runs, places, courses, memos, the HTTP cache) and
+/// listing queries are `SQLStore`'s, written once for both.
 ///
-/// This is the repository only (issue 17): listing, imports, runs, memos, operators and the
-/// console do not run on PostgreSQL yet.
-public final class PostgresRepository: ItemRepository {
+/// What PostgreSQL adds: item numbers from the `items` identity (writers on several machines
+/// never collide); a decision reads its row `FOR UPDATE` (two desks deciding one item take
+/// turns); audit entries chained under a transaction-scoped advisory lock (the chain never
+/// forks); the operator is the database role (`session_user`), so the server's authentication is
+/// the tool's; new pending items announced with `NOTIFY` on `timetrack_pending`.
+public final class PostgresStore: ItemStore, SQLStore, PageMemo, FetchCache, PendingAnnouncements {
     let db: PostgresConnection
     public let location: String
     public var now: () -> Date = { Date() }
-    private var depth = 0
+    public private(set) var schemaVersion = 0
+    public let engine: SQLEngine
+    /// The database role this connection logged in as (`session_user`): the operator's login.
+    public let account: String?
 
     /// The advisory lock that orders audit appends (any constant of the application's own).
     static let auditLock = "5454413101"
+    /// The advisory lock under which read-then-write changes of the shared tables run.
+    static let writeLock = "5454413102"
+    /// The advisory lock one import holds for its whole run (session-scoped).
+    static let importLock = "5454413103"
+    /// The channel new pending items are announced on.
+    public static let pendingChannel = "timetrack_pending"
 
-    /// Connects to `address`, making or migrating the schema.
-    public init(address: String) throws {
+    /// Connects to `address`, making or migrating the schema (unless `readOnly`: then the
+    /// connection refuses writes, for read-ahead lanes).
+    public init(address: String, readOnly: Bool = false) throws {
         db = try PostgresConnection(address)
         location = PostgresConnection.redacted(address)
-        try PostgresSchema.migrate(db)
+        engine = SQLEngine(db)
+        if readOnly {
+            try db.execute("SET default_transaction_read_only = on")
+            schemaVersion = Int(try db.scalar("SELECT version FROM timetrack_schema") ?? "") ?? 0
+        } else {
+            schemaVersion = try PostgresSchema.migrate(db)
+        }
+        account = try db.scalar("SELECT session_user")
     }
 
     public func close() { db.close() }
 
-    public func transaction<T>(_ body: () throws -> T) throws -> T {
-        let name = "s\(depth)"
-        try db.execute(depth == 0 ? "BEGIN" : "SAVEPOINT \(name)")
-        depth += 1
-        do {
-            let result = try body()
-            depth -= 1
-            try db.execute(depth == 0 ? "COMMIT" : "RELEASE SAVEPOINT \(name)")
-            return result
-        } catch {
-            depth -= 1
-            try? db.execute(depth == 0 ? "ROLLBACK" : "ROLLBACK TO SAVEPOINT \(name); RELEASE SAVEPOINT \(name)")
-            throw error
+    /// This connection's server process (its own announcements are not news to it), once listening.
+    private var listeningAs: Int32?
+
+    public func newlyPending() -> [String] {
+        guard let own = listeningAs else {
+            try? db.execute("LISTEN \(Self.pendingChannel)")
+            listeningAs = Int32(((try? db.scalar("SELECT pg_backend_pid()")) ?? nil).flatMap { Int32($0) } ?? 0)
+            return []
+        }
+        return ((try? db.notifications()) ?? []).filter { $0.channel == Self.pendingChannel && $0.pid != own }.map(\.payload)
+    }
+
+    public func transaction<T>(_ body: () throws -> T) throws -> T { try db.transaction(body) }
+
+    /// The server answers and the schema is there (PostgreSQL keeps its own files consistent).
+    public func requireHealthy() throws {
+        guard try db.scalar("SELECT version FROM timetrack_schema").flatMap({ Int($0) }) == schemaVersion else {
+            throw TimeTrackError(.storeUnusable, "the store's schema table is missing or changed", fix: "restore the database from a backup (pg_dump)", context: ["store": location])
         }
     }
 
@@ -64,7 +89,7 @@ public final class PostgresRepository: ItemRepository {
     /// Inside a transaction a row is read `FOR UPDATE`: a decision holds its item until it
     /// commits, so two desks deciding the same item take turns and the second sees the first's
     /// outcome (on SQLite the write lock does the same).
-    var lockClause: String { depth > 0 ? " FOR UPDATE" : "" }
+    var lockClause: String { db.depth > 0 ? " FOR UPDATE" : "" }
 
     public func row(id: String) throws -> ItemRow? {
         guard let (kind, seq) = ItemKind.parseID(id) else { return nil }
@@ -106,37 +131,6 @@ public final class PostgresRepository: ItemRepository {
             FieldLock(
                 field: r[0] ?? "", lockedBy: r[1] ?? "", lockedAt: r[2].flatMap(StoreDate.parse) ?? Date(timeIntervalSince1970: 0),
                 upstream: r[3].flatMap { try? JSONCoding.decoder().decode(JSONValue.self, from: Data($0.utf8)) })
-        }
-    }
-
-    static func auditEntries(_ rows: [[String?]]) -> [AuditEntry] {
-        rows.map { r in
-            AuditEntry(
-                id: Int64(r[0] ?? "") ?? 0, at: r[1].flatMap(StoreDate.parse) ?? Date(timeIntervalSince1970: 0), operatorName: r[2] ?? "", action: r[3] ?? "",
-                itemID: r[4], reason: r[5], detail: r[6], batch: r[7])
-        }
-    }
-
-    public func audit(itemID: String?, limit: Int) throws -> [AuditEntry] {
-        let columns = "id, at, operator, action, item_id, reason, detail, batch"
-        if let itemID {
-            let row = try requireRow(itemID)
-            return Self.auditEntries(try db.query("SELECT \(columns) FROM audit WHERE item_seq = $1 ORDER BY id DESC LIMIT $2", [String(row.seq), String(limit)]))
-        }
-        return Self.auditEntries(try db.query("SELECT \(columns) FROM audit ORDER BY id DESC LIMIT $1", [String(limit)]))
-    }
-
-    public func audit(operatorName: String, limit: Int) throws -> [AuditEntry] {
-        Self.auditEntries(try db.query("SELECT id, at, operator, action, item_id, reason, detail, batch FROM audit WHERE operator = $1 ORDER BY id DESC LIMIT $2", [operatorName, String(limit)]))
-    }
-
-    static func text(_ value: SQLValue) -> String? {
-        switch value {
-        case .null: return nil
-        case .integer(let v): return String(v)
-        case .real(let v): return "\(v)"
-        case .text(let v): return v
-        case .blob(let v): return StoreCopy.hex(v)
         }
     }
 
@@ -184,7 +178,7 @@ public final class PostgresRepository: ItemRepository {
         let updates = projection.columns.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         try db.query(
             "INSERT INTO \(projection.table) (\(columns.joined(separator: ", "))) VALUES (\((1...columns.count).map { "$\($0)" }.joined(separator: ", "))) ON CONFLICT (item_seq) DO UPDATE SET \(updates)",
-            [String(seq)] + projection.values.map(Self.text))
+            [String(seq)] + projection.values.map(PostgresConnection.parameter))
     }
 
     public func project(_ content: ItemContent, of row: ItemRow) throws {
@@ -193,6 +187,8 @@ public final class PostgresRepository: ItemRepository {
     }
 
     public func addRevision(_ revision: NewRevision, to row: ItemRow) throws {
+        // Consoles listening learn of it when (and only if) the decision commits.
+        if revision.state == .pending { try db.query("SELECT pg_notify($1, $2)", [Self.pendingChannel, row.id]) }
         try db.query(
             "INSERT INTO revisions (item_seq, number, state, content, content_hash, created_at, created_by, run_id, note, went_live_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
             [

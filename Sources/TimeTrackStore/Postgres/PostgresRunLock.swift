@@ -1,0 +1,35 @@
+import Foundation
+import TimeTrackCore
+
+/// One import at a time per PostgreSQL store, whatever machine runs it: a session-scoped
+/// advisory lock held on a connection of its own for as long as this object lives. The server
+/// drops it when that connection ends (the process died, the machine went away), so a lock left
+/// by a killed run is simply taken over.
+public final class PostgresRunLock {
+    private let connection: PostgresConnection
+
+    /// Takes the lock, or throws `.busy` naming who holds it (the holder's connection says its
+    /// process, host and start time in its `application_name`).
+    public init(address: String) throws {
+        connection = try PostgresConnection(address)
+        let host = ProcessInfo.processInfo.hostName
+        let started = StoreDate.format(Date())
+        let holder = "timetrack-admin import, pid \(getpid()) on \(host) since \(started)"
+        try connection.query("SELECT set_config('application_name', $1, false)", [String(holder.prefix(63))])
+        guard try connection.scalar("SELECT pg_try_advisory_lock(\(PostgresStore.importLock))") == "t" else {
+            let other = try? connection.scalar(
+                """
+                SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+                WHERE l.locktype = 'advisory' AND l.granted AND l.objid = (\(PostgresStore.importLock)::bigint & 4294967295)::oid AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                LIMIT 1
+                """)
+            connection.close()
+            let named = (other ?? nil).map { SafeText.visible($0) }.flatMap { $0.isEmpty ? nil : $0 }
+            throw TimeTrackError(
+                .busy, "another import is running on this store" + (named.map { " (\($0))" } ?? ""),
+                fix: "this run stops here; the next scheduled run will pick up what is due")
+        }
+    }
+
+    deinit { connection.close() }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import TimeTrackCore
+
+/// Counts, pages of items, the review queue and the audit log's newest entries, on either engine.
+extension SQLStore {
+    public func counts() throws -> [ItemKind: [ItemStatus: Int]] {
+        var result: [ItemKind: [ItemStatus: Int]] = [:]
+        for (kind, status, count) in try sql.select("SELECT kind, status, count(*) FROM items GROUP BY kind, status", [], { ($0.text(0), $0.text(1), $0.int(2)) }) {
+            guard let kind = ItemKind(rawValue: kind), let status = ItemStatus(rawValue: status) else { continue }
+            result[kind, default: [:]][status] = count
+        }
+        return result
+    }
+
+    public func count(_ query: ItemQuery, cap: Int) throws -> Int {
+        let (conditions, values) = Self.filter(query)
+        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        return try sql.integer("SELECT count(*) FROM (SELECT 1 FROM items \(whereClause) LIMIT ?) AS capped", values + [.integer(Int64(max(0, cap)))]) ?? 0
+    }
+
+    /// The WHERE conditions of a query's kind, status, source and date range.
+    private static func filter(_ query: ItemQuery) -> (conditions: [String], values: [SQLValue]) {
+        var conditions: [String] = []
+        var values: [SQLValue] = []
+        if let kind = query.kind {
+            conditions.append("kind = ?")
+            values.append(.text(kind.rawValue))
+        }
+        if let status = query.status {
+            conditions.append("status = ?")
+            values.append(.text(status.rawValue))
+        }
+        if let source = query.sourceID {
+            conditions.append("source_id = ?")
+            values.append(.text(source))
+        }
+        if let dated = query.dated {
+            conditions.append("sort_at >= ? AND sort_at <= ?")
+            values += [.date(dated.lowerBound), .date(dated.upperBound)]
+        }
+        return (conditions, values)
+    }
+
+    /// The review queue's two arms (pending content; missing long enough), each on its own
+    /// partial index, with `filter` (` AND …`) on both.
+    private func reviewArms(_ columns: String, filter: String) -> String {
+        let dialect = sql.dialect
+        return """
+            SELECT \(columns) FROM items \(dialect.indexed("items_review")) WHERE pending_revision IS NOT NULL AND status IN ('pending', 'published')\(filter)
+            UNION ALL
+            SELECT \(columns) FROM items \(dialect.indexed("items_missing")) WHERE missing_runs > 0 AND missing_runs >= ? AND pending_revision IS NULL AND status IN ('pending', 'published')\(filter)
+            """
+    }
+
+    public func list(_ query: ItemQuery) throws -> [ItemSummary] {
+        var (conditions, values) = Self.filter(query)
+        let columns = """
+            id, kind, status, title, school, source_id, sort_at, pending_revision, missing_runs, updated_at, seq,
+            CASE kind WHEN 'event' THEN (SELECT time_zone FROM events WHERE events.item_seq = items.seq)
+                WHEN 'deadline' THEN (SELECT time_zone FROM deadlines WHERE deadlines.item_seq = items.seq) END AS zone
+            """
+        let statement: String
+        if query.needsReview {
+            // Merged in (kind, seq) order: instant on a store with a million items and hundreds
+            // of thousands waiting.
+            statement = reviewArms(columns, filter: conditions.map { " AND " + $0 }.joined()) + " ORDER BY kind, seq LIMIT ? OFFSET ?"
+            values = values + [.integer(Int64(query.missingThreshold))] + values
+        } else {
+            let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+            let order = query.dated == nil ? "sort_at DESC, seq DESC" : "sort_at, seq"
+            statement = "SELECT \(columns) FROM items \(whereClause) ORDER BY \(order) LIMIT ? OFFSET ?"
+        }
+        values.append(.integer(Int64(max(0, query.limit))))
+        values.append(.integer(Int64(max(0, query.offset))))
+        return try sql.select(statement, values) { s in
+            ItemSummary(
+                id: s.text(0), kind: ItemKind(rawValue: s.text(1)) ?? .announcement, status: ItemStatus(rawValue: s.text(2)) ?? .pending,
+                title: s.text(3), school: s.optionalText(4), sourceID: s.optionalText(5), sortDate: s.date(6),
+                hasPendingRevision: !s.isNull(7), missingRuns: s.int(8), updatedAt: s.date(9) ?? Date(timeIntervalSince1970: 0),
+                timeZone: s.optionalText(11))
+        }
+    }
+
+    /// How many items wait in the review queue, counted up to `cap` (an exact count of a huge
+    /// queue is not worth its time).
+    public func reviewCount(kind: ItemKind?, sourceID: String?, missingThreshold: Int, cap: Int) throws -> Int {
+        var filter = ""
+        var values: [SQLValue] = []
+        if let kind {
+            filter += " AND kind = ?"
+            values.append(.text(kind.rawValue))
+        }
+        if let sourceID {
+            filter += " AND source_id = ?"
+            values.append(.text(sourceID))
+        }
+        let statement = "SELECT count(*) FROM (" + reviewArms("1", filter: filter) + " LIMIT ?) AS queue"
+        return try sql.integer(statement, values + [.integer(Int64(missingThreshold))] + values + [.integer(Int64(cap))]) ?? 0
+    }
+
+    public func audit(itemID: String?, limit: Int) throws -> [AuditEntry] {
+        let columns = "id, at, operator, action, item_id, reason, detail, batch"
+        if let itemID {
+            let row = try requireRow(itemID)
+            return try sql.select("SELECT \(columns) FROM audit WHERE item_seq = ? ORDER BY id DESC LIMIT ?", [.integer(row.seq), .integer(Int64(limit))], Self.auditEntry)
+        }
+        return try sql.select("SELECT \(columns) FROM audit ORDER BY id DESC LIMIT ?", [.integer(Int64(limit))], Self.auditEntry)
+    }
+
+    public func audit(operatorName: String, limit: Int) throws -> [AuditEntry] {
+        try sql.select(
+            "SELECT id, at, operator, action, item_id, reason, detail, batch FROM audit WHERE operator = ? ORDER BY id DESC LIMIT ?",
+            [.text(operatorName), .integer(Int64(limit))], Self.auditEntry)
+    }
+
+    static func auditEntry(_ s: any SQLRow) -> AuditEntry {
+        AuditEntry(
+            id: s.int64(0), at: s.date(1) ?? Date(timeIntervalSince1970: 0), operatorName: s.text(2), action: s.text(3),
+            itemID: s.optionalText(4), reason: s.optionalText(5), detail: s.optionalText(6), batch: s.optionalText(7))
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import TimeTrackCore
+
+/// The HTTP cache (validators and bodies) and the page memo, on either engine.
+extension SQLStore {
+    public func cachedResponse(for url: String) throws -> CachedResponse? {
+        try sql.first("SELECT etag, last_modified, content_type, body FROM fetch_cache WHERE url = ? AND body IS NOT NULL", [.text(url)]) { s in
+            CachedResponse(etag: s.optionalText(0), lastModified: s.optionalText(1), contentType: s.optionalText(2), body: s.data(3))
+        }
+    }
+
+    public func saveResponse(_ response: CachedResponse, for url: String) throws {
+        try sql.transaction {
+            try sql.run(
+                """
+                INSERT INTO fetch_cache (url, etag, last_modified, body_hash, fetched_at, content_type, body) VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (url) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified, body_hash = excluded.body_hash,
+                    fetched_at = excluded.fetched_at, content_type = excluded.content_type, body = excluded.body
+                """,
+                [.text(url), .text(response.etag), .text(response.lastModified), .text(SHA256.hex(response.body)), .date(now()), .text(response.contentType), .blob(response.body)])
+        }
+    }
+
+    public func recall(sourceID: String, url: String, pageHash: String, signature: String) -> Data? {
+        try? sql.first(
+            "SELECT payload FROM page_memo WHERE source_id = ? AND url = ? AND page_hash = ? AND signature = ?",
+            [.text(sourceID), .text(url), .text(pageHash), .text(signature)]
+        ) { $0.data(0) }
+    }
+
+    public func recallAll(sourceID: String, urlPrefix: String) -> [String: MemoRecord] {
+        let (prefix, values) = sql.dialect.startsWith("url", urlPrefix)
+        let rows =
+            (try? sql.select(
+                "SELECT url, page_hash, signature, payload FROM page_memo WHERE source_id = ? AND \(prefix)", [.text(sourceID)] + values
+            ) { s in (s.text(0), MemoRecord(pageHash: s.text(1), signature: s.text(2), payload: s.data(3))) }) ?? []
+        var records: [String: MemoRecord] = [:]
+        records.reserveCapacity(rows.count)
+        for (url, record) in rows where url.hasPrefix(urlPrefix) { records[String(url.dropFirst(urlPrefix.count))] = record }
+        return records
+    }
+
+    public func settledHashes(sourceID: String) -> [String: String] {
+        let rows =
+            (try? sql.select(
+                """
+                SELECT source_key, base_hash FROM items i WHERE source_id = ? AND source_key IS NOT NULL AND missing_runs = 0
+                  AND NOT EXISTS (SELECT 1 FROM field_locks l WHERE l.item_seq = i.seq)
+                """, [.text(sourceID)]
+            ) { s in (s.text(0), s.text(1)) }) ?? []
+        return Dictionary(rows, uniquingKeysWith: { first, _ in first })
+    }
+
+    public func remember(sourceID: String, entries: [(url: String, pageHash: String, signature: String, payload: Data)]) throws {
+        guard !entries.isEmpty else { return }
+        try sql.transaction {
+            for entry in entries {
+                try sql.run(
+                    """
+                    INSERT INTO page_memo (source_id, url, page_hash, signature, payload) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (source_id, url) DO UPDATE SET page_hash = excluded.page_hash, signature = excluded.signature, payload = excluded.payload
+                    """,
+                    [.text(sourceID), .text(entry.url), .text(entry.pageHash), .text(entry.signature), .blob(entry.payload)])
+            }
+        }
+    }
+}
