@@ -128,7 +128,8 @@ extension SQLStore {
         return try sql.transaction {
             let id = try sql.first(
                 "INSERT INTO import_runs (source_id, started_at, status, operator) VALUES (?, ?, 'running', ?) RETURNING id",
-                [.text(sourceID), .date(at), .text(operatorName)]) { $0.int64(0) }
+                [.text(sourceID), .date(at), .text(operatorName)]
+            ) { $0.int64(0) }
             return ImportRun(id: id ?? 0, sourceID: sourceID, startedAt: at, finishedAt: nil, status: .running, operatorName: operatorName)
         }
     }
