@@ -21,7 +21,11 @@ public enum Binaries {
     /// What a query prints from a store file (rows a line each, `|` between columns), read by
     /// the `timetrack-torture` helper's own SQLite connection.
     public static func sql(_ store: String, _ query: String) throws -> String {
-        try run("timetrack-torture", ["sql", store, query]).stdout
+        if store.hasPrefix("postgres") {
+            // A PostgreSQL store: psql, unaligned rows with '|' between columns as sqlite3 prints them.
+            return try runPath("/usr/bin/psql", ["-X", "-A", "-t", "-q", "-v", "ON_ERROR_STOP=1", "-d", store, "-c", query]).stdout
+        }
+        return try run("timetrack-torture", ["sql", store, query]).stdout
     }
 
     /// The result of running a process to completion.

@@ -2,13 +2,26 @@ import Foundation
 import TestSupport
 
 /// A temporary store loaded with the sample district by the real binary.
+///
+/// A SQLite file; with `TIMETRACK_TEST_ENGINE=postgres` (`.ci/run` runs the console's end-to-end
+/// suites so once more) a fresh database on a real PostgreSQL server the test process starts.
 struct ConsoleFixture {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let dir: TemporaryDirectory
-    var store: String { dir.path("t.sqlite") }
+    /// The store's location: a file path, or a PostgreSQL address.
+    let store: String
+
+    /// Whether the fixtures are PostgreSQL databases.
+    static var onPostgres: Bool { ProcessInfo.processInfo.environment["TIMETRACK_TEST_ENGINE"] == "postgres" }
 
     init(importing: Bool = true) throws {
         dir = try TemporaryDirectory("console")
+        if Self.onPostgres {
+            if let reason = PostgresServer.unavailable { throw NSError(domain: "TIMETRACK_TEST_ENGINE=postgres, but \(reason)", code: 1) }
+            store = try PostgresServer.shared().database()
+        } else {
+            store = dir.path("t.sqlite")
+        }
         if importing {
             let result = try run(["--as", "ana", "import", "--all"])
             guard result.status == 0 else { throw NSError(domain: "fixture", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr]) }
@@ -18,6 +31,11 @@ struct ConsoleFixture {
     /// Runs the binary against this store (from the package root, so ./Imports is the sample).
     func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> Binaries.Result {
         try Binaries.run("timetrack-admin", ["--store", store] + arguments, stdin: stdin, environment: environment, currentDirectory: Self.root.path)
+    }
+
+    /// The store's name in the prompt: the file's, or the database's.
+    var promptName: String {
+        Self.onPostgres ? (URLComponents(string: store)?.path.dropFirst()).map(String.init) ?? store : (store as NSString).lastPathComponent
     }
 
     func json(_ arguments: [String]) throws -> Any {

@@ -36,8 +36,8 @@ import Testing
         #expect(places == ["Hillcrest High School", "Main Gym", "Hillcrest Stadium", "Auditorium", "Library"], "\(places)")
 
         // The app's view says the same, in SQL.
-        let view = try Binaries.runPath("/usr/bin/sqlite3", [fixture.store, "SELECT count(*), count(pin_latitude), count(place) FROM published_events"])
-        #expect(view.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "8|8|8", "\(view.stdout) \(view.stderr)")
+        let view = try Binaries.sql(fixture.store, "SELECT count(*), count(pin_latitude), count(place) FROM published_events")
+        #expect(view.trimmingCharacters(in: .whitespacesAndNewlines) == "8|8|8", "\(view)")
 
         // show says where the pin comes from.
         let shown = try fixture.run(["--as", "ana", "show", events[0]])

@@ -15,7 +15,7 @@ import Testing
             environment: ["TIMETRACK_HISTORY": history])
         #expect(pty.expect("(sam)> ") != nil, "no prompt: \(pty.transcript)")
         // The line editor counts every byte of the prompt as a column: it holds no escape codes.
-        #expect(pty.transcript.contains("t.sqlite (sam)> ") && !pty.transcript.contains("\u{1B}[1mt.sqlite"), "\(pty.transcript)")
+        #expect(pty.transcript.contains("\(fixture.promptName) (sam)> ") && !pty.transcript.contains("\u{1B}[1m\(fixture.promptName)"), "\(pty.transcript)")
         // psql's \? is help here too.
         pty.send("\\?\r")
         #expect(pty.expect("global options:") != nil, "\(pty.transcript)")

@@ -66,7 +66,7 @@ public final class Session {
                     .configuration, "\(address) is a database server's address, and the store keeps to SQLite files and PostgreSQL",
                     fix: "give --store (or TIMETRACK_STORE) a file path, or a postgresql://USER@HOST/DB address")
             }
-            store = try PostgresStore(address: storePath)
+            store = try PostgresStore(address: storePath, create: create)
         } else {
             store = try SQLiteStore(path: storePath, create: create, group: storeGroup)
         }

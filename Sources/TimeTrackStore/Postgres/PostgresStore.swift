@@ -29,12 +29,20 @@ public final class PostgresStore: ItemStore, SQLStore, PageMemo, FetchCache, Pen
     /// The channel new pending items are announced on.
     public static let pendingChannel = "timetrack_pending"
 
-    /// Connects to `address`, making or migrating the schema (unless `readOnly`: then the
-    /// connection refuses writes, for read-ahead lanes).
-    public init(address: String, readOnly: Bool = false) throws {
+    /// Connects to `address`, migrating the schema, and making it in an empty database when
+    /// `create` (imports do; `status` does not, as for a SQLite file). `readOnly`: the connection
+    /// refuses writes (read-ahead lanes).
+    /// - Throws: `.notFound` when the database holds no store and `create` is false.
+    public init(address: String, create: Bool = true, readOnly: Bool = false) throws {
         db = try PostgresConnection(address)
         location = PostgresConnection.redacted(address)
         engine = SQLEngine(db)
+        if !create || readOnly, try db.scalar("SELECT to_regclass('timetrack_schema') IS NOT NULL") != "t" {
+            db.close()
+            throw TimeTrackError(
+                .notFound, "no store in this PostgreSQL database yet",
+                fix: "run an import (`timetrack-admin import --all`) to make it here, or check the database's name in the address", context: ["store": location])
+        }
         if readOnly {
             try db.execute("SET default_transaction_read_only = on")
             schemaVersion = Int(try db.scalar("SELECT version FROM timetrack_schema") ?? "") ?? 0

@@ -1,0 +1,160 @@
+import Foundation
+import TestSupport
+import Testing
+import TimeTrackCore
+import TimeTrackReview
+import TimeTrackStore
+
+/// The engines the store suite runs on: what the console and imports ask of a store beside the
+/// lifecycle (operators, runs and source state, places, courses, the page memo, the HTTP cache,
+/// listing and the review queue) must answer the same on each.
+enum Engine: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case sqlite, postgres
+    var testDescription: String { rawValue }
+
+    /// Runs `body` with a new, empty store of this engine: a real SQLite file, or a fresh
+    /// database on a real PostgreSQL server this test process started.
+    func with(_ body: (any ImportStore) throws -> Void) throws {
+        switch self {
+        case .sqlite:
+            let dir = try TemporaryDirectory("store-suite")
+            defer { dir.remove() }
+            let store = try SQLiteStore(path: dir.path("t.sqlite"))
+            defer { store.close() }
+            try body(store)
+        case .postgres:
+            if let reason = PostgresServer.unavailable {
+                if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record(Comment(rawValue: "the PostgreSQL engine was not run: \(reason)")) }
+                return
+            }
+            let store = try PostgresStore(address: try PostgresServer.shared().database())
+            defer { store.close() }
+            try body(store)
+        }
+    }
+}
+
+@Suite struct StoreSuiteTests {
+    @Test(arguments: Engine.allCases)
+    func operatorsKeepAnAdminAndOneOperatorPerLogin(_ engine: Engine) throws {
+        try engine.with { store in
+            #expect(try store.claimFirstAdmin("ana", login: "ana") != nil)
+            #expect(try store.claimFirstAdmin("bob", login: "bob") == nil)
+            #expect(try store.addOperator("sam", role: .staff, login: "sam", schools: ["hillcrest"], by: "ana").schools == ["hillcrest"])
+            #expect(throws: TimeTrackError.self) { try store.addOperator("lee", role: .viewer, login: "sam", schools: [], by: "ana") }
+            #expect(throws: TimeTrackError.self) { try store.setRole("ana", .staff, by: "ana") }
+            #expect(throws: TimeTrackError.self) { try store.removeOperator("ana", by: "ana") }
+            #expect(try store.setRole("sam", .admin, by: "ana").role == .admin)
+            #expect(try store.removeOperator("ana", by: "sam").active == false)
+            #expect(try store.operatorWithLogin("ana") == nil)
+            #expect(try store.operatorWithLogin("sam")?.name == "sam")
+            #expect(try store.operators().map(\.name) == ["ana", "sam"])
+            let actions = try store.audit(itemID: nil, limit: 10).map(\.action)
+            #expect(actions == ["operator-remove", "operator-role", "operator-add", "operator-add"], "\(actions)")
+            #expect(try store.verifyAudit().holds)
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func runsSourceStateAndInterruptedRuns(_ engine: Engine) throws {
+        try engine.with { store in
+            var first = try store.beginRun(sourceID: "news", by: "cron")
+            let second = try store.beginRun(sourceID: "events", by: "cron")
+            #expect(second.id > first.id)
+            first.status = .ok
+            (first.found, first.new, first.message) = (3, 2, "fine")
+            try store.finishRun(first)
+            try store.recordGoodRun(sourceID: "news", runID: first.id, count: 3, dated: 2)
+            #expect(try store.markInterruptedRuns() == 1)
+            let runs = try store.runs(sourceID: nil, limit: 5)
+            #expect(runs.map(\.status) == [.interrupted, .ok])
+            #expect(runs.last?.found == 3 && runs.last?.message == "fine")
+            #expect(try store.runs(sourceID: "news", limit: 5).count == 1)
+            var state = try #require(try store.sourceState("news"))
+            #expect(state.lastGoodCount == 3 && state.lastGoodDated == 2 && state.lastRunAt != nil && state.heldReason == nil)
+            try store.holdSource(sourceID: "news", runID: second.id, reason: "found 0 of 3")
+            state = try #require(try store.sourceState("news"))
+            #expect(state.heldReason == "found 0 of 3" && state.heldRun == second.id && state.lastGoodRun == first.id)
+            #expect(try store.sourceState("nowhere") == nil)
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func placesAndCoursesAreAudited(_ engine: Engine) throws {
+        try engine.with { store in
+            let gym = try store.addPlace(Place(school: "hillcrest", name: "Main Gym", address: "7350 S 900 E", latitude: 40.61843887, longitude: -111.8685602, aliases: ["Gym"]), by: "ana")
+            _ = try store.addPlace(Place(school: nil, name: "District Office", address: "9361 S 300 E", isDefault: true), by: "ana")
+            #expect(throws: TimeTrackError.self) { try store.addPlace(Place(school: "hillcrest", name: "Field House", address: nil, aliases: ["gym"]), by: "ana") }
+            // The same name in another case replaces the place, keeping its id.
+            #expect(try store.addPlace(Place(school: "hillcrest", name: "MAIN GYM", address: "7350 S 900 E, Midvale"), by: "ana").id == gym.id)
+            let places = try store.places()
+            #expect(places.map(\.name) == ["District Office", "MAIN GYM"], "\(places)")
+            #expect(places.first?.isDefault == true && places.last?.latitude == nil)
+            #expect(try store.removePlace(gym.id, by: "ana") && !(try store.removePlace(gym.id, by: "ana")))
+
+            let chemistry = Course(code: "CHEM-AP", name: "AP Chemistry", teacher: "Ms. Patel", reminders: [4320, 60], weights: ["test": 40])
+            #expect(try store.saveCourse(chemistry, by: "ana", onlyIfMissing: false))
+            #expect(!(try store.saveCourse(Course(code: "CHEM-AP", name: "Other"), by: "cron", onlyIfMissing: true)))
+            #expect(!(try store.saveCourse(chemistry, by: "ana", onlyIfMissing: false)))
+            _ = try store.saveCourse(Course(code: "alg-1", name: "Algebra"), by: "ana", onlyIfMissing: false)
+            let courses = try store.courses()
+            #expect(courses.map(\.code) == ["alg-1", "CHEM-AP"] && courses.last?.weights == ["test": 40] && courses.last?.reminders == [4320, 60])
+            #expect(try store.removeCourse("alg-1", by: "ana"))
+            let actions = try store.audit(itemID: nil, limit: 20).map(\.action)
+            #expect(actions == ["course-remove", "course-add", "course-add", "place-remove", "place-change", "place-add", "place-add"], "\(actions)")
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func memosAndTheHTTPCacheKeepEveryByte(_ engine: Engine) throws {
+        try engine.with { store in
+            let bytes = Data((0...255).map(UInt8.init) + [0, 0, 92, 120])
+            try store.saveResponse(CachedResponse(etag: "\"v1\"", lastModified: nil, contentType: "text/html; charset=utf-8", body: bytes), for: "https://x.example/a?b=1")
+            try store.saveResponse(CachedResponse(etag: "\"v2\"", lastModified: "Tue, 01 Sep 2026 00:00:00 GMT", contentType: nil, body: bytes + bytes), for: "https://x.example/a?b=1")
+            let cached = try #require(try store.cachedResponse(for: "https://x.example/a?b=1"))
+            #expect(cached.body == bytes + bytes && cached.etag == "\"v2\"" && cached.lastModified != nil && cached.contentType == nil)
+            #expect(try store.cachedResponse(for: "https://x.example/other") == nil)
+
+            let pages = ["https://x.example/news/1", "https://x.example/news/ü-2", "https://x.example/newsletter", "https://y.example/news/3"]
+            try store.remember(sourceID: "news", entries: pages.enumerated().map { (url: $1, pageHash: "h\($0)", signature: "s", payload: bytes + Data([UInt8($0)])) })
+            try store.remember(sourceID: "news", entries: [(url: pages[0], pageHash: "h9", signature: "s2", payload: Data("new".utf8))])
+            #expect(store.recall(sourceID: "news", url: pages[0], pageHash: "h9", signature: "s2") == Data("new".utf8))
+            #expect(store.recall(sourceID: "news", url: pages[0], pageHash: "h0", signature: "s") == nil)
+            let under = store.recallAll(sourceID: "news", urlPrefix: "https://x.example/news/")
+            #expect(Set(under.keys) == ["1", "ü-2"], "\(under.keys)")
+            #expect(under["ü-2"]?.payload == bytes + Data([1]))
+            #expect(store.recallAll(sourceID: "events", urlPrefix: "https://x.example/").isEmpty)
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func listingCountsAndTheReviewQueue(_ engine: Engine) throws {
+        try engine.with { store in
+            let life = Lifecycle(store)
+            var ids: [String] = []
+            for n in 1...6 {
+                let record = ImportedRecord(key: "k\(n)", content: Samples.announcement("News \(n)"), school: "hillcrest", provenance: Samples.provenance())
+                ids.append(try life.recordImported(record, runID: nil, by: "cron").id)
+            }
+            _ = try life.submit(Samples.event(), school: "hillcrest", by: "ana", note: nil)
+            _ = try life.approve(ids[0], by: "ana")
+            _ = try life.reject(ids[1], reason: "duplicate", by: "ana")
+            _ = try life.recordMissing(sourceID: "test-news", seenKeys: ["k1", "k2", "k3", "k4"], runID: nil)
+            let counts = try store.counts()
+            #expect(counts[.announcement]?[.pending] == 4 && counts[.announcement]?[.published] == 1 && counts[.announcement]?[.rejected] == 1 && counts[.event]?[.pending] == 1)
+            let page = try store.list(ItemQuery(kind: .announcement, status: .pending, limit: 2))
+            #expect(page.count == 2 && page.allSatisfy { $0.status == .pending && $0.kind == .announcement })
+            #expect(try store.count(ItemQuery(kind: .announcement), cap: 100) == 6)
+            #expect(try store.count(ItemQuery(kind: .announcement), cap: 3) == 3)
+            #expect(try store.count(ItemQuery(sourceID: "test-news", dated: Date(timeIntervalSince1970: 0)...Date(timeIntervalSince1970: 1)), cap: 100) == 0)
+            // The queue: four pending announcements and the event; the missing ones only once
+            // they were missing long enough.
+            #expect(try store.reviewCount(kind: nil, sourceID: nil, missingThreshold: 3, cap: 100) == 5)
+            #expect(try store.reviewCount(kind: .announcement, sourceID: "test-news", missingThreshold: 3, cap: 2) == 2)
+            let queue = try store.list(ItemQuery(needsReview: true, missingThreshold: 1, limit: 50))
+            #expect(queue.map(\.id).sorted() == ids[2...].sorted() + [queue.first { $0.kind == .event }?.id ?? "?"], "\(queue.map(\.id))")
+            #expect(try store.audit(operatorName: "ana", limit: 10).map(\.action) == ["reject", "approve", "submit"])
+            #expect(try store.audit(itemID: ids[0], limit: 10).map(\.action) == ["approve", "import-new"])
+        }
+    }
+}
