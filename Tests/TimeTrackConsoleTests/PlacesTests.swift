@@ -36,7 +36,7 @@ import Testing
         #expect(places == ["Hillcrest High School", "Main Gym", "Hillcrest Stadium", "Auditorium", "Library"], "\(places)")
 
         // The app's view says the same, in SQL.
-        let view = try Binaries.sql(fixture.store, "SELECT count(*), count(pin_latitude), count(place) FROM published_events")
+        let view = try Binaries.sql(fixture.store, "SELECT count(*) || '|' || count(pin_latitude) || '|' || count(place) FROM published_events")
         #expect(view.trimmingCharacters(in: .whitespacesAndNewlines) == "8|8|8", "\(view)")
 
         // show says where the pin comes from.

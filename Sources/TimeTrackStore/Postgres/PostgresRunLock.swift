@@ -9,12 +9,13 @@ public final class PostgresRunLock {
     private let connection: PostgresConnection
 
     /// Takes the lock, or throws `.busy` naming who holds it (the holder's connection says its
-    /// process, host and start time in its `application_name`).
+    /// start time, process and host in its `application_name`).
     public init(address: String) throws {
         connection = try PostgresConnection(address)
         let host = ProcessInfo.processInfo.hostName
         let started = StoreDate.format(Date())
-        let holder = "timetrack-admin import, pid \(getpid()) on \(host) since \(started)"
+        // application_name keeps 63 bytes: the time first, the host (which may be long) last.
+        let holder = "timetrack import since \(started), pid \(getpid()) on \(host)"
         try connection.query("SELECT set_config('application_name', $1, false)", [String(holder.prefix(63))])
         guard try connection.scalar("SELECT pg_try_advisory_lock(\(PostgresStore.importLock))") == "t" else {
             let other = try? connection.scalar(
