@@ -27,7 +27,7 @@ public enum Console {
 
     /// Global options shared by every command.
     public static let globalOptions: [OptionSpec] = [
-        OptionSpec("store", value: "PATH", help: "the store file (env TIMETRACK_STORE, default ./timetrack.sqlite)"),
+        OptionSpec("store", value: "PATH", help: "the store file, or a postgresql://USER@HOST/DB address (env TIMETRACK_STORE, default ./timetrack.sqlite)"),
         OptionSpec("imports", value: "DIR", help: "the folder of source definitions (default ./Imports)"),
         OptionSpec("plugins", value: "DIR", help: "the folder of external importers (default: Plugins.d beside the imports folder)"),
         OptionSpec("as", value: "NAME", help: "admins only: act as operator NAME (recorded as NAME (by you)); you are the operator of your Unix account"),

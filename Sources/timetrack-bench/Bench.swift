@@ -6,6 +6,25 @@ import TimeTrackImport
 import TimeTrackKit
 import TimeTrackStore
 
+/// The bench on PostgreSQL (`--store postgresql://…`): the database it is given is emptied
+/// before each first import, so it must be one made for the bench.
+enum PostgresBench {
+    static func isAddress(_ location: String) -> Bool { location.hasPrefix("postgresql:") || location.hasPrefix("postgres:") }
+
+    /// Empties the bench's database (its `public` schema dropped and made again). Refuses a
+    /// database whose store has operators: the bench never makes any, so that is somebody's store.
+    static func reset(_ address: String) throws {
+        let db = try PostgresConnection(address)
+        defer { db.close() }
+        if try db.scalar("SELECT to_regclass('operators') IS NOT NULL") == "t", let count = try db.scalar("SELECT count(*) FROM operators"), count != "0" {
+            throw TimeTrackError(
+                .configuration, "the database \(PostgresConnection.redacted(address)) holds a store with \(count) operators, and the bench empties the database it is given",
+                fix: "create one for it: createdb timetrack_bench")
+        }
+        try db.execute("DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public")
+    }
+}
+
 /// What a child process measured.
 struct ChildResult: Codable {
     var seconds: Double
@@ -59,13 +78,14 @@ enum Child {
     /// Every source of an imports folder into a store, as `import --all` does (through the same `ImportRunner`).
     static func importAll(imports: String, store path: String) throws -> ChildResult {
         let start = Date()
-        let store = try SQLiteStore(path: path, create: true)
+        let store: any ImportStore = PostgresBench.isAddress(path) ? try PostgresStore(address: path) : try SQLiteStore(path: path, create: true)
         let (sources, errors) = SourceDefinition.loadAll(folder: imports)
         if let error = errors.first { throw error }
         var items = 0, pages = 0, newItems = 0
         var storeCPU = 0.0
         do {
-            let runner = try ImportRunner(sqlite: store, by: "bench")
+            let runner =
+                try (store as? PostgresStore).map { try ImportRunner(postgres: $0, address: path, by: "bench") } ?? ImportRunner(sqlite: store as? SQLiteStore ?? SQLiteStore(path: path), by: "bench")
             runner.now = { Date(timeIntervalSince1970: 1_790_000_000) }
             try runner.run(sources) { outcome in
                 let summary = try outcome.result.get()

@@ -2,6 +2,8 @@
 // scales with the store.
 // `swift run -c release timetrack-bench [--pages N] [--large N] [--items N] [--repeat N] [--json]`.
 // `swift run -c release timetrack-bench --fuzz N [--seed S]`: N mutated inputs per parser instead.
+// `--store postgresql://USER@HOST/DB`: the imports and the million-item store on PostgreSQL too
+// (beside SQLite, for the ratio); the bench empties that database, so give it one of its own.
 import Foundation
 import TimeTrackConsole
 import TimeTrackCore
@@ -75,6 +77,11 @@ let storeItems = option("items", 1_000_000)
 // The floor and the first import vary from run to run on a shared machine: each is run this
 // many times, alternating, and the medians are compared.
 let repeats = max(1, option("repeat", 3))
+let postgres = arguments.firstIndex(of: "--store").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+if let postgres, !PostgresBench.isAddress(postgres) {
+    FileHandle.standardError.write(Data("timetrack-bench: --store takes a PostgreSQL address (postgresql://USER@HOST/DB); SQLite is always measured\n".utf8))
+    exit(2)
+}
 let work = FileManager.default.temporaryDirectory.appendingPathComponent("timetrack-bench-\(getpid())")
 func note(_ text: String) { if !json { FileHandle.standardError.write(Data((text + "\n").utf8)) } }
 
@@ -88,6 +95,8 @@ do {
     defer { try? FileManager.default.removeItem(at: work) }
     // a–d on the small corpus, f on both.
     var results: [Int: (floor: ChildResult, first: ChildResult, unchanged: ChildResult, changed: ChildResult, touched: Int)] = [:]
+    /// On PostgreSQL (small corpus): the first imports and the unchanged re-imports.
+    var pgFirsts: [ChildResult] = [], pgUnchanged: [ChildResult] = []
     var storage: (usedBytes: Int, contentBytes: Int, revisions: Int) = (0, 0, 0)
     var corpusBytes = 0
     for pages in [smallPages, largePages] where pages > 0 {
@@ -101,6 +110,10 @@ do {
             floors.append(try runChild(["--child", "floor", imports.path]).0)
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) }
             firsts.append(try runChild(["--child", "import", imports.path, store]).0)
+            if let postgres, pages == smallPages {
+                try PostgresBench.reset(postgres)
+                pgFirsts.append(try runChild(["--child", "import", imports.path, postgres]).0)
+            }
         }
         if pages == smallPages {
             // The store the first import wrote, and the corpus it read.
@@ -122,6 +135,7 @@ do {
         for round in 1...(pages == smallPages ? repeats : 1) {
             note("  unchanged re-import, round \(round)…")
             unchangedRuns.append(try runChild(["--child", "import", imports.path, store]).0)
+            if let postgres, pages == smallPages { pgUnchanged.append(try runChild(["--child", "import", imports.path, postgres]).0) }
         }
         let unchanged = medianRun(unchangedRuns)
         if pages == smallPages { unchangedRange = (unchangedRuns.map(\.seconds).min() ?? 0, unchangedRuns.map(\.seconds).max() ?? 0) }
@@ -196,6 +210,21 @@ do {
             ("store bytes ≤ 1.1× the content", String(format: "%.2f×", figures["storeBytesRatioToContent"] ?? 0), verdict((figures["storeBytesRatioToContent"] ?? 0) <= 1.1)),
         ]
     }
+    if let small = results[smallPages], !pgFirsts.isEmpty, !pgUnchanged.isEmpty {
+        let first = median(pgFirsts.map(\.seconds)), unchanged = median(pgUnchanged.map(\.seconds))
+        let ratio = first / max(0.001, small.first.seconds)
+        figures["postgresFirstImportSeconds"] = first
+        figures["postgresFirstImportRatioToSQLite"] = ratio
+        figures["postgresUnchangedSeconds"] = unchanged
+        rows += [
+            (
+                "b. first import on PostgreSQL (\(pgFirsts[0].items) items)", String(format: "%.3f s", first),
+                String(format: "%.2f× SQLite's (target ≤ 1.5; median of %d: %.3f–%.3f s)", ratio, pgFirsts.count, pgFirsts.map(\.seconds).min() ?? 0, pgFirsts.map(\.seconds).max() ?? 0)
+            ),
+            ("c. re-import on PostgreSQL, nothing changed", String(format: "%.3f s", unchanged), String(format: "%.2f× its first import", unchanged / max(0.001, first))),
+        ]
+        targets.append(("PostgreSQL first import ≤ 1.5× SQLite's", String(format: "%.2f×", ratio), ratio <= 1.5 ? "met" : "missed"))
+    }
     if let small = results[smallPages], let large = results[largePages] {
         figures["peakRSSSmallMB"] = Double(small.first.maxRSSKB) / 1024
         figures["peakRSSLargeMB"] = Double(large.first.maxRSSKB) / 1024
@@ -258,6 +287,39 @@ do {
             ("e. `timetrack-admin list … --limit 50` end to end", String(format: "%.1f ms", median(cli) * 1000), "process start included"),
             ("e. `timetrack-admin review --kind announcements` (pipe) end to end", String(format: "%.1f ms", median(review) * 1000), "first 50 of the queue, with the count of the rest"),
         ]
+        if let postgres {
+            // The same store copied to PostgreSQL (and back, checked both ways), then paged there.
+            try PostgresBench.reset(postgres)
+            note("copying the \(storeItems)-item store to PostgreSQL…")
+            var start = Date()
+            let there = try StoreCopy.toPostgres(from: big, to: postgres)
+            let copyThere = Date().timeIntervalSince(start)
+            let pg = try PostgresStore(address: postgres)
+            let pgFirstPage = try time { _ = try pg.list(ItemQuery(kind: .announcement, status: .pending, limit: 50)) }
+            let pgQueue = try time { _ = try pg.list(ItemQuery(needsReview: true, limit: 50)) }
+            let pgShow = try time { _ = try pg.item("a500000") }
+            pg.close()
+            note("  and back to a new file…")
+            start = Date()
+            let back = try StoreCopy.toSQLite(from: postgres, to: work.appendingPathComponent("back.sqlite").path)
+            let copyBack = Date().timeIntervalSince(start)
+            let same = there.items == back.items && there.revisions == back.revisions && there.audit.holds && back.audit.holds
+            figures["postgresListPendingPageMs"] = pgFirstPage
+            figures["postgresReviewQueuePageMs"] = pgQueue
+            figures["postgresCopySeconds"] = copyThere
+            figures["postgresCopyBackSeconds"] = copyBack
+            rows += [
+                ("e. page of 50 pending on PostgreSQL, \(storeItems) items", String(format: "%.2f ms", pgFirstPage), "target < 20 ms"),
+                ("e. review queue on PostgreSQL, first 50", String(format: "%.2f ms", pgQueue), ""),
+                ("e. show one item on PostgreSQL", String(format: "%.2f ms", pgShow), ""),
+                (
+                    "   store copy to PostgreSQL and back", String(format: "%.1f s", copyThere + copyBack),
+                    String(format: "%.1f s there, %.1f s back; %@ (%d revisions, audit chain %@)", copyThere, copyBack, same ? "counts equal" : "COUNTS DIFFER", back.revisions, back.audit.holds ? "verifies" : "BROKEN")
+                ),
+            ]
+            targets.append(("a page of 50 pending of \(storeItems) items on PostgreSQL < 20 ms", String(format: "%.2f ms", pgFirstPage), pgFirstPage < 20 ? "met" : "missed"))
+            targets.append(("store copy round trip: equal counts, chain verifies", same ? "equal" : "differs", same ? "met" : "missed"))
+        }
     }
 } catch {
     FileHandle.standardError.write(Data("timetrack-bench: \(error)\n".utf8))
