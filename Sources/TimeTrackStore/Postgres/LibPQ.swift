@@ -125,6 +125,9 @@ public final class PostgresConnection {
                 .database, "cannot connect to PostgreSQL: " + SafeText.visible(message.trimmingCharacters(in: .whitespacesAndNewlines)),
                 fix: "check the server is running and the address (user, host or socket folder, database), and that this account may log in")
         }
+        // The server's NOTICEs (a DROP's cascade, an existing object skipped) would be printed
+        // by libpq on our stderr, between the tool's own lines: warnings and errors only.
+        try execute("SET client_min_messages = warning")
     }
 
     deinit { close() }

@@ -33,10 +33,7 @@ extension PostgresConnection: SQLSession {
         try execute(Self.numbered(sql), values.map(Self.parameter)).changed
     }
 
-    /// One writer of the shared tables at a time, to the end of the transaction, whatever machine.
-    func serializeWrites() throws {
-        try execute("SELECT pg_advisory_xact_lock(\(PostgresStore.writeLock))", [])
-    }
+    var inTransaction: Bool { depth > 0 }
 
     /// A value as libpq's text parameter (`bytea` as `\x` and hex digits).
     static func parameter(_ value: SQLValue) -> String? {

@@ -155,16 +155,7 @@ public enum StoreCopy {
 
     /// Walks the audit chain stored on a PostgreSQL server.
     static func verifyAudit(_ db: PostgresConnection) throws -> AuditVerification {
-        let audit = try db.query("SELECT id, at, operator, action, item_seq, item_id, reason, detail, batch, prev_hash, hash FROM audit ORDER BY id").compactMap {
-            r -> (AuditChain.Fields, prev: String?, hash: String?)? in
-            guard r.count == 11 else { return nil }
-            return (
-                AuditChain.Fields(
-                    id: Int64(r[0] ?? "") ?? 0, at: r[1] ?? "", operatorName: r[2] ?? "", action: r[3] ?? "", itemSeq: r[4].flatMap { Int64($0) }, itemID: r[5],
-                    reason: r[6], detail: r[7], batch: r[8]), prev: r[9], hash: r[10]
-            )
-        }
-        return AuditChain.verify(audit)
+        AuditChain.verify(try db.select(AuditChain.selectAll, [], AuditChain.fields))
     }
 
     /// The target must hold what the source holds, and its audit chain must verify.

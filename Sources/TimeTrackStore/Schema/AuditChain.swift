@@ -77,7 +77,7 @@ enum AuditChain {
 
     static let selectAll = "SELECT id, at, operator, action, item_seq, item_id, reason, detail, batch, prev_hash, hash FROM audit ORDER BY id"
 
-    static func fields(_ s: Statement) -> (Fields, prev: String?, hash: String?) {
+    static func fields(_ s: any SQLRow) -> (Fields, prev: String?, hash: String?) {
         (
             Fields(
                 id: s.int64(0), at: s.text(1), operatorName: s.text(2), action: s.text(3), itemSeq: s.isNull(4) ? nil : s.int64(4), itemID: s.optionalText(5),
@@ -115,12 +115,5 @@ enum AuditChain {
             previous = hash
         }
         try db.execute(triggers)
-    }
-}
-
-extension SQLiteStore {
-    /// Walks the whole audit chain: the first entry that does not hold, and why.
-    public func verifyAudit() throws -> AuditVerification {
-        AuditChain.verify(try db.rows(AuditChain.selectAll, [], AuditChain.fields))
     }
 }

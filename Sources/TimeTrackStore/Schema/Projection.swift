@@ -48,11 +48,12 @@ struct Projection {
         }
     }
 
-    /// `INSERT OR REPLACE` of this row for the item.
-    func write(itemSeq: Int64, in db: Database) throws {
+    /// Writes this row for the item, inserted or replacing the one it had.
+    func write(itemSeq: Int64, in db: any SQLSession) throws {
         let placeholders = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
+        let updates = columns.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         try db.run(
-            "INSERT OR REPLACE INTO \(table) (item_seq, \(columns.joined(separator: ", "))) VALUES (\(placeholders))",
+            "INSERT INTO \(table) (item_seq, \(columns.joined(separator: ", "))) VALUES (\(placeholders)) ON CONFLICT (item_seq) DO UPDATE SET \(updates)",
             [.integer(itemSeq)] + values)
     }
 }

@@ -26,10 +26,8 @@ protocol SQLSession: AnyObject {
     @discardableResult func run(_ sql: String, _ values: [SQLValue]) throws -> Int
     /// One transaction, all or nothing; nested calls are savepoints that roll back alone.
     @discardableResult func transaction<T>(_ body: () throws -> T) throws -> T
-    /// Inside a transaction: waits for every other writer of the store's shared tables and holds
-    /// them off until the transaction ends (a read that decides a write: the first admin, the
-    /// last admin). SQLite's `BEGIN IMMEDIATE` already does; PostgreSQL takes an advisory lock.
-    func serializeWrites() throws
+    /// Whether a transaction is open on the connection.
+    var inTransaction: Bool { get }
 }
 
 extension SQLSession {
@@ -41,6 +39,13 @@ extension SQLSession {
     /// The first column of the first row as an integer (nil for no row or NULL).
     func integer(_ sql: String, _ values: [SQLValue] = []) throws -> Int? {
         try first(sql, values) { $0.optionalInt(0) } ?? nil
+    }
+
+    /// Inside a transaction: waits for every other writer of the store's shared tables and holds
+    /// them off until the transaction ends (a read that decides a write: the first admin, the
+    /// last admin).
+    func serializeWrites() throws {
+        if let statement = dialect.serializeWrites { try run(statement, []) }
     }
 }
 
@@ -59,6 +64,33 @@ enum SQLDialect {
         case .sqlite: return ("\(column) >= ? AND \(column) < ?", [.text(prefix), .text(prefix + "\u{10FFFF}")])
         case .postgres: return ("starts_with(\(column), ?)", [.text(prefix)])
         }
+    }
+
+    /// What a row read inside a transaction adds to hold the row to its end: nothing on SQLite
+    /// (`BEGIN IMMEDIATE` holds the whole store), `FOR UPDATE` on PostgreSQL, so two desks
+    /// deciding one item take turns and the second sees the first's outcome.
+    var forUpdate: String { self == .sqlite ? "" : " FOR UPDATE" }
+
+    /// The next item number: on SQLite read inside the write transaction (no other writer can
+    /// take it), on PostgreSQL the identity's next value (unique whatever machine writes).
+    var nextItemSeq: String {
+        self == .sqlite ? "SELECT coalesce(max(seq), 0) + 1 FROM items" : "SELECT nextval(pg_get_serial_sequence('items', 'seq'))"
+    }
+
+    /// Announces a new pending revision's item id (`?`) to listening consoles when the
+    /// transaction commits; nil where the engine cannot (SQLite).
+    var announcePending: String? { self == .sqlite ? nil : "SELECT pg_notify('\(PostgresStore.pendingChannel)', ?)" }
+
+    /// Orders audit appends to the end of the transaction; nil where the write lock already does (SQLite).
+    var serializeAudit: String? { self == .sqlite ? nil : "SELECT pg_advisory_xact_lock(\(PostgresStore.auditLock))" }
+
+    /// Holds off other writers of the shared tables to the end of the transaction; nil where the
+    /// write lock already does (SQLite's `BEGIN IMMEDIATE`).
+    var serializeWrites: String? { self == .sqlite ? nil : "SELECT pg_advisory_xact_lock(\(PostgresStore.writeLock))" }
+
+    /// A JSON text column's top-level `key` as text.
+    func jsonText(_ column: String, _ key: String) -> String {
+        self == .sqlite ? "json_extract(\(column), '$.\(key)')" : "(\(column)::jsonb ->> '\(key)')"
     }
 
     /// SQLite's `INDEXED BY name` (its planner needs the hint on the review queue's partial
@@ -87,7 +119,4 @@ extension Database: SQLSession {
     func select<T>(_ sql: String, _ values: [SQLValue], _ map: (any SQLRow) throws -> T) throws -> [T] {
         try rows(sql, values) { try map($0) }
     }
-
-    /// `BEGIN IMMEDIATE` took the write lock when the transaction began.
-    func serializeWrites() throws {}
 }

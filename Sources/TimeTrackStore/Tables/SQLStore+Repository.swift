@@ -2,34 +2,59 @@ import Foundation
 import TimeTrackCore
 
 /// The repository the lifecycle service decides through: rows, revisions, locks and audit
-/// entries read and written in SQL, and nothing else (the rules are `TimeTrackReview`'s).
-extension SQLiteStore {
-    public func transaction<T>(_ body: () throws -> T) throws -> T {
-        try db.transaction(body)
+/// entries read and written in SQL, and nothing else (the rules are `TimeTrackReview`'s). Written
+/// once for both engines; where they differ, `SQLDialect` says it.
+extension SQLStore {
+    static var itemColumns: String {
+        """
+        seq, id, kind, status, school, source_id, source_key, source_url, fetched_at, page_hash, importer, importer_version,
+        live_revision, pending_revision, base_hash, approved_by, approved_at, reject_reason, archived_from, missing_runs,
+        created_at, updated_at, guessed
+        """
     }
+
+    func itemRow(_ s: any SQLRow) throws -> ItemRow {
+        guard let kind = ItemKind(rawValue: s.text(2)), let status = ItemStatus(rawValue: s.text(3)) else {
+            throw TimeTrackError(.database, "item \(s.text(1)) has an unknown kind or status", fix: "the store was changed by hand; check it with sqlite3 or psql", context: ["store": location])
+        }
+        var row = ItemRow(
+            seq: s.int64(0), id: s.text(1), kind: kind, status: status, school: s.optionalText(4), sourceID: s.optionalText(5),
+            sourceKey: s.optionalText(6), sourceURL: s.optionalText(7), fetchedAt: s.date(8), pageHash: s.optionalText(9),
+            importer: s.optionalText(10), importerVersion: s.optionalText(11), liveRevision: s.optionalInt(12),
+            pendingRevision: s.optionalInt(13), baseHash: s.text(14), approvedBy: s.optionalText(15), approvedAt: s.date(16),
+            rejectReason: s.optionalText(17), archivedFrom: s.optionalText(18).flatMap(ItemStatus.init(rawValue:)),
+            missingRuns: s.int(19), createdAt: s.date(20) ?? Date(timeIntervalSince1970: 0), updatedAt: s.date(21) ?? Date(timeIntervalSince1970: 0))
+        if let guessed = s.optionalText(22), !guessed.isEmpty { row.guessed = guessed.split(separator: "\n").map(String.init) }
+        return row
+    }
+
+    public func transaction<T>(_ body: () throws -> T) throws -> T { try sql.transaction(body) }
+
+    /// Rows read inside a transaction are held until it ends (`SQLDialect.forUpdate`).
+    private var lockClause: String { sql.inTransaction ? sql.dialect.forUpdate : "" }
 
     public func row(id: String) throws -> ItemRow? {
         guard let (kind, seq) = ItemKind.parseID(id) else { return nil }
-        return try db.row("SELECT \(SQLiteStore.itemColumns) FROM items WHERE seq = ? AND kind = ?", [.integer(seq), .text(kind.rawValue)], itemRow)
+        return try sql.first("SELECT \(Self.itemColumns) FROM items WHERE seq = ? AND kind = ?" + lockClause, [.integer(seq), .text(kind.rawValue)], itemRow)
     }
 
     public func row(sourceID: String, key: String) throws -> ItemRow? {
-        try db.row("SELECT \(SQLiteStore.itemColumns) FROM items WHERE source_id = ? AND source_key = ?", [.text(sourceID), .text(key)], itemRow)
+        try sql.first("SELECT \(Self.itemColumns) FROM items WHERE source_id = ? AND source_key = ?" + lockClause, [.text(sourceID), .text(key)], itemRow)
     }
 
     public func activeRows(sourceID: String) throws -> [ItemRow] {
-        try db.rows("SELECT \(SQLiteStore.itemColumns) FROM items WHERE source_id = ? AND status IN ('pending', 'published') ORDER BY seq", [.text(sourceID)], itemRow)
+        try sql.select("SELECT \(Self.itemColumns) FROM items WHERE source_id = ? AND status IN ('pending', 'published') ORDER BY seq", [.text(sourceID)], itemRow)
     }
 
     public func content(of row: ItemRow, revision: Int) throws -> ItemContent {
-        guard let json = try db.row("SELECT content FROM revisions WHERE item_seq = ? AND number = ?", [.integer(row.seq), .integer(revision)], { $0.text(0) }) else {
-            throw TimeTrackError(.database, "revision \(revision) of \(row.id) is missing", fix: "the store was changed by hand; check it with sqlite3", context: ["item": row.id])
+        guard let json = try sql.first("SELECT content FROM revisions WHERE item_seq = ? AND number = ?", [.integer(row.seq), .integer(Int64(revision))], { $0.text(0) }) else {
+            throw TimeTrackError(.database, "revision \(revision) of \(row.id) is missing", fix: "the store was changed by hand; check it with sqlite3 or psql", context: ["item": row.id])
         }
         return try ItemContent.decode(kind: row.kind, json: json)
     }
 
     public func revisions(of row: ItemRow) throws -> [Revision] {
-        try db.rows(
+        try sql.select(
             "SELECT number, state, content, content_hash, created_at, created_by, note, went_live_at FROM revisions WHERE item_seq = ? ORDER BY number",
             [.integer(row.seq)]
         ) { s in
@@ -41,11 +66,11 @@ extension SQLiteStore {
     }
 
     public func lastRevisionNumber(of row: ItemRow) throws -> Int {
-        try db.optionalInt("SELECT max(number) FROM revisions WHERE item_seq = ?", [.integer(row.seq)]) ?? 0
+        try sql.integer("SELECT max(number) FROM revisions WHERE item_seq = ?", [.integer(row.seq)]) ?? 0
     }
 
     public func locks(of row: ItemRow) throws -> [FieldLock] {
-        try db.rows("SELECT field, locked_by, locked_at, upstream FROM field_locks WHERE item_seq = ? ORDER BY field", [.integer(row.seq)]) { s in
+        try sql.select("SELECT field, locked_by, locked_at, upstream FROM field_locks WHERE item_seq = ? ORDER BY field", [.integer(row.seq)]) { s in
             FieldLock(
                 field: s.text(0), lockedBy: s.text(1), lockedAt: s.date(2) ?? Date(timeIntervalSince1970: 0),
                 upstream: s.optionalText(3).flatMap { try? JSONCoding.decoder().decode(JSONValue.self, from: Data($0.utf8)) })
@@ -54,11 +79,12 @@ extension SQLiteStore {
 
     public func insertRow(_ row: ItemRow, content: ItemContent) throws -> ItemRow {
         var row = row
-        // The next sequence number is read inside this write transaction (no other writer can
-        // take it), so the id, title and sort date go in with one write of the row.
-        row.seq = Int64(try db.optionalInt("SELECT max(seq) FROM items") ?? 0) + 1
+        // Inside the write transaction (SQLite: no other writer can take it; PostgreSQL: the
+        // identity's next value, unique across every machine), so the id, title and sort date
+        // go in with one write of the row.
+        row.seq = Int64(try sql.integer(sql.dialect.nextItemSeq) ?? 0)
         row.id = row.kind.idPrefix + String(row.seq)
-        try db.run(
+        try sql.run(
             """
             INSERT INTO items (seq, id, kind, status, school, title, sort_at, source_id, source_key, source_url, fetched_at, page_hash, importer,
                                importer_version, live_revision, pending_revision, base_hash, approved_by, approved_at, reject_reason,
@@ -68,13 +94,13 @@ extension SQLiteStore {
             [
                 .integer(row.seq), .text(row.id), .text(row.kind.rawValue), .text(row.status.rawValue), .text(row.school),
                 .text(String(content.title.prefix(300))), .date(content.sortDate),
-            ] + rowValues(row) + [.date(row.createdAt), .date(row.updatedAt)])
-        try Projection(content).write(itemSeq: row.seq, in: db)
+            ] + Self.rowValues(row) + [.date(row.createdAt), .date(row.updatedAt)])
+        try Projection(content).write(itemSeq: row.seq, in: sql)
         return row
     }
 
     /// The columns every row write sets, in `items` order from `source_id` to `missing_runs`, then `guessed`.
-    private func rowValues(_ row: ItemRow) -> [SQLValue] {
+    private static func rowValues(_ row: ItemRow) -> [SQLValue] {
         [
             .text(row.sourceID), .text(row.sourceKey), .text(row.sourceURL), .date(row.fetchedAt), .text(row.pageHash), .text(row.importer),
             .text(row.importerVersion), row.liveRevision.map { .integer(Int64($0)) } ?? .null, row.pendingRevision.map { .integer(Int64($0)) } ?? .null,
@@ -84,23 +110,25 @@ extension SQLiteStore {
     }
 
     public func updateRow(_ row: ItemRow) throws {
-        try db.run(
+        try sql.run(
             """
             UPDATE items SET source_id = ?, source_key = ?, source_url = ?, fetched_at = ?, page_hash = ?, importer = ?, importer_version = ?,
                 live_revision = ?, pending_revision = ?, base_hash = ?, approved_by = ?, approved_at = ?, reject_reason = ?, archived_from = ?,
                 missing_runs = ?, guessed = ?, status = ?, school = ?, updated_at = ?
             WHERE seq = ?
             """,
-            rowValues(row) + [.text(row.status.rawValue), .text(row.school), .date(row.updatedAt), .integer(row.seq)])
+            Self.rowValues(row) + [.text(row.status.rawValue), .text(row.school), .date(row.updatedAt), .integer(row.seq)])
     }
 
     public func project(_ content: ItemContent, of row: ItemRow) throws {
-        try Projection(content).write(itemSeq: row.seq, in: db)
-        try db.run("UPDATE items SET title = ?, sort_at = ? WHERE seq = ?", [.text(String(content.title.prefix(300))), .date(content.sortDate), .integer(row.seq)])
+        try Projection(content).write(itemSeq: row.seq, in: sql)
+        try sql.run("UPDATE items SET title = ?, sort_at = ? WHERE seq = ?", [.text(String(content.title.prefix(300))), .date(content.sortDate), .integer(row.seq)])
     }
 
     public func addRevision(_ revision: NewRevision, to row: ItemRow) throws {
-        try db.run(
+        // Consoles listening learn of it when (and only if) the transaction commits.
+        if revision.state == .pending, let announce = sql.dialect.announcePending { try sql.run(announce, [.text(row.id)]) }
+        try sql.run(
             "INSERT INTO revisions (item_seq, number, state, content, content_hash, created_at, created_by, run_id, note, went_live_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 .integer(row.seq), .integer(Int64(revision.number)), .text(revision.state.rawValue), .text(revision.json), .text(revision.hash),
@@ -110,50 +138,55 @@ extension SQLiteStore {
     }
 
     public func setRevisionState(_ state: Revision.State, number: Int, of row: ItemRow, at: Date) throws {
-        try db.run(
-            "UPDATE revisions SET state = ?, went_live_at = CASE WHEN ? AND went_live_at IS NULL THEN ? ELSE went_live_at END WHERE item_seq = ? AND number = ?",
+        try sql.run(
+            "UPDATE revisions SET state = ?, went_live_at = CASE WHEN ? = 1 AND went_live_at IS NULL THEN ? ELSE went_live_at END WHERE item_seq = ? AND number = ?",
             [.text(state.rawValue), .bool(state == .live), .date(at), .integer(row.seq), .integer(Int64(number))])
     }
 
     public func putLock(_ lock: FieldLock, upstreamAt: Date?, on row: ItemRow) throws {
         let upstream = lock.upstream.flatMap { try? JSONCoding.compactString($0) }
-        try db.run(
+        try sql.run(
             """
             INSERT INTO field_locks (item_seq, field, locked_by, locked_at, upstream, upstream_at) VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT (item_seq, field) DO UPDATE SET locked_by = excluded.locked_by, locked_at = excluded.locked_at,
                 upstream = excluded.upstream,
-                upstream_at = CASE WHEN excluded.upstream IS field_locks.upstream THEN coalesce(field_locks.upstream_at, excluded.upstream_at)
+                upstream_at = CASE WHEN excluded.upstream \(sql.dialect.same) field_locks.upstream THEN coalesce(field_locks.upstream_at, excluded.upstream_at)
                                    ELSE excluded.upstream_at END
             """,
             [.integer(row.seq), .text(lock.field), .text(lock.lockedBy), .date(lock.lockedAt), .text(upstream), .date(upstream == nil ? nil : upstreamAt)])
     }
 
     public func removeLock(_ field: String, from row: ItemRow) throws {
-        try db.run("DELETE FROM field_locks WHERE item_seq = ? AND field = ?", [.integer(row.seq), .text(field)])
+        try sql.run("DELETE FROM field_locks WHERE item_seq = ? AND field = ?", [.integer(row.seq), .text(field)])
     }
 
     public func absenceStudents() throws -> [String] {
-        try db.rows(
-            """
-            SELECT DISTINCT json_extract(r.content, '$.student') FROM revisions r JOIN items i ON i.seq = r.item_seq
-            WHERE i.kind = 'absence' AND json_extract(r.content, '$.student') IS NOT NULL
-            """
+        let student = sql.dialect.jsonText("r.content", "student")
+        return try sql.select(
+            "SELECT DISTINCT \(student) FROM revisions r JOIN items i ON i.seq = r.item_seq WHERE i.kind = 'absence' AND \(student) IS NOT NULL", []
         ) { $0.text(0) }
     }
 
     public func appendAudit(_ entry: NewAuditEntry) throws {
         // The next link of the chain: the last entry's id and hash, read in the caller's
-        // transaction (every write holds the write lock, so no other entry comes between).
-        let last = try db.row("SELECT id, hash FROM audit ORDER BY id DESC LIMIT 1") { ($0.int64(0), $0.text(1)) }
+        // transaction while no other appender can come between (SQLite's write lock; on
+        // PostgreSQL a transaction-scoped advisory lock, whatever machine appends).
+        if let serialize = sql.dialect.serializeAudit { try sql.run(serialize, []) }
+        let last = try sql.first("SELECT id, hash FROM audit ORDER BY id DESC LIMIT 1") { ($0.int64(0), $0.text(1)) }
         let fields = AuditChain.Fields(
             id: (last?.0 ?? 0) + 1, at: StoreDate.format(entry.at), operatorName: entry.operatorName, action: entry.action, itemSeq: entry.itemSeq,
             itemID: entry.itemID, reason: entry.reason, detail: entry.detail, batch: entry.batch)
         let previous = last?.1 ?? ""
-        try db.run(
+        try sql.run(
             "INSERT INTO audit (id, at, operator, action, item_seq, item_id, reason, detail, batch, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 .integer(fields.id), .text(fields.at), .text(entry.operatorName), .text(entry.action), entry.itemSeq.map { .integer($0) } ?? .null, .text(entry.itemID),
                 .text(entry.reason), .text(entry.detail), .text(entry.batch), .text(previous), .text(AuditChain.hash(fields, previous: previous)),
             ])
+    }
+
+    /// Walks the whole audit chain: the first entry that does not hold, and why.
+    public func verifyAudit() throws -> AuditVerification {
+        AuditChain.verify(try sql.select(AuditChain.selectAll, [], AuditChain.fields))
     }
 }
