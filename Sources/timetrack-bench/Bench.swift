@@ -13,10 +13,10 @@ enum PostgresBench {
 
     /// Empties the bench's database (its `public` schema dropped and made again). Refuses a
     /// database whose store has operators: the bench never makes any, so that is somebody's store.
-    static func reset(_ address: String) throws {
+    static func reset(_ address: String, force: Bool = false) throws {
         let db = try PostgresConnection(address)
         defer { db.close() }
-        if try db.scalar("SELECT to_regclass('operators') IS NOT NULL") == "t", let count = try db.scalar("SELECT count(*) FROM operators"), count != "0" {
+        if !force, try db.scalar("SELECT to_regclass('operators') IS NOT NULL") == "t", let count = try db.scalar("SELECT count(*) FROM operators"), count != "0" {
             throw TimeTrackError(
                 .configuration, "the database \(PostgresConnection.redacted(address)) holds a store with \(count) operators, and the bench empties the database it is given",
                 fix: "create one for it: createdb timetrack_bench")

@@ -157,4 +157,38 @@ enum Engine: String, CaseIterable, CustomTestStringConvertible, Sendable {
             #expect(try store.audit(itemID: ids[0], limit: 10).map(\.action) == ["approve", "import-new"])
         }
     }
+
+    /// Appends in one transaction reuse the chain's head; a savepoint rolled back after an
+    /// append takes its entry back, and the next append links to the entry before it.
+    @Test(arguments: Engine.allCases)
+    func theAuditChainHoldsAcrossRolledBackSavepoints(_ engine: Engine) throws {
+        try engine.with { store in
+            func entry(_ action: String) -> NewAuditEntry {
+                NewAuditEntry(at: Date(timeIntervalSince1970: 1_790_000_000), operatorName: "ana", action: action, itemSeq: nil, itemID: nil, reason: nil, detail: nil)
+            }
+            struct Refused: Error {}
+            try store.appendAudit(entry("before"))
+            try store.transaction {
+                try store.appendAudit(entry("one"))
+                #expect(throws: Refused.self) {
+                    try store.transaction {
+                        try store.appendAudit(entry("rolled back"))
+                        throw Refused()
+                    }
+                }
+                try store.transaction { try store.appendAudit(entry("two")) }
+                try store.appendAudit(entry("three"))
+            }
+            #expect(throws: Refused.self) {
+                try store.transaction {
+                    try store.appendAudit(entry("all rolled back"))
+                    throw Refused()
+                }
+            }
+            try store.appendAudit(entry("after"))
+            #expect(try store.audit(itemID: nil, limit: 10).map(\.action) == ["after", "three", "two", "one", "before"])
+            let verification = try store.verifyAudit()
+            #expect(verification.holds && verification.entries == 5, "\(verification)")
+        }
+    }
 }

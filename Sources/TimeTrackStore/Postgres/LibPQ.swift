@@ -25,6 +25,9 @@ final class LibPQ: @unchecked Sendable {
     typealias Clear = @convention(c) (OpaquePointer?) -> Void
     typealias ServerVersion = @convention(c) (OpaquePointer?) -> Int32
     typealias Exec = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> OpaquePointer?
+    typealias Prepare = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32, UnsafePointer<UInt32>?) -> OpaquePointer?
+    typealias ExecPrepared =
+        @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?, Int32) -> OpaquePointer?
     typealias CmdTuples = @convention(c) (OpaquePointer?) -> UnsafePointer<CChar>?
     typealias Notifies = @convention(c) (OpaquePointer?) -> UnsafeMutableRawPointer?
     typealias FreeMem = @convention(c) (UnsafeMutableRawPointer?) -> Void
@@ -44,6 +47,8 @@ final class LibPQ: @unchecked Sendable {
     let serverVersion: ServerVersion
     let exec: Exec
     let cmdTuples: CmdTuples
+    let prepare: Prepare
+    let execPrepared: ExecPrepared
     let consumeInput: Status
     let notifies: Notifies
     let freemem: FreeMem
@@ -80,8 +85,10 @@ final class LibPQ: @unchecked Sendable {
             let getisnull = symbol("PQgetisnull", GetIsNull.self), let clear = symbol("PQclear", Clear.self),
             let serverVersion = symbol("PQserverVersion", ServerVersion.self), let exec = symbol("PQexec", Exec.self),
             let cmdTuples = symbol("PQcmdTuples", CmdTuples.self), let consumeInput = symbol("PQconsumeInput", Status.self),
-            let notifies = symbol("PQnotifies", Notifies.self), let freemem = symbol("PQfreemem", FreeMem.self), let socket = symbol("PQsocket", Status.self)
+            let notifies = symbol("PQnotifies", Notifies.self), let freemem = symbol("PQfreemem", FreeMem.self), let socket = symbol("PQsocket", Status.self),
+            let prepare = symbol("PQprepare", Prepare.self), let execPrepared = symbol("PQexecPrepared", ExecPrepared.self)
         else { return nil }
+        (self.prepare, self.execPrepared) = (prepare, execPrepared)
         (self.cmdTuples, self.consumeInput, self.notifies, self.freemem, self.socket) = (cmdTuples, consumeInput, notifies, freemem, socket)
         (self.connectdb, self.status, self.errorMessage, self.finish, self.execParams) = (connectdb, status, errorMessage, finish, execParams)
         (self.resultStatus, self.resultErrorField, self.ntuples, self.nfields, self.getvalue) = (resultStatus, resultErrorField, ntuples, nfields, getvalue)
@@ -185,14 +192,49 @@ public final class PostgresConnection {
     @discardableResult
     func execute(_ sql: String, _ parameters: [String?]) throws -> (rows: [[String?]], changed: Int) {
         guard let handle else { throw TimeTrackError(.database, "the PostgreSQL connection is closed") }
-        // The parameters as C strings that live until the call returns.
+        return try withParameters(parameters) { values in
+            let result = sql.withCString { pq.execParams(handle, $0, Int32(parameters.count), nil, values, nil, nil, 0) }
+            defer { pq.clear(result) }
+            return try read(result)
+        }
+    }
+
+    /// Statements prepared on this connection (by their SQL text) and their names: the store's
+    /// statements are parsed and planned once per connection, not once per call.
+    private var prepared: [String: String] = [:]
+
+    /// Runs a statement prepared once per connection (`PQprepare`, then `PQexecPrepared`);
+    /// `text` turns `sql` into what the server is sent, once, when it is prepared.
+    @discardableResult
+    func executePrepared(_ sql: String, _ parameters: [String?], text: (String) -> String = { $0 }) throws -> (rows: [[String?]], changed: Int) {
+        guard let handle else { throw TimeTrackError(.database, "the PostgreSQL connection is closed") }
+        let name: String
+        if let known = prepared[sql] {
+            name = known
+        } else {
+            name = "tt\(prepared.count + 1)"
+            let result = name.withCString { n in text(sql).withCString { pq.prepare(handle, n, $0, 0, nil) } }
+            defer { pq.clear(result) }
+            try check(result)
+            prepared[sql] = name
+        }
+        return try withParameters(parameters) { values in
+            let result = name.withCString { pq.execPrepared(handle, $0, Int32(parameters.count), values, nil, nil, 0) }
+            defer { pq.clear(result) }
+            return try read(result)
+        }
+    }
+
+    /// The parameters as C strings that live while `body` runs.
+    private func withParameters<T>(_ parameters: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) throws -> T) rethrows -> T {
         let copies: [UnsafeMutablePointer<CChar>?] = parameters.map { $0.map { strdup($0) } ?? nil }
         defer { for copy in copies { free(copy) } }
         let pointers = copies.map { UnsafePointer($0) }
-        let result = pointers.withUnsafeBufferPointer { buffer in
-            sql.withCString { pq.execParams(handle, $0, Int32(parameters.count), nil, buffer.baseAddress, nil, nil, 0) }
-        }
-        defer { pq.clear(result) }
+        return try pointers.withUnsafeBufferPointer { try body($0.baseAddress) }
+    }
+
+    /// A result's rows (each column as text or nil) and the rows it changed; its error thrown.
+    private func read(_ result: OpaquePointer?) throws -> (rows: [[String?]], changed: Int) {
         try check(result)
         var rows: [[String?]] = []
         let count = pq.ntuples(result), columns = pq.nfields(result)
@@ -219,17 +261,30 @@ public final class PostgresConnection {
         let name = "s\(depth)"
         try execute(depth == 0 ? "BEGIN" : "SAVEPOINT \(name)")
         depth += 1
+        let result: T
         do {
-            let result = try body()
-            depth -= 1
-            try execute(depth == 0 ? "COMMIT" : "RELEASE SAVEPOINT \(name)")
-            return result
+            result = try body()
         } catch {
             depth -= 1
+            auditHead = nil
             try? execute(depth == 0 ? "ROLLBACK" : "ROLLBACK TO SAVEPOINT \(name); RELEASE SAVEPOINT \(name)")
             throw error
         }
+        depth -= 1
+        if depth == 0 { auditHead = nil }
+        do {
+            try execute(depth == 0 ? "COMMIT" : "RELEASE SAVEPOINT \(name)")
+        } catch {
+            // A COMMIT the server refused (or never got): whatever is still open is rolled back.
+            auditHead = nil
+            try? execute(depth == 0 ? "ROLLBACK" : "ROLLBACK TO SAVEPOINT \(name); RELEASE SAVEPOINT \(name)")
+            throw error
+        }
+        return result
     }
+
+    /// The audit chain's head as this transaction wrote it (`SQLSession.auditHead`).
+    var auditHead: (id: Int64, hash: String)?
 
     // MARK: Notifications
 

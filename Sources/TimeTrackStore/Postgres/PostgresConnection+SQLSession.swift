@@ -25,12 +25,12 @@ extension PostgresConnection: SQLSession {
     var dialect: SQLDialect { .postgres }
 
     func select<T>(_ sql: String, _ values: [SQLValue], _ map: (any SQLRow) throws -> T) throws -> [T] {
-        try execute(Self.numbered(sql), values.map(Self.parameter)).rows.map { try map(PostgresRow(values: $0)) }
+        try executePrepared(sql, values.map(Self.parameter), text: Self.numbered).rows.map { try map(PostgresRow(values: $0)) }
     }
 
     @discardableResult
     func run(_ sql: String, _ values: [SQLValue]) throws -> Int {
-        try execute(Self.numbered(sql), values.map(Self.parameter)).changed
+        try executePrepared(sql, values.map(Self.parameter), text: Self.numbered).changed
     }
 
     var inTransaction: Bool { depth > 0 }

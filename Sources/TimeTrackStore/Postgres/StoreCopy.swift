@@ -78,6 +78,8 @@ public enum StoreCopy {
                 try target.query("SELECT setval(pg_get_serial_sequence('\(table)', '\(column)'), coalesce(max(\(column)), 0) + 1, false) FROM \(table)")
             }
             try target.execute("COMMIT")
+            // Fresh statistics for the planner: a bulk load leaves none until autovacuum comes by.
+            try? target.execute("ANALYZE")
         } catch {
             try? target.execute("ROLLBACK")
             throw error

@@ -181,6 +181,9 @@ final class Database {
     /// Savepoints open inside the current transaction (names `s0`, `s1`, …).
     private var savepoints = 0
 
+    /// The audit chain's head as this transaction wrote it (`SQLSession.auditHead`).
+    var auditHead: (id: Int64, hash: String)?
+
     /// Whether a transaction is open, as SQLite itself says (not a counter of ours: a failed
     /// COMMIT or an automatic rollback can end a transaction behind our back).
     var inTransaction: Bool { handle.map { sqlite3_get_autocommit($0) == 0 } ?? false }
@@ -194,7 +197,9 @@ final class Database {
     func transaction<T>(_ body: () throws -> T) throws -> T {
         if !inTransaction {
             savepoints = 0
+            auditHead = nil
             try run("BEGIN IMMEDIATE")
+            defer { auditHead = nil }
             do {
                 let result = try body()
                 try run("COMMIT")
@@ -216,6 +221,7 @@ final class Database {
             try run("RELEASE \(name)")
             return result
         } catch {
+            auditHead = nil
             if inTransaction {
                 _ = try? run("ROLLBACK TO \(name)")
                 _ = try? run("RELEASE \(name)")

@@ -79,22 +79,23 @@ extension SQLStore {
 
     public func insertRow(_ row: ItemRow, content: ItemContent) throws -> ItemRow {
         var row = row
-        // Inside the write transaction (SQLite: no other writer can take it; PostgreSQL: the
-        // identity's next value, unique across every machine), so the id, title and sort date
-        // go in with one write of the row.
-        row.seq = Int64(try sql.integer(sql.dialect.nextItemSeq) ?? 0)
-        row.id = row.kind.idPrefix + String(row.seq)
-        try sql.run(
+        // The number is taken in the same statement (`SQLDialect.nextItemSeq`), so the id, title
+        // and sort date go in with one write of the row.
+        let values: [SQLValue] =
+            [.text(row.kind.idPrefix), .text(row.kind.rawValue), .text(row.status.rawValue), .text(row.school), .text(String(content.title.prefix(300))), .date(content.sortDate)]
+            + Self.rowValues(row) + [.date(row.createdAt), .date(row.updatedAt)]
+        let seq = try sql.first(
             """
             INSERT INTO items (seq, id, kind, status, school, title, sort_at, source_id, source_key, source_url, fetched_at, page_hash, importer,
                                importer_version, live_revision, pending_revision, base_hash, approved_by, approved_at, reject_reason,
                                archived_from, missing_runs, guessed, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            [
-                .integer(row.seq), .text(row.id), .text(row.kind.rawValue), .text(row.status.rawValue), .text(row.school),
-                .text(String(content.title.prefix(300))), .date(content.sortDate),
-            ] + Self.rowValues(row) + [.date(row.createdAt), .date(row.updatedAt)])
+            SELECT n.seq, CAST(? AS TEXT) || n.seq, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM (\(sql.dialect.nextItemSeq)) AS n
+            RETURNING seq
+            """, values
+        ) { $0.int64(0) }
+        guard let seq else { throw TimeTrackError(.database, "the store gave the new item no number", fix: "check the store with sqlite3 or psql") }
+        row.seq = seq
+        row.id = row.kind.idPrefix + String(seq)
         try Projection(content).write(itemSeq: row.seq, in: sql)
         return row
     }
@@ -126,15 +127,18 @@ extension SQLStore {
     }
 
     public func addRevision(_ revision: NewRevision, to row: ItemRow) throws {
-        // Consoles listening learn of it when (and only if) the transaction commits.
-        if revision.state == .pending, let announce = sql.dialect.announcePending { try sql.run(announce, [.text(row.id)]) }
-        try sql.run(
-            "INSERT INTO revisions (item_seq, number, state, content, content_hash, created_at, created_by, run_id, note, went_live_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                .integer(row.seq), .integer(Int64(revision.number)), .text(revision.state.rawValue), .text(revision.json), .text(revision.hash),
-                .date(revision.at), .text(revision.by), revision.runID.map { .integer($0) } ?? .null, .text(revision.note),
-                .date(revision.state == .live ? revision.at : nil),
-            ])
+        let insert = "INSERT INTO revisions (item_seq, number, state, content, content_hash, created_at, created_by, run_id, note, went_live_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        let values: [SQLValue] = [
+            .integer(row.seq), .integer(Int64(revision.number)), .text(revision.state.rawValue), .text(revision.json), .text(revision.hash),
+            .date(revision.at), .text(revision.by), revision.runID.map { .integer($0) } ?? .null, .text(revision.note),
+            .date(revision.state == .live ? revision.at : nil),
+        ]
+        // Consoles listening learn of a pending one when (and only if) the transaction commits.
+        if revision.state == .pending, let announcing = sql.dialect.announcing(insert) {
+            _ = try sql.select(announcing, values + [.text(row.id)]) { _ in () }
+        } else {
+            try sql.run(insert, values)
+        }
     }
 
     public func setRevisionState(_ state: Revision.State, number: Int, of row: ItemRow, at: Date) throws {
@@ -171,18 +175,26 @@ extension SQLStore {
         // The next link of the chain: the last entry's id and hash, read in the caller's
         // transaction while no other appender can come between (SQLite's write lock; on
         // PostgreSQL a transaction-scoped advisory lock, whatever machine appends).
-        if let serialize = sql.dialect.serializeAudit { try sql.run(serialize, []) }
-        let last = try sql.first("SELECT id, hash FROM audit ORDER BY id DESC LIMIT 1") { ($0.int64(0), $0.text(1)) }
+        // Within one transaction the head is known after the first append: the lock is still held.
+        let last: (Int64, String)?
+        if sql.inTransaction, let head = sql.auditHead {
+            last = head
+        } else {
+            if let serialize = sql.dialect.serializeAudit { try sql.run(serialize, []) }
+            last = try sql.first("SELECT id, hash FROM audit ORDER BY id DESC LIMIT 1") { ($0.int64(0), $0.text(1)) }
+        }
         let fields = AuditChain.Fields(
             id: (last?.0 ?? 0) + 1, at: StoreDate.format(entry.at), operatorName: entry.operatorName, action: entry.action, itemSeq: entry.itemSeq,
             itemID: entry.itemID, reason: entry.reason, detail: entry.detail, batch: entry.batch)
         let previous = last?.1 ?? ""
+        let hash = AuditChain.hash(fields, previous: previous)
         try sql.run(
             "INSERT INTO audit (id, at, operator, action, item_seq, item_id, reason, detail, batch, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 .integer(fields.id), .text(fields.at), .text(entry.operatorName), .text(entry.action), entry.itemSeq.map { .integer($0) } ?? .null, .text(entry.itemID),
-                .text(entry.reason), .text(entry.detail), .text(entry.batch), .text(previous), .text(AuditChain.hash(fields, previous: previous)),
+                .text(entry.reason), .text(entry.detail), .text(entry.batch), .text(previous), .text(hash),
             ])
+        if sql.inTransaction { sql.auditHead = (fields.id, hash) }
     }
 
     /// Walks the whole audit chain: the first entry that does not hold, and why.

@@ -28,6 +28,10 @@ protocol SQLSession: AnyObject {
     @discardableResult func transaction<T>(_ body: () throws -> T) throws -> T
     /// Whether a transaction is open on the connection.
     var inTransaction: Bool { get }
+    /// The audit chain's last entry as this transaction wrote it (id and hash), so the next
+    /// append in the same transaction needs no lock and no read. The connection forgets it
+    /// whenever a transaction or savepoint rolls back, and when the outermost one ends.
+    var auditHead: (id: Int64, hash: String)? { get set }
 }
 
 extension SQLSession {
@@ -71,15 +75,19 @@ enum SQLDialect {
     /// deciding one item take turns and the second sees the first's outcome.
     var forUpdate: String { self == .sqlite ? "" : " FOR UPDATE" }
 
-    /// The next item number: on SQLite read inside the write transaction (no other writer can
-    /// take it), on PostgreSQL the identity's next value (unique whatever machine writes).
+    /// The next item number, as a one-row query of a column `seq`: on SQLite read inside the
+    /// write transaction (no other writer can take it), on PostgreSQL the identity's next value
+    /// (unique whatever machine writes).
     var nextItemSeq: String {
-        self == .sqlite ? "SELECT coalesce(max(seq), 0) + 1 FROM items" : "SELECT nextval(pg_get_serial_sequence('items', 'seq'))"
+        self == .sqlite ? "SELECT coalesce(max(seq), 0) + 1 AS seq FROM items" : "SELECT nextval(pg_get_serial_sequence('items', 'seq')) AS seq"
     }
 
-    /// Announces a new pending revision's item id (`?`) to listening consoles when the
-    /// transaction commits; nil where the engine cannot (SQLite).
-    var announcePending: String? { self == .sqlite ? nil : "SELECT pg_notify('\(PostgresStore.pendingChannel)', ?)" }
+    /// `insert` (a statement whose values end where the item id, `?`, follows) made to announce
+    /// the item id to listening consoles when the transaction commits, in the same round trip;
+    /// nil where the engine cannot (SQLite).
+    func announcing(_ insert: String) -> String? {
+        self == .sqlite ? nil : "WITH inserted AS (\(insert) RETURNING item_seq) SELECT pg_notify('\(PostgresStore.pendingChannel)', ?) FROM inserted"
+    }
 
     /// Orders audit appends to the end of the transaction; nil where the write lock already does (SQLite).
     var serializeAudit: String? { self == .sqlite ? nil : "SELECT pg_advisory_xact_lock(\(PostgresStore.auditLock))" }
