@@ -26,8 +26,17 @@ extension Console {
             if fromServer == nil {
                 // Reading the whole store is an admin's to do.
                 let source = try SQLiteStore(path: from, create: false, readOnly: true)
-                try session.requireAdmin(in: source, for: "copy the store")
-                source.close()
+                defer { source.close() }
+                if try source.operators().isEmpty {
+                    // A store no console has opened yet has no admin: its file's owner is the one
+                    // who would become it (the read-only connection cannot record that).
+                    var info = stat()
+                    guard stat(from, &info) == 0, info.st_uid == geteuid() else {
+                        throw TimeTrackError(.permission, "this store has no operators yet, and only its file's owner may copy it", fix: "run `timetrack-admin --store \(from) status` as the owner first")
+                    }
+                } else {
+                    try session.requireAdmin(in: source, for: "copy the store")
+                }
                 report = try StoreCopy.toPostgres(from: from, to: to) { _, rows in progress.update(pages: 0, items: rows) }
             } else {
                 // On PostgreSQL the server decides who may read every table.

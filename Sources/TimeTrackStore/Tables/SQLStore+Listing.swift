@@ -42,13 +42,15 @@ extension SQLStore {
     }
 
     /// The review queue's two arms (pending content; missing long enough), each on its own
-    /// partial index, with `filter` (` AND …`) on both.
-    private func reviewArms(_ columns: String, filter: String) -> String {
+    /// partial index and each cut at `suffix` (`LIMIT ?`, in order or not), with `filter`
+    /// (` AND …`) on both. Cut one by one, each arm is an index range read to its limit on either
+    /// engine (PostgreSQL would otherwise read all of a long queue to sort it).
+    private func reviewArms(_ columns: String, filter: String, suffix: String) -> String {
         let dialect = sql.dialect
         return """
-            SELECT \(columns) FROM items \(dialect.indexed("items_review")) WHERE pending_revision IS NOT NULL AND status IN ('pending', 'published')\(filter)
+            SELECT * FROM (SELECT \(columns) FROM items \(dialect.indexed("items_review")) WHERE pending_revision IS NOT NULL AND status IN ('pending', 'published')\(filter)\(suffix)) AS waiting
             UNION ALL
-            SELECT \(columns) FROM items \(dialect.indexed("items_missing")) WHERE missing_runs > 0 AND missing_runs >= ? AND pending_revision IS NULL AND status IN ('pending', 'published')\(filter)
+            SELECT * FROM (SELECT \(columns) FROM items \(dialect.indexed("items_missing")) WHERE missing_runs > 0 AND missing_runs >= ? AND pending_revision IS NULL AND status IN ('pending', 'published')\(filter)\(suffix)) AS missing
             """
     }
 
@@ -63,8 +65,9 @@ extension SQLStore {
         if query.needsReview {
             // Merged in (kind, seq) order: instant on a store with a million items and hundreds
             // of thousands waiting.
-            statement = reviewArms(columns, filter: conditions.map { " AND " + $0 }.joined()) + " ORDER BY kind, seq LIMIT ? OFFSET ?"
-            values = values + [.integer(Int64(query.missingThreshold))] + values
+            let upTo = SQLValue.integer(Int64(max(0, query.limit) + max(0, query.offset)))
+            statement = reviewArms(columns, filter: conditions.map { " AND " + $0 }.joined(), suffix: " ORDER BY kind, seq LIMIT ?") + " ORDER BY kind, seq LIMIT ? OFFSET ?"
+            values = values + [upTo, .integer(Int64(query.missingThreshold))] + values + [upTo]
         } else {
             let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
             let order = query.dated == nil ? "sort_at DESC, seq DESC" : "sort_at, seq"
@@ -94,8 +97,9 @@ extension SQLStore {
             filter += " AND source_id = ?"
             values.append(.text(sourceID))
         }
-        let statement = "SELECT count(*) FROM (" + reviewArms("1", filter: filter) + " LIMIT ?) AS queue"
-        return try sql.integer(statement, values + [.integer(Int64(missingThreshold))] + values + [.integer(Int64(cap))]) ?? 0
+        let statement = "SELECT count(*) FROM (" + reviewArms("1 AS one", filter: filter, suffix: " LIMIT ?") + " LIMIT ?) AS queue"
+        let upTo = SQLValue.integer(Int64(max(0, cap)))
+        return try sql.integer(statement, values + [upTo, .integer(Int64(missingThreshold))] + values + [upTo, upTo]) ?? 0
     }
 
     public func audit(itemID: String?, limit: Int) throws -> [AuditEntry] {
