@@ -6,8 +6,9 @@ import TimeTrackReview
 
 @testable import TimeTrackStore
 
-/// What only SQLite holds: content read back from the file, the typed rows and views an app
-/// backend reads, operators. The rules themselves are `LifecycleSuiteTests` (every repository).
+/// What a store holds, on both engines: content read back through a new connection, the typed
+/// rows and views an app backend reads, operators. The rules themselves are `LifecycleSuiteTests`
+/// (every repository).
 @Suite struct LifecycleTests {
     func withStore(_ body: (SQLiteStore, TemporaryDirectory) throws -> Void) throws {
         let dir = try TemporaryDirectory("store")
@@ -17,15 +18,14 @@ import TimeTrackReview
         try body(store, dir)
     }
 
-    @Test("every model round-trips through the store", arguments: Samples.allKinds)
-    func roundTrip(_ content: ItemContent) throws {
-        try withStore { (store, dir) throws in
+    @Test("every model round-trips through the store", arguments: Engine.allCases, Samples.allKinds)
+    func roundTrip(_ engine: Engine, _ content: ItemContent) throws {
+        try engine.with { store, location in
             let item = try Lifecycle(store).submit(content, school: "hillcrest", by: "ana", note: nil)
             #expect(item.status == .pending)
             #expect(item.id.hasPrefix(content.kind.idPrefix))
-            // Reopen from disk: nothing cached.
-            store.close()
-            let reopened = try SQLiteStore(path: dir.path("t.sqlite"), create: false)
+            // Read through a new connection: nothing cached.
+            let reopened = try Engine.open(location)
             defer { reopened.close() }
             let read = try reopened.item(item.id)
             #expect(read.content == content)
@@ -35,13 +35,15 @@ import TimeTrackReview
     }
 
     /// The typed rows and views an app backend reads follow the live revision only.
-    @Test func publishedViewsShowTheLiveRevision() throws {
-        try withStore { (store, _) throws in
+    @Test(arguments: Engine.allCases)
+    func publishedViewsShowTheLiveRevision(_ engine: Engine) throws {
+        try engine.with { store, location in
             let life = Lifecycle(store)
             let record = ImportedRecord(key: "k1", content: Samples.announcement("Old title"), school: nil, provenance: Samples.provenance())
             let id = try life.recordImported(record, runID: nil, by: "cron").id
             func liveTitle() throws -> String? {
-                try store.db.row("SELECT title FROM published_announcements WHERE id = ?", [.text(id)]) { $0.text(0) }
+                let title = try Binaries.sql(location, "SELECT title FROM published_announcements WHERE id = '\(id)'").trimmingCharacters(in: .whitespacesAndNewlines)
+                return title.isEmpty ? nil : title
             }
             #expect(try liveTitle() == nil)
             _ = try life.approve(id, by: "ana")

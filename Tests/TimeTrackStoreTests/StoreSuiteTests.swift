@@ -15,22 +15,35 @@ enum Engine: String, CaseIterable, CustomTestStringConvertible, Sendable {
     /// Runs `body` with a new, empty store of this engine: a real SQLite file, or a fresh
     /// database on a real PostgreSQL server this test process started.
     func with(_ body: (any ImportStore) throws -> Void) throws {
+        try with { store, _ in try body(store) }
+    }
+
+    /// The same, with the store's location (a file path or an address), which `Engine.open` and
+    /// `Binaries.sql` take.
+    func with(_ body: (any ImportStore, String) throws -> Void) throws {
         switch self {
         case .sqlite:
             let dir = try TemporaryDirectory("store-suite")
             defer { dir.remove() }
-            let store = try SQLiteStore(path: dir.path("t.sqlite"))
+            let path = dir.path("t.sqlite")
+            let store = try SQLiteStore(path: path)
             defer { store.close() }
-            try body(store)
+            try body(store, path)
         case .postgres:
             if let reason = PostgresServer.unavailable {
                 if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record(Comment(rawValue: "the PostgreSQL engine was not run: \(reason)")) }
                 return
             }
-            let store = try PostgresStore(address: try PostgresServer.shared().database())
+            let address = try PostgresServer.shared().database()
+            let store = try PostgresStore(address: address)
             defer { store.close() }
-            try body(store)
+            try body(store, address)
         }
+    }
+
+    /// Opens the store at `location` again (a new connection: nothing cached).
+    static func open(_ location: String) throws -> any ImportStore {
+        location.hasPrefix("postgres") ? try PostgresStore(address: location, create: false) : try SQLiteStore(path: location, create: false)
     }
 }
 
