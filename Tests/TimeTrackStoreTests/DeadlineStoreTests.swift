@@ -12,7 +12,7 @@ import TimeTrackReview
 @Suite struct DeadlineStoreTests {
     @Test(arguments: Engine.allCases)
     func publishedDeadlinesResolveTheirCourse(_ engine: Engine) throws {
-        try engine.with { store, path in try publishedDeadlinesResolveTheirCourse(store, path) }
+        try engine.withLocation { store, path in try publishedDeadlinesResolveTheirCourse(store, path) }
     }
 
     func publishedDeadlinesResolveTheirCourse(_ store: any ImportStore, _ path: String) throws {

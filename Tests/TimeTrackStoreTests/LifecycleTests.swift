@@ -20,7 +20,7 @@ import TimeTrackReview
 
     @Test("every model round-trips through the store", arguments: Engine.allCases, Samples.allKinds)
     func roundTrip(_ engine: Engine, _ content: ItemContent) throws {
-        try engine.with { store, location in
+        try engine.withLocation { store, location in
             let item = try Lifecycle(store).submit(content, school: "hillcrest", by: "ana", note: nil)
             #expect(item.status == .pending)
             #expect(item.id.hasPrefix(content.kind.idPrefix))
@@ -37,7 +37,7 @@ import TimeTrackReview
     /// The typed rows and views an app backend reads follow the live revision only.
     @Test(arguments: Engine.allCases)
     func publishedViewsShowTheLiveRevision(_ engine: Engine) throws {
-        try engine.with { store, location in
+        try engine.withLocation { store, location in
             let life = Lifecycle(store)
             let record = ImportedRecord(key: "k1", content: Samples.announcement("Old title"), school: nil, provenance: Samples.provenance())
             let id = try life.recordImported(record, runID: nil, by: "cron").id

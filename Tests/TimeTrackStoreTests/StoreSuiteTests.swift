@@ -15,12 +15,12 @@ enum Engine: String, CaseIterable, CustomTestStringConvertible, Sendable {
     /// Runs `body` with a new, empty store of this engine: a real SQLite file, or a fresh
     /// database on a real PostgreSQL server this test process started.
     func with(_ body: (any ImportStore) throws -> Void) throws {
-        try with { store, _ in try body(store) }
+        try withLocation { store, _ in try body(store) }
     }
 
     /// The same, with the store's location (a file path or an address), which `Engine.open` and
     /// `Binaries.sql` take.
-    func with(_ body: (any ImportStore, String) throws -> Void) throws {
+    func withLocation(_ body: (any ImportStore, String) throws -> Void) throws {
         switch self {
         case .sqlite:
             let dir = try TemporaryDirectory("store-suite")
