@@ -31,6 +31,8 @@ public final class InMemoryRepository: ItemRepository {
 
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         let saved = tables
+        depth += 1
+        defer { depth -= 1 }
         do {
             return try body()
         } catch {
@@ -38,6 +40,9 @@ public final class InMemoryRepository: ItemRepository {
             throw error
         }
     }
+
+    private var depth = 0
+    public var inTransaction: Bool { depth > 0 }
 
     public func row(id: String) throws -> ItemRow? {
         guard let (kind, seq) = ItemKind.parseID(id), let row = tables.rows[seq], row.kind == kind else { return nil }

@@ -38,13 +38,15 @@ extension Lifecycle {
         let canonical = (json: prepared.json, hash: prepared.hash)
         let sourceID = record.provenance.sourceID
         // Fast path, outside any write lock: the same content as last time writes nothing.
-        if let row = try repository.row(sourceID: sourceID, key: record.key), row.missingRuns == 0, row.baseHash == canonical.hash,
-            try repository.locks(of: row).isEmpty
-        {
+        let found = try repository.row(sourceID: sourceID, key: record.key)
+        if let row = found, row.missingRuns == 0, row.baseHash == canonical.hash, try repository.locks(of: row).isEmpty {
             return row.status == .rejected || row.status == .archived ? .skipped(id: row.id, reason: "it is \(row.status.rawValue)") : .unchanged(id: row.id)
         }
+        // Read inside a batch's transaction, the row is held already; otherwise read it again
+        // under the write lock (another process may have changed it since).
+        let held = repository.inTransaction
         return try repository.transaction { () throws -> ImportOutcome in
-            guard var row = try repository.row(sourceID: sourceID, key: record.key) else {
+            guard var row = held ? found : try repository.row(sourceID: sourceID, key: record.key) else {
                 let row = try insert(
                     upstream, school: record.school, key: record.key, provenance: record.provenance, by: "import:\(sourceID)", runID: runID, note: nil,
                     canonical: canonical)

@@ -137,6 +137,9 @@ public protocol ItemRepository: AnyObject {
     /// Runs `body` as one transaction, all or nothing; nested calls are nested savepoints that
     /// roll back alone.
     func transaction<T>(_ body: () throws -> T) throws -> T
+    /// Whether a transaction is open: rows read now are held until it ends (no other writer
+    /// changes them in between).
+    var inTransaction: Bool { get }
 
     /// The row of the item with this id (case-insensitive), or nil.
     func row(id: String) throws -> ItemRow?

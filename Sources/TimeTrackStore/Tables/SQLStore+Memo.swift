@@ -3,6 +3,9 @@ import TimeTrackCore
 
 /// The HTTP cache (validators and bodies) and the page memo, on either engine.
 extension SQLStore {
+    /// Memo rows written by one statement (5 values each, within SQLite's and PostgreSQL's limits).
+    static var memoRowsPerStatement: Int { 100 }
+
     public func cachedResponse(for url: String) throws -> CachedResponse? {
         try sql.first("SELECT etag, last_modified, content_type, body FROM fetch_cache WHERE url = ? AND body IS NOT NULL", [.text(url)]) { s in
             CachedResponse(etag: s.optionalText(0), lastModified: s.optionalText(1), contentType: s.optionalText(2), body: s.data(3))
@@ -53,14 +56,19 @@ extension SQLStore {
 
     public func remember(sourceID: String, entries: [(url: String, pageHash: String, signature: String, payload: Data)]) throws {
         guard !entries.isEmpty else { return }
+        // Many rows a statement (a round trip each on a server); a URL remembered twice keeps its last.
+        var latest: [String: Int] = [:]
+        for (index, entry) in entries.enumerated() { latest[entry.url] = index }
+        let unique = entries.indices.filter { latest[entries[$0].url] == $0 }.map { entries[$0] }
         try sql.transaction {
-            for entry in entries {
+            for start in stride(from: 0, to: unique.count, by: Self.memoRowsPerStatement) {
+                let chunk = unique[start..<min(start + Self.memoRowsPerStatement, unique.count)]
                 try sql.run(
                     """
-                    INSERT INTO page_memo (source_id, url, page_hash, signature, payload) VALUES (?, ?, ?, ?, ?)
+                    INSERT INTO page_memo (source_id, url, page_hash, signature, payload) VALUES \(Array(repeating: "(?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", "))
                     ON CONFLICT (source_id, url) DO UPDATE SET page_hash = excluded.page_hash, signature = excluded.signature, payload = excluded.payload
                     """,
-                    [.text(sourceID), .text(entry.url), .text(entry.pageHash), .text(entry.signature), .blob(entry.payload)])
+                    chunk.flatMap { [.text(sourceID), .text($0.url), .text($0.pageHash), .text($0.signature), .blob($0.payload)] })
             }
         }
     }

@@ -30,6 +30,8 @@ extension SQLStore {
 
     public func transaction<T>(_ body: () throws -> T) throws -> T { try sql.transaction(body) }
 
+    public var inTransaction: Bool { sql.inTransaction }
+
     /// Rows read inside a transaction are held until it ends (`SQLDialect.forUpdate`).
     private var lockClause: String { sql.inTransaction ? sql.dialect.forUpdate : "" }
 
