@@ -20,8 +20,9 @@ extension Lifecycle {
     }
 
     /// Runs several imported records in one transaction: each record is still its own decision
-    /// (revision and audit entry, rolled back alone if it fails), and the batch commits all or
-    /// nothing, so a killed run leaves whole batches.
+    /// (revision and audit entry; a record refused by validation writes nothing), and the batch
+    /// commits all or nothing, so a killed run leaves whole batches. An error other than
+    /// validation from a record is the store failing: let it end the batch (rolled back whole).
     public func batch<T>(_ body: () throws -> T) throws -> T {
         try repository.transaction(body)
     }
@@ -45,14 +46,19 @@ extension Lifecycle {
         // Read inside a batch's transaction, the row is held already; otherwise read it again
         // under the write lock (another process may have changed it since).
         let held = repository.inTransaction
+        func recordNew() throws -> ImportOutcome {
+            let row = try insert(
+                upstream, school: record.school, key: record.key, provenance: record.provenance, by: "import:\(sourceID)", runID: runID, note: nil,
+                canonical: canonical)
+            try audit(who, "import-new", row, detail: "source \(sourceID)")
+            return .new(id: row.id)
+        }
+        // A new item in a batch needs no savepoint of its own: everything that can refuse it
+        // (validation) was checked above, and its writes fail only as the store fails, which
+        // ends the whole batch (`batch`).
+        if held && found == nil { return try recordNew() }
         return try repository.transaction { () throws -> ImportOutcome in
-            guard var row = held ? found : try repository.row(sourceID: sourceID, key: record.key) else {
-                let row = try insert(
-                    upstream, school: record.school, key: record.key, provenance: record.provenance, by: "import:\(sourceID)", runID: runID, note: nil,
-                    canonical: canonical)
-                try audit(who, "import-new", row, detail: "source \(sourceID)")
-                return .new(id: row.id)
-            }
+            guard var row = held ? found : try repository.row(sourceID: sourceID, key: record.key) else { return try recordNew() }
             if row.missingRuns > 0 {
                 row.missingRuns = 0
                 try repository.updateRow(row)
