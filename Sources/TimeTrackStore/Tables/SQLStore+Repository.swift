@@ -86,19 +86,21 @@ extension SQLStore {
         let values: [SQLValue] =
             [.text(row.kind.idPrefix), .text(row.kind.rawValue), .text(row.status.rawValue), .text(row.school), .text(String(content.title.prefix(300))), .date(content.sortDate)]
             + Self.rowValues(row) + [.date(row.createdAt), .date(row.updatedAt)]
-        let seq = try sql.first(
-            """
+        let insert = """
             INSERT INTO items (seq, id, kind, status, school, title, sort_at, source_id, source_key, source_url, fetched_at, page_hash, importer,
                                importer_version, live_revision, pending_revision, base_hash, approved_by, approved_at, reject_reason,
                                archived_from, missing_runs, guessed, created_at, updated_at)
             SELECT n.seq, CAST(? AS TEXT) || n.seq, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM (\(sql.dialect.nextItemSeq)) AS n
             RETURNING seq
-            """, values
-        ) { $0.int64(0) }
+            """
+        let projection = Projection(content)
+        // The typed row in the same statement where the engine can (PostgreSQL), else after it.
+        let combined = sql.dialect.inserting(projection, after: insert)
+        let seq = try sql.first(combined ?? insert, combined == nil ? values : values + projection.values) { $0.int64(0) }
         guard let seq else { throw TimeTrackError(.database, "the store gave the new item no number", fix: "check the store with sqlite3 or psql") }
         row.seq = seq
         row.id = row.kind.idPrefix + String(seq)
-        try Projection(content).write(itemSeq: row.seq, in: sql)
+        if combined == nil { try projection.write(itemSeq: row.seq, in: sql) }
         return row
     }
 

@@ -89,6 +89,18 @@ enum SQLDialect {
         self == .sqlite ? nil : "WITH inserted AS (\(insert) RETURNING item_seq) SELECT pg_notify('\(PostgresStore.pendingChannel)', ?) FROM inserted"
     }
 
+    /// `insert` (an item's insert, `RETURNING seq`) followed by its typed row in one statement,
+    /// the row's values bound after the item's; nil where the engine cannot (SQLite: the row
+    /// is a second statement).
+    func inserting(_ projection: Projection, after insert: String) -> String? {
+        guard self == .postgres else { return nil }
+        let placeholders = Array(repeating: "?", count: projection.columns.count).joined(separator: ", ")
+        return """
+            WITH item AS (\(insert))
+            INSERT INTO \(projection.table) (item_seq, \(projection.columns.joined(separator: ", "))) VALUES ((SELECT seq FROM item), \(placeholders)) RETURNING item_seq
+            """
+    }
+
     /// Orders audit appends to the end of the transaction; nil where the write lock already does (SQLite).
     var serializeAudit: String? { self == .sqlite ? nil : "SELECT pg_advisory_xact_lock(\(PostgresStore.auditLock))" }
 
