@@ -377,7 +377,12 @@ extension Console {
     /// count missing against the store (all new when there is no store yet), like `terraform
     /// plan`; writes nothing, makes no store. Returns 3 when a source could not be read.
     static func dryRun(_ sources: [SourceDefinition], file: String?, session: Session) throws -> Int32 {
-        let store: (any ItemStore)? = session.storeExists ? try session.store() : nil
+        let store: (any ItemStore)?
+        do {
+            store = session.storeExists ? try session.store() : nil
+        } catch let error as TimeTrackError where error.code == .notFound {
+            store = nil  // a PostgreSQL database with no store in it yet: everything would be new
+        }
         var rows: [JSONValue] = []
         var failed = 0
         for source in sources {
