@@ -53,6 +53,10 @@ public final class InMemoryRepository: ItemRepository {
         tables.rows.values.first { $0.sourceID == sourceID && $0.sourceKey == key }
     }
 
+    public func sourceKeys(sourceID: String) throws -> Set<String> {
+        Set(tables.rows.values.filter { $0.sourceID == sourceID }.compactMap(\.sourceKey))
+    }
+
     public func activeRows(sourceID: String) throws -> [ItemRow] {
         tables.rows.values.filter { $0.sourceID == sourceID && ($0.status == .pending || $0.status == .published) }.sorted { $0.seq < $1.seq }
     }

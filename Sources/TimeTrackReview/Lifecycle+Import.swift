@@ -33,13 +33,17 @@ extension Lifecycle {
     /// Locked fields keep the operator's value. When the source says something else, its value
     /// is recorded on the lock once (shown by `show` and `review`, taken back by `unlock`); it
     /// makes no revision by itself, so a lock settles instead of churning.
-    public func recordImported(_ record: ImportedRecord, runID: Int64?, by who: String) throws -> ImportOutcome {
+    ///
+    /// `new`: the caller read the source's keys (`sourceKeys`) in this import, and this key was
+    /// not among them nor imported since: inside a batch the item is written without being
+    /// looked up (were it there after all, the store's unique key refuses it and ends the batch).
+    public func recordImported(_ record: ImportedRecord, runID: Int64?, by who: String, new knownNew: Bool = false) throws -> ImportOutcome {
         let prepared = try record.prepared ?? PreparedContent(record.content, context: ["source": record.provenance.sourceID])
         let upstream = prepared.content
         let canonical = (json: prepared.json, hash: prepared.hash)
         let sourceID = record.provenance.sourceID
         // Fast path, outside any write lock: the same content as last time writes nothing.
-        let found = try repository.row(sourceID: sourceID, key: record.key)
+        let found = knownNew && repository.inTransaction ? nil : try repository.row(sourceID: sourceID, key: record.key)
         if let row = found, row.missingRuns == 0, row.baseHash == canonical.hash, try repository.locks(of: row).isEmpty {
             return row.status == .rejected || row.status == .archived ? .skipped(id: row.id, reason: "it is \(row.status.rawValue)") : .unchanged(id: row.id)
         }

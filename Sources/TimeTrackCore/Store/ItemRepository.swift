@@ -147,6 +147,9 @@ public protocol ItemRepository: AnyObject {
     func row(sourceID: String, key: String) throws -> ItemRow?
     /// The rows of a source's items that are pending or published.
     func activeRows(sourceID: String) throws -> [ItemRow]
+    /// The keys of every item of a source, whatever its status: one read for an import, so that
+    /// a key not among them is written as new without being looked up.
+    func sourceKeys(sourceID: String) throws -> Set<String>
     /// The content of one revision of an item.
     func content(of row: ItemRow, revision: Int) throws -> ItemContent
     /// Every revision of an item, oldest first.

@@ -176,6 +176,8 @@ public struct ImportPipeline {
         let importerInfo = ImporterRegistry.info(named: source.importer)
         // Batches of items per transaction: each item is still its own decision (savepoint,
         // revision, audit entry); a batch commits whole, so a killed run leaves whole batches.
+        // The source's keys in one read: a key not among them is a new item, written without a lookup.
+        var keys = result.items.isEmpty ? [] : try store.sourceKeys(sourceID: source.id)
         var start = 0
         while start < result.items.count {
             let chunk = start..<min(start + options.batchSize, result.items.count)
@@ -189,7 +191,8 @@ public struct ImportPipeline {
                         item.prepared.map { ImportedRecord(key: item.key, prepared: $0, school: source.school, provenance: provenance) }
                         ?? ImportedRecord(key: item.key, content: item.content, school: source.school, provenance: provenance)
                     do {
-                        let outcome = try Lifecycle(store).recordImported(record, runID: run.id, by: operatorName)
+                        let outcome = try Lifecycle(store).recordImported(record, runID: run.id, by: operatorName, new: !keys.contains(item.key))
+                        keys.insert(item.key)
                         seen.insert(item.key)
                         switch outcome {
                         case .new(let id):

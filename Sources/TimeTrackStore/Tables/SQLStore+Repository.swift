@@ -48,6 +48,10 @@ extension SQLStore {
         try sql.select("SELECT \(Self.itemColumns) FROM items WHERE source_id = ? AND status IN ('pending', 'published') ORDER BY seq", [.text(sourceID)], itemRow)
     }
 
+    public func sourceKeys(sourceID: String) throws -> Set<String> {
+        Set(try sql.select("SELECT source_key FROM items WHERE source_id = ? AND source_key IS NOT NULL", [.text(sourceID)]) { $0.text(0) })
+    }
+
     public func content(of row: ItemRow, revision: Int) throws -> ItemContent {
         guard let json = try sql.first("SELECT content FROM revisions WHERE item_seq = ? AND number = ?", [.integer(row.seq), .integer(Int64(revision))], { $0.text(0) }) else {
             throw TimeTrackError(.database, "revision \(revision) of \(row.id) is missing", fix: "the store was changed by hand; check it with sqlite3 or psql", context: ["item": row.id])
