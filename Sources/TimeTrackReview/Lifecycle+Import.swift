@@ -2,10 +2,11 @@ import Foundation
 import TimeTrackCore
 
 extension Lifecycle {
-    /// Writes a new pending item with revision 1; returns its row.
+    /// Writes a new pending item with revision 1 and the audit entry `decision` makes of its
+    /// row (in one write where the store can); returns its row.
     func insert(
         _ content: ItemContent, school: String?, key: String?, provenance: Provenance?, by who: String, runID: Int64?, note: String?,
-        canonical: (json: String, hash: String)
+        canonical: (json: String, hash: String), decision: (ItemRow) -> NewAuditEntry
     ) throws -> ItemRow {
         let at = now
         var draft = ItemRow(
@@ -15,7 +16,8 @@ extension Lifecycle {
         if let provenance { draft.take(provenance) }
         let row = try repository.insertRow(draft, content: content)
         try repository.addRevision(
-            NewRevision(number: 1, state: .pending, json: canonical.json, hash: canonical.hash, at: at, by: who, runID: runID, note: note), to: row)
+            NewRevision(number: 1, state: .pending, json: canonical.json, hash: canonical.hash, at: at, by: who, runID: runID, note: note), to: row,
+            audit: decision(row))
         return row
     }
 
@@ -53,8 +55,7 @@ extension Lifecycle {
         func recordNew() throws -> ImportOutcome {
             let row = try insert(
                 upstream, school: record.school, key: record.key, provenance: record.provenance, by: "import:\(sourceID)", runID: runID, note: nil,
-                canonical: canonical)
-            try audit(who, "import-new", row, detail: "source \(sourceID)")
+                canonical: canonical, decision: { auditEntry(who, "import-new", $0, detail: "source \(sourceID)") })
             return .new(id: row.id)
         }
         // A new item in a batch needs no savepoint of its own: everything that can refuse it

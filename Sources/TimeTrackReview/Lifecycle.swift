@@ -27,8 +27,12 @@ public struct Lifecycle {
     }
 
     func audit(_ who: String, _ action: String, _ row: ItemRow, reason: String? = nil, detail: String? = nil, batch: String? = nil) throws {
-        try repository.appendAudit(
-            NewAuditEntry(at: now, operatorName: who, action: action, itemSeq: row.seq, itemID: row.id, reason: reason, detail: detail, batch: batch))
+        try repository.appendAudit(auditEntry(who, action, row, reason: reason, detail: detail, batch: batch))
+    }
+
+    /// The audit entry of a decision on `row`.
+    func auditEntry(_ who: String, _ action: String, _ row: ItemRow, reason: String? = nil, detail: String? = nil, batch: String? = nil) -> NewAuditEntry {
+        NewAuditEntry(at: now, operatorName: who, action: action, itemSeq: row.seq, itemID: row.id, reason: reason, detail: detail, batch: batch)
     }
 
     func newRevision(_ row: ItemRow, _ state: Revision.State, _ content: ItemContent, by who: String, runID: Int64? = nil, note: String? = nil, canonical known: (json: String, hash: String)? = nil) throws -> Int {
@@ -96,8 +100,9 @@ public struct Lifecycle {
     public func submit(_ submitted: ItemContent, school: String?, by who: String, note: String?) throws -> Item {
         let content = try submitted.validated()
         let row = try repository.transaction { () throws -> ItemRow in
-            let row = try insert(content, school: school, key: nil, provenance: nil, by: who, runID: nil, note: note, canonical: content.canonicalForm)
-            try audit(who, "submit", row, reason: note)
+            let row = try insert(
+                content, school: school, key: nil, provenance: nil, by: who, runID: nil, note: note, canonical: content.canonicalForm,
+                decision: { auditEntry(who, "submit", $0, reason: note) })
             return row
         }
         return try repository.item(of: row)

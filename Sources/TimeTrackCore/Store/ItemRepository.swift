@@ -180,11 +180,19 @@ public protocol ItemRepository: AnyObject {
     func removeLock(_ field: String, from row: ItemRow) throws
     /// Appends an audit entry.
     func appendAudit(_ entry: NewAuditEntry) throws
+    /// Adds a revision and appends its decision's audit entry, in one write where the store can.
+    func addRevision(_ revision: NewRevision, to row: ItemRow, audit entry: NewAuditEntry) throws
     /// The names of the students in absence reports (any revision): public items must not name them.
     func absenceStudents() throws -> [String]
 }
 
 extension ItemRepository {
+    /// The revision, then the entry.
+    public func addRevision(_ revision: NewRevision, to row: ItemRow, audit entry: NewAuditEntry) throws {
+        try addRevision(revision, to: row)
+        try appendAudit(entry)
+    }
+
     /// The row for an id, or a `.notFound` error saying "no item X".
     public func requireRow(_ id: String) throws -> ItemRow {
         guard let row = try row(id: id) else {

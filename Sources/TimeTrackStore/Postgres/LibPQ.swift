@@ -261,23 +261,32 @@ public final class PostgresConnection {
         let name = "s\(depth)"
         try execute(depth == 0 ? "BEGIN" : "SAVEPOINT \(name)")
         depth += 1
+        let announced = announcements.count
+        /// Undoes this level: its savepoint, or the whole transaction.
+        func rollBack() {
+            auditHead = nil
+            announcements.removeSubrange(min(announced, announcements.count)...)
+            try? execute(depth == 0 ? "ROLLBACK" : "ROLLBACK TO SAVEPOINT \(name); RELEASE SAVEPOINT \(name)")
+        }
         let result: T
         do {
             result = try body()
         } catch {
             depth -= 1
-            auditHead = nil
-            try? execute(depth == 0 ? "ROLLBACK" : "ROLLBACK TO SAVEPOINT \(name); RELEASE SAVEPOINT \(name)")
+            rollBack()
             throw error
         }
         depth -= 1
-        if depth == 0 { auditHead = nil }
         do {
+            // The transaction's announcements go with it (the server delivers them on commit).
+            if depth == 0 {
+                try sendAnnouncements()
+                auditHead = nil
+            }
             try execute(depth == 0 ? "COMMIT" : "RELEASE SAVEPOINT \(name)")
         } catch {
             // A COMMIT the server refused (or never got): whatever is still open is rolled back.
-            auditHead = nil
-            try? execute(depth == 0 ? "ROLLBACK" : "ROLLBACK TO SAVEPOINT \(name); RELEASE SAVEPOINT \(name)")
+            rollBack()
             throw error
         }
         return result
@@ -285,6 +294,29 @@ public final class PostgresConnection {
 
     /// The audit chain's head as this transaction wrote it (`SQLSession.auditHead`).
     var auditHead: (id: Int64, hash: String)?
+
+    /// Item ids with new pending content in the open transaction, announced when it commits.
+    private var announcements: [String] = []
+
+    /// Tells listening consoles of `id` with the transaction (at once outside one).
+    func announcePending(_ id: String) throws {
+        announcements.append(id)
+        if depth == 0 { try sendAnnouncements() }
+    }
+
+    /// `NOTIFY` of the ids gathered, comma-separated, in payloads under PostgreSQL's 8,000 bytes.
+    private func sendAnnouncements() throws {
+        defer { announcements.removeAll() }
+        var payload = ""
+        for id in announcements {
+            if !payload.isEmpty && payload.utf8.count + id.utf8.count >= 7_000 {
+                try execute("SELECT pg_notify($1, $2)", [PostgresStore.pendingChannel, payload])
+                payload = ""
+            }
+            payload += payload.isEmpty ? id : "," + id
+        }
+        if !payload.isEmpty { try execute("SELECT pg_notify($1, $2)", [PostgresStore.pendingChannel, payload]) }
+    }
 
     // MARK: Notifications
 

@@ -63,7 +63,8 @@ public final class PostgresStore: ItemStore, SQLStore, PageMemo, FetchCache, Pen
             listeningAs = Int32(((try? db.scalar("SELECT pg_backend_pid()")) ?? nil).flatMap { Int32($0) } ?? 0)
             return []
         }
-        return ((try? db.notifications()) ?? []).filter { $0.channel == Self.pendingChannel && $0.pid != own }.map(\.payload)
+        // A payload names the items of one transaction, comma-separated.
+        return ((try? db.notifications()) ?? []).filter { $0.channel == Self.pendingChannel && $0.pid != own }.flatMap { $0.payload.split(separator: ",").map(String.init) }
     }
 
     /// The server answers and the schema is there (PostgreSQL keeps its own files consistent).

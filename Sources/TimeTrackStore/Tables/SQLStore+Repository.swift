@@ -135,18 +135,34 @@ extension SQLStore {
     }
 
     public func addRevision(_ revision: NewRevision, to row: ItemRow) throws {
-        let insert = "INSERT INTO revisions (item_seq, number, state, content, content_hash, created_at, created_by, run_id, note, went_live_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-        let values: [SQLValue] = [
-            .integer(row.seq), .integer(Int64(revision.number)), .text(revision.state.rawValue), .text(revision.json), .text(revision.hash),
-            .date(revision.at), .text(revision.by), revision.runID.map { .integer($0) } ?? .null, .text(revision.note),
-            .date(revision.state == .live ? revision.at : nil),
-        ]
+        let (insert, values) = Self.revisionInsert(revision, to: row)
+        try sql.run(insert, values)
         // Consoles listening learn of a pending one when (and only if) the transaction commits.
-        if revision.state == .pending, let announcing = sql.dialect.announcing(insert) {
-            _ = try sql.select(announcing, values + [.text(row.id)]) { _ in () }
+        if revision.state == .pending { try sql.announcePending(row.id) }
+    }
+
+    public func addRevision(_ revision: NewRevision, to row: ItemRow, audit entry: NewAuditEntry) throws {
+        let (insert, values) = Self.revisionInsert(revision, to: row)
+        let (append, appendValues, head) = try auditInsert(entry)
+        if let combined = sql.dialect.combining(insert, then: append) {
+            try sql.run(combined, values + appendValues)
+            if revision.state == .pending { try sql.announcePending(row.id) }
         } else {
-            try sql.run(insert, values)
+            try addRevision(revision, to: row)
+            try sql.run(append, appendValues)
         }
+        if sql.inTransaction { sql.auditHead = head }
+    }
+
+    private static func revisionInsert(_ revision: NewRevision, to row: ItemRow) -> (String, [SQLValue]) {
+        (
+            "INSERT INTO revisions (item_seq, number, state, content, content_hash, created_at, created_by, run_id, note, went_live_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                .integer(row.seq), .integer(Int64(revision.number)), .text(revision.state.rawValue), .text(revision.json), .text(revision.hash),
+                .date(revision.at), .text(revision.by), revision.runID.map { .integer($0) } ?? .null, .text(revision.note),
+                .date(revision.state == .live ? revision.at : nil),
+            ]
+        )
     }
 
     public func setRevisionState(_ state: Revision.State, number: Int, of row: ItemRow, at: Date) throws {
@@ -180,10 +196,18 @@ extension SQLStore {
     }
 
     public func appendAudit(_ entry: NewAuditEntry) throws {
-        // The next link of the chain: the last entry's id and hash, read in the caller's
-        // transaction while no other appender can come between (SQLite's write lock; on
-        // PostgreSQL a transaction-scoped advisory lock, whatever machine appends).
-        // Within one transaction the head is known after the first append: the lock is still held.
+        let (append, values, head) = try auditInsert(entry)
+        try sql.run(append, values)
+        if sql.inTransaction { sql.auditHead = head }
+    }
+
+    /// The insert that appends `entry` to the audit chain, and the chain's head after it.
+    ///
+    /// The next link: the last entry's id and hash, read in the caller's transaction while no
+    /// other appender can come between (SQLite's write lock; on PostgreSQL a transaction-scoped
+    /// advisory lock, whatever machine appends). Within one transaction the head is known after
+    /// the first append: the lock is still held.
+    private func auditInsert(_ entry: NewAuditEntry) throws -> (String, [SQLValue], head: (id: Int64, hash: String)) {
         let last: (Int64, String)?
         if sql.inTransaction, let head = sql.auditHead {
             last = head
@@ -196,13 +220,14 @@ extension SQLStore {
             itemID: entry.itemID, reason: entry.reason, detail: entry.detail, batch: entry.batch)
         let previous = last?.1 ?? ""
         let hash = AuditChain.hash(fields, previous: previous)
-        try sql.run(
+        return (
             "INSERT INTO audit (id, at, operator, action, item_seq, item_id, reason, detail, batch, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 .integer(fields.id), .text(fields.at), .text(entry.operatorName), .text(entry.action), entry.itemSeq.map { .integer($0) } ?? .null, .text(entry.itemID),
                 .text(entry.reason), .text(entry.detail), .text(entry.batch), .text(previous), .text(hash),
-            ])
-        if sql.inTransaction { sql.auditHead = (fields.id, hash) }
+            ],
+            (fields.id, hash)
+        )
     }
 
     /// Walks the whole audit chain: the first entry that does not hold, and why.

@@ -32,6 +32,9 @@ protocol SQLSession: AnyObject {
     /// append in the same transaction needs no lock and no read. The connection forgets it
     /// whenever a transaction or savepoint rolls back, and when the outermost one ends.
     var auditHead: (id: Int64, hash: String)? { get set }
+    /// Tells listening consoles that `id` has new pending content, once the transaction
+    /// commits (nothing where the engine has no notifications: SQLite).
+    func announcePending(_ id: String) throws
 }
 
 extension SQLSession {
@@ -82,13 +85,6 @@ enum SQLDialect {
         self == .sqlite ? "SELECT coalesce(max(seq), 0) + 1 AS seq FROM items" : "SELECT nextval(pg_get_serial_sequence('items', 'seq')) AS seq"
     }
 
-    /// `insert` (a statement whose values end where the item id, `?`, follows) made to announce
-    /// the item id to listening consoles when the transaction commits, in the same round trip;
-    /// nil where the engine cannot (SQLite).
-    func announcing(_ insert: String) -> String? {
-        self == .sqlite ? nil : "WITH inserted AS (\(insert) RETURNING item_seq) SELECT pg_notify('\(PostgresStore.pendingChannel)', ?) FROM inserted"
-    }
-
     /// `insert` (an item's insert, `RETURNING seq`) followed by its typed row in one statement,
     /// the row's values bound after the item's; nil where the engine cannot (SQLite: the row
     /// is a second statement).
@@ -99,6 +95,12 @@ enum SQLDialect {
             WITH item AS (\(insert))
             INSERT INTO \(projection.table) (item_seq, \(projection.columns.joined(separator: ", "))) VALUES ((SELECT seq FROM item), \(placeholders)) RETURNING item_seq
             """
+    }
+
+    /// `first` and then `second` (two inserts whose results nobody reads) in one statement, the
+    /// values of `first` bound before those of `second`; nil where the engine cannot (SQLite).
+    func combining(_ first: String, then second: String) -> String? {
+        self == .postgres ? "WITH first AS (\(first)) \(second)" : nil
     }
 
     /// Orders audit appends to the end of the transaction; nil where the write lock already does (SQLite).
@@ -139,4 +141,7 @@ extension Database: SQLSession {
     func select<T>(_ sql: String, _ values: [SQLValue], _ map: (any SQLRow) throws -> T) throws -> [T] {
         try rows(sql, values) { try map($0) }
     }
+
+    /// A file has no listeners to tell.
+    func announcePending(_ id: String) throws {}
 }
