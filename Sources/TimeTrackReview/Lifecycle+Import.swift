@@ -14,11 +14,9 @@ extension Lifecycle {
             pageHash: nil, importer: nil, importerVersion: nil, liveRevision: nil, pendingRevision: 1, baseHash: canonical.hash, approvedBy: nil,
             approvedAt: nil, rejectReason: nil, archivedFrom: nil, missingRuns: 0, createdAt: at, updatedAt: at)
         if let provenance { draft.take(provenance) }
-        let row = try repository.insertRow(draft, content: content)
-        try repository.addRevision(
-            NewRevision(number: 1, state: .pending, json: canonical.json, hash: canonical.hash, at: at, by: who, runID: runID, note: note), to: row,
-            audit: decision(row))
-        return row
+        return try repository.insertItem(
+            draft, content: content, revision: NewRevision(number: 1, state: .pending, json: canonical.json, hash: canonical.hash, at: at, by: who, runID: runID, note: note),
+            decision: decision)
     }
 
     /// Runs several imported records in one transaction: each record is still its own decision

@@ -166,6 +166,9 @@ public protocol ItemRepository: AnyObject {
     /// Writes a new item row with its content's title and sort date (and any typed copy the
     /// store keeps of it); assigns and returns the sequence number and id.
     func insertRow(_ row: ItemRow, content: ItemContent) throws -> ItemRow
+    /// Writes a new item: its row (numbered by the store, as `insertRow`), its first revision and
+    /// the audit entry `decision` makes of the numbered row, in one write where the store can.
+    func insertItem(_ row: ItemRow, content: ItemContent, revision: NewRevision, decision: (ItemRow) -> NewAuditEntry) throws -> ItemRow
     /// Writes every field of an existing row.
     func updateRow(_ row: ItemRow) throws
     /// Writes the content that readers of the row see (title, sort date, typed copy).
@@ -187,6 +190,13 @@ public protocol ItemRepository: AnyObject {
 }
 
 extension ItemRepository {
+    /// The row, the revision, then the entry.
+    public func insertItem(_ row: ItemRow, content: ItemContent, revision: NewRevision, decision: (ItemRow) -> NewAuditEntry) throws -> ItemRow {
+        let row = try insertRow(row, content: content)
+        try addRevision(revision, to: row, audit: decision(row))
+        return row
+    }
+
     /// The revision, then the entry.
     public func addRevision(_ revision: NewRevision, to row: ItemRow, audit entry: NewAuditEntry) throws {
         try addRevision(revision, to: row)

@@ -254,17 +254,19 @@ public final class PostgresConnection {
     /// Transactions and savepoints open on this connection (0: none).
     private(set) var depth = 0
 
-    /// Runs `body` as one transaction (`BEGIN … COMMIT`, rolled back if it throws); inside
-    /// another, as a savepoint that rolls back alone.
+    /// Runs `body` as one transaction (`BEGIN … COMMIT`, rolled back if it throws) holding the
+    /// store's write lock (`PostgresStore.writeLock`); inside another, as a savepoint that rolls
+    /// back alone.
     @discardableResult
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         let name = "s\(depth)"
-        try execute(depth == 0 ? "BEGIN" : "SAVEPOINT \(name)")
+        // The store's write lock with the BEGIN (one round trip): writers take turns.
+        try execute(depth == 0 ? "BEGIN; SELECT pg_advisory_xact_lock(\(PostgresStore.writeLock))" : "SAVEPOINT \(name)")
         depth += 1
         let announced = announcements.count
         /// Undoes this level: its savepoint, or the whole transaction.
         func rollBack() {
-            auditHead = nil
+            (auditHead, itemHead) = (nil, nil)
             announcements.removeSubrange(min(announced, announcements.count)...)
             try? execute(depth == 0 ? "ROLLBACK" : "ROLLBACK TO SAVEPOINT \(name); RELEASE SAVEPOINT \(name)")
         }
@@ -281,7 +283,7 @@ public final class PostgresConnection {
             // The transaction's announcements go with it (the server delivers them on commit).
             if depth == 0 {
                 try sendAnnouncements()
-                auditHead = nil
+                (auditHead, itemHead) = (nil, nil)
             }
             try execute(depth == 0 ? "COMMIT" : "RELEASE SAVEPOINT \(name)")
         } catch {
@@ -294,6 +296,8 @@ public final class PostgresConnection {
 
     /// The audit chain's head as this transaction wrote it (`SQLSession.auditHead`).
     var auditHead: (id: Int64, hash: String)?
+    /// The last item number this transaction gave (`SQLSession.itemHead`).
+    var itemHead: Int64?
 
     /// Item ids with new pending content in the open transaction, announced when it commits.
     private var announcements: [String] = []

@@ -6,11 +6,11 @@ import TimeTrackCore
 /// twice, and the shared tables (operators, runs, places, courses, memos, the HTTP cache) and
 /// listing queries are `SQLStore`'s, written once for both.
 ///
-/// What PostgreSQL adds: item numbers from the `items` identity (writers on several machines
-/// never collide); a decision reads its row `FOR UPDATE` (two desks deciding one item take
-/// turns); audit entries chained under a transaction-scoped advisory lock (the chain never
-/// forks); the operator is the database role (`session_user`), so the server's authentication is
-/// the tool's; new pending items announced with `NOTIFY` on `timetrack_pending`.
+/// What PostgreSQL adds: writers take turns on a transaction-scoped advisory lock (`writeLock`),
+/// so item numbers stay dense and the audit chain never forks whatever machine writes; a
+/// decision also reads its row `FOR UPDATE`; the operator is the database role
+/// (`session_user`), so the server's authentication is the tool's; new pending items are
+/// announced with `NOTIFY` on `timetrack_pending`.
 public final class PostgresStore: ItemStore, SQLStore, PageMemo, FetchCache, PendingAnnouncements {
     let db: PostgresConnection
     public let location: String
@@ -20,9 +20,9 @@ public final class PostgresStore: ItemStore, SQLStore, PageMemo, FetchCache, Pen
     /// The database role this connection logged in as (`session_user`): the operator's login.
     public let account: String?
 
-    /// The advisory lock that orders audit appends (any constant of the application's own).
-    static let auditLock = "5454413101"
-    /// The advisory lock under which read-then-write changes of the shared tables run.
+    /// The store's write lock: every transaction takes it when it begins and holds it to its end
+    /// (`pg_advisory_xact_lock`), so writers on every machine take turns as SQLite's do, in one
+    /// order (no deadlock between a desk's row and an import's batch); readers never wait.
     static let writeLock = "5454413102"
     /// The advisory lock one import holds for its whole run (session-scoped).
     static let importLock = "5454413103"

@@ -183,6 +183,8 @@ final class Database {
 
     /// The audit chain's head as this transaction wrote it (`SQLSession.auditHead`).
     var auditHead: (id: Int64, hash: String)?
+    /// The last item number this transaction gave (`SQLSession.itemHead`).
+    var itemHead: Int64?
 
     /// Whether a transaction is open, as SQLite itself says (not a counter of ours: a failed
     /// COMMIT or an automatic rollback can end a transaction behind our back).
@@ -197,9 +199,9 @@ final class Database {
     func transaction<T>(_ body: () throws -> T) throws -> T {
         if !inTransaction {
             savepoints = 0
-            auditHead = nil
+            (auditHead, itemHead) = (nil, nil)
             try run("BEGIN IMMEDIATE")
-            defer { auditHead = nil }
+            defer { (auditHead, itemHead) = (nil, nil) }
             do {
                 let result = try body()
                 try run("COMMIT")
@@ -221,7 +223,7 @@ final class Database {
             try run("RELEASE \(name)")
             return result
         } catch {
-            auditHead = nil
+            (auditHead, itemHead) = (nil, nil)
             if inTransaction {
                 _ = try? run("ROLLBACK TO \(name)")
                 _ = try? run("RELEASE \(name)")

@@ -48,6 +48,11 @@ struct Projection {
         }
     }
 
+    /// The insert of this row for a new item (`item_seq` first, then the values).
+    var insert: String {
+        "INSERT INTO \(table) (item_seq, \(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")))"
+    }
+
     /// Writes this row for the item, inserted or replacing the one it had.
     func write(itemSeq: Int64, in db: any SQLSession) throws {
         let placeholders = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")

@@ -47,7 +47,6 @@ extension SQLStore {
         try Self.requireValidName(name)
         if let login { try Self.requireValidName(login) }
         return try sql.transaction {
-            try sql.serializeWrites()
             let count = try sql.integer("SELECT count(*) FROM operators") ?? 0
             let effective: Operator.Role = count == 0 ? .admin : role
             let existing = try operatorNamed(name)
@@ -77,7 +76,6 @@ extension SQLStore {
 
     public func setRole(_ name: String, _ role: Operator.Role, by operatorName: String) throws -> Operator {
         try sql.transaction {
-            try sql.serializeWrites()
             guard let existing = try operatorNamed(name) else {
                 throw TimeTrackError(.notFound, "no operator \(name)", fix: "`operator list` shows them")
             }
@@ -91,7 +89,6 @@ extension SQLStore {
 
     public func removeOperator(_ name: String, by operatorName: String) throws -> Operator {
         try sql.transaction {
-            try sql.serializeWrites()
             guard let existing = try operatorNamed(name), existing.active else {
                 throw TimeTrackError(.notFound, "no active operator \(name)", fix: "`operator list` shows them")
             }
@@ -108,7 +105,6 @@ extension SQLStore {
         // The count and the insert under the store's write lock: of two processes starting on
         // a new store at once, exactly one finds it empty.
         return try sql.transaction {
-            try sql.serializeWrites()
             let count = try sql.integer("SELECT count(*) FROM operators") ?? 0
             guard count == 0 else { return nil }
             let at = now()

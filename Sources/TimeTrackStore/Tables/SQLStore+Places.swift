@@ -23,7 +23,6 @@ extension SQLStore {
         if (place.latitude == nil) != (place.longitude == nil) { throw TimeTrackError(.usage, "give both --lat and --lon, or neither") }
         let same = sql.dialect.same
         return try sql.transaction {
-            try sql.serializeWrites()
             // Another place of this school (or district-wide) already answering to a name: say which.
             for key in Set(place.keys) {
                 if let holder = try sql.first(
@@ -113,7 +112,6 @@ extension SQLStore {
         let reminders = String(decoding: (try? encoder.encode(course.reminders)) ?? Data("[]".utf8), as: UTF8.self)
         let weights = String(decoding: (try? encoder.encode(course.weights)) ?? Data("{}".utf8), as: UTF8.self)
         return try sql.transaction {
-            try sql.serializeWrites()
             let existing = try sql.first("SELECT name, teacher, school, reminders, weights FROM courses WHERE code = ?", [.text(course.code)]) { s in
                 [s.text(0), s.optionalText(1) ?? "", s.optionalText(2) ?? "", s.text(3), s.text(4)]
             }

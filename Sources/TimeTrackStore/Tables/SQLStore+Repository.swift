@@ -85,27 +85,58 @@ extension SQLStore {
 
     public func insertRow(_ row: ItemRow, content: ItemContent) throws -> ItemRow {
         var row = row
-        // The number is taken in the same statement (`SQLDialect.nextItemSeq`), so the id, title
-        // and sort date go in with one write of the row.
-        let values: [SQLValue] =
-            [.text(row.kind.idPrefix), .text(row.kind.rawValue), .text(row.status.rawValue), .text(row.school), .text(String(content.title.prefix(300))), .date(content.sortDate)]
-            + Self.rowValues(row) + [.date(row.createdAt), .date(row.updatedAt)]
-        let insert = """
-            INSERT INTO items (seq, id, kind, status, school, title, sort_at, source_id, source_key, source_url, fetched_at, page_hash, importer,
-                               importer_version, live_revision, pending_revision, base_hash, approved_by, approved_at, reject_reason,
-                               archived_from, missing_runs, guessed, created_at, updated_at)
-            SELECT n.seq, CAST(? AS TEXT) || n.seq, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM (\(sql.dialect.nextItemSeq)) AS n
-            RETURNING seq
-            """
-        let projection = Projection(content)
-        // The typed row in the same statement where the engine can (PostgreSQL), else after it.
-        let combined = sql.dialect.inserting(projection, after: insert)
-        let seq = try sql.first(combined ?? insert, combined == nil ? values : values + projection.values) { $0.int64(0) }
-        guard let seq else { throw TimeTrackError(.database, "the store gave the new item no number", fix: "check the store with sqlite3 or psql") }
-        row.seq = seq
-        row.id = row.kind.idPrefix + String(seq)
-        if combined == nil { try projection.write(itemSeq: row.seq, in: sql) }
+        (row.seq, row.id) = try nextItem(row.kind)
+        try sql.run(Self.itemInsert, Self.itemValues(row, content))
+        try Projection(content).write(itemSeq: row.seq, in: sql)
         return row
+    }
+
+    public func insertItem(_ row: ItemRow, content: ItemContent, revision: NewRevision, decision: (ItemRow) -> NewAuditEntry) throws -> ItemRow {
+        var row = row
+        (row.seq, row.id) = try nextItem(row.kind)
+        let projection = Projection(content)
+        let (appendValues, head) = try auditValues(decision(row))
+        let values = [Self.itemValues(row, content), [.integer(row.seq)] + projection.values, Self.revisionValues(revision, to: row), appendValues]
+        // The row, its typed row, its revision and the audit entry in one statement where the
+        // engine can (PostgreSQL), else one at a time.
+        if let combined = sql.dialect.combining([Self.itemInsert, projection.insert, Self.revisionInsert, Self.auditAppend]) {
+            try sql.run(combined, values.flatMap { $0 })
+        } else {
+            for (statement, bound) in zip([Self.itemInsert, projection.insert, Self.revisionInsert, Self.auditAppend], values) { try sql.run(statement, bound) }
+        }
+        if revision.state == .pending { try sql.announcePending(row.id) }
+        if sql.inTransaction { sql.auditHead = head }
+        return row
+    }
+
+    /// The next item's number and id: the highest number plus one, read while no other writer
+    /// can insert (the store's write lock: `BEGIN IMMEDIATE` on SQLite, the advisory lock every
+    /// PostgreSQL transaction takes, whatever machine it runs on), then counted on for the rest
+    /// of the transaction. Numbers stay dense, as ids people type should be.
+    private func nextItem(_ kind: ItemKind) throws -> (Int64, String) {
+        let seq: Int64
+        if sql.inTransaction, let head = sql.itemHead {
+            seq = head + 1
+        } else {
+            if !sql.inTransaction, let serialize = sql.dialect.serializeAudit { try sql.run(serialize, []) }
+            seq = Int64(try sql.integer("SELECT coalesce(max(seq), 0) + 1 FROM items") ?? 1)
+        }
+        if sql.inTransaction { sql.itemHead = seq }
+        return (seq, kind.idPrefix + String(seq))
+    }
+
+    private static var itemInsert: String {
+        """
+        INSERT INTO items (seq, id, kind, status, school, title, sort_at, source_id, source_key, source_url, fetched_at, page_hash, importer,
+                           importer_version, live_revision, pending_revision, base_hash, approved_by, approved_at, reject_reason,
+                           archived_from, missing_runs, guessed, created_at, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+    }
+
+    private static func itemValues(_ row: ItemRow, _ content: ItemContent) -> [SQLValue] {
+        [.integer(row.seq), .text(row.id), .text(row.kind.rawValue), .text(row.status.rawValue), .text(row.school), .text(String(content.title.prefix(300))), .date(content.sortDate)]
+            + rowValues(row) + [.date(row.createdAt), .date(row.updatedAt)]
     }
 
     /// The columns every row write sets, in `items` order from `source_id` to `missing_runs`, then `guessed`.
@@ -135,34 +166,33 @@ extension SQLStore {
     }
 
     public func addRevision(_ revision: NewRevision, to row: ItemRow) throws {
-        let (insert, values) = Self.revisionInsert(revision, to: row)
-        try sql.run(insert, values)
+        try sql.run(Self.revisionInsert, Self.revisionValues(revision, to: row))
         // Consoles listening learn of a pending one when (and only if) the transaction commits.
         if revision.state == .pending { try sql.announcePending(row.id) }
     }
 
     public func addRevision(_ revision: NewRevision, to row: ItemRow, audit entry: NewAuditEntry) throws {
-        let (insert, values) = Self.revisionInsert(revision, to: row)
-        let (append, appendValues, head) = try auditInsert(entry)
-        if let combined = sql.dialect.combining(insert, then: append) {
-            try sql.run(combined, values + appendValues)
+        let (appendValues, head) = try auditValues(entry)
+        if let combined = sql.dialect.combining([Self.revisionInsert, Self.auditAppend]) {
+            try sql.run(combined, Self.revisionValues(revision, to: row) + appendValues)
             if revision.state == .pending { try sql.announcePending(row.id) }
         } else {
             try addRevision(revision, to: row)
-            try sql.run(append, appendValues)
+            try sql.run(Self.auditAppend, appendValues)
         }
         if sql.inTransaction { sql.auditHead = head }
     }
 
-    private static func revisionInsert(_ revision: NewRevision, to row: ItemRow) -> (String, [SQLValue]) {
-        (
-            "INSERT INTO revisions (item_seq, number, state, content, content_hash, created_at, created_by, run_id, note, went_live_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                .integer(row.seq), .integer(Int64(revision.number)), .text(revision.state.rawValue), .text(revision.json), .text(revision.hash),
-                .date(revision.at), .text(revision.by), revision.runID.map { .integer($0) } ?? .null, .text(revision.note),
-                .date(revision.state == .live ? revision.at : nil),
-            ]
-        )
+    private static var revisionInsert: String {
+        "INSERT INTO revisions (item_seq, number, state, content, content_hash, created_at, created_by, run_id, note, went_live_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    }
+
+    private static func revisionValues(_ revision: NewRevision, to row: ItemRow) -> [SQLValue] {
+        [
+            .integer(row.seq), .integer(Int64(revision.number)), .text(revision.state.rawValue), .text(revision.json), .text(revision.hash),
+            .date(revision.at), .text(revision.by), revision.runID.map { .integer($0) } ?? .null, .text(revision.note),
+            .date(revision.state == .live ? revision.at : nil),
+        ]
     }
 
     public func setRevisionState(_ state: Revision.State, number: Int, of row: ItemRow, at: Date) throws {
@@ -196,23 +226,27 @@ extension SQLStore {
     }
 
     public func appendAudit(_ entry: NewAuditEntry) throws {
-        let (append, values, head) = try auditInsert(entry)
-        try sql.run(append, values)
+        let (values, head) = try auditValues(entry)
+        try sql.run(Self.auditAppend, values)
         if sql.inTransaction { sql.auditHead = head }
     }
 
-    /// The insert that appends `entry` to the audit chain, and the chain's head after it.
+    private static var auditAppend: String {
+        "INSERT INTO audit (id, at, operator, action, item_seq, item_id, reason, detail, batch, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    }
+
+    /// The values that append `entry` to the audit chain (`auditAppend`), and the chain's head
+    /// after it.
     ///
     /// The next link: the last entry's id and hash, read in the caller's transaction while no
-    /// other appender can come between (SQLite's write lock; on PostgreSQL a transaction-scoped
-    /// advisory lock, whatever machine appends). Within one transaction the head is known after
-    /// the first append: the lock is still held.
-    private func auditInsert(_ entry: NewAuditEntry) throws -> (String, [SQLValue], head: (id: Int64, hash: String)) {
+    /// other appender can come between (the store's write lock, as for item numbers). Within one
+    /// transaction the head is known after the first append: the lock is still held.
+    private func auditValues(_ entry: NewAuditEntry) throws -> ([SQLValue], head: (id: Int64, hash: String)) {
         let last: (Int64, String)?
         if sql.inTransaction, let head = sql.auditHead {
             last = head
         } else {
-            if let serialize = sql.dialect.serializeAudit { try sql.run(serialize, []) }
+            if !sql.inTransaction, let serialize = sql.dialect.serializeAudit { try sql.run(serialize, []) }
             last = try sql.first("SELECT id, hash FROM audit ORDER BY id DESC LIMIT 1") { ($0.int64(0), $0.text(1)) }
         }
         let fields = AuditChain.Fields(
@@ -221,7 +255,6 @@ extension SQLStore {
         let previous = last?.1 ?? ""
         let hash = AuditChain.hash(fields, previous: previous)
         return (
-            "INSERT INTO audit (id, at, operator, action, item_seq, item_id, reason, detail, batch, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 .integer(fields.id), .text(fields.at), .text(entry.operatorName), .text(entry.action), entry.itemSeq.map { .integer($0) } ?? .null, .text(entry.itemID),
                 .text(entry.reason), .text(entry.detail), .text(entry.batch), .text(previous), .text(hash),

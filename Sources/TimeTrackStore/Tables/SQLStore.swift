@@ -35,6 +35,9 @@ protocol SQLSession: AnyObject {
     /// Tells listening consoles that `id` has new pending content, once the transaction
     /// commits (nothing where the engine has no notifications: SQLite).
     func announcePending(_ id: String) throws
+    /// The last item number this transaction gave, so the next needs no read (forgotten with
+    /// the audit head).
+    var itemHead: Int64? { get set }
 }
 
 extension SQLSession {
@@ -46,13 +49,6 @@ extension SQLSession {
     /// The first column of the first row as an integer (nil for no row or NULL).
     func integer(_ sql: String, _ values: [SQLValue] = []) throws -> Int? {
         try first(sql, values) { $0.optionalInt(0) } ?? nil
-    }
-
-    /// Inside a transaction: waits for every other writer of the store's shared tables and holds
-    /// them off until the transaction ends (a read that decides a write: the first admin, the
-    /// last admin).
-    func serializeWrites() throws {
-        if let statement = dialect.serializeWrites { try run(statement, []) }
     }
 }
 
@@ -78,37 +74,19 @@ enum SQLDialect {
     /// deciding one item take turns and the second sees the first's outcome.
     var forUpdate: String { self == .sqlite ? "" : " FOR UPDATE" }
 
-    /// The next item number, as a one-row query of a column `seq`: on SQLite read inside the
-    /// write transaction (no other writer can take it), on PostgreSQL the identity's next value
-    /// (unique whatever machine writes).
-    var nextItemSeq: String {
-        self == .sqlite ? "SELECT coalesce(max(seq), 0) + 1 AS seq FROM items" : "SELECT nextval(pg_get_serial_sequence('items', 'seq')) AS seq"
+    /// `statements` (writes whose results nobody reads) as one statement, their values bound in
+    /// order; nil where the engine cannot (SQLite).
+    func combining(_ statements: [String]) -> String? {
+        guard self == .postgres, let last = statements.last else { return nil }
+        let before = statements.dropLast().enumerated().map { "w\($0.offset) AS (\($0.element))" }
+        return before.isEmpty ? last : "WITH " + before.joined(separator: ", ") + " " + last
     }
 
-    /// `insert` (an item's insert, `RETURNING seq`) followed by its typed row in one statement,
-    /// the row's values bound after the item's; nil where the engine cannot (SQLite: the row
-    /// is a second statement).
-    func inserting(_ projection: Projection, after insert: String) -> String? {
-        guard self == .postgres else { return nil }
-        let placeholders = Array(repeating: "?", count: projection.columns.count).joined(separator: ", ")
-        return """
-            WITH item AS (\(insert))
-            INSERT INTO \(projection.table) (item_seq, \(projection.columns.joined(separator: ", "))) VALUES ((SELECT seq FROM item), \(placeholders)) RETURNING item_seq
-            """
-    }
-
-    /// `first` and then `second` (two inserts whose results nobody reads) in one statement, the
-    /// values of `first` bound before those of `second`; nil where the engine cannot (SQLite).
-    func combining(_ first: String, then second: String) -> String? {
-        self == .postgres ? "WITH first AS (\(first)) \(second)" : nil
-    }
-
-    /// Orders audit appends to the end of the transaction; nil where the write lock already does (SQLite).
-    var serializeAudit: String? { self == .sqlite ? nil : "SELECT pg_advisory_xact_lock(\(PostgresStore.auditLock))" }
-
-    /// Holds off other writers of the shared tables to the end of the transaction; nil where the
-    /// write lock already does (SQLite's `BEGIN IMMEDIATE`).
-    var serializeWrites: String? { self == .sqlite ? nil : "SELECT pg_advisory_xact_lock(\(PostgresStore.writeLock))" }
+    /// Outside a transaction (a write on its own): holds off the other writers while it runs;
+    /// nil where every statement already takes the write lock (SQLite). Transactions take it
+    /// when they begin on both engines (`BEGIN IMMEDIATE`; PostgreSQL's `BEGIN` and the store's
+    /// advisory lock, `PostgresStore.writeLock`).
+    var serializeAudit: String? { self == .sqlite ? nil : "SELECT pg_advisory_xact_lock(\(PostgresStore.writeLock))" }
 
     /// A JSON text column's top-level `key` as text.
     func jsonText(_ column: String, _ key: String) -> String {
@@ -144,4 +122,5 @@ extension Database: SQLSession {
 
     /// A file has no listeners to tell.
     func announcePending(_ id: String) throws {}
+
 }
