@@ -52,7 +52,6 @@ final class LibPQ: @unchecked Sendable {
     let consumeInput: Status
     let notifies: Notifies
     let freemem: FreeMem
-    let socket: Status
 
     /// The Debian package that carries the library, for the message when it is missing.
     static let package = "libpq5"
@@ -85,11 +84,11 @@ final class LibPQ: @unchecked Sendable {
             let getisnull = symbol("PQgetisnull", GetIsNull.self), let clear = symbol("PQclear", Clear.self),
             let serverVersion = symbol("PQserverVersion", ServerVersion.self), let exec = symbol("PQexec", Exec.self),
             let cmdTuples = symbol("PQcmdTuples", CmdTuples.self), let consumeInput = symbol("PQconsumeInput", Status.self),
-            let notifies = symbol("PQnotifies", Notifies.self), let freemem = symbol("PQfreemem", FreeMem.self), let socket = symbol("PQsocket", Status.self),
+            let notifies = symbol("PQnotifies", Notifies.self), let freemem = symbol("PQfreemem", FreeMem.self),
             let prepare = symbol("PQprepare", Prepare.self), let execPrepared = symbol("PQexecPrepared", ExecPrepared.self)
         else { return nil }
         (self.prepare, self.execPrepared) = (prepare, execPrepared)
-        (self.cmdTuples, self.consumeInput, self.notifies, self.freemem, self.socket) = (cmdTuples, consumeInput, notifies, freemem, socket)
+        (self.cmdTuples, self.consumeInput, self.notifies, self.freemem) = (cmdTuples, consumeInput, notifies, freemem)
         (self.connectdb, self.status, self.errorMessage, self.finish, self.execParams) = (connectdb, status, errorMessage, finish, execParams)
         (self.resultStatus, self.resultErrorField, self.ntuples, self.nfields, self.getvalue) = (resultStatus, resultErrorField, ntuples, nfields, getvalue)
         (self.getisnull, self.clear, self.serverVersion, self.exec) = (getisnull, clear, serverVersion, exec)
@@ -107,9 +106,10 @@ struct PGnotify {
 /// One connection to a PostgreSQL server through libpq. Every value goes to the server as a
 /// bound parameter (`$1`, `$2`…), never into the SQL text.
 ///
-/// This is the first piece of the PostgreSQL store (issue 17): connecting, running statements
-/// with bound text parameters and reading rows as text, with errors people can act on. The
-/// store's protocol on top of it is not written yet.
+/// `PostgresStore` works through it: statements prepared once per connection and run with bound
+/// text parameters, rows read as text, transactions that hold the store's write lock, the
+/// announcements of new pending items, and errors people can act on (PostgreSQL's message and
+/// SQLSTATE).
 public final class PostgresConnection {
     let pq: LibPQ
     private var handle: OpaquePointer?
@@ -323,9 +323,6 @@ public final class PostgresConnection {
     }
 
     // MARK: Notifications
-
-    /// The file descriptor of the connection's socket (to wait on with `poll`), or -1.
-    var socketDescriptor: Int32 { handle.map { pq.socket($0) } ?? -1 }
 
     /// Reads what the server sent and returns the notifications received since the last call
     /// (channel, payload and the sending backend's pid), without waiting.
