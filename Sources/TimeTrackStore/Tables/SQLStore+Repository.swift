@@ -84,6 +84,8 @@ extension SQLStore {
     }
 
     public func insertRow(_ row: ItemRow, content: ItemContent) throws -> ItemRow {
+        // The number is read and used under the write lock: alone, the insert is its own transaction.
+        guard sql.inTransaction else { return try sql.transaction { try insertRow(row, content: content) } }
         var row = row
         (row.seq, row.id) = try nextItem(row.kind)
         try sql.run(Self.itemInsert, Self.itemValues(row, content))
@@ -92,6 +94,7 @@ extension SQLStore {
     }
 
     public func insertItem(_ row: ItemRow, content: ItemContent, revision: NewRevision, decision: (ItemRow) -> NewAuditEntry) throws -> ItemRow {
+        guard sql.inTransaction else { return try sql.transaction { try insertItem(row, content: content, revision: revision, decision: decision) } }
         var row = row
         (row.seq, row.id) = try nextItem(row.kind)
         let projection = Projection(content)
