@@ -9,8 +9,6 @@ import TimeTrackStore
 /// The bench on PostgreSQL (`--store postgresql://…`): the database it is given is emptied
 /// before each first import, so it must be one made for the bench.
 enum PostgresBench {
-    static func isAddress(_ location: String) -> Bool { location.hasPrefix("postgresql:") || location.hasPrefix("postgres:") }
-
     /// Empties the bench's database (its `public` schema dropped and made again). Refuses a
     /// database whose store has operators: the bench never makes any, so that is somebody's store.
     static func reset(_ address: String, force: Bool = false) throws {
@@ -78,7 +76,7 @@ enum Child {
     /// Every source of an imports folder into a store, as `import --all` does (through the same `ImportRunner`).
     static func importAll(imports: String, store path: String) throws -> ChildResult {
         let start = Date()
-        let store: any ImportStore = PostgresBench.isAddress(path) ? try PostgresStore(address: path) : try SQLiteStore(path: path, create: true)
+        let store: any ImportStore = PostgresConnection.isAddress(path) ? try PostgresStore(address: path) : try SQLiteStore(path: path, create: true)
         let (sources, errors) = SourceDefinition.loadAll(folder: imports)
         if let error = errors.first { throw error }
         var items = 0, pages = 0, newItems = 0

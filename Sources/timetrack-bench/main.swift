@@ -78,7 +78,7 @@ let storeItems = option("items", 1_000_000)
 // many times, alternating, and the medians are compared.
 let repeats = max(1, option("repeat", 3))
 let postgres = arguments.firstIndex(of: "--store").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
-if let postgres, !PostgresBench.isAddress(postgres) {
+if let postgres, !PostgresConnection.isAddress(postgres) {
     FileHandle.standardError.write(Data("timetrack-bench: --store takes a PostgreSQL address (postgresql://USER@HOST/DB); SQLite is always measured\n".utf8))
     exit(2)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TimeTrackStore
 
 /// Finds and runs the package's real executables (`timetrack-admin`, helpers) from tests.
 public enum Binaries {
@@ -21,7 +22,7 @@ public enum Binaries {
     /// What a query prints from a store file (rows a line each, `|` between columns), read by
     /// the `timetrack-torture` helper's own SQLite connection.
     public static func sql(_ store: String, _ query: String) throws -> String {
-        if store.hasPrefix("postgres") {
+        if PostgresConnection.isAddress(store) {
             // A PostgreSQL store: psql, unaligned rows with '|' between columns as sqlite3 prints them.
             return try runPath("/usr/bin/psql", ["-X", "-A", "-t", "-q", "-v", "ON_ERROR_STOP=1", "-d", store, "-c", query]).stdout
         }

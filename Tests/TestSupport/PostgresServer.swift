@@ -113,7 +113,7 @@ public final class PostgresServer {
 
     /// A new, empty database on this server: its address.
     public func database() throws -> String {
-        let name = try Self.sharedLock.withLock { () -> String in
+        let name = Self.sharedLock.withLock { () -> String in
             Self.databases += 1
             return "test\(Self.databases)"
         }

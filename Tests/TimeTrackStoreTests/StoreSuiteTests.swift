@@ -43,7 +43,7 @@ enum Engine: String, CaseIterable, CustomTestStringConvertible, Sendable {
 
     /// Opens the store at `location` again (a new connection: nothing cached).
     static func open(_ location: String) throws -> any ImportStore {
-        location.hasPrefix("postgres") ? try PostgresStore(address: location, create: false) : try SQLiteStore(path: location, create: false)
+        PostgresConnection.isAddress(location) ? try PostgresStore(address: location, create: false) : try SQLiteStore(path: location, create: false)
     }
 }
 

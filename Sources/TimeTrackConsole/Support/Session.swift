@@ -61,7 +61,7 @@ public final class Session {
         if let openStore { return openStore }
         let store: any ImportStore
         if let address = Session.serverAddress(storePath) {
-            guard Session.isPostgres(storePath) else {
+            guard PostgresConnection.isAddress(storePath) else {
                 throw TimeTrackError(
                     .configuration, "\(address) is a database server's address, and the store keeps to SQLite files and PostgreSQL",
                     fix: "give --store (or TIMETRACK_STORE) a file path, or a postgresql://USER@HOST/DB address")
@@ -122,12 +122,5 @@ public final class Session {
         let hasScheme = location.range(of: #"^[a-zA-Z][a-zA-Z0-9+.-]*://"#, options: .regularExpression) != nil
         guard hasScheme || schemes.contains(where: { lower.hasPrefix($0) }) else { return nil }
         return PostgresConnection.redacted(location)
-    }
-
-    /// Whether the location is a PostgreSQL address (`postgresql://`, `postgres://`, or the
-    /// scheme with a socket folder).
-    static func isPostgres(_ location: String) -> Bool {
-        let lower = location.lowercased()
-        return lower.hasPrefix("postgresql:") || lower.hasPrefix("postgres:")
     }
 }

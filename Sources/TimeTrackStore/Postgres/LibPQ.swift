@@ -139,6 +139,13 @@ public final class PostgresConnection {
 
     deinit { close() }
 
+    /// Whether a store location is a PostgreSQL address (`postgresql://…`, `postgres://…`, or
+    /// either scheme with a socket folder) rather than a file path.
+    public static func isAddress(_ location: String) -> Bool {
+        let lower = location.lowercased()
+        return lower.hasPrefix("postgresql:") || lower.hasPrefix("postgres:")
+    }
+
     /// An address as it may be shown: the password (in the URI or as `password=`) replaced.
     public static func redacted(_ address: String) -> String {
         if var parts = URLComponents(string: address), parts.scheme != nil {
@@ -261,7 +268,13 @@ public final class PostgresConnection {
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         let name = "s\(depth)"
         // The store's write lock with the BEGIN (one round trip): writers take turns.
-        try execute(depth == 0 ? "BEGIN; SELECT pg_advisory_xact_lock(\(PostgresStore.writeLock))" : "SAVEPOINT \(name)")
+        do {
+            try execute(depth == 0 ? "BEGIN; SELECT pg_advisory_xact_lock(\(PostgresStore.writeLock))" : "SAVEPOINT \(name)")
+        } catch {
+            // A BEGIN whose lock was refused (a cancelled wait) leaves nothing open behind it.
+            if depth == 0 { try? execute("ROLLBACK") }
+            throw error
+        }
         depth += 1
         let announced = announcements.count
         /// Undoes this level: its savepoint, or the whole transaction.

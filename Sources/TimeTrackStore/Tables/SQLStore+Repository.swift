@@ -99,32 +99,28 @@ extension SQLStore {
         (row.seq, row.id) = try nextItem(row.kind)
         let projection = Projection(content)
         let (appendValues, head) = try auditValues(decision(row))
+        let statements = [Self.itemInsert, projection.insert, Self.revisionInsert, Self.auditAppend]
         let values = [Self.itemValues(row, content), [.integer(row.seq)] + projection.values, Self.revisionValues(revision, to: row), appendValues]
         // The row, its typed row, its revision and the audit entry in one statement where the
         // engine can (PostgreSQL), else one at a time.
-        if let combined = sql.dialect.combining([Self.itemInsert, projection.insert, Self.revisionInsert, Self.auditAppend]) {
+        if let combined = sql.dialect.combining(statements) {
             try sql.run(combined, values.flatMap { $0 })
         } else {
-            for (statement, bound) in zip([Self.itemInsert, projection.insert, Self.revisionInsert, Self.auditAppend], values) { try sql.run(statement, bound) }
+            for (statement, bound) in zip(statements, values) { try sql.run(statement, bound) }
         }
         if revision.state == .pending { try sql.announcePending(row.id) }
-        if sql.inTransaction { sql.auditHead = head }
+        sql.auditHead = head
         return row
     }
 
     /// The next item's number and id: the highest number plus one, read while no other writer
     /// can insert (the store's write lock: `BEGIN IMMEDIATE` on SQLite, the advisory lock every
     /// PostgreSQL transaction takes, whatever machine it runs on), then counted on for the rest
-    /// of the transaction. Numbers stay dense, as ids people type should be.
+    /// of the transaction. Numbers stay dense, as ids people type should be. Call it inside a
+    /// transaction.
     private func nextItem(_ kind: ItemKind) throws -> (Int64, String) {
-        let seq: Int64
-        if sql.inTransaction, let head = sql.itemHead {
-            seq = head + 1
-        } else {
-            if !sql.inTransaction, let serialize = sql.dialect.serializeAudit { try sql.run(serialize, []) }
-            seq = Int64(try sql.integer("SELECT coalesce(max(seq), 0) + 1 FROM items") ?? 1)
-        }
-        if sql.inTransaction { sql.itemHead = seq }
+        let seq = try sql.itemHead.map { $0 + 1 } ?? Int64(sql.integer("SELECT coalesce(max(seq), 0) + 1 FROM items") ?? 1)
+        sql.itemHead = seq
         return (seq, kind.idPrefix + String(seq))
     }
 
@@ -175,6 +171,7 @@ extension SQLStore {
     }
 
     public func addRevision(_ revision: NewRevision, to row: ItemRow, audit entry: NewAuditEntry) throws {
+        guard sql.inTransaction else { return try sql.transaction { try addRevision(revision, to: row, audit: entry) } }
         let (appendValues, head) = try auditValues(entry)
         if let combined = sql.dialect.combining([Self.revisionInsert, Self.auditAppend]) {
             try sql.run(combined, Self.revisionValues(revision, to: row) + appendValues)
@@ -183,7 +180,7 @@ extension SQLStore {
             try addRevision(revision, to: row)
             try sql.run(Self.auditAppend, appendValues)
         }
-        if sql.inTransaction { sql.auditHead = head }
+        sql.auditHead = head
     }
 
     private static var revisionInsert: String {
@@ -229,9 +226,11 @@ extension SQLStore {
     }
 
     public func appendAudit(_ entry: NewAuditEntry) throws {
+        // The head is read and extended under the write lock: alone, the append is its own transaction.
+        guard sql.inTransaction else { return try sql.transaction { try appendAudit(entry) } }
         let (values, head) = try auditValues(entry)
         try sql.run(Self.auditAppend, values)
-        if sql.inTransaction { sql.auditHead = head }
+        sql.auditHead = head
     }
 
     private static var auditAppend: String {
@@ -243,15 +242,10 @@ extension SQLStore {
     ///
     /// The next link: the last entry's id and hash, read in the caller's transaction while no
     /// other appender can come between (the store's write lock, as for item numbers). Within one
-    /// transaction the head is known after the first append: the lock is still held.
+    /// transaction the head is known after the first append: the lock is still held. Call it
+    /// inside a transaction.
     private func auditValues(_ entry: NewAuditEntry) throws -> ([SQLValue], head: (id: Int64, hash: String)) {
-        let last: (Int64, String)?
-        if sql.inTransaction, let head = sql.auditHead {
-            last = head
-        } else {
-            if !sql.inTransaction, let serialize = sql.dialect.serializeAudit { try sql.run(serialize, []) }
-            last = try sql.first("SELECT id, hash FROM audit ORDER BY id DESC LIMIT 1") { ($0.int64(0), $0.text(1)) }
-        }
+        let last = try sql.auditHead ?? sql.first("SELECT id, hash FROM audit ORDER BY id DESC LIMIT 1") { ($0.int64(0), $0.text(1)) }
         let fields = AuditChain.Fields(
             id: (last?.0 ?? 0) + 1, at: StoreDate.format(entry.at), operatorName: entry.operatorName, action: entry.action, itemSeq: entry.itemSeq,
             itemID: entry.itemID, reason: entry.reason, detail: entry.detail, batch: entry.batch)

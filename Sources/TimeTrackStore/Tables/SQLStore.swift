@@ -82,12 +82,6 @@ enum SQLDialect {
         return before.isEmpty ? last : "WITH " + before.joined(separator: ", ") + " " + last
     }
 
-    /// Outside a transaction (a write on its own): holds off the other writers while it runs;
-    /// nil where every statement already takes the write lock (SQLite). Transactions take it
-    /// when they begin on both engines (`BEGIN IMMEDIATE`; PostgreSQL's `BEGIN` and the store's
-    /// advisory lock, `PostgresStore.writeLock`).
-    var serializeAudit: String? { self == .sqlite ? nil : "SELECT pg_advisory_xact_lock(\(PostgresStore.writeLock))" }
-
     /// A JSON text column's top-level `key` as text.
     func jsonText(_ column: String, _ key: String) -> String {
         self == .sqlite ? "json_extract(\(column), '$.\(key)')" : "(\(column)::jsonb ->> '\(key)')"
