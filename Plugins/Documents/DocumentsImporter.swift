@@ -102,14 +102,15 @@ public struct DocumentsImporter: Importer {
     }
 
     public func run(_ context: ImportContext) throws -> ImportResult {
-        let page = try context.fetcher.fetch(source.url)
+        let signature = self.signature
+        let fetched = try context.fetchRemembered(source.url, signature: signature)
         var result = ImportResult()
         result.pagesFetched = 1
-        let signature = self.signature
         let reading: PageReading
-        if let remembered = context.recall(page: page, signature: signature).flatMap(PageReading.init) {
+        if let remembered = fetched.payload.flatMap(PageReading.init) {
             reading = remembered
         } else {
+            let page = try context.read(fetched.page)
             reading = try read(page)
             context.remember(reading.encoded, page: page, signature: signature)
         }
@@ -134,7 +135,7 @@ public struct DocumentsImporter: Importer {
             switch normalizer.build(raw) {
             case .success(.schoolInfo(var item)):
                 item.fingerprint = fingerprintValue
-                result.items.append(ExtractedItem(key: url, content: .schoolInfo(item), pageURL: reading.pageURL, pageHash: page.hash, fetchedAt: page.fetchedAt, location: link.location))
+                result.items.append(ExtractedItem(key: url, content: .schoolInfo(item), pageURL: reading.pageURL, pageHash: fetched.page.hash, fetchedAt: fetched.page.fetchedAt, location: link.location))
             case .success:
                 break
             case .failure(let error):

@@ -268,16 +268,20 @@ public struct HTMLImporter: Importer, Sendable {
         while let url = pageURL, pageNumber < maxPages, raws.count < maxItems {
             guard visited.insert(url.absoluteString).inserted else { break }
             pageNumber += 1
-            let page: FetchedPage
+            var page: FetchedPage
+            let remembered: ListingMemo?
             do {
-                page = try context.fetcher.fetch(url)
+                let fetched = try context.fetchRemembered(url, signature: signature)
+                remembered = fetched.payload.flatMap(ListingMemo.init)
+                // A page known unchanged by its file's stamp is read only if its memo does not serve.
+                page = remembered == nil ? try context.read(fetched.page) : fetched.page
             } catch let error as TimeTrackError where pageNumber > 1 && error.code != .interrupted {
                 result.pageUnread(url, error, message: "page \(pageNumber) could not be read: \(error.description)")
                 break
             }
             result.pagesFetched += 1
             let listing: ListingMemo
-            if let remembered = context.recall(page: page, signature: signature).flatMap(ListingMemo.init) {
+            if let remembered {
                 listing = remembered
             } else {
                 // Only a page read afresh is searched for its canonical link.
@@ -363,12 +367,18 @@ public struct HTMLImporter: Importer, Sendable {
                 var fresh: [(index: Int, page: FetchedPage)] = []
                 do {
                     let wanted = (start..<end).compactMap { index in raws[index].raw[linkField].flatMap(URL.init(string:)).map { (index, $0) } }
-                    for ((index, _), fetched) in zip(wanted, try context.fetcher.fetchAll(wanted.map(\.1))) {
+                    for ((index, _), fetched) in zip(wanted, try context.fetchAllRemembered(wanted.map(\.1), signature: signature)) {
                         switch fetched {
-                        case .success(let page):
+                        case .success(let (page, payload)):
                             result.pagesFetched += 1
-                            guard let data = context.recall(page: page, signature: signature), let memo = DetailMemo(data) else {
-                                fresh.append((index, page))
+                            // To be parsed: read now if it was known unchanged by its file's stamp only.
+                            func parse() {
+                                do { fresh.append((index, try context.read(page))) } catch let error as TimeTrackError where error.code != .interrupted { notRead(error, index) } catch {
+                                    notRead(TimeTrackError(.fetch, "\(error)", context: ["url": page.url.absoluteString]), index)
+                                }
+                            }
+                            guard let data = payload, let memo = DetailMemo(data) else {
+                                parse()
                                 continue
                             }
                             let digest = combined(index, detail: memo.digest)
@@ -380,7 +390,7 @@ public struct HTMLImporter: Importer, Sendable {
                                 digests[index] = digest
                             } else {
                                 // Remembered without its values, and not settled (edited, say): read again.
-                                fresh.append((index, page))
+                                parse()
                             }
                         case .failure(let error):
                             notRead(error, index)

@@ -85,7 +85,7 @@ public struct PhotoImporter: Importer {
                     result.problems.append(ImportProblem(.error, "not read: \(error.message)" + (error.fix.map { "; \($0)" } ?? ""), location: name))
                     continue
                 }
-                context.memoEntries.append((photo.absoluteString, page.hash, signature, Data(text.utf8)))
+                context.memoEntries.append(MemoEntry(url: photo.absoluteString, pageHash: page.hash, signature: signature, payload: Data(text.utf8)))
             }
             let (taken, exact) = PhotoDate.taken(page.data, zone: source.timeZone).map { ($0, true) } ?? (PhotoImporter.modified(photo) ?? context.now, false)
             let sheet = SheetReader.read(text)

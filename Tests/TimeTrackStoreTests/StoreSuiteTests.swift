@@ -129,8 +129,8 @@ enum Engine: String, CaseIterable, CustomTestStringConvertible, Sendable {
             #expect(try store.cachedResponse(for: "https://x.example/other") == nil)
 
             let pages = ["https://x.example/news/1", "https://x.example/news/ü-2", "https://x.example/newsletter", "https://y.example/news/3"]
-            try store.remember(sourceID: "news", entries: pages.enumerated().map { (url: $1, pageHash: "h\($0)", signature: "s", payload: bytes + Data([UInt8($0)])) })
-            try store.remember(sourceID: "news", entries: [(url: pages[0], pageHash: "h9", signature: "s2", payload: Data("new".utf8))])
+            try store.remember(sourceID: "news", entries: pages.enumerated().map { MemoEntry(url: $1, pageHash: "h\($0)", signature: "s", payload: bytes + Data([UInt8($0)])) })
+            try store.remember(sourceID: "news", entries: [MemoEntry(url: pages[0], pageHash: "h9", signature: "s2", payload: Data("new".utf8))])
             #expect(store.recall(sourceID: "news", url: pages[0], pageHash: "h9", signature: "s2") == Data("new".utf8))
             #expect(store.recall(sourceID: "news", url: pages[0], pageHash: "h0", signature: "s") == nil)
             let under = store.recallAll(sourceID: "news", urlPrefix: "https://x.example/news/")

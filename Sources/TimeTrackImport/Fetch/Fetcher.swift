@@ -15,8 +15,8 @@ public final class Fetcher: PageFetcher, @unchecked Sendable {
     public var maxBytes: Int
     /// Local files must be inside this folder (nil: anywhere, for paths given on the command line).
     public var confinedTo: URL?
-    /// Public URL prefix → local folder.
-    var mirrors: [(String, URL)] = []
+    /// Public URL prefix → local folder's path.
+    var mirrors: [(String, String)] = []
     /// The first page's file stands for this public URL.
     var aliases: [String: URL] = [:]
     let http: HTTPClient?
@@ -45,7 +45,7 @@ public final class Fetcher: PageFetcher, @unchecked Sendable {
         self.http = http
         if source.url.isFileURL, let base = source.baseURL {
             let publicFolder = base.absoluteString.hasSuffix("/") ? base.absoluteString : base.deletingLastPathComponent().absoluteString
-            mirrors.append((publicFolder, source.url.deletingLastPathComponent()))
+            mirrors.append((publicFolder, source.url.deletingLastPathComponent().path))
             aliases[base.absoluteString] = source.url
         }
     }
@@ -57,23 +57,8 @@ public final class Fetcher: PageFetcher, @unchecked Sendable {
         if shouldStop?() == true {
             throw TimeTrackError(.interrupted, "interrupted (Ctrl-C)", fix: "nothing of this source was written; run the import again", context: ["url": url.absoluteString])
         }
-        if url.isFileURL {
-            guard allowsLocalLinks || url.standardizedFileURL == ownURL.standardizedFileURL else {
-                throw TimeTrackError(
-                    .fetch, "refused: a page of this web source leads to the local file \(url.path); a web source never reads local files",
-                    fix: "nothing to do unless the link is meant: then import that file as a source of its own", context: ["url": url.absoluteString])
-            }
-            return try readFile(url, standsFor: url)
-        }
+        if let file = try localFile(url) { return try readFile(file, standsFor: url) }
         let text = url.absoluteString
-        if let file = aliases[text] { return try readFile(file, standsFor: url) }
-        for (prefix, folder) in mirrors where text.hasPrefix(prefix) {
-            var rest = String(text.dropFirst(prefix.count))
-            if let cut = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = String(rest[..<cut]) }
-            if rest.isEmpty || rest.hasSuffix("/") { rest += "index.html" }
-            let file = folder.appendingPathComponent(rest.removingPercentEncoding ?? rest)
-            return try readFile(file, standsFor: url)
-        }
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw TimeTrackError(.fetch, "only http, https and local files can be fetched", context: ["url": text])
         }
@@ -86,6 +71,49 @@ public final class Fetcher: PageFetcher, @unchecked Sendable {
             throw TimeTrackError(.fetch, "no HTTP client configured for this run", context: ["url": text])
         }
         return try http.get(url, maxBytes: maxBytes)
+    }
+
+    /// The local file a URL is read from: a `file:` URL, or a public URL of the source's local
+    /// mirror; nil for a web page. A `file:` link from a web source is refused.
+    func localFile(_ url: URL) throws -> String? {
+        if url.isFileURL {
+            guard allowsLocalLinks || url.standardizedFileURL == ownURL.standardizedFileURL else {
+                throw TimeTrackError(
+                    .fetch, "refused: a page of this web source leads to the local file \(url.path); a web source never reads local files",
+                    fix: "nothing to do unless the link is meant: then import that file as a source of its own", context: ["url": url.absoluteString])
+            }
+            return url.path
+        }
+        let text = url.absoluteString
+        if let file = aliases[text] { return file.path }
+        for (prefix, folder) in mirrors where text.hasPrefix(prefix) {
+            var rest = text.utf8.dropFirst(prefix.utf8.count)
+            if let cut = rest.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) { rest = rest[..<cut] }
+            var name = String(Substring(rest))
+            if name.isEmpty || name.hasSuffix("/") { name += "index.html" }
+            if name.utf8.contains(UInt8(ascii: "%")) { name = name.removingPercentEncoding ?? name }
+            return folder.hasSuffix("/") ? folder + name : folder + "/" + name
+        }
+        return nil
+    }
+
+    /// A local page's file and stamp, without reading it: nil for a web page, and for a file
+    /// that `fetch` would refuse or could not read (it says why), or that is changing.
+    ///
+    /// A file made unreadable since has another stamp (`chmod` changes its status-change time).
+    public func stamp(of url: URL) -> (location: String, stamp: String)? {
+        guard shouldStop?() != true, let file = try? localFile(url) else { return nil }
+        let (path, linked) = resolvedPath(file)
+        guard confined(path) else { return nil }
+        var info = linked ?? stat()
+        guard linked != nil || stat(path, &info) == 0, Int(info.st_size) <= maxBytes, let stamp = FileStamp.of(info) else { return nil }
+        return (path, stamp)
+    }
+
+    /// Whether `path` (resolved) is inside the imports folder, when there is one.
+    func confined(_ path: String) -> Bool {
+        guard let root = confinedTo?.path else { return true }
+        return path == root || path.hasPrefix(root.hasSuffix("/") ? root : root + "/")
     }
 
     /// Folders already resolved (symlinks followed), by their standardized path.
@@ -119,13 +147,29 @@ public final class Fetcher: PageFetcher, @unchecked Sendable {
         return results
     }
 
-    /// The file's path with its folder's symlinks resolved (cached per folder: a corpus has few).
-    func resolvedPath(_ file: URL) -> String {
-        var path = file.path
-        if path.contains("/./") || path.contains("/../") || path.contains("//") || path.hasSuffix("/.") || path.hasSuffix("/..") {
-            path = file.standardizedFileURL.path
+    /// Whether a path has `.` or `..` components or doubled slashes (to be standardized).
+    static func needsStandardizing(_ path: String) -> Bool {
+        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+        var (third, second, last): (UInt8, UInt8, UInt8) = (0, 0, 0)  // the bytes before this one
+        for byte in path.utf8 {
+            if byte == slash {
+                if last == slash { return true }
+                if last == dot, second == slash { return true }
+                if last == dot, second == dot, third == slash { return true }
+            }
+            (third, second, last) = (second, last, byte)
         }
-        guard let slash = path.lastIndex(of: "/") else { return file.resolvingSymlinksInPath().path }
+        return path.hasSuffix("/.") || path.hasSuffix("/..")
+    }
+
+    /// The file's path with its folder's symlinks resolved (cached per folder: a corpus has few),
+    /// and the file's own `lstat` when it is not a link itself (nil: it is, or it is missing).
+    func resolvedPath(_ file: String) -> (path: String, info: stat?) {
+        var path = file
+        if Self.needsStandardizing(path) {
+            path = URL(fileURLWithPath: file).standardizedFileURL.path
+        }
+        guard let slash = path.lastIndex(of: "/") else { return (URL(fileURLWithPath: file).resolvingSymlinksInPath().path, nil) }
         let folder = String(path[..<slash])
         let name = path[path.index(after: slash)...]
         lock.lock()
@@ -143,15 +187,16 @@ public final class Fetcher: PageFetcher, @unchecked Sendable {
         let resolved = (known.hasSuffix("/") ? known : known + "/") + name
         // The file itself may be a link out of the folder.
         var info = stat()
-        if lstat(resolved, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
-            return URL(fileURLWithPath: resolved).resolvingSymlinksInPath().path
+        guard lstat(resolved, &info) == 0 else { return (resolved, nil) }
+        if info.st_mode & S_IFMT == S_IFLNK {
+            return (URL(fileURLWithPath: resolved).resolvingSymlinksInPath().path, nil)
         }
-        return resolved
+        return (resolved, info)
     }
 
-    func readFile(_ file: URL, standsFor url: URL) throws -> FetchedPage {
-        let path = resolvedPath(file)
-        if let root = confinedTo?.path, !(path == root || path.hasPrefix(root.hasSuffix("/") ? root : root + "/")) {
+    func readFile(_ file: String, standsFor url: URL) throws -> FetchedPage {
+        let path = resolvedPath(file).path
+        if !confined(path), let root = confinedTo?.path {
             throw TimeTrackError(
                 .fetch, "\(path) is outside the imports folder \(root)",
                 fix: "keep source pages inside the imports folder, or give the file on the command line with --file", context: ["url": url.absoluteString])
@@ -202,6 +247,14 @@ public final class Fetcher: PageFetcher, @unchecked Sendable {
             throw TimeTrackError(.fetch, "the page grew over the \(maxBytes / 1_048_576) MB limit while reading", context: ["url": url.absoluteString])
         }
         data.count = filled
-        return FetchedPage(url: url, location: path, data: data, contentType: nil, charset: nil, fetchedAt: Date())
+        var page = FetchedPage(url: url, location: path, data: data, contentType: nil, charset: nil, fetchedAt: Date())
+        // Stamped only if it did not change while it was read (and had settled before).
+        var after = stat()
+        if fstat(fd, &after) == 0, after.st_size == filled, after.st_mtim.tv_sec == info.st_mtim.tv_sec, after.st_mtim.tv_nsec == info.st_mtim.tv_nsec,
+            after.st_ctim.tv_sec == info.st_ctim.tv_sec, after.st_ctim.tv_nsec == info.st_ctim.tv_nsec
+        {
+            page.stamp = FileStamp.of(after)
+        }
+        return page
     }
 }

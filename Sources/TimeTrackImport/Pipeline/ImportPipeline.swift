@@ -26,9 +26,6 @@ public struct SourceReading: Sendable {
     }
 }
 
-/// A page's extraction to remember: by URL, page hash and how it was read.
-typealias MemoEntry = (url: String, pageHash: String, signature: String, payload: Data)
-
 /// What one source's import did.
 public struct SourceRunSummary: Sendable {
     public var source: String
@@ -101,8 +98,12 @@ public struct ImportPipeline {
         context.progress = progress
         context.memo = memo
         if let memo {
+            // Everything remembered of the source in one query (a query per page was a read
+            // transaction per page).
+            let (pages, items) = ItemMemo.split(memo.recallAll(sourceID: effective.id, urlPrefix: ""))
+            context.rememberedPages = pages
             let info = type(of: importer).info
-            context.items = ItemMemo(source: effective, importer: "\(info.name)/\(info.version)", memo: memo)
+            context.items = ItemMemo(source: effective, importer: "\(info.name)/\(info.version)", remembered: items, memo: memo)
         }
         let result = try importer.run(context)
         return (result, context.memoEntries)

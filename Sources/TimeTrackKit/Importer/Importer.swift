@@ -51,6 +51,11 @@ public struct FetchedPage: Sendable {
     public var hash: String
     /// True when the server answered 304 and these are the cached bytes.
     public var notModified = false
+    /// For a local file read while it was not changing: its `FileStamp` when it was read.
+    public var stamp: String?
+    /// True for a page `ImportContext.fetchRemembered` found unchanged by its file's stamp:
+    /// `data` is empty and `hash` is the remembered one. `ImportContext.read` reads it.
+    public var unread = false
 
     public init(url: URL, location: String, data: Data, contentType: String? = nil, charset: String? = nil, fetchedAt: Date = Date()) {
         self.url = url
@@ -60,6 +65,41 @@ public struct FetchedPage: Sendable {
         self.charset = charset
         self.fetchedAt = fetchedAt
         self.hash = SHA256.hex(data)
+    }
+
+    /// A page known unchanged by its file's stamp, not read: its remembered hash, no bytes.
+    public init(unreadAt url: URL, location: String, hash: String, stamp: String, fetchedAt: Date = Date()) {
+        self.url = url
+        self.location = location
+        self.data = Data()
+        self.fetchedAt = fetchedAt
+        self.hash = hash
+        self.stamp = stamp
+        self.unread = true
+    }
+}
+
+/// A local file's identity and change times, as one string: device, inode, size, and the
+/// modification and status-change times in nanoseconds. Writing the file, replacing it (a new
+/// inode) or setting its modification time back (which changes the status-change time) all
+/// change it; reading it does not.
+///
+/// A file changed within `settle` seconds of being stamped has no stamp (`of` returns nil), as
+/// git treats a "racily clean" file: a write in the same clock tick as the read could leave the
+/// times as they were.
+public enum FileStamp {
+    /// Seconds a file must have been left alone before its stamp is trusted.
+    public static let settle: Double = 2
+
+    /// The stamp of the file `info` describes, or nil when it changed too recently (or is not a
+    /// regular file).
+    public static func of(_ info: stat, now: Date = Date()) -> String? {
+        guard info.st_mode & S_IFMT == S_IFREG else { return nil }
+        let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        let changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+        let latest = Double(max(modified, changed)) / 1_000_000_000
+        guard now.timeIntervalSince1970 - latest >= settle else { return nil }
+        return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(modified):\(changed)"
     }
 }
 
@@ -71,9 +111,16 @@ public protocol PageFetcher: AnyObject {
     /// several threads; web pages still go one at a time (politeness). An `.interrupted`
     /// error stops the whole call.
     func fetchAll(_ urls: [URL]) throws -> [Result<FetchedPage, TimeTrackError>]
+    /// For a page read from a local file: where it is read from and the file's `FileStamp` now,
+    /// without reading it (nil: a web page, a file that cannot be read or is changing; `fetch`
+    /// says why).
+    func stamp(of url: URL) -> (location: String, stamp: String)?
 }
 
 extension PageFetcher {
+    /// No stamps: every page is fetched.
+    public func stamp(of url: URL) -> (location: String, stamp: String)? { nil }
+
     /// One after another.
     public func fetchAll(_ urls: [URL]) throws -> [Result<FetchedPage, TimeTrackError>] {
         try urls.map { url in
@@ -198,8 +245,12 @@ public final class ImportContext {
     public let fetcher: any PageFetcher
     /// Where unchanged pages' extractions are remembered (nil: parse everything, remember nothing).
     public var memo: PageMemo?
+    /// What `memo` remembers of the source's pages, by URL, read in one query before the run
+    /// (nil: `recall` asks `memo` page by page). The memo is only written after the run, so
+    /// this is what a query per page would find.
+    public var rememberedPages: [String: MemoRecord]?
     /// Payloads to remember after the run.
-    public var memoEntries: [(url: String, pageHash: String, signature: String, payload: Data)] = []
+    public var memoEntries: [MemoEntry] = []
     /// The run's clock: dates without a year resolve against it.
     public let now: Date
     /// Called as pages are fetched and items found (for progress on a terminal).
@@ -217,14 +268,63 @@ public final class ImportContext {
     }
 
     /// The payload remembered for a page; nil when the page changed or was never seen.
+    ///
+    /// A page read from a file whose stamp is not the remembered one (touched, or read too soon
+    /// after it was written) but whose bytes are: the payload, and the new stamp is remembered.
     public func recall(page: FetchedPage, signature: String) -> Data? {
-        memo?.recall(sourceID: source.id, url: page.url.absoluteString, pageHash: page.hash, signature: signature)
+        let url = page.url.absoluteString
+        if let rememberedPages {
+            guard let record = rememberedPages[url], record.pageHash == page.hash, record.signature == signature else { return nil }
+            if !page.unread, let stamp = page.stamp, stamp != record.stamp {
+                memoEntries.append(MemoEntry(url: url, pageHash: page.hash, signature: signature, payload: record.payload, stamp: stamp))
+            }
+            return record.payload
+        }
+        return memo?.recall(sourceID: source.id, url: url, pageHash: page.hash, signature: signature)
+    }
+
+    /// Fetches a page with what the memo remembers of it for `signature` (nil: changed, or
+    /// never seen). A local page whose file still has the stamp it had when it was remembered
+    /// is not read: the page comes back `unread`, with the remembered hash. Read it
+    /// (`read(_:)`) before parsing it, should the remembered payload not serve.
+    public func fetchRemembered(_ url: URL, signature: String) throws -> (page: FetchedPage, payload: Data?) {
+        if let page = unchanged(url, signature: signature) { return page }
+        let page = try fetcher.fetch(url)
+        return (page, recall(page: page, signature: signature))
+    }
+
+    /// `fetchRemembered` for several pages, results in order; the pages not known unchanged
+    /// are fetched together (`PageFetcher.fetchAll`).
+    public func fetchAllRemembered(_ urls: [URL], signature: String) throws -> [Result<(page: FetchedPage, payload: Data?), TimeTrackError>] {
+        var results: [Result<(page: FetchedPage, payload: Data?), TimeTrackError>?] = urls.map { url in unchanged(url, signature: signature).map { .success($0) } }
+        let wanted = urls.indices.filter { results[$0] == nil }
+        for (index, fetched) in zip(wanted, try fetcher.fetchAll(wanted.map { urls[$0] })) {
+            results[index] = fetched.map { page in (page, recall(page: page, signature: signature)) }
+        }
+        return zip(urls, results).map { url, result in
+            result ?? .failure(TimeTrackError(.fetch, "the page was not fetched", context: ["url": url.absoluteString]))
+        }
+    }
+
+    /// The page with its bytes: an `unread` page is fetched now.
+    public func read(_ page: FetchedPage) throws -> FetchedPage {
+        guard page.unread else { return page }
+        return try fetcher.fetch(page.url)
+    }
+
+    /// The remembered page and payload when the page's file has the remembered stamp.
+    private func unchanged(_ url: URL, signature: String) -> (page: FetchedPage, payload: Data?)? {
+        let text = url.absoluteString
+        guard let record = rememberedPages?[text], record.signature == signature, let remembered = record.stamp,
+            let (location, stamp) = fetcher.stamp(of: url), stamp == remembered
+        else { return nil }
+        return (FetchedPage(unreadAt: url, location: location, hash: record.pageHash, stamp: stamp), record.payload)
     }
 
     /// Queues a payload to remember for a page (written after the run's items).
     public func remember(_ payload: Data, page: FetchedPage, signature: String) {
         guard memo != nil else { return }
-        memoEntries.append((page.url.absoluteString, page.hash, signature, payload))
+        memoEntries.append(MemoEntry(url: page.url.absoluteString, pageHash: page.hash, signature: signature, payload: payload, stamp: page.stamp))
     }
 }
 

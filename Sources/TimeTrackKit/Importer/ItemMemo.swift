@@ -19,13 +19,25 @@ public final class ItemMemo: @unchecked Sendable {
     let remembered: [String: MemoRecord]
     let settledHashes: [String: String]
 
-    /// Loads what the store remembers of `source` in two queries.
-    public init(source: SourceDefinition, importer: String, memo: PageMemo) {
+    /// What the store remembers of `source`'s items: `remembered` is the memo's item entries by
+    /// key (`split`); the store's base hashes are read in one query.
+    public init(source: SourceDefinition, importer: String, remembered: [String: MemoRecord], memo: PageMemo) {
         var how = "\(importer)|\(ItemMemo.normalizerVersion)|\(source.kind.rawValue)|\(source.timeZone.identifier)|\(source.school ?? "")|"
         how += (source.baseURL?.absoluteString ?? "") + "|" + ((try? JSONCoding.compactString(JSONValue.object(source.options))) ?? "")
         signature = SHA256.hex(how)
-        remembered = memo.recallAll(sourceID: source.id, urlPrefix: ItemMemo.prefix)
+        self.remembered = remembered
         settledHashes = memo.settledHashes(sourceID: source.id)
+    }
+
+    /// Splits everything the memo holds for a source (`recallAll` with an empty prefix) into
+    /// its pages' entries, by URL, and its items' entries, by key.
+    public static func split(_ all: [String: MemoRecord]) -> (pages: [String: MemoRecord], items: [String: MemoRecord]) {
+        var pages: [String: MemoRecord] = [:]
+        var items: [String: MemoRecord] = [:]
+        for (url, record) in all {
+            if url.hasPrefix(prefix) { items[String(url.dropFirst(prefix.count))] = record } else { pages[url] = record }
+        }
+        return (pages, items)
     }
 
     /// The digest of an item's raw values: names and values in name order, separated by bytes
@@ -57,10 +69,10 @@ public final class ItemMemo: @unchecked Sendable {
 
     /// The memo entry that says `digest` normalizes to `contentHash` for `key` (nil when the
     /// memo says so already).
-    public func entry(key: String, digest: String, contentHash: String, dated: Bool) -> (url: String, pageHash: String, signature: String, payload: Data)? {
+    public func entry(key: String, digest: String, contentHash: String, dated: Bool) -> MemoEntry? {
         let payload = Data((contentHash + (dated ? " dated" : "")).utf8)
         if let record = remembered[key], record.pageHash == digest, record.signature == signature, record.payload == payload { return nil }
-        return (ItemMemo.prefix + key, digest, signature, payload)
+        return MemoEntry(url: ItemMemo.prefix + key, pageHash: digest, signature: signature, payload: payload)
     }
 
     /// A payload's content hash and whether the content is dated.

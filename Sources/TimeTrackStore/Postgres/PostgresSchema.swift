@@ -164,7 +164,9 @@ enum PostgresSchema {
 
     /// Migrations after the baseline, each for PostgreSQL (the SQLite text of the same number is
     /// in `Schema.migrations`).
-    static let migrations: [Int: String] = [:]
+    static let migrations: [Int: String] = [
+        12: "ALTER TABLE page_memo ADD COLUMN stamp text"
+    ]
 
     /// The version this build writes on PostgreSQL: the same as on SQLite.
     static var currentVersion: Int { max(baselineVersion, migrations.keys.max() ?? 0) }

@@ -320,6 +320,9 @@ enum Schema {
             FROM items i JOIN announcements a ON a.item_seq = i.seq JOIN revisions r ON r.item_seq = i.seq AND r.number = i.live_revision
             WHERE i.status = 'published';
         """,
+        // 12: a page memo row keeps its local file's stamp (device, inode, size, change times),
+        //     so an unchanged file is known without reading and hashing it again.
+        "ALTER TABLE page_memo ADD COLUMN stamp TEXT",
     ]
 
     /// Runs migration `number` (1-based) and the work done in Swift right after it, in the

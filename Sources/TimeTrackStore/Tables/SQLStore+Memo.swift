@@ -3,7 +3,7 @@ import TimeTrackCore
 
 /// The HTTP cache (validators and bodies) and the page memo, on either engine.
 extension SQLStore {
-    /// Memo rows written by one statement (5 values each, within SQLite's and PostgreSQL's limits).
+    /// Memo rows written by one statement (6 values each, within SQLite's and PostgreSQL's limits).
     static var memoRowsPerStatement: Int { 100 }
 
     public func cachedResponse(for url: String) throws -> CachedResponse? {
@@ -35,8 +35,8 @@ extension SQLStore {
         let (prefix, values) = sql.dialect.startsWith("url", urlPrefix)
         let rows =
             (try? sql.select(
-                "SELECT url, page_hash, signature, payload FROM page_memo WHERE source_id = ? AND \(prefix)", [.text(sourceID)] + values
-            ) { s in (s.text(0), MemoRecord(pageHash: s.text(1), signature: s.text(2), payload: s.data(3))) }) ?? []
+                "SELECT url, page_hash, signature, payload, stamp FROM page_memo WHERE source_id = ? AND \(prefix)", [.text(sourceID)] + values
+            ) { s in (s.text(0), MemoRecord(pageHash: s.text(1), signature: s.text(2), payload: s.data(3), stamp: s.optionalText(4))) }) ?? []
         var records: [String: MemoRecord] = [:]
         records.reserveCapacity(rows.count)
         for (url, record) in rows where url.hasPrefix(urlPrefix) { records[String(url.dropFirst(urlPrefix.count))] = record }
@@ -54,7 +54,7 @@ extension SQLStore {
         return Dictionary(rows, uniquingKeysWith: { first, _ in first })
     }
 
-    public func remember(sourceID: String, entries: [(url: String, pageHash: String, signature: String, payload: Data)]) throws {
+    public func remember(sourceID: String, entries: [MemoEntry]) throws {
         guard !entries.isEmpty else { return }
         // Many rows a statement (a round trip each on a server); a URL remembered twice keeps its last.
         var latest: [String: Int] = [:]
@@ -65,10 +65,11 @@ extension SQLStore {
                 let chunk = unique[start..<min(start + Self.memoRowsPerStatement, unique.count)]
                 try sql.run(
                     """
-                    INSERT INTO page_memo (source_id, url, page_hash, signature, payload) VALUES \(Array(repeating: "(?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", "))
-                    ON CONFLICT (source_id, url) DO UPDATE SET page_hash = excluded.page_hash, signature = excluded.signature, payload = excluded.payload
+                    INSERT INTO page_memo (source_id, url, page_hash, signature, payload, stamp) VALUES \(Array(repeating: "(?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", "))
+                    ON CONFLICT (source_id, url) DO UPDATE SET page_hash = excluded.page_hash, signature = excluded.signature, payload = excluded.payload,
+                        stamp = excluded.stamp
                     """,
-                    chunk.flatMap { [.text(sourceID), .text($0.url), .text($0.pageHash), .text($0.signature), .blob($0.payload)] })
+                    chunk.flatMap { [.text(sourceID), .text($0.url), .text($0.pageHash), .text($0.signature), .blob($0.payload), .text($0.stamp)] })
             }
         }
     }

@@ -1,0 +1,133 @@
+import Foundation
+import TestSupport
+import Testing
+import TimeTrackCore
+import TimeTrackKit
+
+@testable import TimeTrackImport
+@testable import TimeTrackStore
+
+/// Local pages known unchanged by their file's stamp are not read again; anything that could
+/// have changed the bytes (a write, even one that keeps the size and sets the modification time
+/// back; a file replaced; a file changed just before it was read) has them read.
+@Suite struct FileStampTests {
+    static func listing(_ titles: [String]) -> String {
+        var html = "<html><body><ul class='news'>"
+        for (index, title) in titles.enumerated() {
+            html += "<li><a href='/news/\(index + 1).html'>\(title)</a><time>2026-10-0\(index + 1)</time></li>"
+        }
+        return html + "</ul></body></html>"
+    }
+
+    static func article(_ body: String) -> String {
+        "<html><body><article><h1>Title</h1><div class='body'><p>\(body)</p></div></article></body></html>"
+    }
+
+    /// Sets a file's access and modification times (the status-change time moves to now, as it
+    /// always does).
+    static func setModified(_ path: String, to time: timespec) {
+        var times = [time, time]
+        _ = utimensat(AT_FDCWD, path, &times, 0)
+    }
+
+    @Test func unchangedFilesAreNotReadAndChangedOnesAlwaysAre() throws {
+        let dir = try TemporaryDirectory("file-stamps")
+        defer { dir.remove() }
+        try dir.write("imports/news.html", Self.listing(["Board meeting", "Picture day", "Bus routes"]))
+        for number in 1...3 { try dir.write("imports/news/\(number).html", Self.article("Article \(number) text")) }
+        try dir.write(
+            "imports/news.json",
+            """
+            { "id": "news", "importer": "html", "kind": "announcement", "url": "news.html", "baseURL": "https://school.example/", "timeZone": "America/Denver",
+              "options": { "item": "ul.news li", "fields": { "title": "a", "link": "a@href", "date": "time" },
+                           "detail": { "link": "link", "fields": { "body": "div.body" } } } }
+            """)
+        let store = try SQLiteStore(path: dir.path("s.sqlite"))
+        defer { store.close() }
+        let source = try SourceDefinition.load(file: dir.path("imports/news.json"))
+        var pipeline = ImportPipeline(importsRoot: dir.url.appendingPathComponent("imports"))
+        pipeline.now = { ISO8601DateFormatter().date(from: "2026-10-10T12:00:00Z") ?? Date() }
+        func run() throws -> SourceRunSummary { try pipeline.importSource(source, into: store, by: "test") }
+        func stamps() throws -> Int { try store.db.row("SELECT count(stamp) FROM page_memo WHERE url NOT LIKE 'item:%'") { $0.int(0) } ?? -1 }
+
+        // Files written a moment ago may still be changing: read, remembered without a stamp.
+        let first = try run()
+        #expect(first.run?.new == 3)
+        #expect(try stamps() == 0)
+        // Once they have settled, a run that reads them (and finds them the same) stamps them.
+        Thread.sleep(forTimeInterval: FileStamp.settle + 0.2)
+        let second = try run()
+        #expect(second.run?.unchanged == 3 && second.run?.changed == 0)
+        #expect(try stamps() == 4)
+
+        // Now the reading knows them unchanged without reading any of them.
+        let memo = try #require(store as PageMemo?)
+        func context() -> ImportContext {
+            let fetcher = Fetcher(source: source, confinedTo: dir.url.appendingPathComponent("imports"))
+            let context = ImportContext(source: source, fetcher: fetcher)
+            context.memo = memo
+            context.rememberedPages = ItemMemo.split(memo.recallAll(sourceID: source.id, urlPrefix: "")).pages
+            return context
+        }
+        let signature = try #require(try store.db.row("SELECT signature FROM page_memo WHERE url = 'https://school.example/news/2.html'") { $0.text(0) })
+        let pages = (1...3).map { URL(string: "https://school.example/news/\($0).html")! }
+        let known = try context().fetchAllRemembered(pages, signature: signature).map { try $0.get() }
+        #expect(known.allSatisfy { $0.page.unread && $0.page.data.isEmpty && $0.payload != nil })
+        // Read when asked (a memo that does not serve): the same bytes the hash was taken of.
+        let read = try context().read(known[1].page)
+        #expect(!read.unread && read.hash == known[1].page.hash && !read.data.isEmpty)
+        // Another signature (options or importer version changed): read.
+        #expect(try context().fetchRemembered(pages[0], signature: "other").page.unread == false)
+
+        // Rewritten with the same size and its modification time set back, and another replaced
+        // by a new file (a new inode) with the same bytes; both left to settle.
+        let path = dir.path("imports/news/2.html")
+        var before = stat()
+        _ = stat(path, &before)
+        try dir.write("imports/news/2.html", Self.article("Article 9 text"))
+        Self.setModified(path, to: before.st_mtim)
+        var after = stat()
+        _ = stat(path, &after)
+        #expect(after.st_size == before.st_size && after.st_mtim.tv_sec == before.st_mtim.tv_sec && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec && after.st_ino == before.st_ino)
+        try dir.write("imports/news/3.tmp", Self.article("Article 3 text"))
+        #expect(rename(dir.path("imports/news/3.tmp"), dir.path("imports/news/3.html")) == 0)
+        Thread.sleep(forTimeInterval: FileStamp.settle + 0.2)
+        // The rewritten one is read (its status-change time moved), and the memo does not serve.
+        let rewritten = try context().fetchRemembered(pages[1], signature: signature)
+        #expect(!rewritten.page.unread && rewritten.payload == nil, "a changed file passed as unchanged")
+        // The replaced one is read, the memo serves (same bytes), and its new stamp is remembered.
+        let replacedContext = context()
+        let replaced = try replacedContext.fetchRemembered(pages[2], signature: signature)
+        #expect(!replaced.page.unread && replaced.payload != nil)
+        #expect(replaced.page.stamp != nil && replacedContext.memoEntries.map(\.stamp) == [replaced.page.stamp])
+
+        // End to end: the import sees the rewritten article and only it.
+        let third = try run()
+        #expect(third.run?.changed == 1 && third.run?.unchanged == 2, "\(String(describing: third.run))")
+        let body = try store.db.row(
+            "SELECT json_extract(r.content, '$.body') FROM items i JOIN revisions r ON r.item_seq = i.seq AND r.number = i.pending_revision WHERE i.source_key = ?",
+            [.text("https://school.example/news/2.html")]
+        ) { $0.text(0) }
+        #expect(body?.contains("Article 9 text") == true, "\(body ?? "nil")")
+    }
+
+    @Test func aStampNamesTheFileAndItsChangeTimes() throws {
+        let dir = try TemporaryDirectory("file-stamp")
+        defer { dir.remove() }
+        try dir.write("a.html", "<p>a</p>")
+        var info = stat()
+        #expect(stat(dir.path("a.html"), &info) == 0)
+        // Just written: not to be trusted yet.
+        #expect(FileStamp.of(info) == nil)
+        let later = Date().addingTimeInterval(FileStamp.settle + 1)
+        let stamp = try #require(FileStamp.of(info, now: later))
+        #expect(stamp.hasPrefix("\(info.st_dev):\(info.st_ino):\(info.st_size):"))
+        // A folder has none.
+        var folder = stat()
+        #expect(stat(dir.path(""), &folder) == 0)
+        #expect(FileStamp.of(folder, now: later) == nil)
+        // Standardizing: only paths with dot components or doubled slashes.
+        #expect(!Fetcher.needsStandardizing("/srv/imports/news/1.html") && !Fetcher.needsStandardizing("/srv/a.b/..c/.d"))
+        for path in ["/srv//a", "/srv/./a", "/srv/../a", "/srv/a/.", "/srv/a/.."] { #expect(Fetcher.needsStandardizing(path), "\(path)") }
+    }
+}
