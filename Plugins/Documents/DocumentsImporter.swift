@@ -96,6 +96,9 @@ public struct DocumentsImporter: Importer {
         }
     }
 
+    /// The raw value standing for a document's fingerprint in its item memo digest.
+    static let fingerprintDigestField = "@fingerprint"
+
     /// How the page was read: other options or another version read it again.
     var signature: String {
         "documents/\(DocumentsImporter.info.version)|\(source.publicURL.absoluteString)|" + ((try? JSONCoding.compactString(JSONValue.object(source.options))) ?? "")
@@ -132,10 +135,30 @@ public struct DocumentsImporter: Importer {
                 }
             }
             raw["type"] = type.rawValue
+            // Settled (`ItemMemo`): the same values (and fingerprint) its stored content came from.
+            var digest: String?
+            if let memo = context.items {
+                var values = raw
+                if let fingerprintValue { values[DocumentsImporter.fingerprintDigestField] = fingerprintValue }
+                let made = ItemMemo.digest(values)
+                if let settled = memo.settled(key: url, digest: made) {
+                    result.settled.append(SettledItem(key: url, dated: settled.dated, location: link.location))
+                    continue
+                }
+                digest = made
+            }
             switch normalizer.build(raw) {
             case .success(.schoolInfo(var item)):
                 item.fingerprint = fingerprintValue
-                result.items.append(ExtractedItem(key: url, content: .schoolInfo(item), pageURL: reading.pageURL, pageHash: fetched.page.hash, fetchedAt: fetched.page.fetchedAt, location: link.location))
+                let (prepared, problems) = PreparedContent.checked(.schoolInfo(item))
+                guard let prepared else {
+                    result.problems.append(ImportProblem(.error, "skipped '\(link.label)': \(problems.map(\.description).joined(separator: "; "))", location: link.location))
+                    continue
+                }
+                result.items.append(ExtractedItem(key: url, prepared: prepared, pageURL: reading.pageURL, pageHash: fetched.page.hash, fetchedAt: fetched.page.fetchedAt, location: link.location))
+                if let memo = context.items, let digest, let entry = memo.entry(key: url, digest: digest, contentHash: prepared.hash, dated: prepared.content.sortDate != nil) {
+                    context.memoEntries.append(entry)
+                }
             case .success:
                 break
             case .failure(let error):

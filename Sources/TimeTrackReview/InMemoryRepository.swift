@@ -57,6 +57,10 @@ public final class InMemoryRepository: ItemRepository {
         Set(tables.rows.values.filter { $0.sourceID == sourceID }.compactMap(\.sourceKey))
     }
 
+    public func activePresence(sourceID: String) throws -> [(id: String, key: String?, missingRuns: Int)] {
+        try activeRows(sourceID: sourceID).map { ($0.id, $0.sourceKey, $0.missingRuns) }
+    }
+
     public func activeRows(sourceID: String) throws -> [ItemRow] {
         tables.rows.values.filter { $0.sourceID == sourceID && ($0.status == .pending || $0.status == .published) }.sorted { $0.seq < $1.seq }
     }

@@ -122,17 +122,13 @@ extension Lifecycle {
     public func recordMissing(sourceID: String, seenKeys: Set<String>, runID: Int64?) throws -> [String] {
         try repository.transaction {
             var missing: [String] = []
-            for var row in try repository.activeRows(sourceID: sourceID) {
-                if let key = row.sourceKey, seenKeys.contains(key) {
-                    if row.missingRuns > 0 {
-                        row.missingRuns = 0
-                        try repository.updateRow(row)
-                    }
-                } else {
-                    row.missingRuns += 1
-                    try repository.updateRow(row)
-                    missing.append(row.id)
-                }
+            // Whole rows only for the items whose count changes (on an unchanged run, none).
+            for (id, key, missingRuns) in try repository.activePresence(sourceID: sourceID) {
+                let seen = key.map(seenKeys.contains) ?? false
+                guard !seen || missingRuns > 0, var row = try repository.row(id: id) else { continue }
+                row.missingRuns = seen ? 0 : row.missingRuns + 1
+                try repository.updateRow(row)
+                if !seen { missing.append(row.id) }
             }
             return missing
         }

@@ -124,4 +124,41 @@ import TimeTrackReview
         #expect(fourth.run?.changed == 1, "\(String(describing: fourth.run))")
         #expect(fourth.result.settled.count == 1)
     }
+
+    /// School Info documents: an unchanged document is settled; a renamed one is read and changes.
+    @Test func unchangedDocumentsAreSettled() throws {
+        let dir = try TemporaryDirectory("item-memo-documents")
+        defer { dir.remove() }
+        func page(_ labels: [String]) -> String {
+            "<html><body><main><h2>Forms</h2>" + labels.enumerated().map { "<a href='/doc\($0).pdf'>\($1) (PDF)</a>" }.joined() + "</main></body></html>"
+        }
+        try dir.write("imports/info.html", page(["Bell Schedule", "Lunch Menu", "Supply List"]))
+        try dir.write(
+            "imports/info.json",
+            """
+            { "id": "info", "importer": "documents", "kind": "school-info", "url": "info.html", "baseURL": "https://school.example/info.html", "timeZone": "America/Denver" }
+            """)
+        let store = try SQLiteStore(path: dir.path("s.sqlite"))
+        defer { store.close() }
+        let source = try SourceDefinition.load(file: dir.path("imports/info.json"))
+        let pipeline = ImportPipeline(importsRoot: dir.url.appendingPathComponent("imports"))
+        func run() throws -> SourceRunSummary { try pipeline.importSource(source, into: store, by: "test") }
+
+        let first = try run()
+        #expect(first.run?.new == 3 && first.result.settled.isEmpty)
+        let second = try run()
+        #expect(second.result.settled.count == 3 && second.result.items.isEmpty && second.run?.unchanged == 3)
+        try dir.write("imports/info.html", page(["Bell Schedule", "Lunch Menu (updated)", "Supply List"]))
+        let third = try run()
+        #expect(third.result.items.map(\.key) == ["https://school.example/doc1.pdf"] && third.result.settled.count == 2)
+        #expect(third.run?.changed == 1 && third.run?.unchanged == 2, "\(String(describing: third.run))")
+        // What is stored is what a store without a memo gets.
+        let fresh = try SQLiteStore(path: dir.path("fresh.sqlite"))
+        defer { fresh.close() }
+        _ = try pipeline.importSource(source, into: fresh, by: "test")
+        for index in 0..<3 {
+            let key = "https://school.example/doc\(index).pdf"
+            #expect(try store.row(sourceID: "info", key: key)?.baseHash == fresh.row(sourceID: "info", key: key)?.baseHash)
+        }
+    }
 }

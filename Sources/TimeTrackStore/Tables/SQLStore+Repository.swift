@@ -48,6 +48,12 @@ extension SQLStore {
         try sql.select("SELECT \(Self.itemColumns) FROM items WHERE source_id = ? AND status IN ('pending', 'published') ORDER BY seq", [.text(sourceID)], itemRow)
     }
 
+    public func activePresence(sourceID: String) throws -> [(id: String, key: String?, missingRuns: Int)] {
+        try sql.select("SELECT id, source_key, missing_runs FROM items WHERE source_id = ? AND status IN ('pending', 'published') ORDER BY seq", [.text(sourceID)]) {
+            ($0.text(0), $0.optionalText(1), Int($0.int(2)))
+        }
+    }
+
     public func sourceKeys(sourceID: String) throws -> Set<String> {
         Set(try sql.select("SELECT source_key FROM items WHERE source_id = ? AND source_key IS NOT NULL", [.text(sourceID)]) { $0.text(0) })
     }
