@@ -100,8 +100,10 @@ public struct DocumentsImporter: Importer {
     static let fingerprintDigestField = "@fingerprint"
 
     /// How the page was read: other options or another version read it again.
+    /// Kept as its SHA-256 (every memo row holds it).
     var signature: String {
-        "documents/\(DocumentsImporter.info.version)|\(source.publicURL.absoluteString)|" + ((try? JSONCoding.compactString(JSONValue.object(source.options))) ?? "")
+        SHA256.hex(
+            "documents/\(DocumentsImporter.info.version)|\(source.publicURL.absoluteString)|" + ((try? JSONCoding.compactString(JSONValue.object(source.options))) ?? ""))
     }
 
     public func run(_ context: ImportContext) throws -> ImportResult {

@@ -252,8 +252,9 @@ public struct HTMLImporter: Importer, Sendable {
     static func digest(_ values: [String: String]) -> String { ItemMemo.digest(RawItem(values)) }
 
     /// Identifies how pages were read: a change of options or importer version reads them again.
+    /// Kept as its SHA-256 (every memo row holds it).
     var signature: String {
-        "html/\(HTMLImporter.info.version)|\(source.kind.rawValue)|\(source.baseURL?.absoluteString ?? "")|" + ((try? JSONCoding.compactString(JSONValue.object(source.options))) ?? "")
+        SHA256.hex("html/\(HTMLImporter.info.version)|\(source.kind.rawValue)|\(source.baseURL?.absoluteString ?? "")|" + ((try? JSONCoding.compactString(JSONValue.object(source.options))) ?? ""))
     }
 
     public func run(_ context: ImportContext) throws -> ImportResult {

@@ -39,7 +39,11 @@ extension SQLStore {
             ) { s in (s.text(0), MemoRecord(pageHash: s.text(1), signature: s.text(2), payload: s.data(3), stamp: s.optionalText(4))) }) ?? []
         var records: [String: MemoRecord] = [:]
         records.reserveCapacity(rows.count)
-        for (url, record) in rows where url.hasPrefix(urlPrefix) { records[String(url.dropFirst(urlPrefix.count))] = record }
+        if urlPrefix.isEmpty {
+            for (url, record) in rows { records[url] = record }
+        } else {
+            for (url, record) in rows where url.hasPrefix(urlPrefix) { records[String(url.dropFirst(urlPrefix.count))] = record }
+        }
         return records
     }
 
