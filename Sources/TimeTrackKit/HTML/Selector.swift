@@ -63,19 +63,26 @@ extension Selector {
     /// the article is walked once). XPath selectors are evaluated on their own.
     public static func firsts(_ selectors: [Selector], on node: HTMLNode) -> [HTMLNode?] {
         var found = [HTMLNode?](repeating: nil, count: selectors.count)
+        // The selectors still looking, and their lists (read once, not per element).
         var pending: [Int] = []
+        var lists: [[ComplexSelector]] = []
         for (index, selector) in selectors.enumerated() {
-            if selector.xpath != nil { found[index] = node.first(selector) } else { pending.append(index) }
+            if selector.xpath != nil {
+                found[index] = node.first(selector)
+            } else {
+                pending.append(index)
+                lists.append(selector.list)
+            }
         }
         let scope = node.raw
         var current = pending.isEmpty ? nil : firstElementChild(scope)
         while let element = current {
             var index = 0
             while index < pending.count {
-                let which = pending[index]
-                if selectors[which].list.contains(where: { $0.matches(element, scope: scope) }) {
-                    found[which] = HTMLNode(raw: element, document: node.document)
+                if lists[index].contains(where: { $0.matches(element, scope: scope) }) {
+                    found[pending[index]] = HTMLNode(raw: element, document: node.document)
                     pending.remove(at: index)
+                    lists.remove(at: index)
                 } else {
                     index += 1
                 }
@@ -340,7 +347,9 @@ struct ComplexSelector {
     var anchored = false
 
     func matches(_ node: xmlNodePtr, scope: xmlNodePtr) -> Bool {
-        guard let last = compounds.last, last.matches(node) else { return false }
+        // Compounds are matched in place (a copy of one retains its five arrays, for every
+        // element of every page).
+        guard !compounds.isEmpty, compounds[compounds.count - 1].matches(node) else { return false }
         var failed = Set<FailedStep>()
         return matchLeft(from: compounds.count - 1, node: node, scope: scope, failed: &failed)
     }
@@ -355,16 +364,15 @@ struct ComplexSelector {
     /// Whether compounds[0..<index] can be satisfied to the left of `node` (which matched compounds[index]).
     private func matchLeft(from index: Int, node: xmlNodePtr, scope: xmlNodePtr, failed: inout Set<FailedStep>) -> Bool {
         guard index > 0 else { return !anchored || node.pointee.parent == scope }
-        let compound = compounds[index - 1]
         switch combinators[index - 1] {
         case .child:
-            guard let parent = node.pointee.parent, parent != scope, isElement(parent), compound.matches(parent) else { return false }
+            guard let parent = node.pointee.parent, parent != scope, isElement(parent), compounds[index - 1].matches(parent) else { return false }
             return matchLeft(from: index - 1, node: parent, scope: scope, failed: &failed)
         case .descendant:
             var ancestor = node.pointee.parent
             while let a = ancestor, a != scope, isElement(a) {
                 let step = FailedStep(index: index - 1, node: UInt(bitPattern: a))
-                if !failed.contains(step), compound.matches(a) {
+                if !failed.contains(step), compounds[index - 1].matches(a) {
                     if matchLeft(from: index - 1, node: a, scope: scope, failed: &failed) { return true }
                     failed.insert(step)
                 }
@@ -372,13 +380,13 @@ struct ComplexSelector {
             }
             return false
         case .adjacent:
-            guard let previous = previousElementSibling(node), compound.matches(previous) else { return false }
+            guard let previous = previousElementSibling(node), compounds[index - 1].matches(previous) else { return false }
             return matchLeft(from: index - 1, node: previous, scope: scope, failed: &failed)
         case .sibling:
             var previous = previousElementSibling(node)
             while let p = previous {
                 let step = FailedStep(index: index - 1, node: UInt(bitPattern: p))
-                if !failed.contains(step), compound.matches(p) {
+                if !failed.contains(step), compounds[index - 1].matches(p) {
                     if matchLeft(from: index - 1, node: p, scope: scope, failed: &failed) { return true }
                     failed.insert(step)
                 }
