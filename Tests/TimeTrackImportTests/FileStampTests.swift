@@ -66,7 +66,7 @@ import TimeTrackKit
             let fetcher = Fetcher(source: source, confinedTo: dir.url.appendingPathComponent("imports"))
             let context = ImportContext(source: source, fetcher: fetcher)
             context.memo = memo
-            context.rememberedPages = ItemMemo.split(memo.recallAll(sourceID: source.id, urlPrefix: "")).pages
+            context.rememberedPages = memo.rememberedPages(sourceID: source.id)
             return context
         }
         let signature = try #require(try store.db.row("SELECT signature FROM page_memo WHERE url = 'https://school.example/news/2.html'") { $0.text(0) })

@@ -133,10 +133,33 @@ enum Engine: String, CaseIterable, CustomTestStringConvertible, Sendable {
             try store.remember(sourceID: "news", entries: [MemoEntry(url: pages[0], pageHash: "h9", signature: "s2", payload: Data("new".utf8))])
             #expect(store.recall(sourceID: "news", url: pages[0], pageHash: "h9", signature: "s2") == Data("new".utf8))
             #expect(store.recall(sourceID: "news", url: pages[0], pageHash: "h0", signature: "s") == nil)
-            let under = store.recallAll(sourceID: "news", urlPrefix: "https://x.example/news/")
-            #expect(Set(under.keys) == ["1", "ü-2"], "\(under.keys)")
-            #expect(under["ü-2"]?.payload == bytes + Data([1]))
-            #expect(store.recallAll(sourceID: "events", urlPrefix: "https://x.example/").isEmpty)
+            // Pages and items in one table: each query reads its own, stamps kept.
+            try store.remember(
+                sourceID: "news",
+                entries: [
+                    MemoEntry(url: pages[1], pageHash: "h1", signature: "s", payload: bytes + Data([1]), stamp: "2049:77:5120:1790000000000000001:1790000000000000002"),
+                    MemoEntry(url: "item:ü-k", pageHash: "d1", signature: "sig", payload: Data("c1 dated".utf8)),
+                    MemoEntry(url: "item:k2", pageHash: "d2", signature: "sig", payload: Data("c2".utf8)),
+                    MemoEntry(url: "item:k3", pageHash: "d3", signature: "older", payload: Data("c3".utf8)),
+                ])
+            let remembered = store.rememberedPages(sourceID: "news")
+            #expect(Set(remembered.keys) == Set(pages), "\(remembered.keys)")
+            #expect(remembered[pages[1]]?.payload == bytes + Data([1]) && remembered[pages[1]]?.stamp == "2049:77:5120:1790000000000000001:1790000000000000002")
+            #expect(remembered[pages[2]]?.stamp == nil)
+            #expect(store.rememberedPages(sourceID: "events").isEmpty)
+            // Items: only those of this signature; the stored hash only for an item in the store
+            // that is neither locked nor missing.
+            let life = Lifecycle(store)
+            let first = try life.recordImported(ImportedRecord(key: "ü-k", content: Samples.announcement("One"), school: nil, provenance: Samples.provenance("news")), runID: nil, by: "cron")
+            let second = try life.recordImported(ImportedRecord(key: "k2", content: Samples.announcement("Two"), school: nil, provenance: Samples.provenance("news")), runID: nil, by: "cron")
+            var items = store.rememberedItems(sourceID: "news", signature: "sig")
+            #expect(Set(items.keys) == ["ü-k", "k2"], "\(items.keys)")
+            #expect(items["ü-k"]?.digest == "d1" && items["ü-k"]?.payload == Data("c1 dated".utf8))
+            #expect(items["ü-k"]?.storedHash == (try store.row(id: first.id))?.baseHash && items["ü-k"]?.storedHash != nil)
+            _ = try life.edit(second.id, changes: ["title": .string("Two (edited)")], by: "ana", reason: nil)
+            items = store.rememberedItems(sourceID: "news", signature: "sig")
+            #expect(items["k2"] != nil && items["k2"]?.storedHash == nil, "a locked item is not to be settled")
+            #expect(store.rememberedItems(sourceID: "news", signature: "older").keys.sorted() == ["k3"])
         }
     }
 

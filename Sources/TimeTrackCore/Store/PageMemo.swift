@@ -7,12 +7,31 @@ public protocol PageMemo: AnyObject {
     func recall(sourceID: String, url: String, pageHash: String, signature: String) -> Data?
     /// Remembers payloads (written together, after the run's items).
     func remember(sourceID: String, entries: [MemoEntry]) throws
-    /// Every payload remembered for the source under URLs starting with `urlPrefix`, by the rest
-    /// of the URL: one query for what would be one per item.
-    func recallAll(sourceID: String, urlPrefix: String) -> [String: MemoRecord]
-    /// The content hash the store last recorded for each of the source's items that a re-import
-    /// of the same content would leave exactly as it is (not missing, no locked field), by key.
-    func settledHashes(sourceID: String) -> [String: String]
+    /// What is remembered of the source's pages (not its items), by URL: one query.
+    func rememberedPages(sourceID: String) -> [String: MemoRecord]
+    /// The source's item entries written under `signature`, by item key, each with the content
+    /// hash the store last recorded for the item when a re-import of the same content would
+    /// leave it exactly as it is (not missing, no locked field): one query.
+    func rememberedItems(sourceID: String, signature: String) -> [String: RememberedItem]
+}
+
+/// Where item entries live among a source's memo rows.
+public enum ItemMemoKeys {
+    /// Page memo URLs of item entries start with this, then the item's key.
+    public static let prefix = "item:"
+}
+
+/// An item's memo entry (`ItemMemo`) and, when the item could be settled, its stored hash.
+public struct RememberedItem: Sendable, Equatable {
+    /// The digest of the raw values the item was read from.
+    public var digest: String
+    public var payload: Data
+    /// The store's base hash for the item; nil when it is missing, locked or gone.
+    public var storedHash: String?
+
+    public init(digest: String, payload: Data, storedHash: String?) {
+        (self.digest, self.payload, self.storedHash) = (digest, payload, storedHash)
+    }
 }
 
 /// One remembered payload: the page (or item) hash and signature it is valid for.

@@ -98,12 +98,11 @@ public struct ImportPipeline {
         context.progress = progress
         context.memo = memo
         if let memo {
-            // Everything remembered of the source in one query (a query per page was a read
-            // transaction per page).
-            let (pages, items) = ItemMemo.split(memo.recallAll(sourceID: effective.id, urlPrefix: ""))
-            context.rememberedPages = pages
+            // What is remembered of the source's pages in one query (a query per page was a read
+            // transaction per page), of its items in another.
+            context.rememberedPages = memo.rememberedPages(sourceID: effective.id)
             let info = type(of: importer).info
-            context.items = ItemMemo(source: effective, importer: "\(info.name)/\(info.version)", remembered: items, memo: memo)
+            context.items = ItemMemo(source: effective, importer: "\(info.name)/\(info.version)", memo: memo)
         }
         let result = try importer.run(context)
         return (result, context.memoEntries)

@@ -13,31 +13,17 @@ public final class ItemMemo: @unchecked Sendable {
     /// Bump when normalizing gives other content for the same raw values.
     public static let normalizerVersion = "1"
     /// Page memo URLs of item entries start with this.
-    static let prefix = "item:"
+    static let prefix = ItemMemoKeys.prefix
 
     let signature: String
-    let remembered: [String: MemoRecord]
-    let settledHashes: [String: String]
+    let remembered: [String: RememberedItem]
 
-    /// What the store remembers of `source`'s items: `remembered` is the memo's item entries by
-    /// key (`split`); the store's base hashes are read in one query.
-    public init(source: SourceDefinition, importer: String, remembered: [String: MemoRecord], memo: PageMemo) {
+    /// What the store remembers of `source`'s items, with their stored hashes: one query.
+    public init(source: SourceDefinition, importer: String, memo: PageMemo) {
         var how = "\(importer)|\(ItemMemo.normalizerVersion)|\(source.kind.rawValue)|\(source.timeZone.identifier)|\(source.school ?? "")|"
         how += (source.baseURL?.absoluteString ?? "") + "|" + ((try? JSONCoding.compactString(JSONValue.object(source.options))) ?? "")
         signature = SHA256.hex(how)
-        self.remembered = remembered
-        settledHashes = memo.settledHashes(sourceID: source.id)
-    }
-
-    /// Splits everything the memo holds for a source (`recallAll` with an empty prefix) into
-    /// its pages' entries, by URL, and its items' entries, by key.
-    public static func split(_ all: [String: MemoRecord]) -> (pages: [String: MemoRecord], items: [String: MemoRecord]) {
-        var pages: [String: MemoRecord] = [:]
-        var items: [String: MemoRecord] = [:]
-        for (url, record) in all {
-            if url.hasPrefix(prefix) { items[String(url.dropFirst(prefix.count))] = record } else { pages[url] = record }
-        }
-        return (pages, items)
+        remembered = memo.rememberedItems(sourceID: source.id, signature: signature)
     }
 
     /// The digest of an item's raw values: names and values in name order, separated by bytes
@@ -61,7 +47,7 @@ public final class ItemMemo: @unchecked Sendable {
     /// The same, with whether the item's content is dated (the shrink guard counts dated items);
     /// nil when it is not settled.
     public func settled(key: String, digest: String) -> (hash: String, dated: Bool)? {
-        guard let record = remembered[key], record.pageHash == digest, record.signature == signature, let stored = settledHashes[key],
+        guard let record = remembered[key], record.digest == digest, let stored = record.storedHash,
             let (hash, dated) = ItemMemo.read(record.payload), hash == stored
         else { return nil }
         return (hash, dated)
@@ -71,7 +57,7 @@ public final class ItemMemo: @unchecked Sendable {
     /// memo says so already).
     public func entry(key: String, digest: String, contentHash: String, dated: Bool) -> MemoEntry? {
         let payload = Data((contentHash + (dated ? " dated" : "")).utf8)
-        if let record = remembered[key], record.pageHash == digest, record.signature == signature, record.payload == payload { return nil }
+        if let record = remembered[key], record.digest == digest, record.payload == payload { return nil }
         return MemoEntry(url: ItemMemo.prefix + key, pageHash: digest, signature: signature, payload: payload)
     }
 

@@ -31,30 +31,26 @@ extension SQLStore {
         ) { $0.data(0) }
     }
 
-    public func recallAll(sourceID: String, urlPrefix: String) -> [String: MemoRecord] {
-        let (prefix, values) = sql.dialect.startsWith("url", urlPrefix)
+    public func rememberedPages(sourceID: String) -> [String: MemoRecord] {
+        let (items, values) = sql.dialect.startsWith("url", ItemMemoKeys.prefix)
         let rows =
             (try? sql.select(
-                "SELECT url, page_hash, signature, payload, stamp FROM page_memo WHERE source_id = ? AND \(prefix)", [.text(sourceID)] + values
+                "SELECT url, page_hash, signature, payload, stamp FROM page_memo WHERE source_id = ? AND NOT (\(items))", [.text(sourceID)] + values
             ) { s in (s.text(0), MemoRecord(pageHash: s.text(1), signature: s.text(2), payload: s.data(3), stamp: s.optionalText(4))) }) ?? []
-        var records: [String: MemoRecord] = [:]
-        records.reserveCapacity(rows.count)
-        if urlPrefix.isEmpty {
-            for (url, record) in rows { records[url] = record }
-        } else {
-            for (url, record) in rows where url.hasPrefix(urlPrefix) { records[String(url.dropFirst(urlPrefix.count))] = record }
-        }
-        return records
+        return Dictionary(rows, uniquingKeysWith: { first, _ in first })
     }
 
-    public func settledHashes(sourceID: String) -> [String: String] {
+    public func rememberedItems(sourceID: String, signature: String) -> [String: RememberedItem] {
+        let (items, values) = sql.dialect.startsWith("m.url", ItemMemoKeys.prefix)
         let rows =
             (try? sql.select(
                 """
-                SELECT source_key, base_hash FROM items i WHERE source_id = ? AND source_key IS NOT NULL AND missing_runs = 0
-                  AND NOT EXISTS (SELECT 1 FROM field_locks l WHERE l.item_seq = i.seq)
-                """, [.text(sourceID)]
-            ) { s in (s.text(0), s.text(1)) }) ?? []
+                SELECT substr(m.url, \(ItemMemoKeys.prefix.utf8.count + 1)), m.page_hash, m.payload, i.base_hash
+                FROM page_memo m LEFT JOIN items i ON i.source_id = m.source_id AND i.source_key = substr(m.url, \(ItemMemoKeys.prefix.utf8.count + 1))
+                    AND i.missing_runs = 0 AND NOT EXISTS (SELECT 1 FROM field_locks l WHERE l.item_seq = i.seq)
+                WHERE m.source_id = ? AND m.signature = ? AND \(items)
+                """, [.text(sourceID), .text(signature)] + values
+            ) { s in (s.text(0), RememberedItem(digest: s.text(1), payload: s.data(2), storedHash: s.optionalText(3))) }) ?? []
         return Dictionary(rows, uniquingKeysWith: { first, _ in first })
     }
 
