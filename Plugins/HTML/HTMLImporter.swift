@@ -177,6 +177,10 @@ public struct HTMLImporter: Importer, Sendable {
         struct Entry {
             var key: String
             var values: [String: String]
+            /// Set when the item memo covered the item: the digest of its listing values, which
+            /// `values` then leaves out (all but its detail link). An unchanged page gives such an
+            /// item by its digest; should it not be settled, the page is read again.
+            var digest: String?
         }
         var entries: [Entry]
         var next: String?
@@ -192,6 +196,7 @@ public struct HTMLImporter: Importer, Sendable {
             writer.write(entries) { writer, entry in
                 writer.write(entry.key)
                 writer.write(entry.values)
+                writer.write(entry.digest)
             }
             return writer.data
         }
@@ -206,7 +211,10 @@ public struct HTMLImporter: Importer, Sendable {
         init?(_ data: Data) {
             var reader = MemoReader(data)
             guard let pageURL = reader.readString(), let matched = reader.readInt(), let next = reader.readOptionalString(),
-                let entries = reader.readList({ reader in reader.readString().flatMap { key in reader.readDictionary().map { Entry(key: key, values: $0) } } })
+                let entries = reader.readList({ reader -> Entry? in
+                    guard let key = reader.readString(), let values = reader.readDictionary(), let digest = reader.readOptionalString() else { return nil }
+                    return Entry(key: key, values: values, digest: digest)
+                })
             else { return nil }
             self.init(entries: entries, next: next, matched: matched, pageURL: pageURL)
         }
@@ -245,27 +253,49 @@ public struct HTMLImporter: Importer, Sendable {
         }
     }
 
-    /// The raw value standing for a detail page's values in an item's memo digest.
+    /// The raw values standing for an item's listing values and its detail page's values in its
+    /// memo digest.
     static let detailDigestField = "@detail"
+    static let listingDigestField = "@listing"
 
     /// The digest of a detail page's values.
     static func digest(_ values: [String: String]) -> String { ItemMemo.digest(RawItem(values)) }
 
     /// Identifies how pages were read: a change of options or importer version reads them again.
-    /// Kept as its SHA-256 (every memo row holds it).
+    /// Kept as its SHA-256 (every memo row holds it). `memo 2`: listing entries by digest.
     var signature: String {
-        SHA256.hex("html/\(HTMLImporter.info.version)|\(source.kind.rawValue)|\(source.baseURL?.absoluteString ?? "")|" + ((try? JSONCoding.compactString(JSONValue.object(source.options))) ?? ""))
+        SHA256.hex("html/\(HTMLImporter.info.version)|memo 2|\(source.kind.rawValue)|\(source.baseURL?.absoluteString ?? "")|" + ((try? JSONCoding.compactString(JSONValue.object(source.options))) ?? ""))
+    }
+
+    /// One item found on a listing page, as the run carries it.
+    struct Found {
+        var key: String
+        var raw: RawItem
+        /// The listing page (its hash and time go with the item).
+        var page: FetchedPage
+        var pageURL: URL
+        var location: String
+        /// The digest of its listing values (`ListingMemo.Entry.digest`).
+        var listingDigest: String?
+        /// Remembered by digest: `raw` holds only its detail link until its page is read again.
+        var byDigest = false
+        /// Seen on more than one listing page (merged).
+        var merged = false
     }
 
     public func run(_ context: ImportContext) throws -> ImportResult {
         var result = ImportResult()
         let signature = self.signature
         let normalizer = Normalizer(source: source, now: context.now)
-        var raws: [(key: String, raw: RawItem, page: FetchedPage, pageURL: URL, location: String)] = []
+        var raws: [Found] = []
         var indexByKey: [String: Int] = [:]
         var pageURL: URL? = source.url
         var visited: Set<String> = []
         var pageNumber = 0
+        // Listing pages read afresh, remembered once the run knows which items the item memo covers.
+        var freshListings: [(page: FetchedPage, listing: ListingMemo)] = []
+        // Every listing page of the run, in order: where to read an item's values again.
+        var listings: [(url: URL, publicURL: URL, number: Int)] = []
         while let url = pageURL, pageNumber < maxPages, raws.count < maxItems {
             guard visited.insert(url.absoluteString).inserted else { break }
             pageNumber += 1
@@ -289,11 +319,12 @@ public struct HTMLImporter: Importer, Sendable {
                 let publicURL = pageNumber == 1 ? (source.baseURL ?? canonical(page) ?? page.url) : page.url
                 let read = try readListing(page, publicURL: publicURL)
                 listing = read.listing
-                context.remember(listing.encoded, page: page, signature: signature)
+                freshListings.append((page, listing))
                 // A charset declaration the bytes contradict (noted when the page is read afresh).
                 if let note = read.encodingNote { result.problems.append(ImportProblem(.warning, note, location: url.absoluteString)) }
             }
             let publicURL = URL(string: listing.pageURL) ?? page.url
+            listings.append((url, publicURL, pageNumber))
             for (index, entry) in listing.entries.enumerated() {
                 guard raws.count < maxItems else {
                     result.problems.append(ImportProblem(.warning, "stopped at \(maxItems) items (options.maxItems)", location: "page \(pageNumber)"))
@@ -302,20 +333,19 @@ public struct HTMLImporter: Importer, Sendable {
                 let location = "page \(pageNumber) item \(index + 1)"
                 let raw = RawItem(entry.values)
                 guard !entry.key.isEmpty else {
-                    let specs = ["title", "link", "key"].compactMap { name in
-                        (source.options["fields"]?.objectValue?[name] ?? (name == "key" ? source.options["key"] : nil)).map { "options.fields.\(name) \(TextNormalizer.truncate($0.description, to: 60))" }
-                    }
-                    result.problems.append(
-                        ImportProblem(.error, "skipped: no title, link or key found (" + (specs.isEmpty ? "check options.fields" : specs.joined(separator: ", ") + " matched nothing") + ")", location: location))
+                    result.problems.append(noKeyProblem(location))
                     continue
                 }
                 if let existing = indexByKey[entry.key] {
                     raws[existing].raw.merge(raw)
+                    raws[existing].merged = true
+                    raws[existing].byDigest = raws[existing].byDigest || entry.digest != nil
+                    raws[existing].listingDigest = nil
                     result.duplicatesMerged += 1
                     continue
                 }
                 indexByKey[entry.key] = raws.count
-                raws.append((entry.key, raw, page, publicURL, location))
+                raws.append(Found(key: entry.key, raw: raw, page: page, pageURL: publicURL, location: location, listingDigest: entry.digest, byDigest: entry.digest != nil))
             }
             context.progress?(result.pagesFetched, raws.count)
             if listing.matched == 0 {
@@ -323,9 +353,22 @@ public struct HTMLImporter: Importer, Sendable {
             }
             pageURL = listing.next.flatMap(URL.init(string:))
         }
-        // Each item's digest for the item memo: its listing values and its detail page's values
-        // (by their digest), so a settled item's detail page need not be read again.
+        let memo = context.items
+        if memo != nil {
+            for index in raws.indices where raws[index].listingDigest == nil && !raws[index].byDigest {
+                raws[index].listingDigest = ItemMemo.digest(raws[index].raw)
+            }
+        }
+        // Each item's digest for the item memo: its listing values' digest and its detail page's
+        // values' digest, so a settled item's pages need not be read or parsed again.
         var digests: [Int: String] = [:]
+        var detailDigests: [Int: String] = [:]
+        func combined(_ index: Int) -> String? {
+            guard let listing = raws[index].listingDigest else { return nil }
+            guard detailLink != nil else { return listing }
+            guard let detail = detailDigests[index] else { return nil }
+            return ItemMemo.digest(RawItem([HTMLImporter.listingDigestField: listing, HTMLImporter.detailDigestField: detail]))
+        }
         // Detail pages read afresh: remembered after normalizing, with their values only for
         // items the item memo does not cover (a settled item needs none).
         var freshDetails: [(index: Int, page: FetchedPage, digest: String, values: [String: String])] = []
@@ -339,11 +382,6 @@ public struct HTMLImporter: Importer, Sendable {
             func notRead(_ error: TimeTrackError, _ index: Int) {
                 result.problems.append(ImportProblem(.warning, "detail page not read, kept the listing's fields: \(error.description)", location: raws[index].location))
             }
-            func combined(_ index: Int, detail: String) -> String {
-                var listing = raws[index].raw
-                listing[HTMLImporter.detailDigestField] = detail
-                return ItemMemo.digest(listing)
-            }
             func collect() throws {
                 guard let (fresh, pending) = parsing else { return }
                 parsing = nil
@@ -351,7 +389,8 @@ public struct HTMLImporter: Importer, Sendable {
                     switch outcome {
                     case .success(let values):
                         let detail = HTMLImporter.digest(values)
-                        digests[index] = combined(index, detail: detail)
+                        detailDigests[index] = detail
+                        digests[index] = combined(index)
                         freshDetails.append((index, page, detail, values))
                         for (name, value) in values { raws[index].raw[name] = value }
                     case .failure(let error as TimeTrackError) where error.code != .interrupted:
@@ -378,15 +417,16 @@ public struct HTMLImporter: Importer, Sendable {
                                     notRead(TimeTrackError(.fetch, "\(error)", context: ["url": page.url.absoluteString]), index)
                                 }
                             }
-                            guard let data = payload, let memo = DetailMemo(data) else {
+                            guard let data = payload, let remembered = DetailMemo(data) else {
                                 parse()
                                 continue
                             }
-                            let digest = combined(index, detail: memo.digest)
-                            if let values = memo.values {
+                            detailDigests[index] = remembered.digest
+                            let digest = combined(index)
+                            if let values = remembered.values {
                                 digests[index] = digest
                                 for (name, value) in values { raws[index].raw[name] = value }
-                            } else if context.items?.isSettled(key: raws[index].key, digest: digest) == true {
+                            } else if let digest, memo?.isSettled(key: raws[index].key, digest: digest) == true {
                                 // Settled: its stored content came from these very values.
                                 digests[index] = digest
                             } else {
@@ -407,22 +447,99 @@ public struct HTMLImporter: Importer, Sendable {
                 start = end
             }
             try collect()
+        } else if memo != nil {
+            for index in raws.indices { digests[index] = raws[index].listingDigest }
+        }
+        // Items an unchanged listing page gave by digest only, and not settled (edited, gone
+        // missing, changed on their detail page): their values are read from the page again.
+        let unsettled = raws.indices.filter { index in
+            raws[index].byDigest && (raws[index].merged || !(digests[index].map { memo?.isSettled(key: raws[index].key, digest: $0) == true } ?? false))
+        }
+        var dropped: Set<Int> = []
+        if !unsettled.isEmpty {
+            let again = try readListingsAgain(
+                raws.contains { $0.byDigest && $0.merged } ? listings : listings.filter { listing in unsettled.contains { raws[$0].page.url == listing.url } }, context: context,
+                result: &result)
+            freshListings += again.read
+            for index in unsettled {
+                guard let values = again.values[raws[index].key] else {
+                    // Gone from a page that changed since: it was not found this run.
+                    dropped.insert(index)
+                    continue
+                }
+                var raw = RawItem(values)
+                for (name, _) in detailFields { if let value = raws[index].raw[name] { raw[name] = value } }
+                raws[index].raw = raw
+                raws[index].byDigest = false
+                raws[index].listingDigest = ItemMemo.digest(RawItem(values))
+                digests[index] = combined(index)
+            }
         }
         // Normalizing is pure work too: all cores, results in page order.
         MappedFields.finish(
-            raws.enumerated().map { index, entry in
-                MappedFields.Found(key: entry.key, raw: entry.raw, page: entry.page, pageURL: entry.pageURL.absoluteString, location: entry.location, digest: digests[index])
+            raws.indices.filter { !dropped.contains($0) }.map { index in
+                let entry = raws[index]
+                return MappedFields.Found(key: entry.key, raw: entry.raw, page: entry.page, pageURL: entry.pageURL.absoluteString, location: entry.location, digest: digests[index])
             }, normalizer: normalizer, into: &result, context: context)
+        let covered = memo == nil ? [] : Set(result.items.filter(\.guesses.isEmpty).map(\.key)).union(result.settled.map(\.key))
+        // Listing pages read afresh, remembered: an item the item memo covers by its digest only.
+        let merged = Set(raws.filter(\.merged).map(\.key))
+        for (page, listing) in freshListings {
+            var kept = listing
+            kept.entries = listing.entries.map { entry in
+                guard covered.contains(entry.key), !merged.contains(entry.key) else { return entry }
+                var values: [String: String] = [:]
+                if let link = detailLink, let value = entry.values[link] { values[link] = value }
+                return ListingMemo.Entry(key: entry.key, values: values, digest: ItemMemo.digest(RawItem(entry.values)))
+            }
+            context.remember(kept.encoded, page: page, signature: signature)
+        }
         // The detail pages read afresh, remembered: values only where the item memo does not
         // cover the item (it had to guess, or it was not valid).
-        if !freshDetails.isEmpty {
-            let covered = Set(result.items.filter(\.guesses.isEmpty).map(\.key)).union(result.settled.map(\.key))
-            for detail in freshDetails {
-                let keep = context.items == nil || !covered.contains(raws[detail.index].key)
-                context.remember(DetailMemo(digest: detail.digest, values: keep ? detail.values : nil).encoded, page: detail.page, signature: signature)
-            }
+        for detail in freshDetails {
+            let keep = memo == nil || !covered.contains(raws[detail.index].key)
+            context.remember(DetailMemo(digest: detail.digest, values: keep ? detail.values : nil).encoded, page: detail.page, signature: signature)
         }
         return result
+    }
+
+    /// The values of every item of `pages` (listing pages, read afresh), merged by key as the
+    /// run merges them; a page that cannot be read is a page unread (nothing counted missing).
+    func readListingsAgain(_ pages: [(url: URL, publicURL: URL, number: Int)], context: ImportContext, result: inout ImportResult) throws -> (
+        values: [String: [String: String]], read: [(page: FetchedPage, listing: ListingMemo)]
+    ) {
+        var values: [String: [String: String]] = [:]
+        var read: [(page: FetchedPage, listing: ListingMemo)] = []
+        for (url, publicURL, number) in pages {
+            let page: FetchedPage
+            do {
+                page = try context.fetcher.fetch(url)
+            } catch let error as TimeTrackError where error.code != .interrupted {
+                result.pageUnread(url, error, message: "page \(number) could not be read again: \(error.description)")
+                continue
+            }
+            let listing = try readListing(page, publicURL: publicURL).listing
+            read.append((page, listing))
+            for entry in listing.entries.prefix(maxItems) where !entry.key.isEmpty {
+                if var known = values[entry.key] {
+                    var raw = RawItem(known)
+                    raw.merge(RawItem(entry.values))
+                    known = raw.values
+                    values[entry.key] = known
+                } else {
+                    values[entry.key] = entry.values
+                }
+            }
+        }
+        return (values, read)
+    }
+
+    /// The problem of an element that gave no key.
+    func noKeyProblem(_ location: String) -> ImportProblem {
+        let specs = ["title", "link", "key"].compactMap { name in
+            (source.options["fields"]?.objectValue?[name] ?? (name == "key" ? source.options["key"] : nil)).map { "options.fields.\(name) \(TextNormalizer.truncate($0.description, to: 60))" }
+        }
+        return ImportProblem(.error, "skipped: no title, link or key found (" + (specs.isEmpty ? "check options.fields" : specs.joined(separator: ", ") + " matched nothing") + ")", location: location)
     }
 
     /// Parses a listing page: each item's field values, the next page, how many elements matched.

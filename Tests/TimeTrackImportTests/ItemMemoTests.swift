@@ -41,6 +41,11 @@ import TimeTrackReview
 
         let first = try run()
         #expect(first.run?.new == 4 && first.result.settled.isEmpty)
+        // The listing page's memo keeps the covered items by the digest of their values; the
+        // yearless one (read with a guess) keeps its values.
+        let listing = try #require(try store.db.row("SELECT payload FROM page_memo WHERE url NOT LIKE 'item:%'") { $0.data(0) })
+        #expect(listing.range(of: Data("Summary 1".utf8)) == nil && listing.range(of: Data("Board meeting moved".utf8)) == nil)
+        #expect(listing.range(of: Data("Summary 4".utf8)) != nil && listing.range(of: Data("Fall concert".utf8)) != nil)
         // Nothing changed: the three dated items are settled; the yearless one is read again
         // (its year depends on the run's date) and is unchanged.
         let second = try run()
@@ -159,6 +164,46 @@ import TimeTrackReview
         for index in 0..<3 {
             let key = "https://school.example/doc\(index).pdf"
             #expect(try store.row(sourceID: "info", key: key)?.baseHash == fresh.row(sourceID: "info", key: key)?.baseHash)
+        }
+    }
+
+    /// An item remembered by its digest on an unchanged page that now also appears on a changed
+    /// page: its values are read again from both, merged as a fresh import merges them.
+    @Test func anItemRememberedByDigestAndSeenTwiceIsReadAgain() throws {
+        let dir = try TemporaryDirectory("item-memo-merged")
+        defer { dir.remove() }
+        func page(_ items: [(String, String)], next: String?) -> String {
+            var html = "<html><body><ul class='news'>"
+            // An item without a summary on the first page takes the second page's (merged).
+            for (slug, title) in items { html += "<li><a href='/news/\(slug)'>\(title)</a><time>2026-10-01</time>" + (slug == "a" && next != nil ? "" : "<p>About \(title)</p>") + "</li>" }
+            if let next { html += "</ul><a class='next' href='\(next)'>next</a>" } else { html += "</ul>" }
+            return html + "</body></html>"
+        }
+        try dir.write("imports/news.html", page([("a", "Board meeting"), ("b", "Picture day")], next: "/news2.html"))
+        try dir.write("imports/news2.html", page([("c", "Bus routes")], next: nil))
+        try dir.write(
+            "imports/news.json",
+            """
+            { "id": "news", "importer": "html", "kind": "announcement", "url": "news.html", "baseURL": "https://school.example/news.html", "timeZone": "America/Denver",
+              "options": { "item": "ul.news li", "fields": { "title": "a", "link": "a@href", "date": "time", "summary": "p" }, "next": "a.next@href" } }
+            """)
+        let store = try SQLiteStore(path: dir.path("s.sqlite"))
+        defer { store.close() }
+        let source = try SourceDefinition.load(file: dir.path("imports/news.json"))
+        let pipeline = ImportPipeline(importsRoot: dir.url.appendingPathComponent("imports"))
+        #expect(try pipeline.importSource(source, into: store, by: "test").run?.new == 3)
+        // The second page now lists "a" too, with a summary of its own.
+        try dir.write("imports/news2.html", page([("c", "Bus routes"), ("a", "Board meeting (moved)")], next: nil))
+        let second = try pipeline.importSource(source, into: store, by: "test")
+        #expect(second.result.duplicatesMerged == 1 && second.result.found == 3)
+        #expect(second.run?.changed == 1, "the second page's summary is merged into a: \(String(describing: second.run))")
+        let fresh = try SQLiteStore(path: dir.path("fresh.sqlite"))
+        defer { fresh.close() }
+        _ = try pipeline.importSource(source, into: fresh, by: "test")
+        for slug in ["a", "b", "c"] {
+            let key = "https://school.example/news/\(slug)"
+            let remembered = try #require(try store.row(sourceID: "news", key: key))
+            #expect(remembered.baseHash == (try fresh.row(sourceID: "news", key: key))?.baseHash, "\(key) differs from a fresh import")
         }
     }
 }
