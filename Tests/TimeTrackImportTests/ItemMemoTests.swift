@@ -2,10 +2,10 @@ import Foundation
 import TestSupport
 import Testing
 import TimeTrackCore
-import TimeTrackKit
 import TimeTrackReview
 
 @testable import TimeTrackImport
+@testable import TimeTrackKit
 @testable import TimeTrackStore
 
 /// The item memo: a re-import counts an item unchanged without normalizing it again only when
@@ -205,5 +205,16 @@ import TimeTrackReview
             let remembered = try #require(try store.row(sourceID: "news", key: key))
             #expect(remembered.baseHash == (try fresh.row(sourceID: "news", key: key))?.baseHash, "\(key) differs from a fresh import")
         }
+    }
+
+    /// A memo payload is the content hash, then ` dated` for a dated item.
+    @Test func aPayloadSaysItsHashAndWhetherItIsDated() {
+        let hash = String(repeating: "ab", count: 32)
+        #expect(ItemMemo.dated(Data(hash.utf8), saying: hash) == false)
+        #expect(ItemMemo.dated(Data((hash + " dated").utf8), saying: hash) == true)
+        #expect(ItemMemo.dated(Data((hash + " datedx").utf8), saying: hash) == nil)
+        #expect(ItemMemo.dated(Data((hash + " dated").utf8), saying: String(repeating: "ab", count: 31) + "ac") == nil)
+        #expect(ItemMemo.dated(Data(hash.prefix(63).utf8), saying: hash) == nil)
+        #expect(ItemMemo.dated(Data(), saying: "") == nil)
     }
 }

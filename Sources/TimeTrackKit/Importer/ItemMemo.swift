@@ -47,10 +47,10 @@ public final class ItemMemo: @unchecked Sendable {
     /// The same, with whether the item's content is dated (the shrink guard counts dated items);
     /// nil when it is not settled.
     public func settled(key: String, digest: String) -> (hash: String, dated: Bool)? {
-        guard let record = remembered[key], record.digest == digest, let stored = record.storedHash,
-            let (hash, dated) = ItemMemo.read(record.payload), hash == stored
-        else { return nil }
-        return (hash, dated)
+        guard let record = remembered[key], record.digest == digest, let stored = record.storedHash, let dated = ItemMemo.dated(record.payload, saying: stored) else {
+            return nil
+        }
+        return (stored, dated)
     }
 
     /// The memo entry that says `digest` normalizes to `contentHash` for `key` (nil when the
@@ -61,11 +61,17 @@ public final class ItemMemo: @unchecked Sendable {
         return MemoEntry(url: ItemMemo.prefix + key, pageHash: digest, signature: signature, payload: payload)
     }
 
-    /// A payload's content hash and whether the content is dated.
-    static func read(_ payload: Data) -> (String, Bool)? {
-        let text = String(decoding: payload, as: UTF8.self)
-        let parts = text.split(separator: " ")
-        guard let hash = parts.first, parts.count <= 2 else { return nil }
-        return (String(hash), parts.count == 2 && parts[1] == "dated")
+    /// Whether the content `payload` describes is dated, when its hash is `hash` (the payload is
+    /// the hash, then ` dated` for a dated item); nil when it says another hash. Compared as
+    /// bytes: this runs for every item of every unchanged source.
+    static func dated(_ payload: Data, saying hash: String) -> Bool? {
+        var hash = hash
+        return hash.withUTF8 { expected -> Bool? in
+            payload.withUnsafeBytes { bytes -> Bool? in
+                guard !expected.isEmpty, bytes.count >= expected.count, bytes.prefix(expected.count).elementsEqual(expected) else { return nil }
+                if bytes.count == expected.count { return false }
+                return bytes.dropFirst(expected.count).elementsEqual(" dated".utf8) ? true : nil
+            }
+        }
     }
 }
