@@ -41,6 +41,9 @@ public enum Binaries {
         try runPath(path(name), arguments, stdin: stdin, environment: environment, currentDirectory: currentDirectory)
     }
 
+    /// Held while a child is started (see `runPath`).
+    static let spawnLock = NSLock()
+
     /// Runs any executable by its path (a system tool, or a product run through one).
     public static func runPath(_ executable: String, _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], currentDirectory: String? = nil) throws -> Result {
         let process = Process()
@@ -53,11 +56,22 @@ public enum Binaries {
         for (key, value) in environment { env[key] = value }
         process.environment = env
         if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-        let outPipe = Pipe(), errPipe = Pipe(), inPipe = Pipe()
-        process.standardOutput = outPipe
-        process.standardError = errPipe
-        process.standardInput = inPipe
-        try process.run()
+        // Pipes are made and the child started under one lock, each end close-on-exec (the child
+        // gets its copies through dup2): no other child started meanwhile (a PostgreSQL server that
+        // lives on) inherits a write end and keeps this one's reader from ever seeing its end.
+        let outPipe: Pipe, errPipe: Pipe, inPipe: Pipe
+        spawnLock.lock()
+        do {
+            defer { spawnLock.unlock() }
+            (outPipe, errPipe, inPipe) = (Pipe(), Pipe(), Pipe())
+            for pipe in [outPipe, errPipe, inPipe] {
+                for fd in [pipe.fileHandleForReading.fileDescriptor, pipe.fileHandleForWriting.fileDescriptor] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            }
+            process.standardOutput = outPipe
+            process.standardError = errPipe
+            process.standardInput = inPipe
+            try process.run()
+        }
         if let stdin { inPipe.fileHandleForWriting.write(Data(stdin.utf8)) }
         try inPipe.fileHandleForWriting.close()
         // Read both pipes on their own threads so a full pipe never blocks the child.

@@ -45,6 +45,9 @@ public final class PseudoTerminal {
         process.standardInput = handle
         process.standardOutput = handle
         process.standardError = handle
+        // Started under the same lock as `Binaries` children, so neither inherits the other's pipes.
+        Binaries.spawnLock.lock()
+        defer { Binaries.spawnLock.unlock() }
         try process.run()
         _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
     }
