@@ -212,38 +212,48 @@ public struct ImportPipeline {
             }
         }
         run.problems += summary.failures.count
-        try store.remember(sourceID: source.id, entries: memoEntries)
-        if result.found == 0 && options.accept {
-            run.status = .ok
-            run.message = "0 items found, accepted"
-            summary.missingIDs = try Lifecycle(store).recordMissing(sourceID: source.id, seenKeys: [], runID: run.id)
-            run.missing = summary.missingIDs.count
-            try store.recordGoodRun(sourceID: source.id, runID: run.id, count: 0, dated: 0)
-        } else if result.found == 0 {
-            run.status = .failed
-            run.message = "0 items found" + (result.problems.first.map { ": \($0.message)" } ?? "")
-        } else {
-            // Items not seen are counted missing only on a run that read its pages cleanly.
-            if result.readEveryPage {
-                summary.missingIDs = try Lifecycle(store).recordMissing(sourceID: source.id, seenKeys: seen, runID: run.id)
+        let autoPublishing = source.review == .auto && result.found > 0 && !(summary.newIDs.isEmpty && summary.changedIDs.isEmpty)
+        // The run's outcome in one transaction: memo, missing counts, source state and (unless
+        // items are published first) the run record.
+        try store.transaction {
+            try store.remember(sourceID: source.id, entries: memoEntries)
+            if result.found == 0 && options.accept {
+                run.status = .ok
+                run.message = "0 items found, accepted"
+                summary.missingIDs = try Lifecycle(store).recordMissing(sourceID: source.id, seenKeys: [], runID: run.id)
                 run.missing = summary.missingIDs.count
-            }
-            let errors = result.problems.filter { $0.severity == .error }.count + summary.failures.count
-            run.status = errors > 0 ? .partial : .ok
-            if errors > 0 { run.message = "\(errors) item(s) skipped; see `extract \(source.id)`" }
-            if let note = result.runNote { run.message = [run.message, note].compactMap { $0 }.joined(separator: "; ") }
-            try store.recordGoodRun(sourceID: source.id, runID: run.id, count: result.found, dated: dated)
-            if source.review == .auto {
-                // Trusted source: publish at once, still one decision (revision + audit) per item.
-                for id in summary.newIDs + summary.changedIDs {
-                    do { _ = try Lifecycle(store).approve(id, by: options.autoOperator) } catch let error as TimeTrackError {
-                        summary.failures.append(ImportProblem(.error, "not auto-published: \(error.message)", location: id))
-                    }
+                try store.recordGoodRun(sourceID: source.id, runID: run.id, count: 0, dated: 0)
+            } else if result.found == 0 {
+                run.status = .failed
+                run.message = "0 items found" + (result.problems.first.map { ": \($0.message)" } ?? "")
+            } else {
+                // Items not seen are counted missing only on a run that read its pages cleanly.
+                if result.readEveryPage {
+                    summary.missingIDs = try Lifecycle(store).recordMissing(sourceID: source.id, seenKeys: seen, runID: run.id)
+                    run.missing = summary.missingIDs.count
                 }
+                let errors = result.problems.filter { $0.severity == .error }.count + summary.failures.count
+                run.status = errors > 0 ? .partial : .ok
+                if errors > 0 { run.message = "\(errors) item(s) skipped; see `extract \(source.id)`" }
+                if let note = result.runNote { run.message = [run.message, note].compactMap { $0 }.joined(separator: "; ") }
+                try store.recordGoodRun(sourceID: source.id, runID: run.id, count: result.found, dated: dated)
+            }
+            if !autoPublishing {
+                run.finishedAt = now()
+                try store.finishRun(run)
             }
         }
-        run.finishedAt = now()
-        try store.finishRun(run)
+        if autoPublishing {
+            // Trusted source: publish at once, still one decision (revision + audit) per item, each
+            // its own transaction (desks are not kept waiting for the whole list).
+            for id in summary.newIDs + summary.changedIDs {
+                do { _ = try Lifecycle(store).approve(id, by: options.autoOperator) } catch let error as TimeTrackError {
+                    summary.failures.append(ImportProblem(.error, "not auto-published: \(error.message)", location: id))
+                }
+            }
+            run.finishedAt = now()
+            try store.finishRun(run)
+        }
         summary.run = run
         return summary
     }
