@@ -103,7 +103,7 @@ public struct DocumentsImporter: Importer {
     /// Kept as its SHA-256 (every memo row holds it).
     var signature: String {
         SHA256.hex(
-            "documents/\(DocumentsImporter.info.version)|\(source.publicURL.absoluteString)|" + ((try? JSONCoding.compactString(JSONValue.object(source.options))) ?? ""))
+            "documents/\(DocumentsImporter.info.version)|\(source.publicURL.absoluteString)|" + JSONValue.object(source.options).canonicalText)
     }
 
     public func run(_ context: ImportContext) throws -> ImportResult {

@@ -264,7 +264,7 @@ public struct HTMLImporter: Importer, Sendable {
     /// Identifies how pages were read: a change of options or importer version reads them again.
     /// Kept as its SHA-256 (every memo row holds it). `memo 2`: listing entries by digest.
     var signature: String {
-        SHA256.hex("html/\(HTMLImporter.info.version)|memo 2|\(source.kind.rawValue)|\(source.baseURL?.absoluteString ?? "")|" + ((try? JSONCoding.compactString(JSONValue.object(source.options))) ?? ""))
+        SHA256.hex("html/\(HTMLImporter.info.version)|memo 2|\(source.kind.rawValue)|\(source.baseURL?.absoluteString ?? "")|" + JSONValue.object(source.options).canonicalText)
     }
 
     /// One item found on a listing page, as the run carries it.

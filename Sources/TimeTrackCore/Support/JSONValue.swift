@@ -99,3 +99,54 @@ public enum JSONCoding {
         try decoder().decode(type, from: encoder().encode(value))
     }
 }
+
+extension JSONValue {
+    /// Compact JSON with object keys sorted, the same text for the same value every time: what
+    /// signatures hash (a source's options in the page and item memos). Built by hand: the
+    /// encoder took a tenth of an unchanged import's CPU for it.
+    public var canonicalText: String {
+        var out = ""
+        appendCanonical(to: &out)
+        return out
+    }
+
+    private func appendCanonical(to out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let value): out += value ? "true" : "false"
+        case .number(let value): out += value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
+        case .string(let value):
+            out += "\""
+            for scalar in value.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                default:
+                    if scalar.value < 0x20 {
+                        let hex = String(scalar.value, radix: 16)
+                        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                    } else {
+                        out.unicodeScalars.append(scalar)
+                    }
+                }
+            }
+            out += "\""
+        case .array(let values):
+            out += "["
+            for (index, value) in values.enumerated() {
+                if index > 0 { out += "," }
+                value.appendCanonical(to: &out)
+            }
+            out += "]"
+        case .object(let members):
+            out += "{"
+            for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
+                if index > 0 { out += "," }
+                JSONValue.string(member.key).appendCanonical(to: &out)
+                out += ":"
+                member.value.appendCanonical(to: &out)
+            }
+            out += "}"
+        }
+    }
+}

@@ -21,7 +21,7 @@ public final class ItemMemo: @unchecked Sendable {
     /// What the store remembers of `source`'s items, with their stored hashes: one query.
     public init(source: SourceDefinition, importer: String, memo: PageMemo) {
         var how = "\(importer)|\(ItemMemo.normalizerVersion)|\(source.kind.rawValue)|\(source.timeZone.identifier)|\(source.school ?? "")|"
-        how += (source.baseURL?.absoluteString ?? "") + "|" + ((try? JSONCoding.compactString(JSONValue.object(source.options))) ?? "")
+        how += (source.baseURL?.absoluteString ?? "") + "|" + JSONValue.object(source.options).canonicalText
         signature = SHA256.hex(how)
         remembered = memo.rememberedItems(sourceID: source.id, signature: signature)
     }
