@@ -177,9 +177,9 @@ public struct HTMLImporter: Importer, Sendable {
         struct Entry {
             var key: String
             var values: [String: String]
-            /// Set when the item memo covered the item: the digest of its listing values, which
-            /// `values` then leaves out (all but its detail link). An unchanged page gives such an
-            /// item by its digest; should it not be settled, the page is read again.
+            /// Set when the item memo covered the item (and the source has no detail pages): the
+            /// digest of its listing values, which `values` then leaves out. An unchanged page
+            /// gives such an item by its digest; should it not be settled, the page is read again.
             var digest: String?
         }
         var entries: [Entry]
@@ -482,15 +482,17 @@ public struct HTMLImporter: Importer, Sendable {
                 return MappedFields.Found(key: entry.key, raw: entry.raw, page: entry.page, pageURL: entry.pageURL.absoluteString, location: entry.location, digest: digests[index])
             }, normalizer: normalizer, into: &result, context: context)
         let covered = memo == nil ? [] : Set(result.items.filter(\.guesses.isEmpty).map(\.key)).union(result.settled.map(\.key))
-        // Listing pages read afresh, remembered: an item the item memo covers by its digest only.
+        // Listing pages read afresh, remembered: an item the item memo covers by its digest only,
+        // when the source has no detail pages. (With detail pages the values stay: a changed
+        // article, the common change, would have its listing page parsed again for them.)
         let merged = Set(raws.filter(\.merged).map(\.key))
         for (page, listing) in freshListings {
             var kept = listing
-            kept.entries = listing.entries.map { entry in
-                guard covered.contains(entry.key), !merged.contains(entry.key) else { return entry }
-                var values: [String: String] = [:]
-                if let link = detailLink, let value = entry.values[link] { values[link] = value }
-                return ListingMemo.Entry(key: entry.key, values: values, digest: ItemMemo.digest(RawItem(entry.values)))
+            if detailLink == nil {
+                kept.entries = listing.entries.map { entry in
+                    guard covered.contains(entry.key), !merged.contains(entry.key) else { return entry }
+                    return ListingMemo.Entry(key: entry.key, values: [:], digest: ItemMemo.digest(RawItem(entry.values)))
+                }
             }
             context.remember(kept.encoded, page: page, signature: signature)
         }
