@@ -277,7 +277,7 @@ public struct HTMLImporter: Importer, Sendable {
         var location: String
         /// The digest of its listing values (`ListingMemo.Entry.digest`).
         var listingDigest: String?
-        /// Remembered by digest: `raw` holds only its detail link until its page is read again.
+        /// Given by digest: `raw` holds none of its listing values until its page is read again.
         var byDigest = false
         /// Seen on more than one listing page (merged).
         var merged = false
