@@ -120,15 +120,8 @@ extension Lifecycle {
     /// Counts, for a source's items not seen in this run, one more missing run; resets the
     /// others. Returns the ids now missing. Nothing is deleted: review proposes archiving.
     public func recordMissing(sourceID: String, seenKeys: Set<String>, runID: Int64?) throws -> [String] {
-        // Whole rows only for the items whose count changes: on an unchanged run none, and no
-        // transaction either (what is read is read again under the transaction's lock).
-        func changes(_ item: (id: String, key: String?, missingRuns: Int)) -> Bool {
-            !(item.key.map(seenKeys.contains) ?? false) || item.missingRuns > 0
-        }
-        if !repository.inTransaction {
-            guard try repository.activePresence(sourceID: sourceID).contains(where: changes) else { return [] }
-        }
-        return try repository.transaction {
+        // Whole rows only for the items whose count changes (on an unchanged run, none).
+        try repository.transaction {
             var missing: [String] = []
             for (id, key, missingRuns) in try repository.activePresence(sourceID: sourceID) {
                 let seen = key.map(seenKeys.contains) ?? false
