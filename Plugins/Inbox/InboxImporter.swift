@@ -33,9 +33,9 @@ public struct InboxImporter: Importer {
         result.pagesFetched = 1
         let value: JSONValue
         do {
-            value = try JSONDecoder().decode(JSONValue.self, from: page.data)
-        } catch let error as DecodingError {
-            throw TimeTrackError(.parse, "the inbox is not valid JSON: \(DecodingError.describe(error))", fix: "it must be a JSON array of objects", context: ["url": source.urlText])
+            value = try JSONValue(parsing: page.data)
+        } catch {
+            throw TimeTrackError(.parse, "the inbox is not valid JSON: \(error)", fix: "it must be a JSON array of objects", context: ["url": source.urlText])
         }
         guard let entries = value.arrayValue else {
             throw TimeTrackError(.parse, "the inbox must be a JSON array of objects", context: ["url": source.urlText])

@@ -205,10 +205,10 @@ public struct JSONImporter: Importer, Sendable {
     /// The page as JSON, or an error saying what it is instead.
     static func decode(_ page: FetchedPage, url: URL) throws -> JSONValue {
         do {
-            return try JSONDecoder().decode(JSONValue.self, from: page.data)
+            return try JSONValue(parsing: page.data)
         } catch {
             let head = String(decoding: page.data.prefix(300), as: UTF8.self).lowercased()
-            let what = head.contains("<html") || head.contains("<!doctype") ? "this is an HTML page, not JSON" : "this is not JSON (or it is cut short)"
+            let what = head.contains("<html") || head.contains("<!doctype") ? "this is an HTML page, not JSON" : "this is not JSON (or it is cut short): \(error)"
             throw TimeTrackError(.parse, what, fix: "point url at the API's JSON answer (open it in a browser: it starts with { or [)", context: ["url": url.absoluteString])
         }
     }

@@ -68,7 +68,7 @@ public struct MetadataImporter: Importer {
         let wanted: Set<String> = kind == .event ? ["Event", "EducationEvent", "SocialEvent", "SportsEvent"] : ["NewsArticle", "Article", "BlogPosting", "Report", "WebPage"]
         var objects: [[String: JSONValue]] = []
         for script in (try? root.select("script[type='application/ld+json']")) ?? [] {
-            guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(script.rawContent.utf8)) else { continue }
+            guard let value = try? JSONValue(parsing: script.rawContent) else { continue }
             collect(value, into: &objects)
         }
         func types(_ o: [String: JSONValue]) -> [String] {

@@ -38,7 +38,7 @@ public struct WordPressImporter: Importer {
             result.pagesFetched += 1
             let value: JSONValue
             do {
-                value = try JSONDecoder().decode(JSONValue.self, from: page.data)
+                value = try JSONValue(parsing: page.data)
             } catch {
                 let head = String(decoding: page.data.prefix(200), as: UTF8.self).lowercased()
                 throw TimeTrackError(

@@ -166,7 +166,7 @@ extension Console {
         } else {
             let source = try session.source(word)
             file = source.file
-            guard let data = FileManager.default.contents(atPath: file), case .object(let read) = try JSONDecoder().decode(JSONValue.self, from: data) else {
+            guard let data = FileManager.default.contents(atPath: file), case .object(let read) = try? JSONValue(parsing: data) else {
                 throw TimeTrackError(.configuration, "the definition could not be read again", context: ["file": file])
             }
             object = read

@@ -68,7 +68,7 @@ final class Trial {
     /// A spec as typed: JSON (`{"select": ...}`, `[...]`, `"..."`) or a bare selector.
     static func spec(_ text: String) -> JSONValue {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if let first = trimmed.first, "{[\"".contains(first), let value = try? JSONDecoder().decode(JSONValue.self, from: Data(trimmed.utf8)) { return value }
+        if let first = trimmed.first, "{[\"".contains(first), let value = try? JSONValue(parsing: trimmed) { return value }
         return .string(trimmed)
     }
 }

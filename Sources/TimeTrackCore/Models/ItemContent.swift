@@ -143,7 +143,7 @@ public enum ItemContent: Equatable, Sendable {
 
     /// Rebuilds content of `kind` from canonical JSON text.
     public static func decode(kind: ItemKind, json: String) throws -> ItemContent {
-        guard let value = try? JSONCoding.decoder().decode(JSONValue.self, from: Data(json.utf8)), let object = value.objectValue else {
+        guard let value = try? JSONValue(parsing: json), let object = value.objectValue else {
             throw TimeTrackError(.database, "stored \(kind.rawValue) fields are not a JSON object", fix: "run `PRAGMA integrity_check` on the store")
         }
         return try decode(kind: kind, fields: object)

@@ -91,7 +91,7 @@ public enum JSONCoding {
 
     /// Converts an encodable value to a `JSONValue`.
     public static func value<T: Encodable>(_ value: T) throws -> JSONValue {
-        try decoder().decode(JSONValue.self, from: encoder().encode(value))
+        try JSONValue(parsing: encoder().encode(value))
     }
 
     /// Converts a `JSONValue` to a decodable value.

@@ -111,7 +111,7 @@ extension ItemContent {
     func madeSafe() -> (content: ItemContent, json: String) {
         let json = canonicalJSON()
         guard SafeText.mayHoldUnsafe(json: json),
-            let value = try? JSONCoding.decoder().decode(JSONValue.self, from: Data(json.utf8)),
+            let value = try? JSONValue(parsing: json),
             let object = SafeText.clean(value).objectValue,
             let cleaned = try? ItemContent.decode(kind: kind, fields: object)
         else { return (self, json) }

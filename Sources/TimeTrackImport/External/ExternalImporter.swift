@@ -66,7 +66,7 @@ public struct ExternalImporter: Importer {
             lineNumber += 1
             let location = "output line \(lineNumber)"
             guard !line.allSatisfy(\.isWhitespace) else { continue }
-            guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(line.utf8)), let object = value.objectValue else {
+            guard let value = try? JSONValue(parsing: line), let object = value.objectValue else {
                 badLines += 1
                 if badLines <= 20 { result.problems.append(ImportProblem(.warning, "not a JSON object, skipped: \(TextNormalizer.truncate(SafeText.visible(line), to: 120))", location: location)) }
                 continue

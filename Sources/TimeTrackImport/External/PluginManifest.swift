@@ -37,7 +37,7 @@ public struct PluginManifest: Sendable {
             TimeTrackError(.configuration, message, fix: fix ?? "see docs/external-importers.md", context: ["file": file, "field": field])
         }
         guard let data = FileManager.default.contents(atPath: file) else { throw fail("plugin.json", "no plugin.json in this plugin's folder") }
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: data), let object = value.objectValue else {
+        guard let value = try? JSONValue(parsing: data), let object = value.objectValue else {
             throw fail("plugin.json", "is not a JSON object")
         }
         let known = ["protocol", "name", "version", "kinds", "summary", "command", "options", "environment", "timeout", "maxOutputMB"]

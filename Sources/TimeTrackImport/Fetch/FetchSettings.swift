@@ -47,7 +47,7 @@ public struct FetchSettings: Sendable, Equatable {
         func fail(_ field: String, _ message: String) -> TimeTrackError {
             TimeTrackError(.configuration, message, context: ["file": path, "field": field])
         }
-        guard let object = (try? JSONDecoder().decode(JSONValue.self, from: data))?.objectValue else {
+        guard let object = (try? JSONValue(parsing: data))?.objectValue else {
             throw TimeTrackError(.configuration, "not a JSON object", context: ["file": path])
         }
         func number(_ key: String, _ range: ClosedRange<Double>) throws -> Double? {

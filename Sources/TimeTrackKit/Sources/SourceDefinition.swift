@@ -105,9 +105,9 @@ public struct SourceDefinition: Sendable {
         }
         let value: JSONValue
         do {
-            value = try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch let error as DecodingError {
-            throw TimeTrackError(.configuration, "not valid JSON: \(DecodingError.describe(error))", fix: "check commas, quotes and braces", context: ["file": file])
+            value = try JSONValue(parsing: data)
+        } catch {
+            throw TimeTrackError(.configuration, "not valid JSON: \(error)", fix: "check commas, quotes and braces", context: ["file": file])
         }
         guard let object = value.objectValue else {
             throw TimeTrackError(.configuration, "a source definition must be a JSON object", context: ["file": file])

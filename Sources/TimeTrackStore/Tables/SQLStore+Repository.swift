@@ -85,7 +85,7 @@ extension SQLStore {
         try sql.select("SELECT field, locked_by, locked_at, upstream FROM field_locks WHERE item_seq = ? ORDER BY field", [.integer(row.seq)]) { s in
             FieldLock(
                 field: s.text(0), lockedBy: s.text(1), lockedAt: s.date(2) ?? Date(timeIntervalSince1970: 0),
-                upstream: s.optionalText(3).flatMap { try? JSONCoding.decoder().decode(JSONValue.self, from: Data($0.utf8)) })
+                upstream: s.optionalText(3).flatMap { try? JSONValue(parsing: $0) })
         }
     }
 
