@@ -99,10 +99,15 @@ public final class ImportRunner {
         let readers = try (0..<laneCount).map { _ in try openReader() }
         defer { for reader in readers { reader.close() } }
         var clients: [Int: WebClient] = [:]
+        // `_settings.json` read once per folder, not once per source.
+        var settingsByFolder: [String: FetchSettings] = [:]
         try SourceImports.run(sources, file: file, into: store, readers: readers, by: operatorName, options: options) { index, cache in
             let source = sources[index]
             var pipeline = ImportPipeline(importsRoot: URL(fileURLWithPath: source.file).deletingLastPathComponent())
-            let client = try WebClient.forSource(source, cache: cache, version: version, hosts: hosts)
+            let folder = WebClient.settingsFolder(of: source)
+            let settings = try settingsByFolder[folder] ?? FetchSettings.load(folder: folder)
+            settingsByFolder[folder] = settings
+            let client = WebClient(settings: settings, allowPrivateNetwork: source.allowPrivateNetwork, cache: cache, version: version, hosts: hosts)
             client.shouldStop = shouldStop
             if let transfer { client.onTransfer = { host, bytes, elapsed in transfer(index, host, bytes, elapsed) } }
             clients[index] = client
@@ -122,8 +127,13 @@ extension WebClient {
     /// The HTTP client for a source: settings from `_settings.json` beside its definition, its
     /// private-network permission, and `cache` for validators (nil: no cache).
     public static func forSource(_ source: SourceDefinition, cache: FetchCache?, version: String, hosts: HostSchedule = HostSchedule()) throws -> WebClient {
-        let folder = (source.file as NSString).deletingLastPathComponent
-        let settings = try FetchSettings.load(folder: folder.isEmpty ? "." : folder)
+        let settings = try FetchSettings.load(folder: settingsFolder(of: source))
         return WebClient(settings: settings, allowPrivateNetwork: source.allowPrivateNetwork, cache: cache, version: version, hosts: hosts)
+    }
+
+    /// The folder whose `_settings.json` applies to `source`: its definition's.
+    public static func settingsFolder(of source: SourceDefinition) -> String {
+        let folder = (source.file as NSString).deletingLastPathComponent
+        return folder.isEmpty ? "." : folder
     }
 }
