@@ -49,6 +49,11 @@ extension Parallel {
     /// caller can fetch the next pages meanwhile.
     public static func start<Input: Sendable, Output: Sendable>(_ inputs: [Input], _ transform: @escaping @Sendable (Input) -> Output) -> Pending<Output> {
         let pending = Pending<Output>()
+        // Nothing to do (every page of a window known unchanged): no thread.
+        guard !inputs.isEmpty else {
+            pending.finish([])
+            return pending
+        }
         // A thread of its own that joins the workers: queue threads are as many as cores, and
         // the caller may itself be on one.
         let thread = Thread { pending.finish(map(inputs, transform)) }
