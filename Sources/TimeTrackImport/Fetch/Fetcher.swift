@@ -14,7 +14,11 @@ public final class Fetcher: PageFetcher, @unchecked Sendable {
     /// Largest page accepted, in bytes (default 25 MB).
     public var maxBytes: Int
     /// Local files must be inside this folder (nil: anywhere, for paths given on the command line).
-    public var confinedTo: URL?
+    public var confinedTo: URL? {
+        didSet { confinedPath = confinedTo?.path }
+    }
+    /// `confinedTo`'s path, made once (asked for every page).
+    private var confinedPath: String?
     /// Public URL prefix → local folder's path.
     var mirrors: [(String, String)] = []
     /// The first page's file stands for this public URL.
@@ -42,6 +46,7 @@ public final class Fetcher: PageFetcher, @unchecked Sendable {
         allowsRemoteLinks = !defined.url.isFileURL || defined.followsRemoteLinks
         self.maxBytes = maxBytes
         self.confinedTo = root?.standardizedFileURL.resolvingSymlinksInPath()
+        confinedPath = confinedTo?.path
         self.http = http
         if source.url.isFileURL, let base = source.baseURL {
             let publicFolder = base.absoluteString.hasSuffix("/") ? base.absoluteString : base.deletingLastPathComponent().absoluteString
@@ -112,8 +117,13 @@ public final class Fetcher: PageFetcher, @unchecked Sendable {
 
     /// Whether `path` (resolved) is inside the imports folder, when there is one.
     func confined(_ path: String) -> Bool {
-        guard let root = confinedTo?.path else { return true }
-        return path == root || path.hasPrefix(root.hasSuffix("/") ? root : root + "/")
+        guard let root = confinedPath else { return true }
+        // Compared as bytes: the file system does not treat "é" and "e" + U+0301 as one name,
+        // as String comparison would.
+        let (pathBytes, rootBytes) = (path.utf8, root.utf8)
+        guard pathBytes.starts(with: rootBytes) else { return false }
+        let rest = pathBytes.dropFirst(rootBytes.count)
+        return rest.isEmpty || rootBytes.last == UInt8(ascii: "/") || rest.first == UInt8(ascii: "/")
     }
 
     /// Folders already resolved (symlinks followed), by their standardized path.
