@@ -27,6 +27,8 @@ public final class ReadAhead<Value>: @unchecked Sendable {
     private let lock = NSLock()
     /// The index `value` must be asked for next (readings are handed out once, in order).
     private var next = 0
+    /// Set by `finish()`: no reading starts after it.
+    private var finished = false
 
     /// - Parameters:
     ///   - count: how many readings there are (indexes 0..<count).
@@ -48,12 +50,23 @@ public final class ReadAhead<Value>: @unchecked Sendable {
         self.work = work
     }
 
-    /// Opens reading `index` (on the caller's thread) and starts it on a thread of its own.
+    /// One thread per lane, made when the lane's first reading starts and kept until `finish()`:
+    /// a source's reading is a millisecond when nothing changed, and a thread made and torn
+    /// down for each cost a tenth of that.
+    private final class Lane: @unchecked Sendable {
+        let ready = DispatchSemaphore(value: 0)
+        let exited = DispatchSemaphore(value: 0)
+        /// Readings queued for the lane (nil: stop).
+        var queue: [(index: Int, slot: Slot)?] = []
+    }
+    private var lanes: [Int: Lane] = [:]
+
+    /// Opens reading `index` (on the caller's thread) and hands it to its lane's thread.
     private func start(_ index: Int) {
         guard index < count else { return }
         let slot = Slot()
         lock.lock()
-        let fresh = slots[index] == nil
+        let fresh = slots[index] == nil && !finished
         if fresh { slots[index] = slot }
         lock.unlock()
         guard fresh else { return }
@@ -66,17 +79,38 @@ public final class ReadAhead<Value>: @unchecked Sendable {
             slot.done.signal()
             return
         }
-        // A thread of its own, not a dispatch queue's: the reading blocks while its pages are
-        // parsed on the queue's threads, and must not take one of them (2 cores: 2 threads).
-        let thread = Thread {
-            let result = Result { try self.work(index, index % self.depth) }
-            self.lock.lock()
+        let number = index % depth
+        lock.lock()
+        let lane = lanes[number] ?? Lane()
+        let made = lanes[number] == nil
+        lanes[number] = lane
+        lane.queue.append((index, slot))
+        lock.unlock()
+        if made {
+            // A thread of its own, not a dispatch queue's: the reading blocks while its pages are
+            // parsed on the queue's threads, and must not take one of them (2 cores: 2 threads).
+            let thread = Thread { self.serve(lane, number) }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        lane.ready.signal()
+    }
+
+    /// A lane's thread: runs the lane's readings in turn until told to stop.
+    private func serve(_ lane: Lane, _ number: Int) {
+        while true {
+            lane.ready.wait()
+            lock.lock()
+            let next = lane.queue.isEmpty ? nil : lane.queue.removeFirst()
+            lock.unlock()
+            guard let (index, slot) = next else { break }
+            let result = Result { try self.work(index, number) }
+            lock.lock()
             slot.result = result
-            self.lock.unlock()
+            lock.unlock()
             slot.done.signal()
         }
-        thread.stackSize = 8 << 20
-        thread.start()
+        lane.exited.signal()
     }
 
     /// Reading `index` (ask in order 0, 1, 2…, once each): waits for it and starts the reading
@@ -105,12 +139,21 @@ public final class ReadAhead<Value>: @unchecked Sendable {
         return try result.get()
     }
 
-    /// Waits for a reading still under way (stopping early, or after the last), and drops it.
+    /// Waits for readings still under way (stopping early, or after the last), drops them, and
+    /// ends the lanes' threads. Call it once the readings are done with; later calls do nothing.
     public func finish() {
         lock.lock()
         let running = Array(slots.values)
         slots.removeAll()
+        finished = true
+        let ending = Array(lanes.values)
+        lanes.removeAll()
+        for lane in ending { lane.queue.append(nil) }
         lock.unlock()
         for slot in running { slot.done.wait() }
+        for lane in ending {
+            lane.ready.signal()
+            lane.exited.wait()
+        }
     }
 }
