@@ -130,4 +130,23 @@ import TimeTrackKit
         #expect(!Fetcher.needsStandardizing("/srv/imports/news/1.html") && !Fetcher.needsStandardizing("/srv/a.b/..c/.d"))
         for path in ["/srv//a", "/srv/./a", "/srv/../a", "/srv/a/.", "/srv/a/.."] { #expect(Fetcher.needsStandardizing(path), "\(path)") }
     }
+
+    /// The confinement folder is compared byte by byte: a sibling folder whose name is the
+    /// root's in another Unicode spelling (the file system keeps them apart) is outside it.
+    @Test func aRootSpelledAnotherWayIsOutside() throws {
+        let dir = try TemporaryDirectory("confined")
+        defer { dir.remove() }
+        let composed = "imports-\u{E9}", decomposed = "imports-e\u{301}"
+        try dir.write("\(composed)/a.json", #"{ "id": "a", "importer": "html", "kind": "announcement", "url": "a.html", "options": { "item": "li" } }"#)
+        try dir.write("\(composed)/a.html", "<li>inside</li>")
+        let outside = try dir.write("\(decomposed)/b.html", "<li>outside</li>")
+        // Two folders, as the file system sees them.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path("")).count == 2)
+        let source = try SourceDefinition.load(file: dir.path("\(composed)/a.json"))
+        let fetcher = Fetcher(source: source, confinedTo: dir.url.appendingPathComponent(composed))
+        #expect(try fetcher.fetch(source.url).data == Data("<li>inside</li>".utf8))
+        #expect(throws: TimeTrackError.self) { try fetcher.fetch(URL(fileURLWithPath: outside)) }
+        #expect(fetcher.stamp(of: URL(fileURLWithPath: outside)) == nil)
+        #expect(fetcher.confined(dir.path(composed)) && !fetcher.confined(dir.path(decomposed)) && !fetcher.confined(dir.path(composed) + "x/b.html"))
+    }
 }
