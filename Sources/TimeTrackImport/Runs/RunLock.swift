@@ -30,7 +30,7 @@ public final class RunLock {
                 .busy, "another import is running on this store" + (holder.isEmpty ? "" : " (\(holder))"),
                 fix: "this run stops here; the next scheduled run will pick up what is due")
         }
-        let note = "pid \(getpid()) since \(ISO8601DateFormatter().string(from: Date()))\n"
+        let note = "pid \(getpid()) since \(StoreDate.format(Date()))\n"
         _ = ftruncate(fd, 0)
         _ = note.withCString { pwrite(fd, $0, strlen($0), 0) }
     }
