@@ -17,6 +17,10 @@ import TimeTrackCore
             #expect(SHA256.hex(bytes) == SHA256.portableHex(bytes), "length \(length)")
         }
         #expect(SHA256.portableHex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        // A string is hashed in place: its UTF-8, whatever it holds.
+        for text in ["é😀 \u{0}tab\t", String(repeating: "Ünïcode ", count: 50)] {
+            #expect(SHA256.hex(text) == SHA256.portableHex(Array(text.utf8)), "\(text)")
+        }
     }
 
     @Test func piecesEqualWhole() {

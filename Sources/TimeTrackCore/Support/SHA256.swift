@@ -136,7 +136,7 @@ public struct SHA256: Sendable {
     /// The lowercase hex SHA-256 of some bytes.
     public static func hex<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
         let fast: String?? = bytes.withContiguousStorageIfAvailable { buffer in
-            SystemDigest.shared?.sha256(UnsafeRawBufferPointer(buffer)).map(hexString)
+            SystemDigest.shared?.sha256Hex(UnsafeRawBufferPointer(buffer))
         }
         if let fast, let fast { return fast }
         return portableHex(bytes)
@@ -150,18 +150,27 @@ public struct SHA256: Sendable {
     }
 
     static func hexString(_ digest: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(digest.count * 2)
-        for byte in digest {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 15)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        digest.withUnsafeBufferPointer { hexString($0) }
     }
 
-    /// The lowercase hex SHA-256 of a string's UTF-8.
-    public static func hex(_ string: String) -> String { hex(Array(string.utf8)) }
+    /// Lowercase hex of some bytes, written straight into the string's storage.
+    static func hexString(_ digest: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: digest.count * 2) { text in
+            func digit(_ value: UInt8) -> UInt8 { value < 10 ? value + 48 : value + 87 }
+            for (index, byte) in digest.enumerated() {
+                text[index * 2] = digit(byte >> 4)
+                text[index * 2 + 1] = digit(byte & 15)
+            }
+            return digest.count * 2
+        }
+    }
+
+    /// The lowercase hex SHA-256 of a string's UTF-8 (read in place, not copied).
+    public static func hex(_ string: String) -> String {
+        var string = string
+        let fast: String? = string.withUTF8 { buffer in SystemDigest.shared?.sha256Hex(UnsafeRawBufferPointer(buffer)) }
+        return fast ?? portableHex(string.utf8)
+    }
 }
 
 /// libcrypto's one-shot digest, looked up at run time (no link-time dependency).
@@ -199,5 +208,15 @@ struct SystemDigest: @unchecked Sendable {
             digest(bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), bytes.count, out.baseAddress, &size, method, nil)
         }
         return ok == 1 && size == 32 ? output : nil
+    }
+
+    /// The digest as lowercase hex, with no array in between; nil if libcrypto failed.
+    func sha256Hex(_ bytes: UnsafeRawBufferPointer) -> String? {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { output -> String? in
+            var size: UInt32 = 0
+            let ok = digest(bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), bytes.count, output.baseAddress, &size, method, nil)
+            guard ok == 1, size == 32 else { return nil }
+            return SHA256.hexString(UnsafeBufferPointer(rebasing: output[0..<32]))
+        }
     }
 }

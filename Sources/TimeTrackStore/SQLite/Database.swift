@@ -254,7 +254,12 @@ struct Statement {
             case .null: rc = sqlite3_bind_null(raw, index)
             case .integer(let v): rc = sqlite3_bind_int64(raw, index, v)
             case .real(let v): rc = sqlite3_bind_double(raw, index, v)
-            case .text(let v): rc = sqlite3_bind_text(raw, index, v, -1, csqlite_transient())
+            case .text(var v):
+                // Its UTF-8 in place with its length: no C string made, no strlen.
+                rc = v.withUTF8 { bytes in
+                    guard let base = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_text(raw, index, "", 0, csqlite_transient()) }
+                    return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { sqlite3_bind_text(raw, index, $0, Int32(bytes.count), csqlite_transient()) }
+                }
             case .blob(let v):
                 rc = v.withUnsafeBytes { bytes in
                     sqlite3_bind_blob(raw, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), csqlite_transient())
