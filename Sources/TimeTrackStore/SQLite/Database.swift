@@ -24,7 +24,7 @@ enum SQLValue: Equatable {
 final class Database {
     let path: String
     private(set) var handle: OpaquePointer?
-    private var cache: [String: OpaquePointer] = [:]
+    private var cache: [StatementKey: OpaquePointer] = [:]
 
     /// Opens (and with `create`, creates) the file. Does not read it yet.
     ///
@@ -115,7 +115,7 @@ final class Database {
     /// A cached prepared statement for `sql`, reset and with `values` bound.
     func statement(_ sql: String, _ values: [SQLValue] = []) throws -> Statement {
         let raw: OpaquePointer
-        if let cached = cache[sql] {
+        if let cached = cache[StatementKey(sql)] {
             raw = cached
             sqlite3_reset(raw)
             sqlite3_clear_bindings(raw)
@@ -123,7 +123,7 @@ final class Database {
             var prepared: OpaquePointer?
             let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
             guard rc == SQLITE_OK, let prepared else { throw error(rc, sql: sql) }
-            cache[sql] = prepared
+            cache[StatementKey(sql)] = prepared
             raw = prepared
         }
         let statement = Statement(raw: raw, database: self, sql: sql)
@@ -311,4 +311,25 @@ struct Statement {
         return Data(bytes: pointer, count: Int(sqlite3_column_bytes(raw, column)))
     }
     func date(_ column: Int32) -> Date? { optionalText(column).flatMap(StoreDate.parse) }
+}
+
+/// A statement cache key: the SQL text, hashed by its length and ends only. Hashing a whole
+/// 500-byte insert for every row written cost more than binding its values; texts that share
+/// length and ends are still told apart by `==`.
+struct StatementKey: Hashable {
+    let sql: String
+
+    init(_ sql: String) { self.sql = sql }
+
+    func hash(into hasher: inout Hasher) {
+        var sql = sql
+        sql.withUTF8 { bytes in
+            hasher.combine(bytes.count)
+            let raw = UnsafeRawBufferPointer(bytes)
+            hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: raw.prefix(48)))
+            hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: raw.suffix(48)))
+        }
+    }
+
+    static func == (a: StatementKey, b: StatementKey) -> Bool { a.sql == b.sql }
 }
