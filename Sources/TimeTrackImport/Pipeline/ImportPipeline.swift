@@ -178,44 +178,47 @@ public struct ImportPipeline {
         // revision, audit entry); a batch commits whole, so a killed run leaves whole batches.
         // The source's keys in one read: a key not among them is a new item, written without a lookup.
         var keys = result.items.isEmpty ? [] : try store.sourceKeys(sourceID: source.id)
-        var start = 0
-        while start < result.items.count {
-            let chunk = start..<min(start + options.batchSize, result.items.count)
-            start = chunk.upperBound
-            try Lifecycle(store).batch {
-                for item in result.items[chunk] {
-                    let provenance = Provenance(
-                        sourceID: source.id, sourceURL: item.pageURL, fetchedAt: item.fetchedAt, pageHash: item.pageHash,
-                        importer: importerInfo?.name ?? source.importer, importerVersion: importerInfo?.version ?? "?", guessed: item.guesses)
-                    let record =
-                        item.prepared.map { ImportedRecord(key: item.key, prepared: $0, school: source.school, provenance: provenance) }
-                        ?? ImportedRecord(key: item.key, content: item.content, school: source.school, provenance: provenance)
-                    do {
-                        let outcome = try Lifecycle(store).recordImported(record, runID: run.id, by: operatorName, new: !keys.contains(item.key))
-                        keys.insert(item.key)
-                        seen.insert(item.key)
-                        switch outcome {
-                        case .new(let id):
-                            run.new += 1
-                            summary.newIDs.append(id)
-                        case .changed(let id, _, _):
-                            run.changed += 1
-                            summary.changedIDs.append(id)
-                        case .unchanged, .skipped:
-                            run.unchanged += 1
-                        }
-                    } catch let error as TimeTrackError where error.code == .validation {
-                        summary.failures.append(ImportProblem(.error, error.message, location: item.location))
-                        seen.insert(item.key)  // it is still there upstream
+        func record(_ chunk: Range<Int>) throws {
+            for item in result.items[chunk] {
+                let provenance = Provenance(
+                    sourceID: source.id, sourceURL: item.pageURL, fetchedAt: item.fetchedAt, pageHash: item.pageHash,
+                    importer: importerInfo?.name ?? source.importer, importerVersion: importerInfo?.version ?? "?", guessed: item.guesses)
+                let record =
+                    item.prepared.map { ImportedRecord(key: item.key, prepared: $0, school: source.school, provenance: provenance) }
+                    ?? ImportedRecord(key: item.key, content: item.content, school: source.school, provenance: provenance)
+                do {
+                    let outcome = try Lifecycle(store).recordImported(record, runID: run.id, by: operatorName, new: !keys.contains(item.key))
+                    keys.insert(item.key)
+                    seen.insert(item.key)
+                    switch outcome {
+                    case .new(let id):
+                        run.new += 1
+                        summary.newIDs.append(id)
+                    case .changed(let id, _, _):
+                        run.changed += 1
+                        summary.changedIDs.append(id)
+                    case .unchanged, .skipped:
+                        run.unchanged += 1
                     }
+                } catch let error as TimeTrackError where error.code == .validation {
+                    summary.failures.append(ImportProblem(.error, error.message, location: item.location))
+                    seen.insert(item.key)  // it is still there upstream
                 }
             }
         }
-        run.problems += summary.failures.count
-        let autoPublishing = source.review == .auto && result.found > 0 && !(summary.newIDs.isEmpty && summary.changedIDs.isEmpty)
-        // The run's outcome in one transaction: memo, missing counts, source state and (unless
-        // items are published first) the run record.
+        // Every batch but the last commits alone; the last commits with the run's outcome below
+        // (one commit fewer per source: each rewrites the index pages the batch touched).
+        let chunks = stride(from: 0, to: result.items.count, by: max(1, options.batchSize)).map { $0..<min($0 + max(1, options.batchSize), result.items.count) }
+        for chunk in chunks.dropLast() {
+            try Lifecycle(store).batch { try record(chunk) }
+        }
+        var autoPublishing = false
+        // The last batch and the run's outcome in one transaction: memo, missing counts, source
+        // state and (unless items are published first) the run record.
         try store.transaction {
+            if let last = chunks.last { try record(last) }
+            run.problems += summary.failures.count
+            autoPublishing = source.review == .auto && result.found > 0 && !(summary.newIDs.isEmpty && summary.changedIDs.isEmpty)
             try store.remember(sourceID: source.id, entries: memoEntries)
             if result.found == 0 && options.accept {
                 run.status = .ok
