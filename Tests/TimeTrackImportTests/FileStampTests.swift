@@ -48,7 +48,7 @@ import TimeTrackKit
         var pipeline = ImportPipeline(importsRoot: dir.url.appendingPathComponent("imports"))
         pipeline.now = { ISO8601DateFormatter().date(from: "2026-10-10T12:00:00Z") ?? Date() }
         func run() throws -> SourceRunSummary { try pipeline.importSource(source, into: store, by: "test") }
-        func stamps() throws -> Int { try store.db.row("SELECT count(stamp) FROM page_memo WHERE url NOT LIKE 'item:%'") { $0.int(0) } ?? -1 }
+        func stamps() throws -> Int { try store.db.row("SELECT count(stamp) FROM page_memo") { $0.int(0) } ?? -1 }
 
         // Files written a moment ago may still be changing: read, remembered without a stamp.
         let first = try run()

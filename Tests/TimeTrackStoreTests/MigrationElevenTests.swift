@@ -62,4 +62,44 @@ import TimeTrackCore
         // the benchmark measures the difference at scale (docs/performance.md).
         print("MigrationElevenTests: \(b) bytes used before, \(a) after VACUUM")
     }
+
+    /// Migration 13: item entries written to `page_memo` (under `item:` URLs) by versions 11 and
+    /// 12 move to `item_memo`, by their item's number; an entry whose item is gone is dropped;
+    /// page entries stay.
+    @Test func itemMemoEntriesMoveToTheirTable() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") else {
+            if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record("sqlite3 is missing (.ci/run installs it)") }
+            return
+        }
+        let dir = try TemporaryDirectory("migration13")
+        defer { dir.remove() }
+        let path = dir.path("store.sqlite")
+        try FileManager.default.copyItem(atPath: Self.fixture.path, toPath: path)
+        // Item entries as versions 11 and 12 wrote them, for two stored items and a gone one.
+        _ = try Self.dump(
+            path,
+            """
+            INSERT INTO page_memo (source_id, url, page_hash, signature, payload)
+                SELECT source_id, 'item:' || source_key, 'digest-' || seq, 'sig', CAST('hash-' || seq || ' dated' AS BLOB)
+                FROM items WHERE source_id = 'hillcrest-absences' AND source_key IN ('absence-311', 'absence-312');
+            INSERT INTO page_memo (source_id, url, page_hash, signature, payload) VALUES ('hillcrest-absences', 'item:absence-999', 'd', 'sig', CAST('h' AS BLOB));
+            """)
+        let pagesBefore = try Self.dump(path, "SELECT source_id, url, page_hash, signature, hex(payload) FROM page_memo WHERE url NOT LIKE 'item:%' ORDER BY source_id, url")
+        let expected = try Self.dump(
+            path,
+            "SELECT seq, 'sig', 'digest-' || seq, 'hash-' || seq || ' dated' FROM items WHERE source_id = 'hillcrest-absences' AND source_key IN ('absence-311', 'absence-312') ORDER BY seq")
+        #expect(expected.split(separator: "\n").count == 2, "\(expected)")
+
+        let store = try SQLiteStore(path: path, create: false)
+        #expect(store.schemaVersion == Schema.currentVersion)
+        let remembered = store.rememberedItems(sourceID: "hillcrest-absences", signature: "sig")
+        #expect(remembered.keys.sorted() == ["absence-311", "absence-312"], "\(remembered.keys)")
+        #expect(remembered["absence-311"].map { String(decoding: $0.payload, as: UTF8.self).hasSuffix(" dated") } == true)
+        store.close()
+
+        #expect(try Self.dump(path, "SELECT item_seq, signature, digest, payload FROM item_memo ORDER BY item_seq") == expected)
+        #expect(try Self.dump(path, "SELECT count(*) FROM page_memo WHERE url LIKE 'item:%'") == "0\n")
+        #expect(try Self.dump(path, "SELECT source_id, url, page_hash, signature, hex(payload) FROM page_memo ORDER BY source_id, url") == pagesBefore)
+        #expect(try Self.dump(path, "PRAGMA foreign_key_check").isEmpty)
+    }
 }

@@ -61,6 +61,25 @@ import TimeTrackCore
         let db = try PostgresConnection(server.address(database: "district"))
         #expect(try PostgresSchema.migrate(db) == Schema.currentVersion)
         #expect(try PostgresSchema.migrate(db) == Schema.currentVersion)  // nothing to do the second time
+
+        // Migration 13 on a version-12 store: item entries leave page_memo for item_memo, by
+        // their item's number; an entry whose item is gone is dropped; pages stay.
+        try admin.execute("CREATE DATABASE older")
+        let older = try PostgresConnection(server.address(database: "older"))
+        defer { older.close() }
+        #expect(try PostgresSchema.migrate(older, upTo: 12) == 12)
+        try older.execute(
+            """
+            INSERT INTO items (seq, id, kind, status, title, source_id, source_key, base_hash, created_at, updated_at)
+                VALUES (7, 'A7', 'announcement', 'pending', 'T', 'news', 'k1', 'h7', '2026-11-01T00:00:00Z', '2026-11-01T00:00:00Z');
+            INSERT INTO page_memo (source_id, url, page_hash, signature, payload) VALUES
+                ('news', 'item:k1', 'digest-1', 'sig', convert_to('h7 dated', 'UTF8')),
+                ('news', 'item:gone', 'digest-2', 'sig', convert_to('h8', 'UTF8')),
+                ('news', 'https://school.example/news/', 'page', 'sig', '\\x0001ff'::bytea)
+            """)
+        #expect(try PostgresSchema.migrate(older) == Schema.currentVersion)
+        #expect(try older.query("SELECT item_seq, signature, digest, payload FROM item_memo").map { $0.map { $0 ?? "" } } == [["7", "sig", "digest-1", "h7 dated"]])
+        #expect(try older.query("SELECT url, encode(payload, 'hex') FROM page_memo").map { $0.map { $0 ?? "" } } == [["https://school.example/news/", "0001ff"]])
         // Every table and view of a new SQLite store, with the same columns in the same order.
         let files = try TemporaryDirectory("pg-parity")
         defer { files.remove() }

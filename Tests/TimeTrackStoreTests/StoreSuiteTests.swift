@@ -133,7 +133,12 @@ enum Engine: String, CaseIterable, CustomTestStringConvertible, Sendable {
             try store.remember(sourceID: "news", entries: [MemoEntry(url: pages[0], pageHash: "h9", signature: "s2", payload: Data("new".utf8))])
             #expect(store.recall(sourceID: "news", url: pages[0], pageHash: "h9", signature: "s2") == Data("new".utf8))
             #expect(store.recall(sourceID: "news", url: pages[0], pageHash: "h0", signature: "s") == nil)
-            // Pages and items in one table: each query reads its own, stamps kept.
+            // Pages and items in one call: each goes to its table, stamps kept.
+            let life = Lifecycle(store)
+            var stored: [String: String] = [:]
+            for (key, title) in [("ü-k", "One"), ("k2", "Two"), ("k3", "Three")] {
+                stored[key] = try life.recordImported(ImportedRecord(key: key, content: Samples.announcement(title), school: nil, provenance: Samples.provenance("news")), runID: nil, by: "cron").id
+            }
             try store.remember(
                 sourceID: "news",
                 entries: [
@@ -141,25 +146,28 @@ enum Engine: String, CaseIterable, CustomTestStringConvertible, Sendable {
                     MemoEntry(url: "item:ü-k", pageHash: "d1", signature: "sig", payload: Data("c1 dated".utf8)),
                     MemoEntry(url: "item:k2", pageHash: "d2", signature: "sig", payload: Data("c2".utf8)),
                     MemoEntry(url: "item:k3", pageHash: "d3", signature: "older", payload: Data("c3".utf8)),
+                    // No such item in the store: nothing to settle, not kept.
+                    MemoEntry(url: "item:gone", pageHash: "d4", signature: "sig", payload: Data("c4".utf8)),
                 ])
             let remembered = store.rememberedPages(sourceID: "news")
             #expect(Set(remembered.keys) == Set(pages), "\(remembered.keys)")
             #expect(remembered[pages[1]]?.payload == bytes + Data([1]) && remembered[pages[1]]?.stamp == "2049:77:5120:1790000000000000001:1790000000000000002")
             #expect(remembered[pages[2]]?.stamp == nil)
             #expect(store.rememberedPages(sourceID: "events").isEmpty)
-            // Items: only those of this signature; the stored hash only for an item in the store
-            // that is neither locked nor missing.
-            let life = Lifecycle(store)
-            let first = try life.recordImported(ImportedRecord(key: "ü-k", content: Samples.announcement("One"), school: nil, provenance: Samples.provenance("news")), runID: nil, by: "cron")
-            let second = try life.recordImported(ImportedRecord(key: "k2", content: Samples.announcement("Two"), school: nil, provenance: Samples.provenance("news")), runID: nil, by: "cron")
+            // Items: only those of this signature; the stored hash only for an item that is
+            // neither locked nor missing.
             var items = store.rememberedItems(sourceID: "news", signature: "sig")
             #expect(Set(items.keys) == ["ü-k", "k2"], "\(items.keys)")
             #expect(items["ü-k"]?.digest == "d1" && items["ü-k"]?.payload == Data("c1 dated".utf8))
-            #expect(items["ü-k"]?.storedHash == (try store.row(id: first.id))?.baseHash && items["ü-k"]?.storedHash != nil)
-            _ = try life.edit(second.id, changes: ["title": .string("Two (edited)")], by: "ana", reason: nil)
+            #expect(items["ü-k"]?.storedHash == (try store.row(id: stored["ü-k"] ?? ""))?.baseHash && items["ü-k"]?.storedHash != nil)
+            _ = try life.edit(stored["k2"] ?? "", changes: ["title": .string("Two (edited)")], by: "ana", reason: nil)
             items = store.rememberedItems(sourceID: "news", signature: "sig")
             #expect(items["k2"] != nil && items["k2"]?.storedHash == nil, "a locked item is not to be settled")
-            #expect(store.rememberedItems(sourceID: "news", signature: "older").keys.sorted() == ["k3"])
+            // Remembered again under another signature: replaced.
+            try store.remember(sourceID: "news", entries: [MemoEntry(url: "item:k2", pageHash: "d2b", signature: "older", payload: Data("c2b".utf8))])
+            #expect(store.rememberedItems(sourceID: "news", signature: "sig").keys.sorted() == ["ü-k"])
+            #expect(store.rememberedItems(sourceID: "news", signature: "older")["k2"]?.digest == "d2b")
+            #expect(store.rememberedItems(sourceID: "news", signature: "older").keys.sorted() == ["k2", "k3"])
         }
     }
 

@@ -165,7 +165,18 @@ enum PostgresSchema {
     /// Migrations after the baseline, each for PostgreSQL (the SQLite text of the same number is
     /// in `Schema.migrations`).
     static let migrations: [Int: String] = [
-        12: "ALTER TABLE page_memo ADD COLUMN stamp text"
+        12: "ALTER TABLE page_memo ADD COLUMN stamp text",
+        13: """
+        CREATE TABLE item_memo (
+            item_seq bigint PRIMARY KEY REFERENCES items (seq) ON DELETE CASCADE,
+            signature text NOT NULL, digest text NOT NULL, payload text NOT NULL
+        );
+        INSERT INTO item_memo (item_seq, signature, digest, payload)
+            SELECT i.seq, m.signature, m.page_hash, convert_from(m.payload, 'UTF8')
+            FROM page_memo m JOIN items i ON i.source_id = m.source_id AND i.source_key = substr(m.url, 6)
+            WHERE substr(m.url, 1, 5) = 'item:';
+        DELETE FROM page_memo WHERE substr(url, 1, 5) = 'item:'
+        """,
     ]
 
     /// The version this build writes on PostgreSQL: the same as on SQLite.
@@ -174,8 +185,10 @@ enum PostgresSchema {
     /// Makes the schema in an empty database, or brings an older one up to date, each step in
     /// its own transaction; returns the version. A database that is not a Time Track store, or
     /// one made by a newer version, is refused.
+    ///
+    /// - Parameter target: the version to stop at (tests make older stores with it).
     @discardableResult
-    static func migrate(_ db: PostgresConnection) throws -> Int {
+    static func migrate(_ db: PostgresConnection, upTo target: Int = currentVersion) throws -> Int {
         let exists = try db.scalar("SELECT to_regclass('timetrack_schema') IS NOT NULL") == "t"
         if !exists {
             let tables = try db.scalar("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()") ?? "0"
@@ -192,7 +205,7 @@ enum PostgresSchema {
         guard version <= currentVersion else {
             throw TimeTrackError(.configuration, "this store was made by a newer timetrack-admin (schema \(version); this one knows \(currentVersion))", fix: "upgrade timetrack-admin")
         }
-        for number in (version + 1)...max(version + 1, currentVersion) where number <= currentVersion {
+        for number in (version + 1)...max(version + 1, currentVersion) where number <= min(target, currentVersion) {
             guard let step = migrations[number] else { continue }
             try Self.step("BEGIN; " + step + "; UPDATE timetrack_schema SET version = \(number); COMMIT", on: db)
             version = number

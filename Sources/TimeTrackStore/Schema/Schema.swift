@@ -323,6 +323,22 @@ enum Schema {
         // 12: a page memo row keeps its local file's stamp (device, inode, size, change times),
         //     so an unchanged file is known without reading and hashing it again.
         "ALTER TABLE page_memo ADD COLUMN stamp TEXT",
+        // 13: the item memo leaves the page memo for a table of its own, keyed by the item's
+        //     number: one B-tree instead of a row and an index entry, no source id or key copied
+        //     (the item has them). Entries whose item is gone go (they could never settle one).
+        """
+        CREATE TABLE item_memo (
+            item_seq INTEGER PRIMARY KEY REFERENCES items (seq) ON DELETE CASCADE,
+            signature TEXT NOT NULL,
+            digest TEXT NOT NULL,
+            payload TEXT NOT NULL
+        );
+        INSERT INTO item_memo (item_seq, signature, digest, payload)
+            SELECT i.seq, m.signature, m.page_hash, CAST(m.payload AS TEXT)
+            FROM page_memo m JOIN items i ON i.source_id = m.source_id AND i.source_key = substr(m.url, 6)
+            WHERE substr(m.url, 1, 5) = 'item:';
+        DELETE FROM page_memo WHERE substr(url, 1, 5) = 'item:';
+        """,
     ]
 
     /// Runs migration `number` (1-based) and the work done in Swift right after it, in the

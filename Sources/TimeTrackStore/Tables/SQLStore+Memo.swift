@@ -32,37 +32,42 @@ extension SQLStore {
     }
 
     public func rememberedPages(sourceID: String) -> [String: MemoRecord] {
-        let (items, values) = sql.dialect.startsWith("url", ItemMemoKeys.prefix)
         let rows =
-            (try? sql.select(
-                "SELECT url, page_hash, signature, payload, stamp FROM page_memo WHERE source_id = ? AND NOT (\(items))", [.text(sourceID)] + values
-            ) { s in (s.text(0), MemoRecord(pageHash: s.text(1), signature: s.text(2), payload: s.data(3), stamp: s.optionalText(4))) }) ?? []
+            (try? sql.select("SELECT url, page_hash, signature, payload, stamp FROM page_memo WHERE source_id = ?", [.text(sourceID)]) { s in
+                (s.text(0), MemoRecord(pageHash: s.text(1), signature: s.text(2), payload: s.data(3), stamp: s.optionalText(4)))
+            }) ?? []
         return Dictionary(rows, uniquingKeysWith: { first, _ in first })
     }
 
     public func rememberedItems(sourceID: String, signature: String) -> [String: RememberedItem] {
-        let (items, values) = sql.dialect.startsWith("m.url", ItemMemoKeys.prefix)
         let rows =
             (try? sql.select(
                 """
-                SELECT substr(m.url, \(ItemMemoKeys.prefix.utf8.count + 1)), m.page_hash, m.payload, i.base_hash
-                FROM page_memo m LEFT JOIN items i ON i.source_id = m.source_id AND i.source_key = substr(m.url, \(ItemMemoKeys.prefix.utf8.count + 1))
-                    AND i.missing_runs = 0 AND NOT EXISTS (SELECT 1 FROM field_locks l WHERE l.item_seq = i.seq)
-                WHERE m.source_id = ? AND m.signature = ? AND \(items)
-                """, [.text(sourceID), .text(signature)] + values
-            ) { s in (s.text(0), RememberedItem(digest: s.text(1), payload: s.data(2), storedHash: s.optionalText(3))) }) ?? []
+                SELECT i.source_key, m.digest, m.payload,
+                    CASE WHEN i.missing_runs = 0 AND NOT EXISTS (SELECT 1 FROM field_locks l WHERE l.item_seq = i.seq) THEN i.base_hash END
+                FROM items i JOIN item_memo m ON m.item_seq = i.seq
+                WHERE i.source_id = ? AND i.source_key IS NOT NULL AND m.signature = ?
+                """, [.text(sourceID), .text(signature)]
+            ) { s in (s.text(0), RememberedItem(digest: s.text(1), payload: Data(s.text(2).utf8), storedHash: s.optionalText(3))) }) ?? []
         return Dictionary(rows, uniquingKeysWith: { first, _ in first })
     }
 
+    /// Pages go to `page_memo`; item entries (`item:` URLs) to `item_memo`, by the number of
+    /// the item with that key (an entry for an item not in the store is dropped: it could never
+    /// settle one).
     public func remember(sourceID: String, entries: [MemoEntry]) throws {
         guard !entries.isEmpty else { return }
         // Many rows a statement (a round trip each on a server); a URL remembered twice keeps its last.
         var latest: [String: Int] = [:]
         for (index, entry) in entries.enumerated() { latest[entry.url] = index }
         let unique = entries.indices.filter { latest[entries[$0].url] == $0 }.map { entries[$0] }
+        // As bytes: a key may start with a combining mark, which joins the prefix's last character.
+        func isItem(_ entry: MemoEntry) -> Bool { entry.url.utf8.starts(with: ItemMemoKeys.prefix.utf8) }
+        let items = unique.filter(isItem)
+        let pages = unique.filter { !isItem($0) }
         try sql.transaction {
-            for start in stride(from: 0, to: unique.count, by: Self.memoRowsPerStatement) {
-                let chunk = unique[start..<min(start + Self.memoRowsPerStatement, unique.count)]
+            for start in stride(from: 0, to: pages.count, by: Self.memoRowsPerStatement) {
+                let chunk = pages[start..<min(start + Self.memoRowsPerStatement, pages.count)]
                 try sql.run(
                     """
                     INSERT INTO page_memo (source_id, url, page_hash, signature, payload, stamp) VALUES \(Array(repeating: "(?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", "))
@@ -70,6 +75,23 @@ extension SQLStore {
                         stamp = excluded.stamp
                     """,
                     chunk.flatMap { [.text(sourceID), .text($0.url), .text($0.pageHash), .text($0.signature), .blob($0.payload), .text($0.stamp)] })
+            }
+            for start in stride(from: 0, to: items.count, by: Self.memoRowsPerStatement) {
+                let chunk = items[start..<min(start + Self.memoRowsPerStatement, items.count)]
+                // VALUES columns are column1… on both engines; `WHERE true` keeps SQLite from
+                // reading ON CONFLICT as the join's ON.
+                try sql.run(
+                    """
+                    INSERT INTO item_memo (item_seq, signature, digest, payload)
+                    SELECT i.seq, v.column2, v.column3, v.column4
+                    FROM (VALUES \(Array(repeating: "(?, ?, ?, ?)", count: chunk.count).joined(separator: ", "))) AS v
+                    JOIN items i ON i.source_id = ? AND i.source_key = v.column1
+                    WHERE true
+                    ON CONFLICT (item_seq) DO UPDATE SET signature = excluded.signature, digest = excluded.digest, payload = excluded.payload
+                    """,
+                    chunk.flatMap { entry -> [SQLValue] in
+                        [.text(String(decoding: entry.url.utf8.dropFirst(ItemMemoKeys.prefix.utf8.count), as: UTF8.self)), .text(entry.signature), .text(entry.pageHash), .text(String(decoding: entry.payload, as: UTF8.self))]
+                    } + [.text(sourceID)])
             }
         }
     }

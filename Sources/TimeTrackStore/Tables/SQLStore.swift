@@ -59,16 +59,6 @@ enum SQLDialect {
     /// Equality that holds for two NULLs (`a IS b` in SQLite, `IS NOT DISTINCT FROM` in PostgreSQL).
     var same: String { self == .sqlite ? "IS" : "IS NOT DISTINCT FROM" }
 
-    /// A condition that `column` starts with `prefix`, with its values. On SQLite a range of the
-    /// key (an index range scan); PostgreSQL's collations need not order a prefix before its
-    /// longer strings, so there it is `starts_with`.
-    func startsWith(_ column: String, _ prefix: String) -> (sql: String, values: [SQLValue]) {
-        switch self {
-        case .sqlite: return ("\(column) >= ? AND \(column) < ?", [.text(prefix), .text(prefix + "\u{10FFFF}")])
-        case .postgres: return ("starts_with(\(column), ?)", [.text(prefix)])
-        }
-    }
-
     /// What a row read inside a transaction adds to hold the row to its end: nothing on SQLite
     /// (`BEGIN IMMEDIATE` holds the whole store), `FOR UPDATE` on PostgreSQL, so two desks
     /// deciding one item take turns and the second sees the first's outcome.
