@@ -47,7 +47,7 @@ public final class Selector: CustomStringConvertible, @unchecked Sendable {
         // Iterative pre-order walk of the descendants.
         var current = firstElementChild(scope)
         while let element = current {
-            if list.contains(where: { $0.matches(element, scope: scope) }) {
+            if list.anyMatches(element, scope: scope) {
                 result.append(HTMLNode(raw: element, document: node.document))
                 if firstOnly { return result }
             }
@@ -79,7 +79,7 @@ extension Selector {
         while let element = current {
             var index = 0
             while index < pending.count {
-                if lists[index].contains(where: { $0.matches(element, scope: scope) }) {
+                if lists[index].anyMatches(element, scope: scope) {
                     found[pending[index]] = HTMLNode(raw: element, document: node.document)
                     pending.remove(at: index)
                     lists.remove(at: index)
@@ -245,7 +245,10 @@ func hasClass(_ node: xmlNodePtr, _ name: [UInt8]) -> Bool {
 }
 
 /// `tag.class#id[attr]:pseudo` — one element's tests.
-struct CompoundSelector {
+///
+/// A class, set up by the parser and not changed after: matching reads it in place (as a struct
+/// with five arrays, each element matched against copied it, five retains and releases).
+final class CompoundSelector: @unchecked Sendable {
     enum Pseudo {
         case firstChild, lastChild, onlyChild, firstOfType, lastOfType
         /// The element's position (from 1, counting siblings of its type only with `ofType`,
@@ -257,20 +260,32 @@ struct CompoundSelector {
         case has([ComplexSelector])
     }
 
-    var tag: [UInt8]?
-    var id: [UInt8]?
+    /// The element name, lowercased; empty: any element. (Not optional, and `id` beside a flag:
+    /// unwrapping an optional array copies it, a retain and a release for every element of
+    /// every page.)
+    var tag: [UInt8] = []
+    var id: [UInt8] = []
+    var hasID = false
     var classes: [[UInt8]] = []
     var attributes: [AttributeTest] = []
     var pseudos: [Pseudo] = []
 
     func matches(_ node: xmlNodePtr) -> Bool {
-        if let tag, !equalBytes(node.pointee.name, tag, caseInsensitive: true) { return false }
-        if let id {
+        if !tag.isEmpty, !equalBytes(node.pointee.name, tag, caseInsensitive: true) { return false }
+        if hasID {
             guard let (pointer, string) = attributeValue(node, idAttribute) else { return false }
             if let string { if Array(string.utf8) != id { return false } } else if !equalBytes(pointer, id) { return false }
         }
-        for name in classes where !hasClass(node, name) { return false }
-        for attribute in attributes where !attribute.matches(node) { return false }
+        var index = 0
+        while index < classes.count {
+            if !hasClass(node, classes[index]) { return false }
+            index += 1
+        }
+        index = 0
+        while index < attributes.count {
+            if !attributes[index].matches(node) { return false }
+            index += 1
+        }
         for pseudo in pseudos {
             switch pseudo {
             case .firstChild: if previousElementSibling(node) != nil { return false }
@@ -300,7 +315,7 @@ struct CompoundSelector {
             case .isAny(let list):
                 guard let document = node.pointee.doc else { return false }
                 let root = UnsafeMutableRawPointer(document).assumingMemoryBound(to: xmlNode.self)
-                if !list.contains(where: { $0.matches(node, scope: root) }) { return false }
+                if !list.anyMatches(node, scope: root) { return false }
             case .has(let list):
                 if !CompoundSelector.has(node, list) { return false }
             }
@@ -325,7 +340,7 @@ struct CompoundSelector {
             child = nextElementSibling(c)
         }
         while let element = stack.popLast() {
-            if list.contains(where: { $0.matches(element, scope: node) }) { return true }
+            if list.anyMatches(element, scope: node) { return true }
             var grandchild = firstElementChild(element)
             while let g = grandchild {
                 stack.append(g)
@@ -337,7 +352,8 @@ struct CompoundSelector {
 }
 
 /// Compounds joined by combinators, matched right to left within a scope.
-struct ComplexSelector {
+/// Compounds and combinators (a class for the same reason as `CompoundSelector`).
+final class ComplexSelector: @unchecked Sendable {
     enum Combinator { case descendant, child, adjacent, sibling }
 
     /// Left to right: compounds[0] combinator[0] compounds[1] ...
@@ -346,9 +362,12 @@ struct ComplexSelector {
     /// In `:has(> ...)`: the leftmost compound must be a child of the scope.
     var anchored = false
 
+    init(compounds: [CompoundSelector], combinators: [Combinator]) {
+        self.compounds = compounds
+        self.combinators = combinators
+    }
+
     func matches(_ node: xmlNodePtr, scope: xmlNodePtr) -> Bool {
-        // Compounds are matched in place (a copy of one retains its five arrays, for every
-        // element of every page).
         guard !compounds.isEmpty, compounds[compounds.count - 1].matches(node) else { return false }
         var failed = Set<FailedStep>()
         return matchLeft(from: compounds.count - 1, node: node, scope: scope, failed: &failed)
@@ -467,7 +486,7 @@ struct SelectorParser {
     }
 
     mutating func parseComplex() throws -> ComplexSelector {
-        var complex = ComplexSelector(compounds: [try parseCompound()], combinators: [])
+        let complex = ComplexSelector(compounds: [try parseCompound()], combinators: [])
         while true {
             let hadSpace = skipSpaces()
             guard let c = current, c != "," else { break }
@@ -488,7 +507,7 @@ struct SelectorParser {
     }
 
     mutating func parseCompound() throws -> CompoundSelector {
-        var compound = CompoundSelector()
+        let compound = CompoundSelector()
         var any = false
         if let c = current, c == "*" {
             index += 1
@@ -504,6 +523,7 @@ struct SelectorParser {
                 let name = parseName()
                 guard !name.isEmpty else { throw error("'#' needs an id") }
                 compound.id = Array(name.utf8)
+                compound.hasID = true
             case ".":
                 index += 1
                 let name = parseName()
@@ -634,7 +654,6 @@ struct SelectorParser {
                 var inner = SelectorParser(text, source: source)
                 inner.depth = depth + 1
                 out += try inner.parseList().map { complex in
-                    var complex = complex
                     complex.anchored = childOnly
                     return complex
                 }
@@ -680,5 +699,19 @@ struct SelectorParser {
             index += 1
         }
         return name
+    }
+}
+
+extension Array where Element == ComplexSelector {
+    /// Whether any selector of the list matches (an index loop: `contains(where:)` with a
+    /// closure copied the selectors it passed over, for every element of every page).
+    @inline(__always)
+    func anyMatches(_ element: xmlNodePtr, scope: xmlNodePtr) -> Bool {
+        var index = 0
+        while index < count {
+            if self[index].matches(element, scope: scope) { return true }
+            index += 1
+        }
+        return false
     }
 }
