@@ -4,6 +4,19 @@ import TimeTrackCore
 import TimeTrackKit
 
 @Suite struct HTMLDocumentTests {
+    /// Without a declared charset, UTF-8 is told from Windows-1252 wherever the first non-ASCII
+    /// byte falls (the check reads eight ASCII bytes at a time).
+    @Test func utf8IsToldFromWindows1252AtEveryOffset() throws {
+        for offset in 0..<24 {
+            let head = Array(("<p>" + String(repeating: "x", count: offset)).utf8)
+            for (bytes, encoding) in [(Array("é</p>".utf8), "utf-8"), ([0xE9] + Array("</p>".utf8), "windows-1252"), ([0xC3], "windows-1252")] {
+                let document = try HTMLDocument(data: Data(head + bytes + Array(String(repeating: "y", count: 30).utf8)), url: nil)
+                #expect(document.encoding == encoding, "offset \(offset), \(bytes)")
+                if bytes.count > 1 { #expect(document.root.first("p")?.text.hasSuffix("é") == true, "offset \(offset)") }
+            }
+        }
+    }
+
     @Test func aSelfClosedLinkHoldsTheTextAfterItAsInABrowser() throws {
         let html = #"<p><a href="/x.html"/>Read the news</a> · <A title='a/>b' href=/y.html />Café</a> <img src="i.png"/>after</p>"#
         let document = try HTMLDocument(data: Data(html.utf8), url: URL(string: "https://s.example/"))

@@ -13,7 +13,7 @@ public enum Charset {
         if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { return ("utf-8", nil) }
         if prefix.starts(with: [0xFF, 0xFE]) { return ("utf-16le", nil) }
         if prefix.starts(with: [0xFE, 0xFF]) { return ("utf-16be", nil) }
-        let hasNUL = data.prefix(1024).contains(0)
+        let hasNUL = data.prefix(1024).withUnsafeBytes { raw in raw.baseAddress.map { memchr($0, 0, raw.count) != nil } ?? false }
         var note: String?
         if let declared = declared.flatMap(normalize) {
             if declared.hasPrefix("utf-16") && !hasNUL {
@@ -87,7 +87,13 @@ public enum Charset {
             let bytes = raw.bindMemory(to: UInt8.self)
             let count = bytes.count
             var index = 0
+            guard let base = raw.baseAddress else { return true }
             while index < count {
+                // Eight ASCII bytes at a time (nearly every page is mostly ASCII).
+                if index + 8 <= count, base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                    index += 8
+                    continue
+                }
                 let byte = bytes[index]
                 if byte < 0x80 {
                     index += 1

@@ -24,9 +24,14 @@ public final class HTMLDocument {
         let drop: [Int] = data.withUnsafeBytes { bytes in
             var drop: [Int] = []  // positions of the slashes to leave out
             var i = 0
+            guard let base = bytes.baseAddress else { return drop }
             while i + 2 < bytes.count {
+                // The next "<" (memchr: most of a page is not one).
+                guard let found = memchr(base + i, 0x3C, bytes.count - i) else { break }
+                i = base.distance(to: UnsafeRawPointer(found))
+                guard i + 2 < bytes.count else { break }
                 // "<a" or "<A" followed by whitespace or "/".
-                guard bytes[i] == 0x3C, bytes[i + 1] | 0x20 == 0x61 else {
+                guard bytes[i + 1] | 0x20 == 0x61 else {
                     i += 1
                     continue
                 }
