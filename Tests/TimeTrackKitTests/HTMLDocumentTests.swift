@@ -124,6 +124,40 @@ import TimeTrackKit
         #expect(TextNormalizer.plainText(fromHTML: "<p>A&nbsp;<b>b</b></p>") == "A b")
     }
 
+    /// `collapse` (its ASCII byte path and its scalar path) does what the scalar loop alone did.
+    @Test func collapseMatchesTheScalarLoop() {
+        func reference(_ text: String) -> String {
+            var out = String.UnicodeScalarView()
+            var pendingSpace = false
+            for scalar in text.unicodeScalars {
+                switch scalar.value {
+                case 0x200B, 0x200C, 0x200D, 0xFEFF, 0xAD: continue
+                case 0x20, 0x09, 0x0A, 0x0D, 0x0C, 0x0B, 0xA0, 0x2007, 0x202F, 0x3000, 0x2000...0x200A: pendingSpace = true
+                default:
+                    if scalar.value < 0x20 || scalar.value == 0x7F { continue }
+                    if pendingSpace && !out.isEmpty { out.append(" ") }
+                    pendingSpace = false
+                    out.append(scalar)
+                }
+            }
+            return String(out)
+        }
+        let ascii: [Character] = ["a", "B", " ", " ", "\t", "\n", "\r\n", "\u{0B}", "\u{0C}", "\u{01}", "\u{7F}", ".", "]"]
+        let wider: [Character] = ascii + ["\u{A0}", "\u{2007}", "\u{200B}", "é", "e\u{301}", "\u{AD}", "😀"]
+        var state: UInt64 = 16
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        for alphabet in [ascii, wider] {
+            for _ in 0..<3_000 {
+                let text = String((0..<next(14)).map { _ in alphabet[next(alphabet.count)] })
+                #expect(TextNormalizer.collapse(text) == reference(text), "\(text.debugDescription)")
+            }
+        }
+        #expect(TextNormalizer.collapse("") == "" && TextNormalizer.collapse("plain words") == "plain words")
+    }
+
     /// The hand-written tail matcher does what the regular expression it replaced did, on
     /// every combination of lead text, tail words, separators and endings.
     @Test func readMoreMatchesTheRegularExpressionItReplaced() throws {

@@ -27,6 +27,12 @@ public enum TextNormalizer {
     /// Collapses runs of whitespace (including `&nbsp;`, tabs, newlines and zero-width spaces) to
     /// one space and trims the ends.
     public static func collapse(_ text: String) -> String {
+        var text = text
+        switch text.withUTF8(collapseASCII) {
+        case .unchanged: return text
+        case .collapsed(let result): return result
+        case .notASCII: break
+        }
         var out = String.UnicodeScalarView()
         var pendingSpace = false
         for scalar in text.unicodeScalars {
@@ -42,6 +48,47 @@ public enum TextNormalizer {
             }
         }
         return String(out)
+    }
+
+    enum ASCIICollapse {
+        case unchanged, collapsed(String), notASCII
+    }
+
+    /// `collapse` for text of ASCII only, as bytes: most fields are, and most need nothing done
+    /// (then no string is made at all). The same rules: whitespace runs become one space, none
+    /// at either end, other control characters go.
+    static func collapseASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> ASCIICollapse {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) }
+        var clean = true
+        var previousSpace = true  // a space at the start is dropped
+        for byte in bytes {
+            if byte >= 0x80 { return .notASCII }
+            if byte < 0x20 || byte == 0x7F {
+                clean = false
+            } else if byte == 0x20 {
+                if previousSpace { clean = false }
+                previousSpace = true
+                continue
+            }
+            previousSpace = false
+        }
+        if let last = bytes.last, isSpace(last) { clean = false }
+        if clean { return .unchanged }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var pendingSpace = false
+        for byte in bytes {
+            if isSpace(byte) {
+                pendingSpace = true
+            } else if byte < 0x20 || byte == 0x7F {
+                continue
+            } else {
+                if pendingSpace && !out.isEmpty { out.append(0x20) }
+                pendingSpace = false
+                out.append(byte)
+            }
+        }
+        return .collapsed(String(decoding: out, as: UTF8.self))
     }
 
     /// Decodes HTML entities (`&amp;`, `&#8217;`, `&hellip;`...) in text that came as HTML-escaped strings.
@@ -119,8 +166,7 @@ public enum TextNormalizer {
     /// the same but `>`. Repeated tails all go. (Matched by hand: this runs for every excerpt
     /// of every run, and a regular expression cost more than the rest of the normalizing.)
     public static func removeReadMore(_ text: String) -> String {
-        let lower = text.suffix(40).lowercased()
-        guard has(lower, "more") || has(lower, "reading") || has(lower, "]") else { return text }
+        guard mayEndInReadMore(text) else { return text }
         // The tail is short: match on the last 128 scalars, and on all of them only when
         // repeated tails reach the start of that window.
         let all = text.unicodeScalars
@@ -137,6 +183,38 @@ public enum TextNormalizer {
         let cut = scalars.count - end
         guard cut > 0 else { return text.trimmingCharacters(in: .whitespaces) }
         return String(String.UnicodeScalarView(all.dropLast(cut))).trimmingCharacters(in: .whitespaces)
+    }
+
+    /// Whether the last 40 characters, lowercased, hold "more", "reading" or "]": the only texts
+    /// worth the scalar work below. When the last 80 bytes are ASCII (they hold at least the last
+    /// 40 characters) they are searched in place; otherwise the characters are lowercased.
+    static func mayEndInReadMore(_ text: String) -> Bool {
+        var text = text
+        let ascii: Bool? = text.withUTF8 { bytes in
+            let tail = UnsafeBufferPointer(rebasing: bytes.suffix(80))
+            guard tail.allSatisfy({ $0 < 0x80 }) else { return nil }
+            func contains(_ word: StaticString) -> Bool {
+                let count = word.utf8CodeUnitCount
+                guard tail.count >= count else { return false }
+                for start in 0...(tail.count - count) {
+                    var same = true
+                    for offset in 0..<count {
+                        var byte = tail[start + offset]
+                        if byte >= 65 && byte <= 90 { byte += 32 }
+                        if byte != word.utf8Start[offset] {
+                            same = false
+                            break
+                        }
+                    }
+                    if same { return true }
+                }
+                return false
+            }
+            return contains("more") || contains("reading") || contains("]")
+        }
+        if let ascii { return ascii }
+        let lower = text.suffix(40).lowercased()
+        return has(lower, "more") || has(lower, "reading") || has(lower, "]")
     }
 
     /// Where a read-more tail ending `s[..<end]` (after optional space) starts, its leading space
