@@ -177,6 +177,7 @@ public struct SHA256: Sendable {
 struct SystemDigest: @unchecked Sendable {
     typealias DigestFn = @convention(c) (UnsafeRawPointer?, Int, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt32>?, OpaquePointer?, OpaquePointer?) -> Int32
     typealias MDFn = @convention(c) () -> OpaquePointer?
+    typealias FetchFn = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> OpaquePointer?
 
     let digest: DigestFn
     let method: OpaquePointer
@@ -189,8 +190,12 @@ struct SystemDigest: @unchecked Sendable {
         for name in ["libcrypto.so.3", "libcrypto.so.1.1"] {
             guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) else { continue }
             guard let digest = dlsym(handle, "EVP_Digest"), let sha = dlsym(handle, "EVP_sha256"),
-                let method = unsafeBitCast(sha, to: MDFn.self)()
+                let legacy = unsafeBitCast(sha, to: MDFn.self)()
             else { continue }
+            // libcrypto 3 looks the implementation up on every call given EVP_sha256() (a tenth
+            // of a short digest's time); fetched once, it does not.
+            var method = legacy
+            if let fetch = dlsym(handle, "EVP_MD_fetch"), let fetched = unsafeBitCast(fetch, to: FetchFn.self)(nil, "SHA256", nil) { method = fetched }
             let candidate = SystemDigest(digest: unsafeBitCast(digest, to: DigestFn.self), method: method)
             let abc: [UInt8] = Array("abc".utf8)
             let check = abc.withUnsafeBytes { candidate.sha256($0) }
