@@ -246,8 +246,8 @@ func hasClass(_ node: xmlNodePtr, _ name: [UInt8]) -> Bool {
 
 /// `tag.class#id[attr]:pseudo` — one element's tests.
 ///
-/// A class, set up by the parser and not changed after: matching reads it in place (as a struct
-/// with five arrays, each element matched against copied it, five retains and releases).
+/// An immutable class made by the parser: matching reads it in place (as a struct with five
+/// arrays, each element matched against copied it, five retains and releases).
 final class CompoundSelector: @unchecked Sendable {
     enum Pseudo {
         case firstChild, lastChild, onlyChild, firstOfType, lastOfType
@@ -263,12 +263,22 @@ final class CompoundSelector: @unchecked Sendable {
     /// The element name, lowercased; empty: any element. (Not optional, and `id` beside a flag:
     /// unwrapping an optional array copies it, a retain and a release for every element of
     /// every page.)
-    var tag: [UInt8] = []
-    var id: [UInt8] = []
-    var hasID = false
-    var classes: [[UInt8]] = []
-    var attributes: [AttributeTest] = []
-    var pseudos: [Pseudo] = []
+    /// All `let`: a `var` of a class is checked for exclusive access on every read.
+    let tag: [UInt8]
+    let id: [UInt8]
+    let hasID: Bool
+    let classes: [[UInt8]]
+    let attributes: [AttributeTest]
+    let pseudos: [Pseudo]
+
+    init(tag: [UInt8], id: [UInt8]?, classes: [[UInt8]], attributes: [AttributeTest], pseudos: [Pseudo]) {
+        self.tag = tag
+        self.id = id ?? []
+        self.hasID = id != nil
+        self.classes = classes
+        self.attributes = attributes
+        self.pseudos = pseudos
+    }
 
     func matches(_ node: xmlNodePtr) -> Bool {
         if !tag.isEmpty, !equalBytes(node.pointee.name, tag, caseInsensitive: true) { return false }
@@ -357,14 +367,15 @@ final class ComplexSelector: @unchecked Sendable {
     enum Combinator { case descendant, child, adjacent, sibling }
 
     /// Left to right: compounds[0] combinator[0] compounds[1] ...
-    var compounds: [CompoundSelector]
-    var combinators: [Combinator]
+    let compounds: [CompoundSelector]
+    let combinators: [Combinator]
     /// In `:has(> ...)`: the leftmost compound must be a child of the scope.
-    var anchored = false
+    let anchored: Bool
 
-    init(compounds: [CompoundSelector], combinators: [Combinator]) {
+    init(compounds: [CompoundSelector], combinators: [Combinator], anchored: Bool = false) {
         self.compounds = compounds
         self.combinators = combinators
+        self.anchored = anchored
     }
 
     func matches(_ node: xmlNodePtr, scope: xmlNodePtr) -> Bool {
@@ -486,7 +497,8 @@ struct SelectorParser {
     }
 
     mutating func parseComplex() throws -> ComplexSelector {
-        let complex = ComplexSelector(compounds: [try parseCompound()], combinators: [])
+        var compounds = [try parseCompound()]
+        var combinators: [ComplexSelector.Combinator] = []
         while true {
             let hadSpace = skipSpaces()
             guard let c = current, c != "," else { break }
@@ -500,20 +512,24 @@ struct SelectorParser {
                 combinator = .descendant
             }
             _ = skipSpaces()
-            complex.combinators.append(combinator)
-            complex.compounds.append(try parseCompound())
+            combinators.append(combinator)
+            compounds.append(try parseCompound())
         }
-        return complex
+        return ComplexSelector(compounds: compounds, combinators: combinators)
     }
 
     mutating func parseCompound() throws -> CompoundSelector {
-        let compound = CompoundSelector()
+        var tag: [UInt8] = []
+        var id: [UInt8]?
+        var classes: [[UInt8]] = []
+        var attributes: [AttributeTest] = []
+        var pseudos: [CompoundSelector.Pseudo] = []
         var any = false
         if let c = current, c == "*" {
             index += 1
             any = true
         } else if let c = current, isNameStart(c) {
-            compound.tag = Array(parseName().lowercased().utf8)
+            tag = Array(parseName().lowercased().utf8)
             any = true
         }
         loop: while let c = current {
@@ -522,19 +538,18 @@ struct SelectorParser {
                 index += 1
                 let name = parseName()
                 guard !name.isEmpty else { throw error("'#' needs an id") }
-                compound.id = Array(name.utf8)
-                compound.hasID = true
+                id = Array(name.utf8)
             case ".":
                 index += 1
                 let name = parseName()
                 guard !name.isEmpty else { throw error("'.' needs a class name") }
-                compound.classes.append(Array(name.utf8))
+                classes.append(Array(name.utf8))
             case "[":
                 index += 1
-                compound.attributes.append(try parseAttribute())
+                attributes.append(try parseAttribute())
             case ":":
                 index += 1
-                compound.pseudos.append(try parsePseudo())
+                pseudos.append(try parsePseudo())
             default:
                 break loop
             }
@@ -544,7 +559,7 @@ struct SelectorParser {
             if let c = current { throw error("unexpected '\(c)' at position \(index + 1)") }
             throw error("a selector is missing after a combinator")
         }
-        return compound
+        return CompoundSelector(tag: tag, id: id, classes: classes, attributes: attributes, pseudos: pseudos)
     }
 
     mutating func parseAttribute() throws -> AttributeTest {
@@ -654,8 +669,7 @@ struct SelectorParser {
                 var inner = SelectorParser(text, source: source)
                 inner.depth = depth + 1
                 out += try inner.parseList().map { complex in
-                    complex.anchored = childOnly
-                    return complex
+                    ComplexSelector(compounds: complex.compounds, combinators: complex.combinators, anchored: childOnly)
                 }
             }
             return out
