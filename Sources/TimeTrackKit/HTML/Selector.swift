@@ -44,16 +44,19 @@ public final class Selector: CustomStringConvertible, @unchecked Sendable {
         if let xpath { return xpath.evaluate(on: node) }
         var result: [HTMLNode] = []
         let scope = node.raw
-        // Iterative pre-order walk of the descendants.
-        var current = firstElementChild(scope)
-        while let element = current {
-            if list.anyMatches(element, scope: scope) {
-                result.append(HTMLNode(raw: element, document: node.document))
-                if firstOnly { return result }
+        let alternatives = list.unretained
+        // Iterative pre-order walk of the descendants (`self` keeps the list alive).
+        return withExtendedLifetime(self) {
+            var current = firstElementChild(scope)
+            while let element = current {
+                if alternatives.anyMatches(element, scope: scope) {
+                    result.append(HTMLNode(raw: element, document: node.document))
+                    if firstOnly { return result }
+                }
+                current = nextInPreOrder(element, within: scope)
             }
-            current = nextInPreOrder(element, within: scope)
+            return result
         }
-        return result
     }
 }
 
@@ -63,32 +66,34 @@ extension Selector {
     /// the article is walked once). XPath selectors are evaluated on their own.
     public static func firsts(_ selectors: [Selector], on node: HTMLNode) -> [HTMLNode?] {
         var found = [HTMLNode?](repeating: nil, count: selectors.count)
-        // The selectors still looking, and their lists (read once, not per element).
-        var pending: [Int] = []
-        var lists: [[ComplexSelector]] = []
+        // The alternatives still looking, each with the selector it belongs to, read unretained:
+        // `selectors` keeps them alive for the walk (retaining each for every element of every
+        // page was a tenth of the matching).
+        var candidates: [(owner: Int, selector: Unmanaged<ComplexSelector>)] = []
         for (index, selector) in selectors.enumerated() {
             if selector.xpath != nil {
                 found[index] = node.first(selector)
             } else {
-                pending.append(index)
-                lists.append(selector.list)
+                for complex in selector.list { candidates.append((index, Unmanaged.passUnretained(complex))) }
             }
         }
         let scope = node.raw
-        var current = pending.isEmpty ? nil : firstElementChild(scope)
-        while let element = current {
-            var index = 0
-            while index < pending.count {
-                if lists[index].anyMatches(element, scope: scope) {
-                    found[pending[index]] = HTMLNode(raw: element, document: node.document)
-                    pending.remove(at: index)
-                    lists.remove(at: index)
-                } else {
-                    index += 1
+        withExtendedLifetime(selectors) {
+            var current = candidates.isEmpty ? nil : firstElementChild(scope)
+            while let element = current {
+                var index = 0
+                while index < candidates.count {
+                    let candidate = candidates[index]
+                    if candidate.selector._withUnsafeGuaranteedRef({ $0.matches(element, scope: scope) }) {
+                        found[candidate.owner] = HTMLNode(raw: element, document: node.document)
+                        candidates.removeAll { $0.owner == candidate.owner }
+                    } else {
+                        index += 1
+                    }
                 }
+                if candidates.isEmpty { break }
+                current = nextInPreOrder(element, within: scope)
             }
-            if pending.isEmpty { break }
-            current = nextInPreOrder(element, within: scope)
         }
         return found
     }
@@ -724,6 +729,22 @@ extension Array where Element == ComplexSelector {
         var index = 0
         while index < count {
             if self[index].matches(element, scope: scope) { return true }
+            index += 1
+        }
+        return false
+    }
+
+    /// The list read unretained, for a walk over many elements (the list must outlive it).
+    var unretained: [Unmanaged<ComplexSelector>] { map { Unmanaged.passUnretained($0) } }
+}
+
+extension Array where Element == Unmanaged<ComplexSelector> {
+    /// `anyMatches` without a retain and release of each selector per element.
+    @inline(__always)
+    func anyMatches(_ element: xmlNodePtr, scope: xmlNodePtr) -> Bool {
+        var index = 0
+        while index < count {
+            if self[index]._withUnsafeGuaranteedRef({ $0.matches(element, scope: scope) }) { return true }
             index += 1
         }
         return false
