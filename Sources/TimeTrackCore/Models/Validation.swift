@@ -19,7 +19,7 @@ public struct ValidationProblem: Codable, Equatable, Sendable, CustomStringConve
 public enum Check {
     /// A required, non-blank text of at most `max` characters.
     public static func text(_ value: String, _ field: String, max: Int = 500, into problems: inout [ValidationProblem]) {
-        if value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+        if value.isBlank {
             problems.append(.init(field: field, message: "is required"))
         } else if value.count > max {
             problems.append(.init(field: field, message: "is \(value.count) characters long; at most \(max) are allowed"))

@@ -69,7 +69,7 @@ public enum Charset {
 
     /// A charset name libxml2 understands, or nil for an unknown one.
     static func normalize(_ name: String) -> String? {
-        let n = name.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let n = name.trimmingSpacesAndNewlines().lowercased()
         switch n {
         case "utf-8", "utf8": return "utf-8"
         case "iso-8859-1", "latin1", "latin-1", "us-ascii", "ascii", "windows-1252", "cp1252", "x-cp1252":

@@ -42,10 +42,15 @@ public enum DocumentClassifier {
     /// A link label without document-type noise: "Attendance Policy (PDF)" → "Attendance Policy".
     public static func cleanTitle(_ label: String) -> String {
         var title = TextNormalizer.collapse(label)
-        for noise in ["(pdf)", "[pdf]", "(PDF)", "[PDF]", "(Pdf)", "(opens in new window)", "(opens in a new window)", "- Opens a new window"] {
-            title = title.replacingOccurrences(of: noise, with: "")
+        // Every noise below holds "(" or "[" or "- Opens": most titles hold none, and skip the
+        // nine searches.
+        let bytes = title.utf8
+        if bytes.contains(UInt8(ascii: "(")) || bytes.contains(UInt8(ascii: "[")) || TextNormalizer.has(title, "- Opens") {
+            for noise in ["(pdf)", "[pdf]", "(PDF)", "[PDF]", "(Pdf)", "(opens in new window)", "(opens in a new window)", "- Opens a new window"] {
+                title = title.replacingOccurrences(of: noise, with: "")
+            }
+            title = title.replacingOccurrences(of: #"\s*\((?:pdf|doc|docx|xls|xlsx)(?:,\s*[\d.]+\s*[kKmM]?[bB])?\)\s*$"#, with: "", options: [.regularExpression, .caseInsensitive])
         }
-        title = title.replacingOccurrences(of: #"\s*\((?:pdf|doc|docx|xls|xlsx)(?:,\s*[\d.]+\s*[kKmM]?[bB])?\)\s*$"#, with: "", options: [.regularExpression, .caseInsensitive])
         return TextNormalizer.collapse(title).trimmingCharacters(in: CharacterSet(charactersIn: " -–—:|"))
     }
 

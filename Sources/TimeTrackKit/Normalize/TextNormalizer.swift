@@ -181,40 +181,40 @@ public enum TextNormalizer {
             }
         }
         let cut = scalars.count - end
-        guard cut > 0 else { return text.trimmingCharacters(in: .whitespaces) }
-        return String(String.UnicodeScalarView(all.dropLast(cut))).trimmingCharacters(in: .whitespaces)
+        guard cut > 0 else { return text.trimmingSpaces() }
+        return String(String.UnicodeScalarView(all.dropLast(cut))).trimmingSpaces()
     }
 
     /// Whether the last 40 characters, lowercased, hold "more", "reading" or "]": the only texts
-    /// worth the scalar work below. When the last 80 bytes are ASCII (they hold at least the last
-    /// 40 characters) they are searched in place; otherwise the characters are lowercased.
+    /// worth the scalar work below. Searched as bytes, ASCII letters in either case: lowercasing
+    /// a non-ASCII letter never gives one of these words' letters, so this is the same test
+    /// without making a lowercased copy. When the last 80 bytes are ASCII they hold at least the
+    /// last 40 characters; otherwise the 40 characters are counted.
     static func mayEndInReadMore(_ text: String) -> Bool {
-        var text = text
-        let ascii: Bool? = text.withUTF8 { bytes in
-            let tail = UnsafeBufferPointer(rebasing: bytes.suffix(80))
-            guard tail.allSatisfy({ $0 < 0x80 }) else { return nil }
-            func contains(_ word: StaticString) -> Bool {
-                let count = word.utf8CodeUnitCount
-                guard tail.count >= count else { return false }
-                for start in 0...(tail.count - count) {
-                    var same = true
-                    for offset in 0..<count {
-                        var byte = tail[start + offset]
-                        if byte >= 65 && byte <= 90 { byte += 32 }
-                        if byte != word.utf8Start[offset] {
-                            same = false
-                            break
-                        }
-                    }
-                    if same { return true }
-                }
-                return false
-            }
-            return contains("more") || contains("reading") || contains("]")
+        let utf8 = text.utf8
+        var start = utf8.index(utf8.endIndex, offsetBy: -80, limitedBy: utf8.startIndex) ?? utf8.startIndex
+        if !utf8[start...].allSatisfy({ $0 < 0x80 }) {
+            start = text.index(text.endIndex, offsetBy: -40, limitedBy: text.startIndex) ?? text.startIndex
         }
-        if let ascii { return ascii }
-        let lower = text.suffix(40).lowercased()
-        return has(lower, "more") || has(lower, "reading") || has(lower, "]")
+        let tail = Array(utf8[start...])
+        func contains(_ word: StaticString) -> Bool {
+            let count = word.utf8CodeUnitCount
+            guard tail.count >= count else { return false }
+            for first in 0...(tail.count - count) {
+                var same = true
+                for offset in 0..<count {
+                    var byte = tail[first + offset]
+                    if byte >= 65 && byte <= 90 { byte += 32 }
+                    if byte != word.utf8Start[offset] {
+                        same = false
+                        break
+                    }
+                }
+                if same { return true }
+            }
+            return false
+        }
+        return contains("more") || contains("reading") || contains("]")
     }
 
     /// Where a read-more tail ending `s[..<end]` (after optional space) starts, its leading space
