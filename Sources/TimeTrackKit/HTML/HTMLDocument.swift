@@ -212,12 +212,12 @@ public final class HTMLDocument {
         {
             if href.hasPrefix("https://") || href.hasPrefix("http://") { return href }
             if first == UInt8(ascii: "/"), utf8.count > 1, utf8[utf8.index(after: utf8.startIndex)] != UInt8(ascii: "/"),
-                !href.contains("/./"), !href.contains("/../"), let origin = originPrefix
+                !TextNormalizer.has(href, "/./"), !TextNormalizer.has(href, "/../"), let origin = originPrefix
             {
                 return origin + href
             }
         }
-        let trimmed = href.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = href.trimmingSpacesAndNewlines()
         guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return nil }
         let escaped = trimmed.replacingOccurrences(of: " ", with: "%20")
         if let absolute = URL(string: escaped), absolute.scheme != nil { return absolute.absoluteString }
