@@ -103,7 +103,7 @@ public enum ItemContent: Equatable, Sendable {
     public func canonicalJSON() -> String {
         let text: String?
         switch self {
-        case .announcement(let a): text = try? JSONCoding.compactString(a)
+        case .announcement(let a): text = a.handWrittenJSON() ?? (try? JSONCoding.compactString(a))
         case .event(let e): text = try? JSONCoding.compactString(e)
         case .schoolInfo(let i): text = try? JSONCoding.compactString(i)
         case .post(let p): text = try? JSONCoding.compactString(p)
