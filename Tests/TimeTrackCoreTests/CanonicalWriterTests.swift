@@ -9,7 +9,8 @@ import Testing
 @Suite struct CanonicalWriterTests {
     @Test func announcementsAreWrittenAsTheEncoderWritesThem() throws {
         var random = SplitMix64(state: 2026)
-        let alphabet: [String] = ["a", "Z", " ", "\"", "\\", "/", "<", ">", "&", "é", "😀", "\u{2028}", "\u{2029}", "\u{7F}", "\u{FEFF}", "\u{0}", "\t", "\n", "\r"]
+        let alphabet: [String] =
+            ["a", "Z", " ", "\"", "\\", "/", "<", ">", "&", "é", "😀", "\u{2028}", "\u{2029}", "\u{7F}", "\u{FEFF}", "\u{0}", "\t", "\n", "\r"]
             + (1..<0x20).map { String(UnicodeScalar(UInt8($0))) }
         func text() -> String { (0..<random.int(0...12)).map { _ in alphabet[random.int(0...(alphabet.count - 1))] }.joined() }
         func maybe<T>(_ make: () -> T) -> T? { random.chance(50) ? make() : nil }
