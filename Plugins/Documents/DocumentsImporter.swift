@@ -35,7 +35,7 @@ public struct DocumentsImporter: Importer {
         func selector(_ key: String, _ fallback: String) throws -> Selector {
             let text = o[key]?.stringValue ?? fallback
             if o[key] != nil && o[key]?.stringValue == nil { throw source.error("options.\(key)", "must be a selector string") }
-            do { return try Selector(text) } catch let error as TimeTrackError { throw source.error("options.\(key)", error.message) }
+            do { return try Selector.compiled(text) } catch let error as TimeTrackError { throw source.error("options.\(key)", error.message) }
         }
         if let text = o["content"]?.stringValue {
             content = [try selector("content", text)]

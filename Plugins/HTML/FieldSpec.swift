@@ -100,7 +100,7 @@ struct FieldSpec: Sendable {
         }
         if selectorText.isEmpty || selectorText == "." { return Choice(selector: nil, take: take) }
         do {
-            return Choice(selector: try Selector(selectorText), take: take)
+            return Choice(selector: try Selector.compiled(selectorText), take: take)
         } catch let error as TimeTrackError {
             throw source.error(field, error.message, fix: error.fix)
         }

@@ -81,7 +81,7 @@ public struct HTMLImporter: Importer, Sendable {
         case .bool(true)?: (yearSelector, yearFromURL) = (HTMLImporter.anyHeading, false)
         case .string("url")?: (yearSelector, yearFromURL) = (nil, true)
         case .string(let text)?:
-            do { yearSelector = try Selector(text) } catch let error as TimeTrackError { throw source.error("options.yearFrom", error.message, fix: error.fix) }
+            do { yearSelector = try Selector.compiled(text) } catch let error as TimeTrackError { throw source.error("options.yearFrom", error.message, fix: error.fix) }
             yearFromURL = false
         default:
             throw source.error("options.yearFrom", "must be a selector (\"h2.month\") or true (the nearest heading)")
@@ -128,7 +128,7 @@ public struct HTMLImporter: Importer, Sendable {
         default:
             throw source.error("options.item", "is required: a CSS selector matching one element per item", fix: "e.g. \"item\": \"article.news\", or {\"select\": \"div.schedule p\", \"split\": \"lines\"}")
         }
-        do { return (try Selector(selectorText), split) } catch let error as TimeTrackError { throw source.error("options.item", error.message, fix: error.fix) }
+        do { return (try Selector.compiled(selectorText), split) } catch let error as TimeTrackError { throw source.error("options.item", error.message, fix: error.fix) }
     }
 
     /// The items one matched element gives: itself, or the pieces `split` cuts from it (each

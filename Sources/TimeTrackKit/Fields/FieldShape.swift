@@ -166,6 +166,7 @@ public struct FieldShape: Sendable {
 
     /// The order to read fields in: one whose `when` reads another field comes after that
     /// field; otherwise by name. (A cycle keeps name order for the fields in it.)
+    @inlinable  // specialized where it is called: unspecialized, its tuples went through value witnesses
     public static func order<Spec>(_ fields: [(String, Spec)], reads: (Spec) -> [String]) -> [(String, Spec)] {
         let sorted = fields.sorted { $0.0 < $1.0 }
         var placed: Set<String> = []

@@ -39,6 +39,25 @@ public final class Selector: CustomStringConvertible, @unchecked Sendable {
 
     public var description: String { source }
 
+    /// The compiled selector for `text`, made once per process: the schools of a district share
+    /// their CMS, and so their definitions' selectors, and each source's importer compiled them
+    /// again on every run. (Selectors are immutable; the cache is cleared past 2,000 entries.)
+    public static func compiled(_ text: String) throws -> Selector {
+        cacheLock.lock()
+        let known = cache[text]
+        cacheLock.unlock()
+        if let known { return known }
+        let selector = try Selector(text)
+        cacheLock.lock()
+        if cache.count >= 2_000 { cache.removeAll() }
+        cache[text] = selector
+        cacheLock.unlock()
+        return selector
+    }
+
+    private static let cacheLock = NSLock()
+    nonisolated(unsafe) private static var cache: [String: Selector] = [:]
+
     /// Elements under `node` (not `node` itself) that match, in document order.
     func evaluate(on node: HTMLNode, firstOnly: Bool = false) -> [HTMLNode] {
         if let xpath { return xpath.evaluate(on: node) }
