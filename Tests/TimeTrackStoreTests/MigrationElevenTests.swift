@@ -12,6 +12,15 @@ import TimeTrackCore
 @Suite struct MigrationElevenTests {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/Stores/v10-sample.sqlite")
 
+    /// Whether the sqlite3 tool is there (on CI its absence is a failure: `.ci/run` installs it).
+    static func haveSQLite3() -> Bool {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") else {
+            if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record("sqlite3 is missing (.ci/run installs it)") }
+            return false
+        }
+        return true
+    }
+
     static func dump(_ path: String, _ sql: String) throws -> String {
         let result = try Binaries.runPath("/usr/bin/sqlite3", [path, sql])
         #expect(result.status == 0, "\(result.stderr)")
@@ -19,10 +28,7 @@ import TimeTrackCore
     }
 
     @Test func aVersionTenStoreMovesWithNothingLost() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") else {
-            if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record("sqlite3 is missing (.ci/run installs it)") }
-            return
-        }
+        guard Self.haveSQLite3() else { return }
         let dir = try TemporaryDirectory("migration11")
         defer { dir.remove() }
         let path = dir.path("store.sqlite")
@@ -67,10 +73,7 @@ import TimeTrackCore
     /// 12 move to `item_memo`, by their item's number; an entry whose item is gone is dropped;
     /// page entries stay.
     @Test func itemMemoEntriesMoveToTheirTable() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") else {
-            if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record("sqlite3 is missing (.ci/run installs it)") }
-            return
-        }
+        guard Self.haveSQLite3() else { return }
         let dir = try TemporaryDirectory("migration13")
         defer { dir.remove() }
         let path = dir.path("store.sqlite")
