@@ -65,17 +65,44 @@ import TimeTrackStore
 
     @Test func stoppingEarlyWaitsForWhatIsUnderWay() throws {
         let log = Log()
-        let ahead = ReadAhead<Int>(count: 10, depth: 4) { index, lane in
+        let ended = Log()
+        let ahead = ReadAhead<Int>(count: 40, depth: 4) { index, lane in
             log.begin(index, lane: lane)
             usleep(20_000)
             log.end(lane: lane)
+            ended.begin(index, lane: index)
             return index
         }
         #expect(try ahead.value(0) == 0)
         ahead.finish()
-        // Reading 0 and the three after it had started; finish waited for them, nothing more ran.
-        #expect(log.calls.sorted() == [0, 1, 2, 3, 4])
-        #expect(log.mostAtOnce <= 4)
+        // Every reading that had started finished before `finish` returned, and none starts after.
+        let started = log.calls.sorted()
+        #expect(ended.calls.sorted() == started)
+        #expect(started.first == 0 && started.count >= 4 && started.count < 40)
+        usleep(60_000)
+        #expect(log.calls.sorted() == started)
+        #expect(log.mostAtOnce <= 4 && log.laneClashes == 0)
+    }
+
+    /// A district's sources come in families (calendar, info, news per school): one reading in
+    /// three is heavy. The heavy ones must not queue behind each other while lanes are free.
+    @Test func heavyReadingsOneInThreeRunSideBySide() throws {
+        let log = Log()
+        let heavy = Log()
+        let ahead = ReadAhead<Int>(count: 12, depth: 3) { index, lane in
+            log.begin(index, lane: lane)
+            defer { log.end(lane: lane) }
+            if index % 3 == 2 {
+                heavy.begin(index, lane: lane)
+                defer { heavy.end(lane: lane) }
+                usleep(30_000)
+            }
+            return index
+        }
+        for index in 0..<12 { #expect(try ahead.value(index) == index) }
+        ahead.finish()
+        #expect(log.laneClashes == 0 && log.mostAtOnce <= 3)
+        #expect(heavy.mostAtOnce >= 2, "the heavy readings ran one at a time")
     }
 }
 

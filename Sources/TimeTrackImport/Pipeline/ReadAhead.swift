@@ -6,7 +6,13 @@ import TimeTrackCore
 ///
 /// Applying a source is store writes on one connection; reading the next ones is fetching and
 /// parsing. Overlapping them keeps the cores busy during `import --all` and cron runs. Up to
-/// `depth` readings run at once, each in its own lane; the caller gets them in order.
+/// `depth` readings run at once, each in a lane that is free, and up to `window` readings may
+/// be started ahead of the one the caller waits for; the caller gets them in order.
+///
+/// Why free lanes and a window wider than the lanes: a district's sources come in families
+/// (each school's calendar, info page and news), so one source in three is the heavy one. With
+/// lane `index % 3` and only three readings ahead, every news source fell in the same lane and
+/// was read alone while the other two lanes waited for the window to move.
 ///
 /// Contract: `work` runs on another thread, so it must use only what the caller leaves alone
 /// meanwhile: its own read-only store connection (opened by `ImportRunner`), its own `WebClient`, a
@@ -21,100 +27,119 @@ public final class ReadAhead<Value>: @unchecked Sendable {
     private let count: Int
     private let enabled: Bool
     private let depth: Int
+    private let window: Int
     private let work: (_ index: Int, _ lane: Int) throws -> Value
     private let prepare: ((_ index: Int) throws -> Void)?
+    /// Guards everything below; lanes wait on it for readings to take.
+    private let condition = NSCondition()
     private var slots: [Int: Slot] = [:]
-    private let lock = NSLock()
+    /// Readings opened and not yet taken by a lane, in order.
+    private var queue: [(index: Int, slot: Slot)] = []
+    /// Lanes made so far (each a thread, numbered 0..<depth), and how many wait for a reading.
+    private var lanesMade = 0
+    private var idleLanes = 0
+    private let exited = DispatchSemaphore(value: 0)
     /// The index `value` must be asked for next (readings are handed out once, in order).
     private var next = 0
-    /// Set by `finish()`: no reading starts after it.
+    /// Set by `finish()`: no reading starts after it, and the lanes end.
     private var finished = false
 
     /// - Parameters:
     ///   - count: how many readings there are (indexes 0..<count).
     ///   - enabled: false runs each reading on the caller's thread when asked for (no overlap).
-    ///   - depth: how many readings may run at once. Reading `index` runs in lane
-    ///     `index % depth`, and two readings never share a lane at the same time: give each
-    ///     lane its own store connection and web client.
-    ///   - prepare: called on the caller's thread just before reading `index` starts (to open
-    ///     its run record on the caller's connection); if it throws, that is the reading's error.
+    ///   - depth: how many readings may run at once, each in its own lane (`work` is told
+    ///     which); two readings never share a lane at the same time: give each lane its own
+    ///     store connection and web client.
+    ///   - window: how many readings may be opened ahead of the one asked for, counting it
+    ///     (default four per lane, never fewer than `depth`). Finished readings wait in memory
+    ///     until they are asked for.
+    ///   - prepare: called on the caller's thread, in index order, when reading `index` is
+    ///     opened (to open its run record on the caller's connection); if it throws, that is
+    ///     the reading's error.
     ///   - work: reads one; called at most once per index.
     public init(
-        count: Int, enabled: Bool = true, depth: Int = 1, prepare: ((_ index: Int) throws -> Void)? = nil,
+        count: Int, enabled: Bool = true, depth: Int = 1, window: Int? = nil, prepare: ((_ index: Int) throws -> Void)? = nil,
         _ work: @escaping (_ index: Int, _ lane: Int) throws -> Value
     ) {
         self.count = count
         self.enabled = enabled
         self.depth = max(1, depth)
+        self.window = max(self.depth, window ?? self.depth * 4)
         self.prepare = prepare
         self.work = work
     }
 
-    /// One thread per lane, made when the lane's first reading starts and kept until `finish()`:
-    /// a source's reading is a millisecond when nothing changed, and a thread made and torn
-    /// down for each cost a tenth of that.
-    private final class Lane: @unchecked Sendable {
-        let ready = DispatchSemaphore(value: 0)
-        let exited = DispatchSemaphore(value: 0)
-        /// Readings queued for the lane (nil: stop).
-        var queue: [(index: Int, slot: Slot)?] = []
-    }
-    private var lanes: [Int: Lane] = [:]
-
-    /// Opens reading `index` (on the caller's thread) and hands it to its lane's thread.
+    /// Opens reading `index` (on the caller's thread) and queues it for the first free lane.
+    /// Lanes are threads made when there is more queued than lanes waiting (up to `depth`), and
+    /// kept until `finish()`: a source's reading is a millisecond when nothing changed, and a
+    /// thread made and torn down for each cost a tenth of that.
     private func start(_ index: Int) {
         guard index < count else { return }
         let slot = Slot()
-        lock.lock()
+        condition.lock()
         let fresh = slots[index] == nil && !finished
         if fresh { slots[index] = slot }
-        lock.unlock()
+        condition.unlock()
         guard fresh else { return }
         do {
             try prepare?(index)
         } catch {
-            lock.lock()
+            condition.lock()
             slot.result = .failure(error)
-            lock.unlock()
+            condition.unlock()
             slot.done.signal()
             return
         }
-        let number = index % depth
-        lock.lock()
-        let lane = lanes[number] ?? Lane()
-        let made = lanes[number] == nil
-        lanes[number] = lane
-        lane.queue.append((index, slot))
-        lock.unlock()
-        if made {
+        condition.lock()
+        guard !finished else {
+            // Stopped while it was being opened: it never runs, and nobody waits for it.
+            slots[index] = nil
+            condition.unlock()
+            return
+        }
+        queue.append((index, slot))
+        var number: Int?
+        if queue.count > idleLanes && lanesMade < depth {
+            number = lanesMade
+            lanesMade += 1
+        }
+        condition.signal()
+        condition.unlock()
+        if let number {
             // A thread of its own, not a dispatch queue's: the reading blocks while its pages are
             // parsed on the queue's threads, and must not take one of them (2 cores: 2 threads).
-            let thread = Thread { self.serve(lane, number) }
+            let thread = Thread { self.serve(number) }
             thread.stackSize = 8 << 20
             thread.start()
         }
-        lane.ready.signal()
     }
 
-    /// A lane's thread: runs the lane's readings in turn until told to stop.
-    private func serve(_ lane: Lane, _ number: Int) {
+    /// A lane's thread: takes the first queued reading whenever it is free, until `finish()`.
+    private func serve(_ number: Int) {
         while true {
-            lane.ready.wait()
-            lock.lock()
-            let next = lane.queue.isEmpty ? nil : lane.queue.removeFirst()
-            lock.unlock()
-            guard let (index, slot) = next else { break }
+            condition.lock()
+            while queue.isEmpty && !finished {
+                idleLanes += 1
+                condition.wait()
+                idleLanes -= 1
+            }
+            guard !queue.isEmpty else {
+                condition.unlock()
+                break
+            }
+            let (index, slot) = queue.removeFirst()
+            condition.unlock()
             let result = Result { try self.work(index, number) }
-            lock.lock()
+            condition.lock()
             slot.result = result
-            lock.unlock()
+            condition.unlock()
             slot.done.signal()
         }
-        lane.exited.signal()
+        exited.signal()
     }
 
-    /// Reading `index` (ask in order 0, 1, 2…, once each): waits for it and starts the reading
-    /// whose lane it frees.
+    /// Reading `index` (ask in order 0, 1, 2…, once each): waits for it, with the next ones
+    /// opened meanwhile (up to `window` in all).
     public func value(_ index: Int) throws -> Value {
         guard index >= 0 && index < count else { throw TimeTrackError(.system, "read-ahead: there is no reading \(index) of \(count)") }
         guard index == next else { throw TimeTrackError(.system, "read-ahead: reading \(index) asked for out of order (next is \(next))") }
@@ -123,37 +148,38 @@ public final class ReadAhead<Value>: @unchecked Sendable {
             try prepare?(index)
             return try work(index, 0)
         }
-        for ahead in index..<(index + depth) { start(ahead) }
-        lock.lock()
+        for ahead in index..<(index + window) { start(ahead) }
+        condition.lock()
         let slot = slots[index]
-        lock.unlock()
+        condition.unlock()
         guard let slot else { throw TimeTrackError(.system, "read-ahead: reading \(index) was dropped") }
         slot.done.wait()
-        lock.lock()
+        condition.lock()
         let result = slot.result
         slots[index] = nil
-        lock.unlock()
-        // Its lane is free: the reading `depth` places on may start.
-        start(index + depth)
+        condition.unlock()
+        // A place in the window is free: the reading `window` places on may be opened.
+        start(index + window)
         guard let result else { throw TimeTrackError(.system, "read-ahead: reading \(index) gave no result") }
         return try result.get()
     }
 
-    /// Waits for readings still under way (stopping early, or after the last), drops them, and
-    /// ends the lanes' threads. Call it once the readings are done with; later calls do nothing.
+    /// Waits for readings under way (stopping early, or after the last), drops them and the
+    /// ones not yet taken by a lane, and ends the lanes' threads. Call it once the readings are
+    /// done with; later calls do nothing.
     public func finish() {
-        lock.lock()
-        let running = Array(slots.values)
+        condition.lock()
+        let dropped = Set(queue.map(\.index))
+        queue.removeAll()
+        let running = slots.filter { !dropped.contains($0.key) }.map(\.value)
         slots.removeAll()
         finished = true
-        let ending = Array(lanes.values)
-        lanes.removeAll()
-        for lane in ending { lane.queue.append(nil) }
-        lock.unlock()
+        let lanes = lanesMade
+        lanesMade = 0
+        condition.broadcast()
+        condition.unlock()
+        // A reading that failed as it was opened (its slot signalled already) is waited for at once.
         for slot in running { slot.done.wait() }
-        for lane in ending {
-            lane.ready.signal()
-            lane.exited.wait()
-        }
+        for _ in 0..<lanes { exited.wait() }
     }
 }
