@@ -47,6 +47,7 @@ import TimeTrackKit
 
     @Test func splitByLinesAndByBreaks() throws {
         let folder = try TemporaryDirectory("split")
+        defer { folder.remove() }
         try folder.write(
             "page.html",
             """
@@ -70,6 +71,7 @@ import TimeTrackKit
 
     @Test func eachHeadingSpecKeepsItsOwnSelector() throws {
         let folder = try TemporaryDirectory("headings")
+        defer { folder.remove() }
         try folder.write(
             "page.html",
             """
@@ -96,6 +98,7 @@ import TimeTrackKit
 
     @Test func conditionsOnTextFieldsAndNegation() throws {
         let folder = try TemporaryDirectory("when")
+        defer { folder.remove() }
         try folder.write(
             "page.html",
             """
@@ -119,6 +122,7 @@ import TimeTrackKit
 @Suite struct YearFromURLTests {
     @Test func theYearInThePagesAddress() throws {
         let folder = try TemporaryDirectory("year-url")
+        defer { folder.remove() }
         try folder.write("page.html", "<ul><li>March 3 – Budget Hearing</li><li>April 7 – Regular Meeting</li></ul>")
         try folder.write(
             "y.json",

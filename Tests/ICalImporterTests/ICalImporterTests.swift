@@ -141,6 +141,7 @@ import TimeTrackCore
 
     @Test func anOverrideOfAnOccurrenceTheSeriesLacksIsKeptAndSaid() throws {
         let folder = try TemporaryDirectory("ics-orphan")
+        defer { folder.remove() }
         let ics = [
             "BEGIN:VCALENDAR", "VERSION:2.0", "BEGIN:VEVENT", "UID:club@x", "DTSTART:20260907T230000Z", "DTEND:20260908T000000Z", "RRULE:FREQ=WEEKLY;COUNT=3", "SUMMARY:Chess Club",
             "END:VEVENT", "BEGIN:VEVENT", "UID:club@x", "RECURRENCE-ID:20260910T230000Z", "DTSTART:20260910T230000Z", "DTEND:20260911T000000Z", "SUMMARY:Chess Club Tournament", "END:VEVENT",

@@ -104,6 +104,7 @@ import TimeTrackKit
     @Test func wordPressRESTThroughPaths() throws {
         // The REST shape the wordpress importer reads, mapped by paths: the same items.
         let folder = try TemporaryDirectory("json-importer")
+        defer { folder.remove() }
         try FileManager.default.copyItem(at: ImporterFixtures.fixtures.appendingPathComponent("wp-posts.json"), to: folder.url.appendingPathComponent("wp-posts.json"))
         try #"""
         { "id": "wp-paths", "importer": "json", "kind": "announcement", "url": "wp-posts.json", "timeZone": "America/Los_Angeles",
@@ -134,6 +135,7 @@ import TimeTrackKit
             return .init(status: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
         }
         let folder = try TemporaryDirectory("json-importer")
+        defer { folder.remove() }
         try #"""
         { "id": "paged", "importer": "json", "kind": "event", "url": "\#(server.base)/api/events", "timeZone": "America/New_York", "allowPrivateNetwork": ["127.0.0.1"],
           "options": { "items": "events[*]", "page": {"param": "page", "start": 1}, "fields": { "title": "name", "start": "when" } } }
@@ -156,6 +158,7 @@ import TimeTrackKit
             (#""fields": {"title": "t"}"#, "options.fields.start"),
         ]
         let folder = try TemporaryDirectory("json-importer")
+        defer { folder.remove() }
         for (options, field) in cases {
             let body = options.hasPrefix(#""fields""#) || options.contains(#""fields""#) ? options : options + #", "fields": {"title": "t", "start": "s"}"#
             try #"{ "id": "bad", "importer": "json", "kind": "event", "url": "x.json", "timeZone": "UTC", "options": { \#(body) } }"#
@@ -172,6 +175,7 @@ import TimeTrackKit
 
     @Test func notJSONAndNothingFoundSaySo() throws {
         let folder = try TemporaryDirectory("json-importer")
+        defer { folder.remove() }
         try "<!DOCTYPE html><html><body>Events</body></html>".write(to: folder.url.appendingPathComponent("page.json"), atomically: true, encoding: .utf8)
         try #"{"data": {"rows": []}, "meta": {}}"#.write(to: folder.url.appendingPathComponent("empty.json"), atomically: true, encoding: .utf8)
         try #"{ "id": "a", "importer": "json", "kind": "event", "url": "page.json", "timeZone": "UTC", "options": { "fields": {"title": "t", "start": "s"} } }"#
@@ -223,6 +227,7 @@ import TimeTrackKit
         #expect(try JSONPath("$..*").evaluate(value).count == 400)
         // Deeper than that is refused by the decoder with a message, never a crash.
         let folder = try TemporaryDirectory("json-deep")
+        defer { folder.remove() }
         try folder.write("deep.json", String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000))
         try folder.write("deep-source.json", #"{ "id": "deep-source", "importer": "json", "kind": "event", "url": "deep.json", "timeZone": "UTC", "options": { "fields": {"title": "t", "start": "s"} } }"#)
         #expect(throws: TimeTrackError.self) { try ImporterFixtures.extract("deep-source", folder: folder.url) }
