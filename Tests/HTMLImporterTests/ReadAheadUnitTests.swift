@@ -35,9 +35,11 @@ import TimeTrackStore
     @Test func readingsInOrderAtMostDepthAtOnceErrorsPassedOn() throws {
         let log = Log()
         let caller = pthread_self()
-        var preparedOnCaller = 0
-        let ahead = ReadAhead<Int>(count: 12, depth: 3) { _ in
-            if pthread_equal(pthread_self(), caller) != 0 { preparedOnCaller += 1 }
+        var preparedOnCaller: [Int] = []
+        var batches = 0
+        let ahead = ReadAhead<Int>(count: 12, depth: 3, window: 6) { indexes in
+            if pthread_equal(pthread_self(), caller) != 0 { preparedOnCaller += indexes }
+            batches += 1
         } _: { index, lane in
             log.begin(index, lane: lane)
             defer { log.end(lane: lane) }
@@ -59,7 +61,10 @@ import TimeTrackStore
         #expect(log.calls.sorted() == Array(0..<12))
         #expect(log.laneClashes == 0)
         #expect(log.mostAtOnce > 1 && log.mostAtOnce <= 3)
-        #expect(preparedOnCaller == 12)
+        // Each reading opened once, in order, on the caller's thread, half a window at a time
+        // after the first window: 0..<6, then 6..<9, 9..<12.
+        #expect(preparedOnCaller == Array(0..<12))
+        #expect(batches == 3)
         #expect(throws: TimeTrackError.self) { try ahead.value(3) }  // handed out already
     }
 
@@ -186,6 +191,25 @@ import TimeTrackStore
         #expect(!stopped.isEmpty)
         #expect(stopped.allSatisfy { $0.status == .interrupted && $0.message?.hasPrefix("stopped before this source was applied") == true })
         #expect(try store.counts()[.announcement]?.values.reduce(0, +) == 3)
+    }
+
+    /// Runs are opened ahead, several in one transaction, but each says it started when its
+    /// reading did (by the pipeline's clock, here far from the store's).
+    @Test func aRunStartsWhenItsReadingStartsNotWhenItWasOpened() throws {
+        let fixture = try Fixture()
+        defer { fixture.close() }
+        let (dir, sources, store, readers) = (fixture.dir, fixture.sources, fixture.store, fixture.readers)
+        let reading = Date(timeIntervalSince1970: 1_900_000_000)
+        try SourceImports.run(sources, into: store, readers: readers, by: "test") { _, _ in
+            var pipeline = ImportPipeline(importsRoot: URL(fileURLWithPath: dir.path("imports")))
+            pipeline.now = { reading }
+            return pipeline
+        } each: { _, _, _ in
+            true
+        }
+        let runs = try store.runs(sourceID: nil, limit: 10)
+        #expect(runs.map(\.sourceID).sorted() == ["s1", "s2", "s3", "s4"])
+        #expect(runs.allSatisfy { $0.startedAt == reading && $0.finishedAt == reading && $0.status == .ok })
     }
 
     @Test func theRunnerHoldsTheRunLockAndReadsAheadOnReadOnlyLanes() throws {

@@ -7,7 +7,8 @@ import TimeTrackCore
 /// Applying a source is store writes on one connection; reading the next ones is fetching and
 /// parsing. Overlapping them keeps the cores busy during `import --all` and cron runs. Up to
 /// `depth` readings run at once, each in a lane that is free, and up to `window` readings may
-/// be started ahead of the one the caller waits for; the caller gets them in order.
+/// be opened ahead of the one the caller waits for, half a window at a time (one `prepare`
+/// call, so one transaction for their run records); the caller gets them in order.
 ///
 /// Why free lanes and a window wider than the lanes: a district's sources come in families
 /// (each school's calendar, info page and news), so one source in three is the heavy one. With
@@ -29,12 +30,14 @@ public final class ReadAhead<Value>: @unchecked Sendable {
     private let depth: Int
     private let window: Int
     private let work: (_ index: Int, _ lane: Int) throws -> Value
-    private let prepare: ((_ index: Int) throws -> Void)?
+    private let prepare: ((_ indexes: Range<Int>) throws -> Void)?
     /// Guards everything below; lanes wait on it for readings to take.
     private let condition = NSCondition()
     private var slots: [Int: Slot] = [:]
     /// Readings opened and not yet taken by a lane, in order.
     private var queue: [(index: Int, slot: Slot)] = []
+    /// Readings 0..<opened have been opened (or dropped by `finish`).
+    private var opened = 0
     /// Lanes made so far (each a thread, numbered 0..<depth), and how many wait for a reading.
     private var lanesMade = 0
     private var idleLanes = 0
@@ -53,12 +56,12 @@ public final class ReadAhead<Value>: @unchecked Sendable {
     ///   - window: how many readings may be opened ahead of the one asked for, counting it
     ///     (default four per lane, never fewer than `depth`). Finished readings wait in memory
     ///     until they are asked for.
-    ///   - prepare: called on the caller's thread, in index order, when reading `index` is
-    ///     opened (to open its run record on the caller's connection); if it throws, that is
-    ///     the reading's error.
+    ///   - prepare: called on the caller's thread with the readings about to be opened, in
+    ///     index order, before any of them starts (to open their run records on the caller's
+    ///     connection, in one transaction); if it throws, that is each of their errors.
     ///   - work: reads one; called at most once per index.
     public init(
-        count: Int, enabled: Bool = true, depth: Int = 1, window: Int? = nil, prepare: ((_ index: Int) throws -> Void)? = nil,
+        count: Int, enabled: Bool = true, depth: Int = 1, window: Int? = nil, prepare: ((_ indexes: Range<Int>) throws -> Void)? = nil,
         _ work: @escaping (_ index: Int, _ lane: Int) throws -> Value
     ) {
         self.count = count
@@ -69,43 +72,47 @@ public final class ReadAhead<Value>: @unchecked Sendable {
         self.work = work
     }
 
-    /// Opens reading `index` (on the caller's thread) and queues it for the first free lane.
-    /// Lanes are threads made when there is more queued than lanes waiting (up to `depth`), and
-    /// kept until `finish()`: a source's reading is a millisecond when nothing changed, and a
-    /// thread made and torn down for each cost a tenth of that.
-    private func start(_ index: Int) {
-        guard index < count else { return }
-        let slot = Slot()
+    /// Opens the next readings (on the caller's thread) when no more than half a window is open
+    /// ahead of `index`, up to a window ahead of it, and queues them for the lanes.
+    private func refill(from index: Int) {
+        let limit = min(count, index + window)
         condition.lock()
-        let fresh = slots[index] == nil && !finished
-        if fresh { slots[index] = slot }
+        let first = opened
+        guard !finished, first < limit, first - index <= window / 2 else {
+            condition.unlock()
+            return
+        }
+        let range = first..<limit
+        let fresh = range.map { ($0, Slot()) }
+        for (index, slot) in fresh { slots[index] = slot }
+        opened = limit
         condition.unlock()
-        guard fresh else { return }
         do {
-            try prepare?(index)
+            try prepare?(range)
         } catch {
             condition.lock()
-            slot.result = .failure(error)
+            for (_, slot) in fresh { slot.result = .failure(error) }
             condition.unlock()
-            slot.done.signal()
+            for (_, slot) in fresh { slot.done.signal() }
             return
         }
         condition.lock()
         guard !finished else {
-            // Stopped while it was being opened: it never runs, and nobody waits for it.
-            slots[index] = nil
+            // Stopped while they were being opened: they never run, and nobody waits for them.
+            for (index, _) in fresh { slots[index] = nil }
             condition.unlock()
             return
         }
-        queue.append((index, slot))
-        var number: Int?
-        if queue.count > idleLanes && lanesMade < depth {
-            number = lanesMade
-            lanesMade += 1
-        }
-        condition.signal()
+        queue.append(contentsOf: fresh)
+        // Lanes are threads made when there is more queued than lanes waiting (up to `depth`),
+        // and kept until `finish()`: a source's reading is a millisecond when nothing changed,
+        // and a thread made and torn down for each cost a tenth of that.
+        let made = lanesMade
+        lanesMade = min(depth, lanesMade + max(0, queue.count - idleLanes))
+        let numbers = made..<lanesMade
+        condition.broadcast()
         condition.unlock()
-        if let number {
+        for number in numbers {
             // A thread of its own, not a dispatch queue's: the reading blocks while its pages are
             // parsed on the queue's threads, and must not take one of them (2 cores: 2 threads).
             let thread = Thread { self.serve(number) }
@@ -145,10 +152,10 @@ public final class ReadAhead<Value>: @unchecked Sendable {
         guard index == next else { throw TimeTrackError(.system, "read-ahead: reading \(index) asked for out of order (next is \(next))") }
         next += 1
         guard enabled else {
-            try prepare?(index)
+            try prepare?(index..<(index + 1))
             return try work(index, 0)
         }
-        for ahead in index..<(index + window) { start(ahead) }
+        refill(from: index)
         condition.lock()
         let slot = slots[index]
         condition.unlock()
@@ -158,8 +165,8 @@ public final class ReadAhead<Value>: @unchecked Sendable {
         let result = slot.result
         slots[index] = nil
         condition.unlock()
-        // A place in the window is free: the reading `window` places on may be opened.
-        start(index + window)
+        // Its place in the window is free: the next half window may be opened.
+        refill(from: index + 1)
         guard let result else { throw TimeTrackError(.system, "read-ahead: reading \(index) gave no result") }
         return try result.get()
     }

@@ -48,15 +48,23 @@ public enum SourceImports {
                 return .failure(TimeTrackError(.system, "\(error)"))
             }
         }
-        // Each source's run record is opened on `store` (the caller's thread) when its reading
+        // Each source's run record is opened on `store` (the caller's thread) before its reading
         // starts, so `runs` shows it running, and a killed import leaves it to be marked
-        // interrupted; the reading connections only read.
+        // interrupted; the reading connections only read. The records of the sources opened
+        // together (half a read-ahead window) are written in one transaction.
         var runs: [Int: ImportRun] = [:]
-        let ahead = ReadAhead(count: sources.count, enabled: !readers.isEmpty, depth: lanes) { index in
-            guard case .success = pipelines[index] else { return }
-            runs[index] = try store.beginRun(sourceID: sources[index].id, by: operatorName)
+        let began = ReadingStarts()
+        let ahead = ReadAhead(count: sources.count, enabled: !readers.isEmpty, depth: lanes) { indexes in
+            let opened = try store.transaction {
+                try indexes.compactMap { index -> (Int, ImportRun)? in
+                    guard case .success = pipelines[index] else { return nil }
+                    return (index, try store.beginRun(sourceID: sources[index].id, by: operatorName))
+                }
+            }
+            for (index, run) in opened { runs[index] = run }
         } _: { index, lane -> SourceReading? in
             guard case .success(let pipeline) = pipelines[index] else { return nil }
+            began.set(index, pipeline.now())
             return try pipeline.read(sources[index], using: connection(lane), file: file)
         }
         defer { ahead.finish() }
@@ -64,6 +72,8 @@ public enum SourceImports {
         for index in sources.indices {
             // Asked for every index, in order, even a source without a pipeline (its reading is nil).
             let reading = Result { try ahead.value(index) }
+            // A run opened ahead started when its reading did, not when it was queued.
+            if let date = began.take(index) { runs[index]?.startedAt = date }
             let outcome: Result<SourceRunSummary, TimeTrackError>
             switch pipelines[index] {
             case .failure(let error):
@@ -107,5 +117,23 @@ public enum SourceImports {
             run.finishedAt = Date()
             try? store.finishRun(run)
         }
+    }
+}
+
+/// When each reading began, set on its lane and taken on the caller's thread.
+private final class ReadingStarts: @unchecked Sendable {
+    private let lock = NSLock()
+    private var dates: [Int: Date] = [:]
+
+    func set(_ index: Int, _ date: Date) {
+        lock.lock()
+        dates[index] = date
+        lock.unlock()
+    }
+
+    func take(_ index: Int) -> Date? {
+        lock.lock()
+        defer { lock.unlock() }
+        return dates.removeValue(forKey: index)
     }
 }

@@ -134,11 +134,11 @@ extension SQLStore {
         try sql.transaction {
             try sql.run(
                 """
-                UPDATE import_runs SET finished_at = ?, status = ?, found = ?, new = ?, changed = ?, unchanged = ?, missing = ?,
+                UPDATE import_runs SET started_at = ?, finished_at = ?, status = ?, found = ?, new = ?, changed = ?, unchanged = ?, missing = ?,
                     problems = ?, message = ? WHERE id = ?
                 """,
                 [
-                    .date(run.finishedAt ?? now()), .text(run.status.rawValue), .integer(run.found), .integer(run.new), .integer(run.changed),
+                    .date(run.startedAt), .date(run.finishedAt ?? now()), .text(run.status.rawValue), .integer(run.found), .integer(run.new), .integer(run.changed),
                     .integer(run.unchanged), .integer(run.missing), .integer(run.problems), .text(run.message), .integer(run.id),
                 ])
             try sql.run(
