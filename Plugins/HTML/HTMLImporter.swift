@@ -284,8 +284,15 @@ public struct HTMLImporter: Importer, Sendable {
     }
 
     public func run(_ context: ImportContext) throws -> ImportResult {
-        var result = ImportResult()
         let signature = self.signature
+        // Every page as it was and every item settled: nothing to read (`SourceMemo`).
+        if context.items != nil, let saved = context.rememberedSource(signature: signature), let unchanged = context.unchangedReading(saved) {
+            context.progress?(unchanged.pagesFetched, unchanged.found)
+            return unchanged
+        }
+        var result = ImportResult()
+        // Every page of the run with its file's stamp (nil: a web page, or a file still changing).
+        var pageStamps: [(url: String, stamp: String?)] = []
         let normalizer = Normalizer(source: source, now: context.now)
         var raws: [Found] = []
         var indexByKey: [String: Int] = [:]
@@ -311,6 +318,7 @@ public struct HTMLImporter: Importer, Sendable {
                 break
             }
             result.pagesFetched += 1
+            pageStamps.append((url.absoluteString, page.stamp))
             let listing: ListingMemo
             if let remembered {
                 listing = remembered
@@ -411,6 +419,7 @@ public struct HTMLImporter: Importer, Sendable {
                         switch fetched {
                         case .success(let (page, payload)):
                             result.pagesFetched += 1
+                            pageStamps.append((page.url.absoluteString, page.stamp))
                             // To be parsed: read now if it was known unchanged by its file's stamp only.
                             func parse() {
                                 do { fresh.append((index, try context.read(page))) } catch let error as TimeTrackError where error.code != .interrupted { notRead(error, index) } catch {
@@ -482,6 +491,23 @@ public struct HTMLImporter: Importer, Sendable {
                 return MappedFields.Found(key: entry.key, raw: entry.raw, page: entry.page, pageURL: entry.pageURL.absoluteString, location: entry.location, digest: digests[index])
             }, normalizer: normalizer, into: &result, context: context)
         let covered = memo == nil ? [] : Set(result.items.filter(\.guesses.isEmpty).map(\.key)).union(result.settled.map(\.key))
+        // A clean reading is remembered whole: every page stamped, nothing wrong, every item
+        // covered by the item memo. Any other reading says so (an older entry must not serve).
+        if memo != nil {
+            let kept = raws.indices.filter { !dropped.contains($0) }
+            let stamped = pageStamps.compactMap(\.stamp)
+            let items = kept.compactMap { index in
+                digests[index].flatMap { covered.contains(raws[index].key) ? SourceMemo.Item(key: raws[index].key, digest: $0, location: raws[index].location) : nil }
+            }
+            let clean =
+                result.problems.isEmpty && result.readEveryPage && result.runNote == nil && stamped.count == pageStamps.count && items.count == kept.count
+                && result.found == kept.count
+            context.rememberSource(
+                clean
+                    ? SourceMemo(
+                        firstURL: source.url.absoluteString, pages: pageStamps.map(\.url), stamps: SourceMemo.stampsDigest(stamped), items: items, duplicatesMerged: result.duplicatesMerged)
+                    : nil, signature: signature)
+        }
         // Listing pages read afresh, remembered: an item the item memo covers by its digest only,
         // when the source has no detail pages. (With detail pages the values stay: a changed
         // article, the common change, would have its listing page parsed again for them.)

@@ -99,8 +99,9 @@ public struct ImportPipeline {
         context.memo = memo
         if let memo {
             // What is remembered of the source's pages in one query (a query per page was a read
-            // transaction per page), of its items in another.
-            context.rememberedPages = memo.rememberedPages(sourceID: effective.id)
+            // transaction per page), when first needed; of its items in another.
+            let id = effective.id
+            context.loadRememberedPages = { memo.rememberedPages(sourceID: id) }
             let info = type(of: importer).info
             context.items = ItemMemo(source: effective, importer: "\(info.name)/\(info.version)", memo: memo)
         }

@@ -245,10 +245,26 @@ public final class ImportContext {
     public let fetcher: any PageFetcher
     /// Where unchanged pages' extractions are remembered (nil: parse everything, remember nothing).
     public var memo: PageMemo?
-    /// What `memo` remembers of the source's pages, by URL, read in one query before the run
-    /// (nil: `recall` asks `memo` page by page). The memo is only written after the run, so
-    /// this is what a query per page would find.
-    public var rememberedPages: [String: MemoRecord]?
+    /// What `memo` remembers of the source's pages, by URL, read in one query (nil: `recall`
+    /// asks `memo` page by page). The memo is only written after the run, so this is what a
+    /// query per page would find. Read on first use when `loadRememberedPages` is set: a source
+    /// known unchanged as a whole (`SourceMemo`) never needs it.
+    public var rememberedPages: [String: MemoRecord]? {
+        get {
+            if let load = loadRememberedPages {
+                loadedPages = load()
+                loadRememberedPages = nil
+            }
+            return loadedPages
+        }
+        set {
+            loadedPages = newValue
+            loadRememberedPages = nil
+        }
+    }
+    /// Reads `rememberedPages` when it is first asked for.
+    public var loadRememberedPages: (() -> [String: MemoRecord])?
+    private var loadedPages: [String: MemoRecord]?
     /// Payloads to remember after the run.
     public var memoEntries: [MemoEntry] = []
     /// The run's clock: dates without a year resolve against it.

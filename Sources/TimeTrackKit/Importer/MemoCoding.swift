@@ -33,6 +33,26 @@ public struct MemoWriter {
         }
     }
 
+    /// A non-negative integer in as few bytes as it needs (7 bits a byte, LEB128); a negative
+    /// one is written as 0.
+    public mutating func writeCompact(_ value: Int) {
+        var rest = UInt64(max(0, value))
+        while rest >= 0x80 {
+            data.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        data.append(UInt8(rest))
+    }
+
+    /// A string after its length written compactly.
+    public mutating func writeCompact(_ string: String) {
+        var copy = string
+        copy.withUTF8 { bytes in
+            writeCompact(bytes.count)
+            data.append(bytes.baseAddress.map { UnsafeBufferPointer(start: $0, count: bytes.count) } ?? UnsafeBufferPointer(start: nil, count: 0))
+        }
+    }
+
     /// A count, then each element as `element` writes it.
     public mutating func write<Element>(_ list: [Element], _ element: (inout MemoWriter, Element) -> Void) {
         write(list.count)
@@ -50,6 +70,9 @@ public struct MemoReader {
         offset = data.startIndex
     }
 
+    /// Whether everything was read.
+    public var isAtEnd: Bool { offset >= data.endIndex }
+
     public mutating func readInt() -> Int? {
         guard offset >= data.startIndex, offset + 8 <= data.endIndex else { return nil }
         let start = offset - data.startIndex
@@ -62,6 +85,29 @@ public struct MemoReader {
         guard let count = readInt(), count >= 0, count <= data.endIndex - offset else { return nil }
         let start = offset - data.startIndex
         // Decoded straight from the buffer: a Data slice per string cost more than the decoding.
+        let string = data.withUnsafeBytes { String(decoding: UnsafeRawBufferPointer(rebasing: $0[start..<(start + count)]), as: UTF8.self) }
+        offset += count
+        return string
+    }
+
+    /// What `writeCompact(_: Int)` wrote; nil when cut short or longer than 63 bits.
+    public mutating func readCompact() -> Int? {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < data.endIndex, shift < 63 {
+            let byte = data[offset]
+            offset += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 { return value <= UInt64(Int.max) ? Int(value) : nil }
+            shift += 7
+        }
+        return nil
+    }
+
+    /// What `writeCompact(_: String)` wrote.
+    public mutating func readCompactString() -> String? {
+        guard let count = readCompact(), count <= data.endIndex - offset else { return nil }
+        let start = offset - data.startIndex
         let string = data.withUnsafeBytes { String(decoding: UnsafeRawBufferPointer(rebasing: $0[start..<(start + count)]), as: UTF8.self) }
         offset += count
         return string

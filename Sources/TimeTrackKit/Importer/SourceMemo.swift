@@ -1,0 +1,165 @@
+import Foundation
+import TimeTrackCore
+
+/// What a whole reading of a source found, remembered so that the next run can tell the source
+/// unchanged without the pages' own memos: when every page it read still has the file stamp it
+/// had, and every item it found is settled (`ItemMemo`), reading the pages again would find the
+/// same items with the same raw values, so the run's result is those items, all settled.
+///
+/// Only a clean reading is remembered: local pages that all had a stamp, no problem, no page
+/// unread, and every item covered by the item memo (none guessed, none refused). Every reading
+/// that does read pages writes the entry again, empty when it was not clean, so an entry never
+/// outlives the pages it describes. Stamps change whenever a file does (its status-change time
+/// moves on every write and rename), so a page cannot come back to a remembered stamp.
+public struct SourceMemo: Equatable, Sendable {
+    /// The page memo row holding it (not a URL any page can have).
+    public static let url = "source:"
+    /// Its `page_hash` column (the row is found by URL and signature).
+    public static let pageHash = "source"
+
+    public struct Item: Equatable, Sendable {
+        public var key: String
+        /// The digest of its raw values (`ItemMemo.digest`, as the importer combines them).
+        public var digest: String
+        /// Where it was found ("page 2 item 5").
+        public var location: String
+
+        public init(key: String, digest: String, location: String) {
+            (self.key, self.digest, self.location) = (key, digest, location)
+        }
+    }
+
+    /// The source's first page as the reading was given it (another `url`, or `--file`, is
+    /// another reading).
+    public var firstURL: String
+    /// Every page read, in order.
+    public var pages: [String]
+    /// The digest of the pages' file stamps, in order (`stampsDigest`).
+    public var stamps: String
+    /// Every item found, in order.
+    public var items: [Item]
+    public var duplicatesMerged: Int
+
+    public init(firstURL: String, pages: [String], stamps: String, items: [Item], duplicatesMerged: Int) {
+        self.firstURL = firstURL
+        self.pages = pages
+        self.stamps = stamps
+        self.items = items
+        self.duplicatesMerged = duplicatesMerged
+    }
+
+    /// One digest for the stamps of a reading's pages, in order: a page's stamp is needed only
+    /// to be compared, and a source has hundreds of pages.
+    public static func stampsDigest(_ stamps: [String]) -> String {
+        SHA256.hex(stamps.joined(separator: "\n"))
+    }
+
+    /// Format version: a reader of another version finds nothing.
+    static let version = 1
+
+    /// Numbers and lengths in as few bytes as they need; URLs and keys as the bytes they share
+    /// with the one before, and the rest (a source's pages and keys mostly differ in their last
+    /// path segment).
+    public var encoded: Data {
+        var writer = MemoWriter()
+        writer.writeCompact(Self.version)
+        writer.writeCompact(firstURL)
+        writer.writeCompact(stamps)
+        writer.writeCompact(duplicatesMerged)
+        writer.writeCompact(pages.count)
+        var previous = ""
+        for page in pages {
+            Self.writeShared(page, after: previous, into: &writer)
+            previous = page
+        }
+        writer.writeCompact(items.count)
+        previous = ""
+        for item in items {
+            Self.writeShared(item.key, after: previous, into: &writer)
+            previous = item.key
+            writer.writeCompact(item.digest)
+            writer.writeCompact(item.location)
+        }
+        return writer.data
+    }
+
+    /// Decodes an entry; nil for an empty one (the last reading was not clean) or anything malformed.
+    public init?(_ data: Data) {
+        var reader = MemoReader(data)
+        guard reader.readCompact() == Self.version, let firstURL = reader.readCompactString(), let stamps = reader.readCompactString(), let merged = reader.readCompact(),
+            let pageCount = reader.readCompact(), pageCount > 0, pageCount <= data.count
+        else { return nil }
+        var pages: [String] = []
+        pages.reserveCapacity(pageCount)
+        var previous = ""
+        for _ in 0..<pageCount {
+            guard let page = Self.readShared(after: previous, from: &reader) else { return nil }
+            pages.append(page)
+            previous = page
+        }
+        guard let itemCount = reader.readCompact(), itemCount <= data.count else { return nil }
+        var items: [Item] = []
+        items.reserveCapacity(itemCount)
+        previous = ""
+        for _ in 0..<itemCount {
+            guard let key = Self.readShared(after: previous, from: &reader), let digest = reader.readCompactString(), let location = reader.readCompactString() else { return nil }
+            items.append(Item(key: key, digest: digest, location: location))
+            previous = key
+        }
+        guard reader.isAtEnd else { return nil }
+        self.init(firstURL: firstURL, pages: pages, stamps: stamps, items: items, duplicatesMerged: merged)
+    }
+
+    /// How many UTF-8 bytes `text` shares with `previous` (cut at a scalar's start), then the rest.
+    static func writeShared(_ text: String, after previous: String, into writer: inout MemoWriter) {
+        var shared = 0
+        for (a, b) in zip(text.unicodeScalars, previous.unicodeScalars) {
+            guard a == b else { break }
+            shared += UTF8.width(a)
+        }
+        writer.writeCompact(shared)
+        writer.writeCompact(String(decoding: text.utf8.dropFirst(shared), as: UTF8.self))
+    }
+
+    static func readShared(after previous: String, from reader: inout MemoReader) -> String? {
+        guard let shared = reader.readCompact(), shared <= previous.utf8.count, let rest = reader.readCompactString() else { return nil }
+        return String(decoding: previous.utf8.prefix(shared), as: UTF8.self) + rest
+    }
+}
+
+extension ImportContext {
+    /// The source memo written for `signature` (one query), if its last reading was clean.
+    public func rememberedSource(signature: String) -> SourceMemo? {
+        memo?.recall(sourceID: source.id, url: SourceMemo.url, pageHash: SourceMemo.pageHash, signature: signature).flatMap(SourceMemo.init)
+    }
+
+    /// Queues the source memo to write after the run: `saved`, or an empty entry that says the
+    /// reading was not clean (so an older entry cannot serve).
+    public func rememberSource(_ saved: SourceMemo?, signature: String) {
+        guard memo != nil else { return }
+        memoEntries.append(MemoEntry(url: SourceMemo.url, pageHash: SourceMemo.pageHash, signature: signature, payload: saved?.encoded ?? Data()))
+    }
+
+    /// The result of reading the source again when nothing it read can have changed: every
+    /// remembered item settled, every remembered page's file with its remembered stamp. nil as
+    /// soon as anything differs (then the source is read as usual). Reads no page.
+    public func unchangedReading(_ saved: SourceMemo) -> ImportResult? {
+        guard let items, saved.firstURL == source.url.absoluteString else { return nil }
+        var result = ImportResult()
+        result.settled.reserveCapacity(saved.items.count)
+        for item in saved.items {
+            guard let settled = items.settled(key: item.key, digest: item.digest) else { return nil }
+            result.settled.append(SettledItem(key: item.key, dated: settled.dated, location: item.location))
+        }
+        var stamps: [String] = []
+        stamps.reserveCapacity(saved.pages.count)
+        for page in saved.pages {
+            guard shouldStop?() != true, let url = URL(string: page), let stamp = fetcher.stamp(of: url)?.stamp else { return nil }
+            stamps.append(stamp)
+        }
+        guard SourceMemo.stampsDigest(stamps) == saved.stamps else { return nil }
+        result.pagesFetched = saved.pages.count
+        result.duplicatesMerged = saved.duplicatesMerged
+        return result
+    }
+}
