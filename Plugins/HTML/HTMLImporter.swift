@@ -495,7 +495,7 @@ public struct HTMLImporter: Importer, Sendable {
         // covered by the item memo. Any other reading says so (an older entry must not serve).
         if memo != nil {
             let kept = raws.indices.filter { !dropped.contains($0) }
-            let stamped = pageStamps.compactMap(\.stamp)
+            let stamped = pageStamps.compactMap { page in page.stamp.map { (url: page.url, stamp: $0) } }
             let items = kept.compactMap { index in
                 digests[index].flatMap { covered.contains(raws[index].key) ? SourceMemo.Item(key: raws[index].key, digest: $0, location: raws[index].location) : nil }
             }
@@ -504,8 +504,7 @@ public struct HTMLImporter: Importer, Sendable {
                 && result.found == kept.count
             context.rememberSource(
                 clean
-                    ? SourceMemo(
-                        firstURL: source.url.absoluteString, pages: pageStamps.map(\.url), stamps: SourceMemo.stampsDigest(stamped), items: items, duplicatesMerged: result.duplicatesMerged)
+                    ? SourceMemo(firstURL: source.url.absoluteString, stamped: stamped, items: items, duplicatesMerged: result.duplicatesMerged)
                     : nil, signature: signature)
         }
         // Listing pages read afresh, remembered: an item the item memo covers by its digest only,

@@ -14,8 +14,10 @@ import TimeTrackReview
     @Test func encodedAndDecodedWithSharedPrefixes() throws {
         let memo = SourceMemo(
             firstURL: "file:///imports/news.html",
-            pages: ["file:///imports/news.html", "https://school.example/news/caf\u{E9}.html", "https://school.example/news/cafe\u{301}.html", "https://school.example/news/🎒-day.html"],
-            stamps: SourceMemo.stampsDigest(["1:2:3:4:5", "1:3:3:4:5"]),
+            stamped: [
+                ("file:///imports/news.html", "1:2:3:4:5"), ("https://school.example/news/caf\u{E9}.html", "1:3:3:4:5"),
+                ("https://school.example/news/cafe\u{301}.html", "1:4:3:4:5"), ("https://school.example/news/🎒-day.html", "1:5:3:4:5"),
+            ],
             items: [
                 SourceMemo.Item(key: "https://school.example/news/caf\u{E9}.html", digest: String(repeating: "a", count: 64), location: "page 1 item 1"),
                 SourceMemo.Item(key: "https://school.example/news/cafe\u{301}.html", digest: String(repeating: "b", count: 64), location: "page 1 item 2"),
@@ -26,11 +28,12 @@ import TimeTrackReview
         // A news source: shared prefixes are not repeated, lengths take a byte.
         let urls = (1...100).map { "https://school.example/news/2026/article-\($0).html" }
         let news = SourceMemo(
-            firstURL: urls[0], pages: urls, stamps: SourceMemo.stampsDigest(urls),
+            firstURL: urls[0], stamped: urls.map { ($0, "2049:\($0.utf8.count):11000:1790000000000000000:1790000000000000000") },
             items: urls.map { SourceMemo.Item(key: $0, digest: SHA256.hex($0), location: "page 1 item 1") }, duplicatesMerged: 0)
         let bytes = news.encoded
         #expect(SourceMemo(bytes) == news)
-        #expect(bytes.count < 100 * (64 + 13 + 2 * 12), "\(bytes.count) bytes")
+        #expect(bytes.count < 100 * (64 + 13 + 2 * 12 + 5), "\(bytes.count) bytes")
+        #expect(news.pages.map(\.check) == urls.map { SourceMemo.check("2049:\($0.utf8.count):11000:1790000000000000000:1790000000000000000") })
         // An empty entry (the last reading was not clean), a cut one, another version: nothing.
         #expect(SourceMemo(Data()) == nil)
         #expect(SourceMemo(data.prefix(data.count - 3)) == nil)

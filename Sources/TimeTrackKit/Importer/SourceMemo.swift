@@ -29,18 +29,29 @@ public struct SourceMemo: Equatable, Sendable {
         }
     }
 
+    /// A page read, and a 32-bit check of its file's stamp (FNV-1a: a changed page is found
+    /// without looking at the rest; `stamps` is what decides).
+    public struct Page: Equatable, Sendable {
+        public var url: String
+        public var check: UInt32
+
+        public init(url: String, check: UInt32) {
+            (self.url, self.check) = (url, check)
+        }
+    }
+
     /// The source's first page as the reading was given it (another `url`, or `--file`, is
     /// another reading).
     public var firstURL: String
     /// Every page read, in order.
-    public var pages: [String]
-    /// The digest of the pages' file stamps, in order (`stampsDigest`).
+    public var pages: [Page]
+    /// The SHA-256 of the pages' file stamps, in order (`stampsDigest`).
     public var stamps: String
     /// Every item found, in order.
     public var items: [Item]
     public var duplicatesMerged: Int
 
-    public init(firstURL: String, pages: [String], stamps: String, items: [Item], duplicatesMerged: Int) {
+    public init(firstURL: String, pages: [Page], stamps: String, items: [Item], duplicatesMerged: Int) {
         self.firstURL = firstURL
         self.pages = pages
         self.stamps = stamps
@@ -48,10 +59,23 @@ public struct SourceMemo: Equatable, Sendable {
         self.duplicatesMerged = duplicatesMerged
     }
 
-    /// One digest for the stamps of a reading's pages, in order: a page's stamp is needed only
-    /// to be compared, and a source has hundreds of pages.
+    /// What a reading read: each page with its file's stamp.
+    public init(firstURL: String, stamped: [(url: String, stamp: String)], items: [Item], duplicatesMerged: Int) {
+        self.init(
+            firstURL: firstURL, pages: stamped.map { Page(url: $0.url, check: Self.check($0.stamp)) }, stamps: Self.stampsDigest(stamped.map(\.stamp)), items: items,
+            duplicatesMerged: duplicatesMerged)
+    }
+
+    /// One digest for the stamps of a reading's pages, in order.
     public static func stampsDigest(_ stamps: [String]) -> String {
         SHA256.hex(stamps.joined(separator: "\n"))
+    }
+
+    /// FNV-1a of a stamp's bytes.
+    public static func check(_ stamp: String) -> UInt32 {
+        var hash: UInt32 = 0x811C_9DC5
+        for byte in stamp.utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+        return hash
     }
 
     /// Format version: a reader of another version finds nothing.
@@ -69,8 +93,9 @@ public struct SourceMemo: Equatable, Sendable {
         writer.writeCompact(pages.count)
         var previous = ""
         for page in pages {
-            Self.writeShared(page, after: previous, into: &writer)
-            previous = page
+            Self.writeShared(page.url, after: previous, into: &writer)
+            previous = page.url
+            writer.writeCompact(Int(page.check))
         }
         writer.writeCompact(items.count)
         previous = ""
@@ -89,13 +114,13 @@ public struct SourceMemo: Equatable, Sendable {
         guard reader.readCompact() == Self.version, let firstURL = reader.readCompactString(), let stamps = reader.readCompactString(), let merged = reader.readCompact(),
             let pageCount = reader.readCompact(), pageCount > 0, pageCount <= data.count
         else { return nil }
-        var pages: [String] = []
+        var pages: [Page] = []
         pages.reserveCapacity(pageCount)
         var previous = ""
         for _ in 0..<pageCount {
-            guard let page = Self.readShared(after: previous, from: &reader) else { return nil }
-            pages.append(page)
-            previous = page
+            guard let url = Self.readShared(after: previous, from: &reader), let check = reader.readCompact(), let check32 = UInt32(exactly: check) else { return nil }
+            pages.append(Page(url: url, check: check32))
+            previous = url
         }
         guard let itemCount = reader.readCompact(), itemCount <= data.count else { return nil }
         var items: [Item] = []
@@ -154,7 +179,7 @@ extension ImportContext {
         var stamps: [String] = []
         stamps.reserveCapacity(saved.pages.count)
         for page in saved.pages {
-            guard shouldStop?() != true, let url = URL(string: page), let stamp = fetcher.stamp(of: url)?.stamp else { return nil }
+            guard shouldStop?() != true, let url = URL(string: page.url), let stamp = fetcher.stamp(of: url)?.stamp, SourceMemo.check(stamp) == page.check else { return nil }
             stamps.append(stamp)
         }
         guard SourceMemo.stampsDigest(stamps) == saved.stamps else { return nil }
