@@ -30,11 +30,11 @@ import TimeTrackKit
         _ = utimensat(AT_FDCWD, path, &times, 0)
     }
 
-    @Test func unchangedFilesAreNotReadAndChangedOnesAlwaysAre() throws {
-        let dir = try TemporaryDirectory("file-stamps")
-        defer { dir.remove() }
-        try dir.write("imports/news.html", Self.listing(["Board meeting", "Picture day", "Bus routes"]))
-        for number in 1...3 { try dir.write("imports/news/\(number).html", Self.article("Article \(number) text")) }
+    /// A listing of three articles, each with a page of its own, and the source's definition in
+    /// `dir/imports`: the source, and a pipeline on a fixed date.
+    static func newsSite(in dir: TemporaryDirectory) throws -> (SourceDefinition, ImportPipeline) {
+        try dir.write("imports/news.html", listing(["Board meeting", "Picture day", "Bus routes"]))
+        for number in 1...3 { try dir.write("imports/news/\(number).html", article("Article \(number) text")) }
         try dir.write(
             "imports/news.json",
             """
@@ -42,11 +42,17 @@ import TimeTrackKit
               "options": { "item": "ul.news li", "fields": { "title": "a", "link": "a@href", "date": "time" },
                            "detail": { "link": "link", "fields": { "body": "div.body" } } } }
             """)
-        let store = try SQLiteStore(path: dir.path("s.sqlite"))
-        defer { store.close() }
-        let source = try SourceDefinition.load(file: dir.path("imports/news.json"))
         var pipeline = ImportPipeline(importsRoot: dir.url.appendingPathComponent("imports"))
         pipeline.now = { ISO8601DateFormatter().date(from: "2026-10-10T12:00:00Z") ?? Date() }
+        return (try SourceDefinition.load(file: dir.path("imports/news.json")), pipeline)
+    }
+
+    @Test func unchangedFilesAreNotReadAndChangedOnesAlwaysAre() throws {
+        let dir = try TemporaryDirectory("file-stamps")
+        defer { dir.remove() }
+        let (source, pipeline) = try Self.newsSite(in: dir)
+        let store = try SQLiteStore(path: dir.path("s.sqlite"))
+        defer { store.close() }
         func run() throws -> SourceRunSummary { try pipeline.importSource(source, into: store, by: "test") }
         func stamps() throws -> Int { try store.db.row("SELECT count(stamp) FROM page_memo") { $0.int(0) } ?? -1 }
 

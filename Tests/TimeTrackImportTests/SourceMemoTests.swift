@@ -45,20 +45,9 @@ import TimeTrackReview
     @Test func anUnchangedSourceIsKnownFromOneRowAndAnythingElseIsRead() throws {
         let dir = try TemporaryDirectory("source-memo")
         defer { dir.remove() }
-        try dir.write("imports/news.html", FileStampTests.listing(["Board meeting", "Picture day", "Bus routes"]))
-        for number in 1...3 { try dir.write("imports/news/\(number).html", FileStampTests.article("Article \(number) text")) }
-        try dir.write(
-            "imports/news.json",
-            """
-            { "id": "news", "importer": "html", "kind": "announcement", "url": "news.html", "baseURL": "https://school.example/", "timeZone": "America/Denver",
-              "options": { "item": "ul.news li", "fields": { "title": "a", "link": "a@href", "date": "time" },
-                           "detail": { "link": "link", "fields": { "body": "div.body" } } } }
-            """)
+        let (source, pipeline) = try FileStampTests.newsSite(in: dir)
         let store = try SQLiteStore(path: dir.path("s.sqlite"))
         defer { store.close() }
-        let source = try SourceDefinition.load(file: dir.path("imports/news.json"))
-        var pipeline = ImportPipeline(importsRoot: dir.url.appendingPathComponent("imports"))
-        pipeline.now = { ISO8601DateFormatter().date(from: "2026-10-10T12:00:00Z") ?? Date() }
         func run() throws -> SourceRunSummary { try pipeline.importSource(source, into: store, by: "test") }
         func sourceRow() throws -> Data? { try store.db.row("SELECT payload FROM page_memo WHERE url = 'source:'") { $0.data(0) } }
         func pageRows() throws -> Int { try store.db.row("SELECT count(*) FROM page_memo WHERE url <> 'source:'") { $0.int(0) } ?? -1 }
