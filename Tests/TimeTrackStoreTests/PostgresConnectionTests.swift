@@ -43,6 +43,53 @@ import TimeTrackCore
     }
 }
 
+/// New items' inserts held and sent many at once: in order, as one statement, before anything
+/// else runs; a savepoint that rolls back takes its held inserts with it; a failure surfaces
+/// and ends the transaction.
+@Suite(.serialized) struct PostgresHeldInsertTests {
+    @Test func multiRowRepeatsTheTupleOnly() {
+        #expect(PostgresConnection.multiRow("INSERT INTO t (a, b)\nVALUES (?, ?)", count: 3) == "INSERT INTO t (a, b)\nVALUES (?, ?), (?, ?), (?, ?)")
+        #expect(PostgresConnection.multiRow("INSERT INTO t (a) VALUES (?)", count: 1) == "INSERT INTO t (a) VALUES (?)")
+    }
+
+    @Test func heldInsertsGoInOrderBeforeAnythingElse() throws {
+        if let reason = PostgresServer.unavailable {
+            if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record(Comment(rawValue: "PostgreSQL test not run: \(reason)")) }
+            print("PostgresHeldInsertTests skipped: \(reason)")
+            return
+        }
+        let server = try PostgresServer()
+        defer { server.remove() }
+        let db = try PostgresConnection(server.address())
+        defer { db.close() }
+        try db.execute("CREATE TABLE parents (id integer PRIMARY KEY, name text); CREATE TABLE children (parent integer NOT NULL REFERENCES parents (id), note text)")
+        let statements = ["INSERT INTO parents (id, name)\nVALUES (?, ?)", "INSERT INTO children (parent, note) VALUES (?, ?)"]
+        func hold(_ id: Int) throws { try db.insertHeld(statements, [[.integer(Int64(id)), .text("p\(id)")], [.integer(Int64(id)), .text("'; DROP TABLE parents; --")]]) }
+        try db.transaction {
+            for id in 1...70 { try hold(id) }  // 64 sent, 6 held
+            // A query sees every held row: they are sent before it.
+            #expect(try db.scalar("SELECT count(*) FROM parents") == "70")
+            try hold(71)
+            // A savepoint that rolls back drops what was held inside it, not what came before.
+            _ = try? db.transaction { () throws -> Void in
+                try hold(72)
+                throw TimeTrackError(.validation, "no")
+            }
+            try hold(73)
+        }
+        #expect(try db.query("SELECT id FROM parents ORDER BY id").compactMap { $0.first ?? nil }.compactMap { Int($0) } == Array(1...71) + [73])
+        #expect(try db.scalar("SELECT count(*) FROM children WHERE note = $1", ["'; DROP TABLE parents; --"]) == "72")
+        // A held insert that fails (a duplicate) fails the transaction when it is sent: nothing stays.
+        #expect(throws: TimeTrackError.self) {
+            try db.transaction {
+                try hold(100)
+                try hold(1)
+            }
+        }
+        #expect(try db.scalar("SELECT count(*) FROM parents WHERE id = 100") == "0")
+    }
+}
+
 /// The schema on a real PostgreSQL server: made at the current version, idempotent, the app's
 /// views giving what the SQLite views give, the audit log append-only, the app's role reading
 /// the views and nothing else, and a database that is not a store refused.

@@ -165,8 +165,47 @@ public final class PostgresConnection {
     /// The server's version number (150018 for 15.18).
     public var serverVersion: Int { handle.map { Int(pq.serverVersion($0)) } ?? 0 }
 
+    // MARK: Held inserts
+
+    /// New items' inserts held to go as one statement (`hold`): the statements, and each
+    /// item's parameters for each of them.
+    private var heldStatements: [String] = []
+    private var heldItems: [[[String?]]] = []
+    /// Items held at most: one statement's parameters stay far under PostgreSQL's 65,535.
+    static let heldItemsMost = 64
+
+    /// Holds one new item's inserts until anything else runs on the connection (or 64 are
+    /// held), then sends them all as one statement: one round trip and one executor start-up
+    /// for many items, where each item was one of each.
+    func hold(_ statements: [String], _ parameters: [[String?]]) throws {
+        guard depth > 0 else {
+            let combined = SQLDialect.postgres.combining(statements) ?? statements.joined(separator: "; ")
+            try executePrepared(combined, parameters.flatMap { $0 }, text: Self.numbered)
+            return
+        }
+        if statements != heldStatements {
+            try sendHeld()
+            heldStatements = statements
+        }
+        heldItems.append(parameters)
+        if heldItems.count >= Self.heldItemsMost { try sendHeld() }
+    }
+
+    /// Sends the held inserts (before any other statement, and before a commit).
+    private func sendHeld() throws {
+        guard !heldItems.isEmpty else { return }
+        let (statements, items) = (heldStatements, heldItems)
+        heldItems = []
+        let parts = statements.map { Self.multiRow($0, count: items.count) }
+        var parameters: [String?] = []
+        for part in statements.indices { for item in items { parameters += item[part] } }
+        let combined = SQLDialect.postgres.combining(parts) ?? parts.joined(separator: "; ")
+        try executePrepared(combined, parameters, text: Self.numbered)
+    }
+
     /// Runs a script of statements that take no values (the schema's migrations).
     public func execute(_ script: String) throws {
+        try sendHeld()
         guard let handle else { throw TimeTrackError(.database, "the PostgreSQL connection is closed") }
         let result = script.withCString { pq.exec(handle, $0) }
         defer { pq.clear(result) }
@@ -198,6 +237,7 @@ public final class PostgresConnection {
     /// Runs one statement: its rows and how many rows it changed (`PQcmdTuples`).
     @discardableResult
     func execute(_ sql: String, _ parameters: [String?]) throws -> (rows: [[String?]], changed: Int) {
+        try sendHeld()
         guard let handle else { throw TimeTrackError(.database, "the PostgreSQL connection is closed") }
         return try withParameters(parameters) { values in
             let result = sql.withCString { pq.execParams(handle, $0, Int32(parameters.count), nil, values, nil, nil, 0) }
@@ -214,6 +254,7 @@ public final class PostgresConnection {
     /// `text` turns `sql` into what the server is sent, once, when it is prepared.
     @discardableResult
     func executePrepared(_ sql: String, _ parameters: [String?], text: (String) -> String = { $0 }) throws -> (rows: [[String?]], changed: Int) {
+        try sendHeld()
         guard let handle else { throw TimeTrackError(.database, "the PostgreSQL connection is closed") }
         let name: String
         if let known = prepared[sql] {
@@ -280,6 +321,9 @@ public final class PostgresConnection {
         /// Undoes this level: its savepoint, or the whole transaction.
         func rollBack() {
             (auditHead, itemHead) = (nil, nil)
+            // Inserts held since this level began go with it (those before it were sent when
+            // its savepoint was).
+            heldItems = []
             announcements.removeSubrange(min(announced, announcements.count)...)
             try? execute(depth == 0 ? "ROLLBACK" : "ROLLBACK TO SAVEPOINT \(name); RELEASE SAVEPOINT \(name)")
         }

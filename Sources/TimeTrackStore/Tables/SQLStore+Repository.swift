@@ -107,13 +107,9 @@ extension SQLStore {
         let (appendValues, head) = try auditValues(decision(row))
         let statements = [Self.itemInsert, projection.insert, Self.revisionInsert, Self.auditAppend]
         let values = [Self.itemValues(row, content), [.integer(row.seq)] + projection.values, Self.revisionValues(revision, to: row), appendValues]
-        // The row, its typed row, its revision and the audit entry in one statement where the
-        // engine can (PostgreSQL), else one at a time.
-        if let combined = sql.dialect.combining(statements) {
-            try sql.run(combined, values.flatMap { $0 })
-        } else {
-            for (statement, bound) in zip(statements, values) { try sql.run(statement, bound) }
-        }
+        // The row, its typed row, its revision and the audit entry: on PostgreSQL held and sent
+        // with the next items' as one statement; on SQLite one at a time.
+        try sql.insertHeld(statements, values)
         if revision.state == .pending { try sql.announcePending(row.id) }
         sql.auditHead = head
         return row

@@ -38,6 +38,11 @@ protocol SQLSession: AnyObject {
     /// The last item number this transaction gave, so the next needs no read (forgotten with
     /// the audit head).
     var itemHead: Int64? { get set }
+    /// Runs `statements` (plain `INSERT … VALUES (?, …)`) with `values`, one list each, for one
+    /// new item; an engine may hold them and send several items' at once, before anything else
+    /// runs on the connection (PostgreSQL: one statement for up to 64 items). Inside a
+    /// transaction only; a failure then surfaces with a later statement and ends the transaction.
+    func insertHeld(_ statements: [String], _ values: [[SQLValue]]) throws
 }
 
 extension SQLSession {
@@ -107,4 +112,8 @@ extension Database: SQLSession {
     /// A file has no listeners to tell.
     func announcePending(_ id: String) throws {}
 
+    /// In-process: nothing to save by holding them.
+    func insertHeld(_ statements: [String], _ values: [[SQLValue]]) throws {
+        for (statement, bound) in zip(statements, values) { try run(statement, bound) }
+    }
 }
