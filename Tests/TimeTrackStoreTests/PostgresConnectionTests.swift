@@ -48,8 +48,8 @@ import TimeTrackCore
 /// and ends the transaction.
 @Suite(.serialized) struct PostgresHeldInsertTests {
     @Test func multiRowRepeatsTheTupleOnly() {
-        #expect(PostgresConnection.multiRow("INSERT INTO t (a, b)\nVALUES (?, ?)", count: 3) == "INSERT INTO t (a, b)\nVALUES (?, ?), (?, ?), (?, ?)")
-        #expect(PostgresConnection.multiRow("INSERT INTO t (a) VALUES (?)", count: 1) == "INSERT INTO t (a) VALUES (?)")
+        #expect(HeldInserts.multiRow("INSERT INTO t (a, b)\nVALUES (?, ?)", count: 3) == "INSERT INTO t (a, b)\nVALUES (?, ?), (?, ?), (?, ?)")
+        #expect(HeldInserts.multiRow("INSERT INTO t (a) VALUES (?)", count: 1) == "INSERT INTO t (a) VALUES (?)")
     }
 
     @Test func heldInsertsGoInOrderBeforeAnythingElse() throws {

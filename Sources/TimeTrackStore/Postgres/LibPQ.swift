@@ -167,40 +167,16 @@ public final class PostgresConnection {
 
     // MARK: Held inserts
 
-    /// New items' inserts held to go as one statement (`hold`): the statements, and each
-    /// item's parameters for each of them.
-    private var heldStatements: [String] = []
-    private var heldItems: [[[String?]]] = []
-    /// Items held at most: one statement's parameters stay far under PostgreSQL's 65,535.
-    static let heldItemsMost = 64
+    /// New items' inserts held to go as one statement (`insertHeld`): one round trip and one
+    /// executor start-up for up to 64 items, where each item was one of each.
+    var held = HeldInserts()
 
-    /// Holds one new item's inserts until anything else runs on the connection (or 64 are
-    /// held), then sends them all as one statement: one round trip and one executor start-up
-    /// for many items, where each item was one of each.
-    func hold(_ statements: [String], _ parameters: [[String?]]) throws {
-        guard depth > 0 else {
-            let combined = SQLDialect.postgres.combining(statements) ?? statements.joined(separator: "; ")
-            try executePrepared(combined, parameters.flatMap { $0 }, text: Self.numbered)
-            return
-        }
-        if statements != heldStatements {
-            try sendHeld()
-            heldStatements = statements
-        }
-        heldItems.append(parameters)
-        if heldItems.count >= Self.heldItemsMost { try sendHeld() }
-    }
-
-    /// Sends the held inserts (before any other statement, and before a commit).
-    private func sendHeld() throws {
-        guard !heldItems.isEmpty else { return }
-        let (statements, items) = (heldStatements, heldItems)
-        heldItems = []
-        let parts = statements.map { Self.multiRow($0, count: items.count) }
-        var parameters: [String?] = []
-        for part in statements.indices { for item in items { parameters += item[part] } }
-        let combined = SQLDialect.postgres.combining(parts) ?? parts.joined(separator: "; ")
-        try executePrepared(combined, parameters, text: Self.numbered)
+    /// Sends the held inserts as one statement (before any other statement, and before a commit).
+    func sendHeld() throws {
+        guard !held.isEmpty else { return }
+        let parts = held.take()
+        let combined = SQLDialect.postgres.combining(parts.map(\.sql)) ?? ""
+        try executePrepared(combined, parts.flatMap(\.values).map(Self.parameter), text: Self.numbered)
     }
 
     /// Runs a script of statements that take no values (the schema's migrations).
@@ -323,7 +299,7 @@ public final class PostgresConnection {
             (auditHead, itemHead) = (nil, nil)
             // Inserts held since this level began go with it (those before it were sent when
             // its savepoint was).
-            heldItems = []
+            held.drop()
             announcements.removeSubrange(min(announced, announcements.count)...)
             try? execute(depth == 0 ? "ROLLBACK" : "ROLLBACK TO SAVEPOINT \(name); RELEASE SAVEPOINT \(name)")
         }

@@ -36,14 +36,13 @@ extension PostgresConnection: SQLSession {
     var inTransaction: Bool { depth > 0 }
 
     func insertHeld(_ statements: [String], _ values: [[SQLValue]]) throws {
-        try hold(statements, values.map { $0.map(Self.parameter) })
-    }
-
-    /// `statement` (`INSERT … VALUES (…)`) with its tuple of placeholders repeated `count` times.
-    static func multiRow(_ statement: String, count: Int) -> String {
-        guard count > 1, let values = statement.range(of: "VALUES (", options: .backwards) else { return statement }
-        let tuple = statement[statement.index(before: values.upperBound)...]
-        return statement[..<statement.index(before: values.upperBound)] + Array(repeating: String(tuple), count: count).joined(separator: ", ")
+        guard inTransaction else {
+            try run(SQLDialect.postgres.combining(statements) ?? "", values.flatMap { $0 })
+            return
+        }
+        if !held.takes(statements) { try sendHeld() }
+        held.add(statements, values)
+        if held.isFull { try sendHeld() }
     }
 
     /// A value as libpq's text parameter (`bytea` as `\x` and hex digits).
