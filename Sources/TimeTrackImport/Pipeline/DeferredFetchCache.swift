@@ -5,17 +5,28 @@ import TimeTrackCore
 /// connection; what it would save is kept here and written by the importing connection when the
 /// source is applied (`flush`). Reading connections never write.
 final class DeferredFetchCache: FetchCache, @unchecked Sendable {
-    private let reading: FetchCache?
     private let lock = NSLock()
+    /// The connection of the lane reading the source (set when its reading starts: a lane's
+    /// connection is never used by two threads at once, and a reading runs in whichever lane
+    /// is free).
+    private var reading: FetchCache?
     private var pending: [(url: String, response: CachedResponse)] = []
 
-    init(reading: FetchCache?) { self.reading = reading }
+    init(reading: FetchCache? = nil) { self.reading = reading }
+
+    /// Answers come from `connection` from now on: the lane that reads the source.
+    func read(through connection: FetchCache?) {
+        lock.lock()
+        reading = connection
+        lock.unlock()
+    }
 
     func cachedResponse(for url: String) throws -> CachedResponse? {
         lock.lock()
         let own = pending.last { $0.url == url }?.response
+        let connection = reading
         lock.unlock()
-        return try own ?? reading?.cachedResponse(for: url)
+        return try own ?? connection?.cachedResponse(for: url)
     }
 
     func saveResponse(_ response: CachedResponse, for url: String) throws {

@@ -38,8 +38,9 @@ public enum SourceImports {
         func connection(_ lane: Int) -> any ImportStore { readers.isEmpty ? store : readers[lane % lanes] }
         // Without read-ahead the importing connection is the cache; with it, each source's cache
         // writes wait for its turn to be applied.
-        let caches: [DeferredFetchCache?] = sources.indices.map { index in
-            readers.isEmpty ? nil : DeferredFetchCache(reading: connection(index))
+        // Each reads through the connection of the lane that reads its source (set then).
+        let caches: [DeferredFetchCache?] = sources.indices.map { _ in
+            readers.isEmpty ? nil : DeferredFetchCache()
         }
         let pipelines: [Result<ImportPipeline, TimeTrackError>] = sources.indices.map { index in
             do { return .success(try makePipeline(index, caches[index] ?? store)) } catch let error as TimeTrackError {
@@ -65,6 +66,7 @@ public enum SourceImports {
         } _: { index, lane -> SourceReading? in
             guard case .success(let pipeline) = pipelines[index] else { return nil }
             began.set(index, pipeline.now())
+            caches[index]?.read(through: connection(lane))
             return try pipeline.read(sources[index], using: connection(lane), file: file)
         }
         defer { ahead.finish() }
