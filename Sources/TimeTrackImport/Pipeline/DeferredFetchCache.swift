@@ -12,8 +12,6 @@ final class DeferredFetchCache: FetchCache, @unchecked Sendable {
     private var reading: FetchCache?
     private var pending: [(url: String, response: CachedResponse)] = []
 
-    init(reading: FetchCache? = nil) { self.reading = reading }
-
     /// Answers come from `connection` from now on: the lane that reads the source.
     func read(through connection: FetchCache?) {
         lock.lock()

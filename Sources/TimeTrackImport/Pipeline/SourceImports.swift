@@ -66,8 +66,9 @@ public enum SourceImports {
         } _: { index, lane -> SourceReading? in
             guard case .success(let pipeline) = pipelines[index] else { return nil }
             began.set(index, pipeline.now())
-            caches[index]?.read(through: connection(lane))
-            return try pipeline.read(sources[index], using: connection(lane), file: file)
+            let reader = connection(lane)
+            caches[index]?.read(through: reader)
+            return try pipeline.read(sources[index], using: reader, file: file)
         }
         defer { ahead.finish() }
         var stoppedAt = sources.count
