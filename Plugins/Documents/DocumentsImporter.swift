@@ -100,10 +100,11 @@ public struct DocumentsImporter: Importer {
     static let fingerprintDigestField = "@fingerprint"
 
     /// How the page was read: other options or another version read it again.
-    /// Kept as its SHA-256 (every memo row holds it).
+    /// Kept as its SHA-256 (every memo row holds it). `memo 3`: integers in as few bytes as
+    /// they need (`MemoWriter`).
     var signature: String {
         SHA256.hex(
-            "documents/\(DocumentsImporter.info.version)|\(source.publicURL.absoluteString)|" + JSONValue.object(source.options).canonicalText)
+            "documents/\(DocumentsImporter.info.version)|memo 3|\(source.publicURL.absoluteString)|" + JSONValue.object(source.options).canonicalText)
     }
 
     public func run(_ context: ImportContext) throws -> ImportResult {

@@ -262,9 +262,10 @@ public struct HTMLImporter: Importer, Sendable {
     static func digest(_ values: [String: String]) -> String { ItemMemo.digest(RawItem(values)) }
 
     /// Identifies how pages were read: a change of options or importer version reads them again.
-    /// Kept as its SHA-256 (every memo row holds it). `memo 2`: listing entries by digest.
+    /// Kept as its SHA-256 (every memo row holds it). `memo 2`: listing entries by digest;
+    /// `memo 3`: integers in as few bytes as they need (`MemoWriter`).
     var signature: String {
-        SHA256.hex("html/\(HTMLImporter.info.version)|memo 2|\(source.kind.rawValue)|\(source.baseURL?.absoluteString ?? "")|" + JSONValue.object(source.options).canonicalText)
+        SHA256.hex("html/\(HTMLImporter.info.version)|memo 3|\(source.kind.rawValue)|\(source.baseURL?.absoluteString ?? "")|" + JSONValue.object(source.options).canonicalText)
     }
 
     /// One item found on a listing page, as the run carries it.

@@ -7,9 +7,17 @@ public struct MemoWriter {
 
     public init() {}
 
+    /// Any integer in as few bytes as it needs: zigzag (0, -1, 1, -2… as 0, 1, 2, 3…), then
+    /// 7 bits a byte. Counts and lengths, the most of a memo, take one byte (they took eight
+    /// before memo format 3).
     public mutating func write(_ value: Int) {
-        var v = UInt64(truncatingIfNeeded: value).littleEndian
-        withUnsafeBytes(of: &v) { data.append(contentsOf: $0) }
+        let zigzag = UInt64(bitPattern: Int64(value) << 1) ^ UInt64(bitPattern: Int64(value) >> 63)
+        var rest = zigzag
+        while rest >= 0x80 {
+            data.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        data.append(UInt8(rest))
     }
 
     public mutating func write(_ string: String) {
@@ -73,12 +81,21 @@ public struct MemoReader {
     /// Whether everything was read.
     public var isAtEnd: Bool { offset >= data.endIndex }
 
+    /// What `write(_: Int)` wrote; nil when cut short or longer than ten bytes.
     public mutating func readInt() -> Int? {
-        guard offset >= data.startIndex, offset + 8 <= data.endIndex else { return nil }
-        let start = offset - data.startIndex
-        let value = data.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: start, as: UInt64.self)) }
-        offset += 8
-        return Int(truncatingIfNeeded: value)
+        guard offset >= data.startIndex else { return nil }
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < data.endIndex, shift < 64 {
+            let byte = data[offset]
+            offset += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 {
+                return Int(Int64(bitPattern: (value >> 1) ^ (0 &- (value & 1))))
+            }
+            shift += 7
+        }
+        return nil
     }
 
     public mutating func readString() -> String? {
