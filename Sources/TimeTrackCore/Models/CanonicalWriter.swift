@@ -33,7 +33,11 @@ struct CanonicalWriter {
         key(name)
         bytes.append(UInt8(ascii: "\""))
         value.withUTF8 { utf8 in
-            for byte in utf8 {
+            // Runs of bytes that need no escape (most of a text) are copied whole.
+            var run = 0
+            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                if run < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<index])) }
+                run = index + 1
                 switch byte {
                 case UInt8(ascii: "\""): bytes.append(contentsOf: [92, 34])
                 case UInt8(ascii: "\\"): bytes.append(contentsOf: [92, 92])
@@ -42,12 +46,12 @@ struct CanonicalWriter {
                 case 0x0A: bytes.append(contentsOf: [92, UInt8(ascii: "n")])
                 case 0x0D: bytes.append(contentsOf: [92, UInt8(ascii: "r")])
                 case 0x09: bytes.append(contentsOf: [92, UInt8(ascii: "t")])
-                case 0..<0x20:
+                default:
                     let hex = Array("0123456789abcdef".utf8)
                     bytes.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
-                default: bytes.append(byte)
                 }
             }
+            if run < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...])) }
         }
         bytes.append(UInt8(ascii: "\""))
     }

@@ -72,26 +72,47 @@ public enum SafeText {
     /// rest as UTF-8) may hold an unsafe scalar: a quick scan that lets clean content skip
     /// the rewrite.
     public static func mayHoldUnsafe(json: String) -> Bool {
-        var utf8 = json.utf8.makeIterator()
-        var previous: UInt8 = 0, beforePrevious: UInt8 = 0
-        var backslashes = 0
-        while let byte = utf8.next() {
-            switch byte {
-            case 0x7F: return true
-            case 0x80...0x9F where previous == 0xC2: return true  // C1
-            case 0xAA...0xAE where previous == 0x80 && beforePrevious == 0xE2: return true
-            case 0xA6...0xA9 where previous == 0x81 && beforePrevious == 0xE2: return true
-            case UInt8(ascii: "u") where previous == UInt8(ascii: "\\") && backslashes % 2 == 1: return true  // \u00XX: a control (or an escape we cannot rule out cheaply)
-            // JSONEncoder writes \r, \b and \f as short escapes.
-            case UInt8(ascii: "r"), UInt8(ascii: "b"), UInt8(ascii: "f"):
-                if previous == UInt8(ascii: "\\") && backslashes % 2 == 1 { return true }
-            default: break
+        var json = json
+        return json.withUTF8 { utf8 in
+            let count = utf8.count
+            var index = 0
+            while index < count {
+                let byte = utf8[index]
+                index += 1
+                // Printable ASCII, the most of any text, is passed at once.
+                if byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\\") { continue }
+                switch byte {
+                case 0x7F: return true
+                case UInt8(ascii: "\\"):
+                    // A run of backslashes: an odd one escapes the byte after it. \u00XX is a
+                    // control (or an escape we cannot rule out cheaply); JSONEncoder writes \r,
+                    // \b and \f as short escapes.
+                    var run = 1
+                    while index < count, utf8[index] == UInt8(ascii: "\\") {
+                        run += 1
+                        index += 1
+                    }
+                    if run % 2 == 1, index < count {
+                        switch utf8[index] {
+                        case UInt8(ascii: "u"), UInt8(ascii: "r"), UInt8(ascii: "b"), UInt8(ascii: "f"): return true
+                        default: break
+                        }
+                    }
+                case 0xC2:
+                    // C1 controls: U+0080…U+009F.
+                    if index < count, (0x80...0x9F).contains(utf8[index]) { return true }
+                case 0xE2:
+                    // Bidi overrides U+202A…U+202E and isolates U+2066…U+2069.
+                    if index + 1 < count {
+                        let (second, third) = (utf8[index], utf8[index + 1])
+                        if second == 0x80, (0xAA...0xAE).contains(third) { return true }
+                        if second == 0x81, (0xA6...0xA9).contains(third) { return true }
+                    }
+                default: break
+                }
             }
-            backslashes = byte == UInt8(ascii: "\\") ? backslashes + 1 : 0
-            beforePrevious = previous
-            previous = byte
+            return false
         }
-        return false
     }
 
     /// Every string inside a JSON value cleaned.
