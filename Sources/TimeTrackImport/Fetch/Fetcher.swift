@@ -235,17 +235,25 @@ public final class Fetcher: PageFetcher, @unchecked Sendable {
                 .fetch, String(format: "the page is %.1f MB, over the %.1f MB limit", Double(size) / 1_048_576, Double(maxBytes) / 1_048_576),
                 fix: "a page this large is usually a mistake; check the url", context: ["url": url.absoluteString])
         }
-        // Read until end of file (it may have changed size since fstat), never past the limit.
-        var data = Data(count: min(maxBytes + 1, max(size, 0) + 1))
+        // Read until end of file (it may have changed size since fstat), never past the limit,
+        // into memory that is not zeroed first (every byte kept is read into it).
+        var capacity = min(maxBytes + 1, max(size, 0) + 1)
+        guard var buffer = malloc(capacity) else {
+            throw TimeTrackError(.fetch, "no memory to read \(path) (\(capacity) bytes)", context: ["url": url.absoluteString])
+        }
+        var owned = true
+        defer { if owned { free(buffer) } }
         var filled = 0
         while true {
-            if filled == data.count {
-                guard data.count <= maxBytes else { break }
-                data.count = min(maxBytes + 1, data.count * 2)
+            if filled == capacity {
+                guard capacity <= maxBytes else { break }
+                let larger = min(maxBytes + 1, capacity * 2)
+                guard let moved = realloc(buffer, larger) else {
+                    throw TimeTrackError(.fetch, "no memory to read \(path) (\(larger) bytes)", context: ["url": url.absoluteString])
+                }
+                (buffer, capacity) = (moved, larger)
             }
-            let n = data.withUnsafeMutableBytes { raw in
-                read(fd, raw.baseAddress.map { $0 + filled }, raw.count - filled)
-            }
+            let n = read(fd, buffer + filled, capacity - filled)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw TimeTrackError(.fetch, "cannot read \(path): \(String(cString: strerror(errno)))", context: ["url": url.absoluteString])
@@ -256,7 +264,8 @@ public final class Fetcher: PageFetcher, @unchecked Sendable {
         if filled > maxBytes {
             throw TimeTrackError(.fetch, "the page grew over the \(maxBytes / 1_048_576) MB limit while reading", context: ["url": url.absoluteString])
         }
-        data.count = filled
+        owned = false
+        let data = Data(bytesNoCopy: buffer, count: filled, deallocator: .free)
         var page = FetchedPage(url: url, location: path, data: data, contentType: nil, charset: nil, fetchedAt: Date())
         // Stamped only if it did not change while it was read (and had settled before).
         var after = stat()
