@@ -109,6 +109,26 @@ public enum Sanitizer {
         var pointer = text
         var space = false
         while pointer.pointee != 0 {
+            // A run of bytes that are neither white space nor escaped is copied whole.
+            var end = pointer
+            while true {
+                switch end.pointee {
+                case 0, 32, 9, 10, 13, UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), 0xC2: break
+                default:
+                    end += 1
+                    continue
+                }
+                break
+            }
+            if end != pointer {
+                if space {
+                    if let last = out.last, last != 10 && last != 32 { out.append(32) }
+                    space = false
+                }
+                out.append(contentsOf: UnsafeBufferPointer(start: pointer, count: end - pointer))
+                pointer = end
+                continue
+            }
             let byte = pointer.pointee
             switch byte {
             case 32, 9, 10, 13:
@@ -119,11 +139,11 @@ public enum Sanitizer {
                     space = false
                 }
                 switch byte {
-                case UInt8(ascii: "&"): out += Array("&amp;".utf8)
-                case UInt8(ascii: "<"): out += Array("&lt;".utf8)
-                case UInt8(ascii: ">"): out += Array("&gt;".utf8)
+                case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
+                case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
+                case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
                 case 0xC2 where pointer[1] == 0xA0:
-                    out += Array("&nbsp;".utf8)
+                    out.append(contentsOf: "&nbsp;".utf8)
                     pointer += 1
                 default: out.append(byte)
                 }
