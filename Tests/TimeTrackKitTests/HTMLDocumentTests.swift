@@ -113,6 +113,10 @@ import TimeTrackKit
         #expect(DocumentClassifier.documentType(url: "https://x.example/about/") == .page)
         #expect(DocumentClassifier.cleanTitle("  Attendance Policy (PDF) ") == "Attendance Policy")
         #expect(DocumentClassifier.cleanTitle("CCSD Regulation 5141.3_R (PDF)") == "CCSD Regulation 5141.3_R")
+        // The size and type in brackets at the end (the expression, run only when a ")" is left).
+        #expect(DocumentClassifier.cleanTitle("Lunch Menu (pdf, 1.2 MB)") == "Lunch Menu")
+        #expect(DocumentClassifier.cleanTitle("Supply List (DOCX) ") == "Supply List")
+        #expect(DocumentClassifier.cleanTitle("Bell Schedule (Friday)") == "Bell Schedule (Friday)")
         #expect(DocumentClassifier.section(forHeading: "Bell Schedules") == .schedules)
         #expect(DocumentClassifier.section(forHeading: "Board Policies") == .policies)
     }

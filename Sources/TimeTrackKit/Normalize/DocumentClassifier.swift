@@ -49,7 +49,10 @@ public enum DocumentClassifier {
             for noise in ["(pdf)", "[pdf]", "(PDF)", "[PDF]", "(Pdf)", "(opens in new window)", "(opens in a new window)", "- Opens a new window"] {
                 title = title.replacingOccurrences(of: noise, with: "")
             }
-            title = title.replacingOccurrences(of: #"\s*\((?:pdf|doc|docx|xls|xlsx)(?:,\s*[\d.]+\s*[kKmM]?[bB])?\)\s*$"#, with: "", options: [.regularExpression, .caseInsensitive])
+            // The expression needs a ")" (none is left once "(PDF)" and the like are gone).
+            if title.utf8.contains(UInt8(ascii: ")")) {
+                title = title.replacingOccurrences(of: #"\s*\((?:pdf|doc|docx|xls|xlsx)(?:,\s*[\d.]+\s*[kKmM]?[bB])?\)\s*$"#, with: "", options: [.regularExpression, .caseInsensitive])
+            }
         }
         return TextNormalizer.collapse(title).trimmingCharacters(in: CharacterSet(charactersIn: " -–—:|"))
     }
