@@ -31,4 +31,38 @@ import Testing
         // Before 1900 (where calendars may differ) the encoder writes it.
         #expect(Announcement(title: "Old", publishedAt: Date(timeIntervalSince1970: -9_000_000_000)).handWrittenJSON() == nil)
     }
+
+    @Test func eventsAndSchoolInfoAreWrittenAsTheEncoderWritesThem() throws {
+        var random = SplitMix64(state: 2027)
+        let alphabet: [String] =
+            ["a", "Z", " ", "\"", "\\", "/", "<", "é", "😀", "\u{2028}", "\u{7F}", "\u{0}", "\t", "\n", "\r", "\u{1B}"]
+        func text() -> String { (0..<random.int(0...12)).map { _ in alphabet[random.int(0...(alphabet.count - 1))] }.joined() }
+        func maybe<T>(_ make: () -> T) -> T? { random.chance(50) ? make() : nil }
+        func date() -> Date { Date(timeIntervalSince1970: TimeInterval(random.int(-2_000_000_000...4_000_000_000)) + (random.chance(50) ? 0.75 : 0)) }
+        var written = 0
+        for _ in 0..<2_000 {
+            let placed = random.chance(20)
+            let event = Event(
+                title: text(), category: Event.Category.allCases[random.int(0...(Event.Category.allCases.count - 1))], start: date(), end: maybe(date),
+                allDay: random.chance(50), timeZone: random.chance(50) ? "America/Denver" : text(), locationName: maybe(text), address: maybe(text),
+                latitude: placed ? 39.7392 : nil, longitude: placed ? -104.9903 : nil, description: maybe(text), link: maybe(text),
+                state: Event.State.allCases[random.int(0...(Event.State.allCases.count - 1))])
+            let byEncoder = try JSONCoding.compactString(event)
+            if let byHand = event.handWrittenJSON() {
+                written += 1
+                #expect(byHand == byEncoder, "\(byHand.debugDescription) vs \(byEncoder.debugDescription)")
+            } else {
+                #expect(placed || !CanonicalWriter.writable(event.start) || !CanonicalWriter.writable(event.end))
+            }
+            #expect(ItemContent.event(event).canonicalJSON() == byEncoder)
+
+            let info = SchoolInfoItem(
+                section: SchoolInfoItem.Section.allCases[random.int(0...(SchoolInfoItem.Section.allCases.count - 1))], title: text(), url: text(),
+                documentType: SchoolInfoItem.DocumentType.allCases[random.int(0...(SchoolInfoItem.DocumentType.allCases.count - 1))],
+                fingerprint: maybe(text), group: maybe(text))
+            #expect(info.handWrittenJSON() == (try JSONCoding.compactString(info)))
+            #expect(ItemContent.schoolInfo(info).canonicalJSON() == (try JSONCoding.compactString(info)))
+        }
+        #expect(written > 1_400)
+    }
 }

@@ -56,6 +56,11 @@ struct CanonicalWriter {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    mutating func bool(_ name: StaticString, _ value: Bool) {
+        key(name)
+        bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
+    }
+
     mutating func date(_ name: StaticString, _ value: Date?) {
         string(name, value.map(StoreDate.format))
     }
@@ -81,6 +86,43 @@ extension Announcement {
         writer.date("publishedAt", publishedAt)
         writer.string("summary", summary)
         writer.string("title", title)
+        return writer.finish()
+    }
+}
+
+extension Event {
+    /// The canonical JSON, written by hand (nil: coordinates, whose numbers the encoder
+    /// writes, or a date the writer leaves to it).
+    func handWrittenJSON() -> String? {
+        guard latitude == nil, longitude == nil, CanonicalWriter.writable(start), CanonicalWriter.writable(end) else { return nil }
+        var writer = CanonicalWriter(capacity: 160 + title.utf8.count + (description?.utf8.count ?? 0) + (address?.utf8.count ?? 0) + (link?.utf8.count ?? 0))
+        // Keys in sorted order.
+        writer.string("address", address)
+        writer.bool("allDay", allDay)
+        writer.string("category", category.rawValue)
+        writer.string("description", description)
+        writer.date("end", end)
+        writer.string("link", link)
+        writer.string("locationName", locationName)
+        writer.date("start", start)
+        writer.string("state", state.rawValue)
+        writer.string("timeZone", timeZone)
+        writer.string("title", title)
+        return writer.finish()
+    }
+}
+
+extension SchoolInfoItem {
+    /// The canonical JSON, written by hand.
+    func handWrittenJSON() -> String {
+        var writer = CanonicalWriter(capacity: 96 + title.utf8.count + url.utf8.count + (group?.utf8.count ?? 0))
+        // Keys in sorted order.
+        writer.string("documentType", documentType.rawValue)
+        writer.string("fingerprint", fingerprint)
+        writer.string("group", group)
+        writer.string("section", section.rawValue)
+        writer.string("title", title)
+        writer.string("url", url)
         return writer.finish()
     }
 }

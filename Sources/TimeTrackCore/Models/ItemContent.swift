@@ -104,8 +104,8 @@ public enum ItemContent: Equatable, Sendable {
         let text: String?
         switch self {
         case .announcement(let a): text = a.handWrittenJSON() ?? (try? JSONCoding.compactString(a))
-        case .event(let e): text = try? JSONCoding.compactString(e)
-        case .schoolInfo(let i): text = try? JSONCoding.compactString(i)
+        case .event(let e): text = e.handWrittenJSON() ?? (try? JSONCoding.compactString(e))
+        case .schoolInfo(let i): text = i.handWrittenJSON()
         case .post(let p): text = try? JSONCoding.compactString(p)
         case .absence(let r): text = try? JSONCoding.compactString(r)
         case .ticket(let t): text = try? JSONCoding.compactString(t)
