@@ -17,19 +17,24 @@ public final class PostgresRunLock {
         // application_name keeps 63 bytes: the time first, the host (which may be long) last.
         let holder = "timetrack import since \(started), pid \(getpid()) on \(host)"
         try connection.query("SELECT set_config('application_name', $1, false)", [String(holder.prefix(63))])
-        guard try connection.scalar("SELECT pg_try_advisory_lock(\(PostgresStore.importLock))") == "t" else {
+        // Up to three tries: a holder that is not found had just let go (its run ended between
+        // the try and the look), so the lock is tried again rather than refused for nobody.
+        var named: String?
+        for _ in 0..<3 {
+            if try connection.scalar("SELECT pg_try_advisory_lock(\(PostgresStore.importLock))") == "t" { return }
             let other = try? connection.scalar(
                 """
                 SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
                 WHERE l.locktype = 'advisory' AND l.granted AND l.objid = (\(PostgresStore.importLock)::bigint & 4294967295)::oid AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
                 LIMIT 1
                 """)
-            connection.close()
-            let named = (other ?? nil).map { SafeText.visible($0) }.flatMap { $0.isEmpty ? nil : $0 }
-            throw TimeTrackError(
-                .busy, "another import is running on this store" + (named.map { " (\($0))" } ?? ""),
-                fix: "this run stops here; the next scheduled run will pick up what is due")
+            named = (other ?? nil).map { SafeText.visible($0) }.flatMap { $0.isEmpty ? nil : $0 }
+            if named != nil { break }
         }
+        connection.close()
+        throw TimeTrackError(
+            .busy, "another import is running on this store" + (named.map { " (\($0))" } ?? ""),
+            fix: "this run stops here; the next scheduled run will pick up what is due")
     }
 
     deinit { connection.close() }
