@@ -29,31 +29,9 @@ struct CanonicalWriter {
     }
 
     mutating func string(_ name: StaticString, _ value: String?) {
-        guard var value else { return }
+        guard let value else { return }
         key(name)
-        bytes.append(UInt8(ascii: "\""))
-        value.withUTF8 { utf8 in
-            // Runs of bytes that need no escape (most of a text) are copied whole.
-            var run = 0
-            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                if run < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<index])) }
-                run = index + 1
-                switch byte {
-                case UInt8(ascii: "\""): bytes.append(contentsOf: [92, 34])
-                case UInt8(ascii: "\\"): bytes.append(contentsOf: [92, 92])
-                case 0x08: bytes.append(contentsOf: [92, UInt8(ascii: "b")])
-                case 0x0C: bytes.append(contentsOf: [92, UInt8(ascii: "f")])
-                case 0x0A: bytes.append(contentsOf: [92, UInt8(ascii: "n")])
-                case 0x0D: bytes.append(contentsOf: [92, UInt8(ascii: "r")])
-                case 0x09: bytes.append(contentsOf: [92, UInt8(ascii: "t")])
-                default:
-                    let hex = Array("0123456789abcdef".utf8)
-                    bytes.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
-                }
-            }
-            if run < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...])) }
-        }
-        bytes.append(UInt8(ascii: "\""))
+        JSONStringBytes.append(value, to: &bytes, shortEscapes: true)
     }
 
     mutating func bool(_ name: StaticString, _ value: Bool) {
@@ -68,6 +46,38 @@ struct CanonicalWriter {
     mutating func finish() -> String {
         bytes.append(UInt8(ascii: "}"))
         return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// A JSON string literal's bytes: `"`, `\` and control characters escaped, everything else as
+/// UTF-8. Runs of bytes that need no escape (most of a text) are copied whole.
+public enum JSONStringBytes {
+    /// - Parameter shortEscapes: `\b`, `\f`, `\n`, `\r` and `\t` for those five controls, as
+    ///   `JSONEncoder` writes them; false writes every control as `\u00XX` (the audit chain's form).
+    public static func append(_ value: String, to bytes: inout [UInt8], shortEscapes: Bool) {
+        var value = value
+        bytes.append(UInt8(ascii: "\""))
+        value.withUTF8 { utf8 in
+            var run = 0
+            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                if run < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<index])) }
+                run = index + 1
+                switch (byte, shortEscapes) {
+                case (UInt8(ascii: "\""), _): bytes.append(contentsOf: [92, 34])
+                case (UInt8(ascii: "\\"), _): bytes.append(contentsOf: [92, 92])
+                case (0x08, true): bytes.append(contentsOf: [92, UInt8(ascii: "b")])
+                case (0x0C, true): bytes.append(contentsOf: [92, UInt8(ascii: "f")])
+                case (0x0A, true): bytes.append(contentsOf: [92, UInt8(ascii: "n")])
+                case (0x0D, true): bytes.append(contentsOf: [92, UInt8(ascii: "r")])
+                case (0x09, true): bytes.append(contentsOf: [92, UInt8(ascii: "t")])
+                default:
+                    let hex = Array("0123456789abcdef".utf8)
+                    bytes.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+                }
+            }
+            if run < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...])) }
+        }
+        bytes.append(UInt8(ascii: "\""))
     }
 }
 

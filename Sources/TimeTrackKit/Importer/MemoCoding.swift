@@ -11,8 +11,12 @@ public struct MemoWriter {
     /// 7 bits a byte. Counts and lengths, the most of a memo, take one byte (they took eight
     /// before memo format 3).
     public mutating func write(_ value: Int) {
-        let zigzag = UInt64(bitPattern: Int64(value) << 1) ^ UInt64(bitPattern: Int64(value) >> 63)
-        var rest = zigzag
+        appendVarint(UInt64(bitPattern: Int64(value) << 1) ^ UInt64(bitPattern: Int64(value) >> 63))
+    }
+
+    /// Seven bits a byte, the low ones first; the high bit says more follow (LEB128).
+    private mutating func appendVarint(_ value: UInt64) {
+        var rest = value
         while rest >= 0x80 {
             data.append(UInt8(truncatingIfNeeded: rest) | 0x80)
             rest >>= 7
@@ -20,12 +24,17 @@ public struct MemoWriter {
         data.append(UInt8(rest))
     }
 
-    public mutating func write(_ string: String) {
+    /// A string's UTF-8 after its length, written by `length`.
+    private mutating func append(_ string: String, length: (inout MemoWriter, Int) -> Void) {
         var copy = string
         copy.withUTF8 { bytes in
-            write(bytes.count)
+            length(&self, bytes.count)
             data.append(bytes.baseAddress.map { UnsafeBufferPointer(start: $0, count: bytes.count) } ?? UnsafeBufferPointer(start: nil, count: 0))
         }
+    }
+
+    public mutating func write(_ string: String) {
+        append(string) { $0.write($1) }
     }
 
     public mutating func write(_ optional: String?) {
@@ -44,21 +53,12 @@ public struct MemoWriter {
     /// A non-negative integer in as few bytes as it needs (7 bits a byte, LEB128); a negative
     /// one is written as 0.
     public mutating func writeCompact(_ value: Int) {
-        var rest = UInt64(max(0, value))
-        while rest >= 0x80 {
-            data.append(UInt8(truncatingIfNeeded: rest) | 0x80)
-            rest >>= 7
-        }
-        data.append(UInt8(rest))
+        appendVarint(UInt64(max(0, value)))
     }
 
     /// A string after its length written compactly.
     public mutating func writeCompact(_ string: String) {
-        var copy = string
-        copy.withUTF8 { bytes in
-            writeCompact(bytes.count)
-            data.append(bytes.baseAddress.map { UnsafeBufferPointer(start: $0, count: bytes.count) } ?? UnsafeBufferPointer(start: nil, count: 0))
-        }
+        append(string) { $0.writeCompact($1) }
     }
 
     /// A count, then each element as `element` writes it.
@@ -83,16 +83,21 @@ public struct MemoReader {
 
     /// What `write(_: Int)` wrote; nil when cut short or longer than ten bytes.
     public mutating func readInt() -> Int? {
+        guard let value = readVarint(bits: 64) else { return nil }
+        return Int(Int64(bitPattern: (value >> 1) ^ (0 &- (value & 1))))
+    }
+
+    /// What `appendVarint` wrote, in at most `bits` bits' worth of bytes; nil when cut short or
+    /// longer.
+    private mutating func readVarint(bits: UInt64) -> UInt64? {
         guard offset >= data.startIndex else { return nil }
         var value: UInt64 = 0
         var shift: UInt64 = 0
-        while offset < data.endIndex, shift < 64 {
+        while offset < data.endIndex, shift < bits {
             let byte = data[offset]
             offset += 1
             value |= UInt64(byte & 0x7F) << shift
-            if byte & 0x80 == 0 {
-                return Int(Int64(bitPattern: (value >> 1) ^ (0 &- (value & 1))))
-            }
+            if byte & 0x80 == 0 { return value }
             shift += 7
         }
         return nil
@@ -109,16 +114,8 @@ public struct MemoReader {
 
     /// What `writeCompact(_: Int)` wrote; nil when cut short or longer than 63 bits.
     public mutating func readCompact() -> Int? {
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        while offset < data.endIndex, shift < 63 {
-            let byte = data[offset]
-            offset += 1
-            value |= UInt64(byte & 0x7F) << shift
-            if byte & 0x80 == 0 { return value <= UInt64(Int.max) ? Int(value) : nil }
-            shift += 7
-        }
-        return nil
+        guard let value = readVarint(bits: 63), value <= UInt64(Int.max) else { return nil }
+        return Int(value)
     }
 
     /// What `writeCompact(_: String)` wrote.

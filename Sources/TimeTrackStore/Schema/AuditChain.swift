@@ -35,28 +35,11 @@ enum AuditChain {
             out.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
         }
         func string(_ value: String?) {
-            guard var value else {
+            guard let value else {
                 out.append(contentsOf: "null".utf8)
                 return
             }
-            out.append(UInt8(ascii: "\""))
-            value.withUTF8 { utf8 in
-                // Runs of bytes that need no escape are copied whole.
-                var run = 0
-                for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                    if run < index { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<index])) }
-                    run = index + 1
-                    switch byte {
-                    case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-                    case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-                    default:
-                        let hex = Array("0123456789abcdef".utf8)
-                        out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 15)]])
-                    }
-                }
-                if run < utf8.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...])) }
-            }
-            out.append(UInt8(ascii: "\""))
+            JSONStringBytes.append(value, to: &out, shortEscapes: false)
         }
         func number(_ value: Int64?) { out.append(contentsOf: (value.map(String.init) ?? "null").utf8) }
         key("action"); string(fields.action)
