@@ -70,7 +70,9 @@ public enum DocumentClassifier {
             (.activities, ["activit", "club", "athletic", "sport", "arts", "music", "theater", "theatre"]),
             (.resources, ["resource", "family", "parent", "student", "health", "nutrition", "transport", "technology", "insurance"]),
         ]
-        for (section, words) in table where words.contains(where: { h.contains($0) || " \(h) ".contains($0) }) {
+        // Padded once, so that " ap " and "ib " also match at either end.
+        let padded = " \(h) "
+        for (section, words) in table where words.contains(where: { padded.contains($0) }) {
             return section
         }
         return nil
