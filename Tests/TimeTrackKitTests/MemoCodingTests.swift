@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import TimeTrackKit
 
@@ -48,5 +49,22 @@ import TimeTrackKit
         // A run of continuation bytes longer than any integer is refused, not wrapped.
         var endless = MemoReader(Data(repeating: 0xFF, count: 16))
         #expect(endless.readInt() == nil)
+    }
+
+    /// A memo row is data from the store: any bytes read as something or as nothing, never a trap.
+    @Test func anyBytesReadWithoutATrap() {
+        var random = SplitMix64(state: 3)
+        var read = 0
+        for _ in 0..<3_000 {
+            let bytes = Data((0..<random.int(0...40)).map { _ in UInt8(random.int(0...255)) })
+            var reader = MemoReader(bytes)
+            if reader.readString() != nil { read += 1 }
+            _ = reader.readInt()
+            _ = reader.readCompact()
+            _ = reader.readDictionary()
+            _ = reader.readList { $0.readOptionalString() }
+            _ = reader.readCompactString()
+        }
+        #expect(read > 0)
     }
 }
