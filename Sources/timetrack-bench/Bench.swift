@@ -166,11 +166,15 @@ enum Child {
 }
 
 /// Runs this same executable as a child and returns what it printed and its peak RSS.
-func runChild(_ arguments: [String]) throws -> (ChildResult, Double) {
+/// Runs this executable with `arguments` (and `environment` added to its own); the child's
+/// JSON result with its peak memory and CPU time, and the wall clock.
+func runChild(_ arguments: [String], environment: [String: String] = [:]) throws -> (ChildResult, Double) {
     var pid: pid_t = 0
     let executable = URL(fileURLWithPath: CommandLine.arguments[0]).path
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { for p in argv { free(p) } }
+    let envp = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { for p in envp { free(p) } }
     var out: [Int32] = [0, 0]
     pipe(&out)
     var actions = posix_spawn_file_actions_t()
@@ -178,7 +182,7 @@ func runChild(_ arguments: [String]) throws -> (ChildResult, Double) {
     posix_spawn_file_actions_adddup2(&actions, out[1], 1)
     posix_spawn_file_actions_addclose(&actions, out[0])
     let start = Date()
-    let rc = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+    let rc = posix_spawn(&pid, executable, &actions, nil, argv, envp)
     posix_spawn_file_actions_destroy(&actions)
     close(out[1])
     guard rc == 0 else { throw TimeTrackError(.system, "cannot start a child: \(rc)") }

@@ -88,6 +88,7 @@ func note(_ text: String) { if !json { FileHandle.standardError.write(Data((text
 var figures: [String: Double] = [:]
 var rows: [(String, String, String)] = []
 var parallelFloor = ChildResult(seconds: 0)
+var oneThread = ChildResult(seconds: 0)
 var floorRange = (0.0, 0.0), firstRange = (0.0, 0.0), unchangedRange = (0.0, 0.0)
 /// (target, figure, "met" or "missed"), printed after the table.
 var targets: [(String, String, String)] = []
@@ -133,6 +134,11 @@ do {
         if pages == smallPages {
             note("  floor on all cores…")
             parallelFloor = try runChild(["--child", "parallel-floor", imports.path]).0
+            // The same first import on one thread: how much of its CPU is work, and how much the
+            // price of using both cores.
+            note("  first import on one thread…")
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) }
+            oneThread = try runChild(["--child", "import", imports.path, store], environment: ["TIMETRACK_WORKERS": "1", "TIMETRACK_READ_AHEAD": "0"]).0
             floorRange = (floors.map(\.seconds).min() ?? 0, floors.map(\.seconds).max() ?? 0)
             firstRange = (firsts.map(\.seconds).min() ?? 0, firsts.map(\.seconds).max() ?? 0)
         }
@@ -165,6 +171,8 @@ do {
         figures["firstImportCPUSeconds"] = small.first.cpuSeconds
         figures["firstImportCPURatio"] = small.first.cpuSeconds / max(0.001, small.floor.cpuSeconds)
         figures["parallelFloorSeconds"] = parallelFloor.seconds
+        figures["oneThreadFirstImportCPUSeconds"] = oneThread.cpuSeconds
+        figures["oneThreadFirstImportCPURatio"] = oneThread.cpuSeconds / max(0.001, small.floor.cpuSeconds)
         figures["firstImportRatioToParallelFloor"] = small.first.seconds / max(0.001, parallelFloor.seconds)
         figures["repeats"] = Double(repeats)
         let items = Double(max(1, small.first.items))
@@ -183,6 +191,10 @@ do {
             (
                 "   floor on all \(ProcessInfo.processInfo.activeProcessorCount) cores (libxml2 only)", String(format: "%.3f s", parallelFloor.seconds),
                 String(format: "first import is %.2f× this", small.first.seconds / max(0.001, parallelFloor.seconds))
+            ),
+            (
+                "   same on one thread (no read-ahead), CPU time", String(format: "%.3f s", oneThread.cpuSeconds),
+                String(format: "%.2f× the floor's CPU time (wall clock %.3f s)", oneThread.cpuSeconds / max(0.001, small.floor.cpuSeconds), oneThread.seconds)
             ),
             (
                 "c. re-import, nothing changed", String(format: "%.3f s", small.unchanged.seconds),
