@@ -22,12 +22,14 @@ let package = Package(
         .systemLibrary(
             name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]),
+        // Arenas for libxml2's allocations while a page is parsed (C: thread-local state).
+        .target(name: "CXMLArena", dependencies: ["CLibXML2"], path: "Sources/CXMLArena"),
 
         // Libraries.
         .target(name: "TimeTrackCore", path: "Sources/TimeTrackCore"),
         .target(name: "TimeTrackReview", dependencies: ["TimeTrackCore"], path: "Sources/TimeTrackReview"),
         .target(name: "TimeTrackStore", dependencies: ["TimeTrackCore", "CSQLite"], path: "Sources/TimeTrackStore"),
-        .target(name: "TimeTrackKit", dependencies: ["TimeTrackCore", "CLibXML2"], path: "Sources/TimeTrackKit"),
+        .target(name: "TimeTrackKit", dependencies: ["TimeTrackCore", "CLibXML2", "CXMLArena"], path: "Sources/TimeTrackKit"),
         .target(
             name: "TimeTrackImport",
             dependencies: [

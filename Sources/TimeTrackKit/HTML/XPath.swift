@@ -1,4 +1,5 @@
 import CLibXML2
+import CXMLArena
 import Foundation
 import TimeTrackCore
 
@@ -13,6 +14,7 @@ public final class XPath: @unchecked Sendable {
 
     /// Compiles an expression; a syntax error is a `.selector` error naming it.
     public init(_ expression: String) throws {
+        ttxml_install()  // libxml2's allocator is chosen before its first allocation
         clibxml2_silence()
         guard let compiled = xmlXPathCompile(expression) else {
             throw TimeTrackError(.selector, "'\(expression)' is not a valid XPath expression", context: ["selector": expression])
