@@ -57,8 +57,9 @@ public final class InMemoryRepository: ItemRepository {
         Set(tables.rows.values.filter { $0.sourceID == sourceID }.compactMap(\.sourceKey))
     }
 
-    public func activePresence(sourceID: String) throws -> [(id: String, key: String?, missingRuns: Int)] {
-        try activeRows(sourceID: sourceID).map { ($0.id, $0.sourceKey, $0.missingRuns) }
+    public func presenceToCount(sourceID: String, seenKeys: Set<String>) throws -> [(id: String, key: String?, missingRuns: Int)] {
+        try activeRows(sourceID: sourceID).filter { row in row.missingRuns > 0 || !(row.sourceKey.map(seenKeys.contains) ?? false) }
+            .map { ($0.id, $0.sourceKey, $0.missingRuns) }
     }
 
     public func activeRows(sourceID: String) throws -> [ItemRow] {

@@ -120,10 +120,11 @@ extension Lifecycle {
     /// Counts, for a source's items not seen in this run, one more missing run; resets the
     /// others. Returns the ids now missing. Nothing is deleted: review proposes archiving.
     public func recordMissing(sourceID: String, seenKeys: Set<String>, runID: Int64?) throws -> [String] {
-        // Whole rows only for the items whose count changes (on an unchanged run, none).
+        // Whole rows only for the items whose count changes (on an unchanged run, none, and no
+        // item is even read).
         try repository.transaction {
             var missing: [String] = []
-            for (id, key, missingRuns) in try repository.activePresence(sourceID: sourceID) {
+            for (id, key, missingRuns) in try repository.presenceToCount(sourceID: sourceID, seenKeys: seenKeys) {
                 let seen = key.map(seenKeys.contains) ?? false
                 guard !seen || missingRuns > 0, var row = try repository.row(id: id) else { continue }
                 row.missingRuns = seen ? 0 : row.missingRuns + 1

@@ -166,6 +166,41 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
         }
     }
 
+    /// Counting reads only the items it has to (unseen ones, and seen ones still counted): the
+    /// result is what counting every active item would give, past the 500 numbers a query
+    /// takes at once, with rejected and archived items and another source's items left alone.
+    @Test(arguments: Backend.allCases)
+    func missingCountsMatchCountingEveryItem(_ backend: Backend) throws {
+        try backend.with { repo, life in
+            var ids: [String] = []
+            for i in 0..<1_100 {
+                ids.append(try life.recordImported(ImportedRecord(key: "k\(i)", content: Samples.announcement("A \(i)"), school: nil, provenance: Samples.provenance()), runID: nil, by: "cron").id)
+                if i % 10 == 0 { _ = try life.recordImported(ImportedRecord(key: "k\(i)", content: Samples.announcement("B \(i)"), school: nil, provenance: Samples.provenance("other-news")), runID: nil, by: "cron") }
+            }
+            for i in stride(from: 1, to: 1_100, by: 7) { _ = try life.reject(ids[i], reason: "duplicate", by: "ana") }
+            for i in stride(from: 3, to: 1_100, by: 11) where i % 7 != 1 {
+                _ = try life.approve(ids[i], by: "ana")
+                _ = try life.archive(ids[i], by: "ana", reason: nil)
+            }
+            #expect(try repo.activeRows(sourceID: "test-news").count == 1_100 - 157 - 86)
+            let other = try repo.activeRows(sourceID: "other-news").map(\.missingRuns)
+            /// What counting every active item gives: ids not seen, in item order, and the counts after.
+            func expected(_ seen: Set<String>) throws -> ([String], [String: Int]) {
+                let rows = try repo.activeRows(sourceID: "test-news")
+                let missing = rows.filter { !seen.contains($0.sourceKey ?? "") }
+                return (missing.map(\.id), Dictionary(uniqueKeysWithValues: rows.map { ($0.id, seen.contains($0.sourceKey ?? "") ? 0 : $0.missingRuns + 1) }))
+            }
+            for seen in [Set((0..<1_100).filter { $0 % 2 == 0 }.map { "k\($0)" }), Set((0..<1_100).filter { $0 % 3 != 0 }.map { "k\($0)" }), Set((0..<1_100).map { "k\($0)" })] {
+                let (ids, counts) = try expected(seen)
+                #expect(try life.recordMissing(sourceID: "test-news", seenKeys: seen, runID: nil) == ids)
+                let after = try repo.activeRows(sourceID: "test-news")
+                #expect(Dictionary(uniqueKeysWithValues: after.map { ($0.id, $0.missingRuns) }) == counts)
+            }
+            #expect(try repo.activeRows(sourceID: "test-news").allSatisfy { $0.missingRuns == 0 })
+            #expect(try repo.activeRows(sourceID: "other-news").map(\.missingRuns) == other)
+        }
+    }
+
     @Test(arguments: Backend.allCases)
     func unknownIDsAndInvalidContentWriteNothing(_ backend: Backend) throws {
         try backend.with { repo, life in

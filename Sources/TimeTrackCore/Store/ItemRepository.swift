@@ -147,9 +147,11 @@ public protocol ItemRepository: AnyObject {
     func row(sourceID: String, key: String) throws -> ItemRow?
     /// The rows of a source's items that are pending or published.
     func activeRows(sourceID: String) throws -> [ItemRow]
-    /// Of a source's pending and published items, each one's id, key and missing-run count, in
-    /// item order: what counting missing items needs, without reading whole rows.
-    func activePresence(sourceID: String) throws -> [(id: String, key: String?, missingRuns: Int)]
+    /// Of a source's pending and published items, the ones a run that saw `seenKeys` has to
+    /// count: each one not seen (or without a key), and each seen one still counted missing.
+    /// Their id, key and missing-run count, in item order. An item seen and not counted missing
+    /// is not read at all (on an unchanged run, that is every item).
+    func presenceToCount(sourceID: String, seenKeys: Set<String>) throws -> [(id: String, key: String?, missingRuns: Int)]
     /// The keys of every item of a source, whatever its status: one read for an import, so that
     /// a key not among them is written as new without being looked up.
     func sourceKeys(sourceID: String) throws -> Set<String>

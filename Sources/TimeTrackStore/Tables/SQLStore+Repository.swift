@@ -48,10 +48,25 @@ extension SQLStore {
         try sql.select("SELECT \(Self.itemColumns) FROM items WHERE source_id = ? AND status IN ('pending', 'published') ORDER BY seq", [.text(sourceID)], itemRow)
     }
 
-    public func activePresence(sourceID: String) throws -> [(id: String, key: String?, missingRuns: Int)] {
-        try sql.select("SELECT id, source_key, missing_runs FROM items WHERE source_id = ? AND status IN ('pending', 'published') ORDER BY seq", [.text(sourceID)]) {
-            ($0.text(0), $0.optionalText(1), Int($0.int(2)))
+    public func presenceToCount(sourceID: String, seenKeys: Set<String>) throws -> [(id: String, key: String?, missingRuns: Int)] {
+        // The source's keys come from the (source_id, source_key) index alone: no item row is read
+        // for an item seen. Seen items still counted missing come from the partial index on
+        // missing_runs, which holds only the items counted missing anywhere.
+        var numbers = Set(
+            try sql.select("SELECT seq, source_key FROM items WHERE source_id = ?", [.text(sourceID)]) { s in (s.int64(0), s.optionalText(1)) }
+                .filter { !($0.1.map(seenKeys.contains) ?? false) }.map(\.0))
+        numbers.formUnion(
+            try sql.select("SELECT seq FROM items \(sql.dialect.indexed("items_missing")) WHERE missing_runs > 0 AND source_id = ?", [.text(sourceID)]) { $0.int64(0) })
+        let sorted = numbers.sorted()
+        var found: [(seq: Int64, id: String, key: String?, missingRuns: Int)] = []
+        for start in stride(from: 0, to: sorted.count, by: 500) {
+            let chunk = sorted[start..<min(start + 500, sorted.count)]
+            found += try sql.select(
+                "SELECT seq, id, source_key, missing_runs FROM items WHERE status IN ('pending', 'published') AND seq IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ", ")))",
+                chunk.map { .integer($0) }
+            ) { ($0.int64(0), $0.text(1), $0.optionalText(2), $0.int(3)) }
         }
+        return found.sorted { $0.seq < $1.seq }.map { ($0.id, $0.key, $0.missingRuns) }
     }
 
     public func sourceKeys(sourceID: String) throws -> Set<String> {
