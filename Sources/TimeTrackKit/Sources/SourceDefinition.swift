@@ -130,7 +130,10 @@ public struct SourceDefinition: Sendable {
                 if required { throw fail(key, "is required") }
                 return nil
             }
-            guard let s = value.stringValue, !s.trimmingCharacters(in: .whitespaces).isEmpty else { throw fail(key, "must be a non-empty string") }
+            // A printable ASCII first byte settles it; anything else is trimmed to see.
+            guard let s = value.stringValue, s.utf8.first.map({ $0 > 0x20 && $0 < 0x7F }) == true || !s.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw fail(key, "must be a non-empty string")
+            }
             return s
         }
         for key in object.keys where !knownKeys.contains(key) {
@@ -166,7 +169,7 @@ public struct SourceDefinition: Sendable {
             baseURL = parsed
         }
         let zoneName = try string("timeZone", required: false) ?? "UTC"
-        guard let timeZone = TimeZone(identifier: zoneName) else {
+        guard let timeZone = zone(named: zoneName) else {
             throw fail("timeZone", "'\(zoneName)' is not a known time zone", fix: "use an IANA name like America/Denver")
         }
         var schedule: Schedule?
@@ -206,6 +209,18 @@ public struct SourceDefinition: Sendable {
             options: options, file: file)
         definition.followsRemoteLinks = try bool("followRemoteLinks", default: false)
         return definition
+    }
+
+    /// Zones already looked up by name: a folder's definitions name a few zones many times, and
+    /// each `TimeZone(identifier:)` reads the zone's rules again.
+    nonisolated(unsafe) private static var zones: [String: TimeZone] = [:]
+    private static let zonesLock = NSLock()
+
+    static func zone(named name: String) -> TimeZone? {
+        if let known = zonesLock.withLock({ zones[name] }) { return known }
+        guard let zone = TimeZone(identifier: name) else { return nil }
+        zonesLock.withLock { if zones.count < 1_000 { zones[name] = zone } }
+        return zone
     }
 
     /// Every `*.json` definition in a folder (not recursive), sorted by id, and the errors of the bad ones.
