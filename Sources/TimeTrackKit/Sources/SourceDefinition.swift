@@ -8,7 +8,10 @@ public enum Schedule: Equatable, Sendable, CustomStringConvertible {
 
     /// Parses the schedule text of a source definition.
     public init?(_ text: String) {
-        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+        // Printable ASCII at both ends: nothing to trim (the common case, without NSString).
+        let bytes = text.utf8
+        let plain = bytes.first.map { $0 > 0x20 && $0 < 0x7F } == true && bytes.last.map { $0 > 0x20 && $0 < 0x7F } == true
+        let t = (plain ? text : text.trimmingCharacters(in: .whitespaces)).lowercased()
         if t == "hourly" { self = .every(3600); return }
         if t == "daily" { self = .daily(hour: 0, minute: 0); return }
         if t.hasPrefix("daily ") {
@@ -99,7 +102,8 @@ public struct SourceDefinition: Sendable {
     public static func load(file: String) throws -> SourceDefinition {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: file))
+            guard let contents = FileManager.default.contents(atPath: file) else { throw CocoaError(.fileReadUnknown) }
+            data = contents
         } catch {
             throw TimeTrackError(.configuration, "cannot read the source definition", fix: "check the path", context: ["file": file])
         }
@@ -150,7 +154,7 @@ public struct SourceDefinition: Sendable {
             throw fail("kind", "'\(kindText)' is not a kind", fix: "use one of: " + ItemKind.allCases.map(\.rawValue).joined(separator: ", "))
         }
         guard let urlText = try string("url", required: true) else { throw fail("url", "is required") }
-        let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
+        let folder = folderURL(of: file)
         let url: URL
         if let scheme = URL(string: urlText)?.scheme?.lowercased(), scheme.count > 1 {
             guard scheme == "http" || scheme == "https" || scheme == "file" else {
@@ -214,6 +218,7 @@ public struct SourceDefinition: Sendable {
     /// Zones already looked up by name: a folder's definitions name a few zones many times, and
     /// each `TimeZone(identifier:)` reads the zone's rules again.
     nonisolated(unsafe) private static var zones: [String: TimeZone] = [:]
+    /// Guards `zones` and `folders`.
     private static let zonesLock = NSLock()
 
     static func zone(named name: String) -> TimeZone? {
@@ -221,6 +226,20 @@ public struct SourceDefinition: Sendable {
         guard let zone = TimeZone(identifier: name) else { return nil }
         zonesLock.withLock { if zones.count < 1_000 { zones[name] = zone } }
         return zone
+    }
+
+    nonisolated(unsafe) private static var folders: [String: URL] = [:]
+
+    /// The folder holding a definition file, as a file URL:
+    /// `URL(fileURLWithPath: file).deletingLastPathComponent()`, kept by the folder's path (which
+    /// a folder of definitions shares) when that path is absolute.
+    static func folderURL(of file: String) -> URL {
+        guard file.hasPrefix("/"), let slash = file.utf8.lastIndex(of: UInt8(ascii: "/")) else { return URL(fileURLWithPath: file).deletingLastPathComponent() }
+        let key = String(file[..<slash])
+        if let known = zonesLock.withLock({ folders[key] }) { return known }
+        let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
+        zonesLock.withLock { if folders.count < 1_000 { folders[key] = folder } }
+        return folder
     }
 
     /// Every `*.json` definition in a folder (not recursive), sorted by id, and the errors of the bad ones.
