@@ -92,8 +92,13 @@ public final class SQLiteStore: ItemStore, SQLStore, PageMemo, FetchCache {
         // file as it stands (nobody who could change it is writing: there is no log).
         var walInfo = stat()
         let hasLog = stat(path + "-wal", &walInfo) == 0 && walInfo.st_size > 0
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        let immutable = !writable && !hasLog && access(folder.isEmpty ? "." : folder, W_OK) != 0
+        // (The folder's URL only when it is asked about: it is the slow part of opening.)
+        let immutable =
+            !writable && !hasLog
+            && {
+                let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+                return access(folder.isEmpty ? "." : folder, W_OK) != 0
+            }()
         db = try Database(path: path, create: false, readOnly: !writable, immutable: immutable)
         try db.execute("PRAGMA busy_timeout = 10000")
         if let suspicious {

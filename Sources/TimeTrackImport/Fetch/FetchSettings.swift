@@ -42,7 +42,7 @@ public struct FetchSettings: Sendable, Equatable {
     public static func load(folder: String) throws -> FetchSettings {
         let path = (folder as NSString).appendingPathComponent("_settings.json")
         var settings = FetchSettings()
-        if let contact = ProcessInfo.processInfo.environment["TIMETRACK_CONTACT"], !contact.isEmpty { settings.contact = contact }
+        if let contact = Environment.value("TIMETRACK_CONTACT"), !contact.isEmpty { settings.contact = contact }
         guard let data = FileManager.default.contents(atPath: path) else { return settings }
         func fail(_ field: String, _ message: String) -> TimeTrackError {
             TimeTrackError(.configuration, message, context: ["file": path, "field": field])

@@ -14,7 +14,7 @@ public enum SourceImports {
     /// reading's serial parts (listing pages, fetching) overlap the others' parsing.
     /// `TIMETRACK_READ_AHEAD=N` sets it (0: one source at a time, no read-ahead).
     public static var defaultLanes: Int {
-        if let text = ProcessInfo.processInfo.environment["TIMETRACK_READ_AHEAD"], let lanes = Int(text), lanes >= 0 { return min(lanes, 16) }
+        if let text = Environment.value("TIMETRACK_READ_AHEAD"), let lanes = Int(text), lanes >= 0 { return min(lanes, 16) }
         return Parallel.workers + 1
     }
 

@@ -1,6 +1,8 @@
 import CLibXML2
+import CXMLArena
 import Dispatch
 import Foundation
+import TimeTrackCore
 
 /// Runs independent pieces of an import (reading local files, parsing fetched pages,
 /// normalizing items) on all cores.
@@ -12,7 +14,7 @@ public enum Parallel {
     /// Threads to use: the machine's active cores (at most 8), or `TIMETRACK_WORKERS` when set
     /// (1 turns parallel work off).
     public static let workers: Int = {
-        if let text = ProcessInfo.processInfo.environment["TIMETRACK_WORKERS"], let count = Int(text), count >= 1 { return min(count, 64) }
+        if let text = Environment.value("TIMETRACK_WORKERS"), let count = Int(text), count >= 1 { return min(count, 64) }
         return max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
     }()
 
@@ -24,7 +26,7 @@ public enum Parallel {
         guard threads > 1 else { return inputs.map(transform) }
         // libxml2 sets up its global tables once; doing it here, before any worker starts,
         // is what its documentation asks of threaded programs.
-        xmlInitParser()
+        ttxml_install()  // the arena allocator, then xmlInitParser
         let results = Slots<Output>(count)
         defer { results.buffer.deallocate() }
         // Workers take the next input from a shared counter: pages differ a lot in size.
