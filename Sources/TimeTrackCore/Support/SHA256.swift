@@ -142,6 +142,11 @@ public struct SHA256: Sendable {
         return portableHex(bytes)
     }
 
+    /// Sets libcrypto up now (found, checked against a known digest, its SHA-256 fetched):
+    /// OpenSSL 3 reads its configuration and loads its provider then, a millisecond or two.
+    /// Call it on a thread that would otherwise wait, so that the first hash does not.
+    public static func prepare() { _ = SystemDigest.shared }
+
     /// The same digest computed by the Swift implementation only (tests compare the two).
     public static func portableHex<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
         var hasher = SHA256()

@@ -96,6 +96,9 @@ public final class ImportRunner {
             }
         }
         let laneCount = sources.count < 2 ? 0 : lanes
+        // The hash library's one-time set-up on the other core, while the lanes' connections
+        // and the pipelines are made here (else the first reading waits for it).
+        Thread.detachNewThread { SHA256.prepare() }
         let readers = try (0..<laneCount).map { _ in try openReader() }
         defer { for reader in readers { reader.close() } }
         var clients: [Int: WebClient] = [:]
