@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import TimeTrackCore
 @testable import TimeTrackKit
 
@@ -63,5 +64,37 @@ import TimeTrackCore
         }
         for bad in ["", " ", "\u{00A0}", "6 h", "1e300d", "inf", "nan", "daily", "4m"] where bad != "daily" { #expect(Schedule(bad) == nil, "\(bad)") }
         #expect(Schedule(" daily ") == .daily(hour: 0, minute: 0))
+    }
+}
+
+/// A folder of definitions read on all cores gives what reading them one by one gives: sources
+/// sorted by id, the first file (by name) keeping an id used twice, each bad file's error.
+@Suite struct SourceDefinitionFolderTests {
+    @Test func aFolderReadsAsOneFileAfterAnother() throws {
+        let dir = try TemporaryDirectory("definitions")
+        defer { dir.remove() }
+        var expectedIDs: [String] = []
+        for i in 0..<90 {
+            let name = String(format: "f%03d.json", i)
+            let id = i % 17 == 5 ? "dup" : "s\(89 - i)"
+            if i % 13 == 7 {
+                _ = try dir.write(name, #"{ "id": "bad\#(i)", "importer": "html", "kind": "announcement" }"#)  // no url
+                continue
+            }
+            _ = try dir.write(name, #"{ "id": "\#(id)", "importer": "html", "kind": "announcement", "url": "p\#(i).html", "timeZone": "America/Denver" }"#)
+            if id != "dup" || !expectedIDs.contains("dup") { expectedIDs.append(id) }
+        }
+        _ = try dir.write("_settings.json", "{}")
+        _ = try dir.write("notes.txt", "x")
+        let (sources, errors) = SourceDefinition.loadAll(folder: dir.url.path)
+        #expect(sources.map(\.id) == expectedIDs.sorted())
+        // The first file with "dup" (f005) keeps it; the later ones are refused, in file order.
+        #expect(sources.first { $0.id == "dup" }?.file.hasSuffix("f005.json") == true)
+        let messages = errors.map { "\(($0.context["file"] ?? "").split(separator: "/").last ?? ""): \($0.message)" }
+        let dupFiles = (0..<90).filter { $0 % 17 == 5 && $0 % 13 != 7 }.dropFirst().map { String(format: "f%03d.json", $0) }
+        let badFiles = (0..<90).filter { $0 % 13 == 7 }.map { String(format: "f%03d.json", $0) }
+        #expect(messages.filter { $0.contains("already used") }.map { String($0.split(separator: ":")[0]) } == dupFiles)
+        #expect(messages.filter { $0.hasSuffix("is required") }.map { String($0.split(separator: ":")[0]) } == badFiles)
+        #expect(errors.count == dupFiles.count + badFiles.count)
     }
 }

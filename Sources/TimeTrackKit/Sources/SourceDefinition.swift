@@ -250,10 +250,13 @@ public struct SourceDefinition: Sendable {
         var sources: [SourceDefinition] = []
         var errors: [TimeTrackError] = []
         var seen: [String: String] = [:]
-        for name in names.sorted() where name.hasSuffix(".json") && !name.hasPrefix(".") && !name.hasPrefix("_") {
-            let path = (folder as NSString).appendingPathComponent(name)
+        let paths = names.sorted().filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") && !$0.hasPrefix("_") }.map { (folder as NSString).appendingPathComponent($0) }
+        // Read and checked on all cores (a district has a file per source and kind); the
+        // results are taken in file order, so which of two files keeps an id does not change.
+        let loaded = Parallel.map(paths, minimumPerWorker: 16) { path in Result { try load(file: path) } }
+        for (path, outcome) in zip(paths, loaded) {
             do {
-                let source = try load(file: path)
+                let source = try outcome.get()
                 if let other = seen[source.id] {
                     errors.append(TimeTrackError(.configuration, "id '\(source.id)' is already used by \(other)", fix: "give each source its own id", context: ["file": path, "field": "id"]))
                     continue
