@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import TimeTrackCore
+
 @testable import TimeTrackKit
 
 /// A definition's text fields and time zone, read the way an administrator writes them.
