@@ -156,3 +156,29 @@ import TimeTrackKit
         #expect(fetcher.confined(dir.path(composed)) && !fetcher.confined(dir.path(decomposed)) && !fetcher.confined(dir.path(composed) + "x/b.html"))
     }
 }
+
+/// The stamp's text, written in place, against the same numbers interpolated: every field at
+/// its extremes (unsigned device and inode numbers past `Int64.max`, times before 1970).
+@Suite struct FileStampTextTests {
+    @Test func stampsReadAsTheirNumbersInterpolated() throws {
+        var random = SystemRandomNumberGenerator()
+        let edges: [UInt64] = [0, 1, 9, 10, 99, 100, 1_000_000_007, UInt64(Int64.max), UInt64(Int64.max) + 1, UInt64.max]
+        let times: [Int] = [0, 1, 59, 1_700_000_000, -1, -86_400]
+        for _ in 0..<2_000 {
+            var info = stat()
+            info.st_mode = S_IFREG | 0o644
+            info.st_dev = UInt(edges.randomElement(using: &random)! &+ UInt64.random(in: 0...3, using: &random))
+            info.st_ino = UInt(Bool.random(using: &random) ? edges.randomElement(using: &random)! : UInt64.random(in: 0...UInt64.max, using: &random))
+            info.st_size = Int.random(in: 0...Int.max, using: &random) >> Int.random(in: 0...62, using: &random)
+            info.st_mtim = timespec(tv_sec: times.randomElement(using: &random)!, tv_nsec: Int.random(in: 0..<1_000_000_000, using: &random))
+            info.st_ctim = timespec(tv_sec: times.randomElement(using: &random)!, tv_nsec: Int.random(in: 0..<1_000_000_000, using: &random))
+            let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            let changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+            let expected = "\(info.st_dev):\(info.st_ino):\(info.st_size):\(modified):\(changed)"
+            #expect(FileStamp.of(info, now: Date(timeIntervalSince1970: 1_800_000_000)) == expected)
+        }
+        var directory = stat()
+        directory.st_mode = S_IFDIR | 0o755
+        #expect(FileStamp.of(directory, now: Date(timeIntervalSince1970: 1_800_000_000)) == nil)
+    }
+}

@@ -179,7 +179,7 @@ public final class Fetcher: PageFetcher, @unchecked Sendable {
         if Self.needsStandardizing(path) {
             path = URL(fileURLWithPath: file).standardizedFileURL.path
         }
-        guard let slash = path.lastIndex(of: "/") else { return (URL(fileURLWithPath: file).resolvingSymlinksInPath().path, nil) }
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return (URL(fileURLWithPath: file).resolvingSymlinksInPath().path, nil) }
         let folder = String(path[..<slash])
         let name = path[path.index(after: slash)...]
         lock.lock()

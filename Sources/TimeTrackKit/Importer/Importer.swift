@@ -99,7 +99,40 @@ public enum FileStamp {
         let changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
         let latest = Double(max(modified, changed)) / 1_000_000_000
         guard now.timeIntervalSince1970 - latest >= settle else { return nil }
-        return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(modified):\(changed)"
+        // "dev:ino:size:modified:changed", the numbers written in place (this runs for every
+        // page of every unchanged source; string interpolation was most of its time).
+        let numbers: [(magnitude: UInt64, negative: Bool)] = [
+            (UInt64(info.st_dev), false), (UInt64(info.st_ino), false), (Int64(info.st_size).magnitude, info.st_size < 0),
+            (modified.magnitude, modified < 0), (changed.magnitude, changed < 0),
+        ]
+        return String(unsafeUninitializedCapacity: 5 * 21 + 4) { text in
+            var at = 0
+            for (index, number) in numbers.enumerated() {
+                if index > 0 {
+                    text[at] = UInt8(ascii: ":")
+                    at += 1
+                }
+                if number.negative {
+                    text[at] = UInt8(ascii: "-")
+                    at += 1
+                }
+                // Digits from the last, then turned around.
+                let first = at
+                var rest = number.magnitude
+                repeat {
+                    text[at] = UInt8(truncatingIfNeeded: rest % 10) + 48
+                    rest /= 10
+                    at += 1
+                } while rest > 0
+                var (low, high) = (first, at - 1)
+                while low < high {
+                    text.swapAt(low, high)
+                    low += 1
+                    high -= 1
+                }
+            }
+            return at
+        }
     }
 }
 

@@ -15,6 +15,7 @@ struct PostgresRow: SQLRow {
     func text(_ column: Int32) -> String { value(column) ?? "" }
     func optionalText(_ column: Int32) -> String? { value(column) }
     func date(_ column: Int32) -> Date? { value(column).flatMap(StoreDate.parse) }
+    func textBytes(_ column: Int32) -> Data { Data(text(column).utf8) }
     func data(_ column: Int32) -> Data {
         guard let text = value(column) else { return Data() }
         return StoreCopy.unhex(text) ?? Data(text.utf8)

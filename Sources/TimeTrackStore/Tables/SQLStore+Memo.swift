@@ -48,7 +48,7 @@ extension SQLStore {
                 FROM items i JOIN item_memo m ON m.item_seq = i.seq
                 WHERE i.source_id = ? AND i.source_key IS NOT NULL AND m.signature = ?
                 """, [.text(sourceID), .text(signature)]
-            ) { s in (s.text(0), RememberedItem(digest: s.text(1), payload: Data(s.text(2).utf8), storedHash: s.optionalText(3))) }) ?? []
+            ) { s in (s.text(0), RememberedItem(digest: s.text(1), payload: s.textBytes(2), storedHash: s.optionalText(3))) }) ?? []
         return Dictionary(rows, uniquingKeysWith: { first, _ in first })
     }
 

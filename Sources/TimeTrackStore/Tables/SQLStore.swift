@@ -97,10 +97,15 @@ protocol SQLRow {
     func text(_ column: Int32) -> String
     func optionalText(_ column: Int32) -> String?
     func data(_ column: Int32) -> Data
+    /// A text column's UTF-8 bytes, without making a `String` of them first.
+    func textBytes(_ column: Int32) -> Data
     func date(_ column: Int32) -> Date?
 }
 
-extension Statement: SQLRow {}
+extension Statement: SQLRow {
+    /// SQLite hands a text value's bytes out as a blob as well.
+    func textBytes(_ column: Int32) -> Data { data(column) }
+}
 
 extension Database: SQLSession {
     var dialect: SQLDialect { .sqlite }
