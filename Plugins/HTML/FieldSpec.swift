@@ -74,22 +74,23 @@ struct FieldSpec: Sendable {
     var readsFields: [String] { (shape.readsField.map { [$0] } ?? []) + alternatives.flatMap(\.readsFields) }
 
     static func choice(_ text: String, field: String, source: SourceDefinition) throws -> Choice {
-        var selectorText = text.trimmingCharacters(in: .whitespaces)
+        var selectorText = trimmed(text)
         var take = Take.text
-        // The last '@' outside brackets splits selector and what to take.
+        // The last '@' outside brackets splits selector and what to take (ASCII: read as bytes).
         var depth = 0
         var split: String.Index?
-        for index in selectorText.indices {
-            switch selectorText[index] {
-            case "[": depth += 1
-            case "]": depth -= 1
-            case "@" where depth == 0: split = index
+        let bytes = selectorText.utf8
+        for index in bytes.indices {
+            switch bytes[index] {
+            case UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "]"): depth -= 1
+            case UInt8(ascii: "@") where depth == 0: split = index
             default: break
             }
         }
         if let split {
             let what = String(selectorText[selectorText.index(after: split)...]).lowercased()
-            selectorText = String(selectorText[..<split]).trimmingCharacters(in: .whitespaces)
+            selectorText = trimmed(String(selectorText[..<split]))
             switch what {
             case "html": take = .html
             case "text": take = .text
@@ -104,6 +105,14 @@ struct FieldSpec: Sendable {
         } catch let error as TimeTrackError {
             throw source.error(field, error.message, fix: error.fix)
         }
+    }
+
+    /// `text` without the spaces (`.whitespaces`) around it; printable ASCII at both ends is
+    /// the usual case, and needs no trimming.
+    static func trimmed(_ text: String) -> String {
+        let bytes = text.utf8
+        if let first = bytes.first, let last = bytes.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F { return text }
+        return text.trimmingCharacters(in: .whitespaces)
     }
 
     /// The field's value for an item, or nil.

@@ -4,6 +4,8 @@ import Testing
 import TimeTrackCore
 import TimeTrackKit
 
+@testable import HTMLImporter
+
 /// Field specs every field-mapping importer shares (`value`, `when`/`then`/`else`, `group`),
 /// `split` items and per-field headings, on pages written in the shapes districts publish.
 @Suite struct FieldSpecTests {
@@ -131,5 +133,40 @@ import TimeTrackKit
         let result = try ImporterFixtures.extract("y", folder: folder.url)
         #expect(result.events.map { isoString($0.start, "UTC") } == ["2024-03-03T00:00:00Z", "2024-04-07T00:00:00Z"])
         #expect(result.items.allSatisfy { $0.guesses.isEmpty })
+    }
+}
+
+/// How a field's text splits into a selector and what to take: the last `@` outside brackets
+/// (brackets are counted, quotes are not), spaces of any kind around the whole and around the
+/// selector, the name after `@` as written (lowercased).
+@Suite struct FieldChoiceTextTests {
+    static let source = try! SourceDefinition.parse(
+        ["id": .string("s"), "importer": .string("html"), "kind": .string("announcement"), "url": .string("p.html")], file: "/imports/s.json")
+
+    static func describe(_ text: String) -> String {
+        do {
+            let choice = try FieldSpec.choice(text, field: "f", source: source)
+            let take: String
+            switch choice.take {
+            case .text: take = "text"
+            case .lines: take = "lines"
+            case .html: take = "html"
+            case .exists: take = "exists"
+            case .attribute(let name): take = "@" + name
+            }
+            return (choice.selector?.source ?? "-") + " " + take
+        } catch {
+            return "error"
+        }
+    }
+
+    @Test func selectorsAndWhatToTakeSplitAtTheLastAtOutsideBrackets() {
+        let cases: [(String, String)] = [
+            ("h2 a", "h2 a text"), ("a@href", "a @href"), ("img@SRC", "img @src"), ("@href", "- @href"), (".", "- text"), (" . ", "- text"),
+            ("a[title='x@y']@href", "a[title='x@y'] @href"), ("a[title='x@y']", "a[title='x@y'] text"), (".fsBody@html", ".fsBody html"),
+            ("  h2 a @ href ", "h2 a @ href"), ("h2 a @lines", "h2 a lines"), ("\u{00A0}h2\u{2003}", "h2 text"), ("h2\u{00A0}@\u{00A0}text", "h2 @\u{00A0}text"),
+            ("x@", "error"), ("div@data-x@href", "error"), ("p[a='[']@id", "error"), ("p[a=']']@id", "error"),
+        ]
+        for (text, expected) in cases { #expect(Self.describe(text) == expected, "\(text)") }
     }
 }
