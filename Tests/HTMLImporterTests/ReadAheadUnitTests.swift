@@ -68,6 +68,25 @@ import TimeTrackStore
         #expect(throws: TimeTrackError.self) { try ahead.value(3) }  // handed out already
     }
 
+    /// Opening a batch of readings fails (their run records could not be written): each of them
+    /// gives that error even though its reading succeeded, and the other batches are unharmed.
+    @Test func aFailedPrepareIsTheOutcomeOfItsWholeBatch() throws {
+        var batches: [Range<Int>] = []
+        let ahead = ReadAhead<Int>(count: 12, depth: 3, window: 6) { indexes in
+            batches.append(indexes)
+            if indexes.contains(7) { throw TimeTrackError(.database, "the store is full") }
+        } _: { index, _ in
+            index * 10
+        }
+        var outcomes: [String] = []
+        for index in 0..<12 {
+            do { outcomes.append("\(try ahead.value(index))") } catch let error as TimeTrackError { outcomes.append(error.message) }
+        }
+        ahead.finish()
+        #expect(batches == [0..<6, 6..<9, 9..<12])
+        #expect(outcomes == ["0", "10", "20", "30", "40", "50", "the store is full", "the store is full", "the store is full", "90", "100", "110"])
+    }
+
     @Test func stoppingEarlyWaitsForWhatIsUnderWay() throws {
         let log = Log()
         let ended = Log()

@@ -23,6 +23,8 @@ public final class ReadAhead<Value>: @unchecked Sendable {
     private final class Slot: @unchecked Sendable {
         let done = DispatchSemaphore(value: 0)
         var result: Result<Value, any Error>?
+        /// Set when `prepare` failed for the reading: its outcome, whatever the reading gave.
+        var prepareError: (any Error)?
     }
 
     private let count: Int
@@ -56,9 +58,10 @@ public final class ReadAhead<Value>: @unchecked Sendable {
     ///   - window: how many readings may be opened ahead of the one asked for, counting it
     ///     (default four per lane, never fewer than `depth`). Finished readings wait in memory
     ///     until they are asked for.
-    ///   - prepare: called on the caller's thread with the readings about to be opened, in
-    ///     index order, before any of them starts (to open their run records on the caller's
-    ///     connection, in one transaction); if it throws, that is each of their errors.
+    ///   - prepare: called on the caller's thread with the readings just opened, in index
+    ///     order, while the lanes may already start them (to open their run records on the
+    ///     caller's connection, in one transaction: readings only read, and the first ones need
+    ///     not wait for that write); if it throws, that is each of their errors, whatever they read.
     ///   - work: reads one; called at most once per index.
     public init(
         count: Int, enabled: Bool = true, depth: Int = 1, window: Int? = nil, prepare: ((_ indexes: Range<Int>) throws -> Void)? = nil,
@@ -86,23 +89,6 @@ public final class ReadAhead<Value>: @unchecked Sendable {
         let fresh = range.map { ($0, Slot()) }
         for (index, slot) in fresh { slots[index] = slot }
         opened = limit
-        condition.unlock()
-        do {
-            try prepare?(range)
-        } catch {
-            condition.lock()
-            for (_, slot) in fresh { slot.result = .failure(error) }
-            condition.unlock()
-            for (_, slot) in fresh { slot.done.signal() }
-            return
-        }
-        condition.lock()
-        guard !finished else {
-            // Stopped while they were being opened: they never run, and nobody waits for them.
-            for (index, _) in fresh { slots[index] = nil }
-            condition.unlock()
-            return
-        }
         queue.append(contentsOf: fresh)
         // Lanes are threads made when there is more queued than lanes waiting (up to `depth`),
         // and kept until `finish()`: a source's reading is a millisecond when nothing changed,
@@ -118,6 +104,15 @@ public final class ReadAhead<Value>: @unchecked Sendable {
             let thread = Thread { self.serve(number) }
             thread.stackSize = 8 << 20
             thread.start()
+        }
+        // The readings are under way; their run records are opened meanwhile, here. (`value`
+        // runs on this thread too, so it sees a failure set here before it looks.)
+        do {
+            try prepare?(range)
+        } catch {
+            condition.lock()
+            for (_, slot) in fresh { slot.prepareError = error }
+            condition.unlock()
         }
     }
 
@@ -163,8 +158,13 @@ public final class ReadAhead<Value>: @unchecked Sendable {
         slot.done.wait()
         condition.lock()
         let result = slot.result
+        let prepareError = slot.prepareError
         slots[index] = nil
         condition.unlock()
+        if let prepareError {
+            refill(from: index + 1)
+            throw prepareError
+        }
         // Its place in the window is free: the next half window may be opened.
         refill(from: index + 1)
         guard let result else { throw TimeTrackError(.system, "read-ahead: reading \(index) gave no result") }

@@ -49,10 +49,11 @@ public enum SourceImports {
                 return .failure(TimeTrackError(.system, "\(error)"))
             }
         }
-        // Each source's run record is opened on `store` (the caller's thread) before its reading
-        // starts, so `runs` shows it running, and a killed import leaves it to be marked
-        // interrupted; the reading connections only read. The records of the sources opened
-        // together (half a read-ahead window) are written in one transaction.
+        // Each source's run record is opened on `store` (the caller's thread) as its reading
+        // starts on a lane (the reading only reads, so it does not wait for that write), so
+        // `runs` shows it running, and a killed import leaves it to be marked interrupted. The
+        // records of the sources opened together (half a read-ahead window) are written in one
+        // transaction; if that fails, it is each of their outcomes and none of them is applied.
         var runs: [Int: ImportRun] = [:]
         let began = ReadingStarts()
         let ahead = ReadAhead(count: sources.count, enabled: !readers.isEmpty, depth: lanes) { indexes in
