@@ -48,6 +48,17 @@ enum Child {
         return ChildResult(seconds: Date().timeIntervalSince(start), pages: files.count)
     }
 
+    /// The floor's parse with the import's arena allocation (not the floor: for information).
+    static func arenaFloor(_ folder: String) throws -> ChildResult {
+        let files = (FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String } ?? []).filter { $0.hasSuffix(".html") }.sorted()
+        let start = Date()
+        for name in files {
+            let data = try Data(contentsOf: URL(fileURLWithPath: (folder as NSString).appendingPathComponent(name)))
+            HTMLDocument.parseInArenaAndDiscard(data)
+        }
+        return ChildResult(seconds: Date().timeIntervalSince(start), pages: files.count)
+    }
+
     /// The floor on all cores: every page parsed by libxml2 on `Parallel.workers` threads.
     static func parallelFloor(_ folder: String) throws -> ChildResult {
         let files = (FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String } ?? []).filter { $0.hasSuffix(".html") }.sorted()

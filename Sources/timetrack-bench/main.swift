@@ -45,6 +45,7 @@ if arguments.first == "--child" {
         case "extract": result = try Child.extractAll(imports: arguments[2])
         case "hash": result = try Child.hashAll(arguments[2])
         case "parallel-floor": result = try Child.parallelFloor(arguments[2])
+        case "arena-floor": result = try Child.arenaFloor(arguments[2])
         case "fill": result = try Child.fill(store: arguments[2], count: Int(arguments[3]) ?? 1_000_000)
         case "generate":
             // For profiling: `timetrack-bench --child generate DIR PAGES` leaves a corpus in DIR.
@@ -88,6 +89,8 @@ func note(_ text: String) { if !json { FileHandle.standardError.write(Data((text
 var figures: [String: Double] = [:]
 var rows: [(String, String, String)] = []
 var parallelFloor = ChildResult(seconds: 0)
+/// The floor's parse with the import's arena allocation, CPU the median of the rounds.
+var arenaFloor = ChildResult(seconds: 0)
 var oneThread = ChildResult(seconds: 0)
 var floorRange = (0.0, 0.0), firstRange = (0.0, 0.0), unchangedRange = (0.0, 0.0)
 /// (target, figure, "met" or "missed"), printed after the table.
@@ -134,6 +137,9 @@ do {
         if pages == smallPages {
             note("  floor on all cores…")
             parallelFloor = try runChild(["--child", "parallel-floor", imports.path]).0
+            note("  floor with the import's arena allocation…")
+            let arenaFloors = try (0..<repeats).map { _ in try runChild(["--child", "arena-floor", imports.path]).0 }
+            arenaFloor = arenaFloors.sorted { $0.cpuSeconds < $1.cpuSeconds }[arenaFloors.count / 2]
             // The same first import on one thread: how much of its CPU is work, and how much the
             // price of using both cores.
             note("  first import on one thread…")
@@ -171,6 +177,8 @@ do {
         figures["firstImportCPUSeconds"] = small.first.cpuSeconds
         figures["firstImportCPURatio"] = small.first.cpuSeconds / max(0.001, small.floor.cpuSeconds)
         figures["parallelFloorSeconds"] = parallelFloor.seconds
+        figures["arenaFloorCPUSeconds"] = arenaFloor.cpuSeconds
+        figures["firstImportCPURatioToArenaFloor"] = small.first.cpuSeconds / max(0.001, arenaFloor.cpuSeconds)
         figures["oneThreadFirstImportCPUSeconds"] = oneThread.cpuSeconds
         figures["oneThreadFirstImportCPURatio"] = oneThread.cpuSeconds / max(0.001, small.floor.cpuSeconds)
         figures["firstImportRatioToParallelFloor"] = small.first.seconds / max(0.001, parallelFloor.seconds)
@@ -191,6 +199,10 @@ do {
             (
                 "   floor on all \(ProcessInfo.processInfo.activeProcessorCount) cores (libxml2 only)", String(format: "%.3f s", parallelFloor.seconds),
                 String(format: "first import is %.2f× this", small.first.seconds / max(0.001, parallelFloor.seconds))
+            ),
+            (
+                "   floor's parse in arenas, as the import parses, CPU", String(format: "%.3f s", arenaFloor.cpuSeconds),
+                String(format: "first import CPU is %.2f× this (information, not the floor)", small.first.cpuSeconds / max(0.001, arenaFloor.cpuSeconds))
             ),
             (
                 "   same on one thread (no read-ahead), CPU time", String(format: "%.3f s", oneThread.cpuSeconds),
