@@ -77,6 +77,17 @@ import TimeTrackFuzz
         #expect(try document.root.select("li").count == HTMLDocument.arenaPageLimit / 30)
     }
 
+    /// A page just under the limit made of one text run split by entities (a character callback
+    /// each, the text node grown each time): the arena stays within its cap, the tree is whole.
+    @Test func aTextGrownPieceByPieceStaysWithinTheCap() throws {
+        let html = "<p>" + String(repeating: "ab&amp;", count: (HTMLDocument.arenaPageLimit - 100) / 7) + "</p>"
+        let inArena = try Self.parse(html, arenaLimit: nil)
+        let alone = try Self.parse(html, arenaLimit: 0)
+        #expect(inArena.arenaBytes > 0 && inArena.arenaBytes <= HTMLDocument.arenaByteLimit)
+        #expect(inArena.root.first("p")?.text == alone.root.first("p")?.text)
+        #expect(inArena.root.first("p")?.text.count == (HTMLDocument.arenaPageLimit - 100) / 7 * 3)
+    }
+
     /// libxml2 keeps the last parse error per thread; an error raised inside an arena must not
     /// stay there once the arena is gone (its strings would be the arena's).
     @Test func noErrorRecordOutlivesTheParse() throws {
