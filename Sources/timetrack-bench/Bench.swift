@@ -38,26 +38,18 @@ struct ChildResult: Codable {
 
 enum Child {
     /// libxml2 parsing every page and nothing else: the floor.
-    static func floor(_ folder: String) throws -> ChildResult {
+    /// `parse` (by default libxml2's parse as it comes) may be the arena's, for information.
+    static func floor(_ folder: String, parse: (Data) -> Void = HTMLDocument.parseAndDiscard) throws -> ChildResult {
         let files = (FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String } ?? []).filter { $0.hasSuffix(".html") }.sorted()
         let start = Date()
         for name in files {
-            let data = try Data(contentsOf: URL(fileURLWithPath: (folder as NSString).appendingPathComponent(name)))
-            HTMLDocument.parseAndDiscard(data)
+            parse(try Data(contentsOf: URL(fileURLWithPath: (folder as NSString).appendingPathComponent(name))))
         }
         return ChildResult(seconds: Date().timeIntervalSince(start), pages: files.count)
     }
 
     /// The floor's parse with the import's arena allocation (not the floor: for information).
-    static func arenaFloor(_ folder: String) throws -> ChildResult {
-        let files = (FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String } ?? []).filter { $0.hasSuffix(".html") }.sorted()
-        let start = Date()
-        for name in files {
-            let data = try Data(contentsOf: URL(fileURLWithPath: (folder as NSString).appendingPathComponent(name)))
-            HTMLDocument.parseInArenaAndDiscard(data)
-        }
-        return ChildResult(seconds: Date().timeIntervalSince(start), pages: files.count)
-    }
+    static func arenaFloor(_ folder: String) throws -> ChildResult { try floor(folder, parse: HTMLDocument.parseInArenaAndDiscard) }
 
     /// The floor on all cores: every page parsed by libxml2 on `Parallel.workers` threads.
     static func parallelFloor(_ folder: String) throws -> ChildResult {
