@@ -97,8 +97,19 @@ public final class ImportRunner {
         }
         let laneCount = sources.count < 2 ? 0 : lanes
         // The hash library's one-time set-up on the other core, while the lanes' connections
-        // and the pipelines are made here (else the first reading waits for it).
-        Thread.detachNewThread { SHA256.prepare() }
+        // and the pipelines are made here (else the first reading waits for it). Waited for
+        // before returning: a process that exits while OpenSSL is being set up crashes in its
+        // exit handlers.
+        let prepared = DispatchSemaphore(value: 0)
+        if !sources.isEmpty {
+            Thread.detachNewThread {
+                SHA256.prepare()
+                prepared.signal()
+            }
+        } else {
+            prepared.signal()
+        }
+        defer { prepared.wait() }
         let readers = try (0..<laneCount).map { _ in try openReader() }
         defer { for reader in readers { reader.close() } }
         var clients: [Int: WebClient] = [:]

@@ -114,6 +114,7 @@ public final class HTMLDocument {
 
     /// Parses HTML bytes; `arenaLimit` overrides the arena's size (0: no arena), for tests.
     init(data: Data, url: URL?, declaredCharset: String?, arenaLimit: Int?) throws {
+        ttxml_install()  // libxml2's allocator is chosen before its first allocation
         clibxml2_silence()
         let (encoding, note) = Charset.detectWithNote(data, declared: declaredCharset)
         encodingNote = note
@@ -189,6 +190,7 @@ public final class HTMLDocument {
     /// Parses XML (feeds) with libxml2's recovering XML parser: no network, no external entities,
     /// no stderr. Navigate it with `HTMLNode.children(named:)`; CSS selectors assume HTML names.
     public init(xml data: Data, url: URL?) throws {
+        ttxml_install()
         clibxml2_silence()
         encodingNote = nil
         let options = Int32(XML_PARSE_RECOVER.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue)
@@ -236,6 +238,7 @@ public final class HTMLDocument {
     /// `arenaPageLimit`), given back at once. For the benchmark, beside the floor: how much of
     /// the import's saving is the arena's.
     public static func parseInArenaAndDiscard(_ data: Data) {
+        ttxml_install()
         clibxml2_silence()
         let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue)
         let (parsed, arena, needsFree) = parseInArena(bytes: data.count, limit: nil) {
