@@ -140,11 +140,10 @@ import TimeTrackKit
 /// (brackets are counted, quotes are not), spaces of any kind around the whole and around the
 /// selector, the name after `@` as written (lowercased).
 @Suite struct FieldChoiceTextTests {
-    static let source = try! SourceDefinition.parse(
-        ["id": .string("s"), "importer": .string("html"), "kind": .string("announcement"), "url": .string("p.html")], file: "/imports/s.json")
-
     static func describe(_ text: String) -> String {
         do {
+            let source = try SourceDefinition.parse(
+                ["id": .string("s"), "importer": .string("html"), "kind": .string("announcement"), "url": .string("p.html")], file: "/imports/s.json")
             let choice = try FieldSpec.choice(text, field: "f", source: source)
             let take: String
             switch choice.take {
