@@ -74,7 +74,7 @@ struct FieldSpec: Sendable {
     var readsFields: [String] { (shape.readsField.map { [$0] } ?? []) + alternatives.flatMap(\.readsFields) }
 
     static func choice(_ text: String, field: String, source: SourceDefinition) throws -> Choice {
-        var selectorText = trimmed(text)
+        var selectorText = text.trimmingSpaces()
         var take = Take.text
         // The last '@' outside brackets splits selector and what to take (ASCII: read as bytes).
         var depth = 0
@@ -90,7 +90,7 @@ struct FieldSpec: Sendable {
         }
         if let split {
             let what = String(selectorText[selectorText.index(after: split)...]).lowercased()
-            selectorText = trimmed(String(selectorText[..<split]))
+            selectorText = selectorText[..<split].trimmingSpaces()
             switch what {
             case "html": take = .html
             case "text": take = .text
@@ -105,14 +105,6 @@ struct FieldSpec: Sendable {
         } catch let error as TimeTrackError {
             throw source.error(field, error.message, fix: error.fix)
         }
-    }
-
-    /// `text` without the spaces (`.whitespaces`) around it; printable ASCII at both ends is
-    /// the usual case, and needs no trimming.
-    static func trimmed(_ text: String) -> String {
-        let bytes = text.utf8
-        if let first = bytes.first, let last = bytes.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F { return text }
-        return text.trimmingCharacters(in: .whitespaces)
     }
 
     /// The field's value for an item, or nil.

@@ -161,12 +161,9 @@ public final class ReadAhead<Value>: @unchecked Sendable {
         let prepareError = slot.prepareError
         slots[index] = nil
         condition.unlock()
-        if let prepareError {
-            refill(from: index + 1)
-            throw prepareError
-        }
         // Its place in the window is free: the next half window may be opened.
         refill(from: index + 1)
+        if let prepareError { throw prepareError }
         guard let result else { throw TimeTrackError(.system, "read-ahead: reading \(index) gave no result") }
         return try result.get()
     }

@@ -43,20 +43,10 @@ public final class Selector: CustomStringConvertible, @unchecked Sendable {
     /// their CMS, and so their definitions' selectors, and each source's importer compiled them
     /// again on every run. (Selectors are immutable; the cache is cleared past 2,000 entries.)
     public static func compiled(_ text: String) throws -> Selector {
-        cacheLock.lock()
-        let known = cache[text]
-        cacheLock.unlock()
-        if let known { return known }
-        let selector = try Selector(text)
-        cacheLock.lock()
-        if cache.count >= 2_000 { cache.removeAll() }
-        cache[text] = selector
-        cacheLock.unlock()
-        return selector
+        try cache.value(text) { try Selector(text) }
     }
 
-    private static let cacheLock = NSLock()
-    nonisolated(unsafe) private static var cache: [String: Selector] = [:]
+    private static let cache = ProcessCache<String, Selector>(limit: 2_000)
 
     /// Elements under `node` (not `node` itself) that match, in document order.
     func evaluate(on node: HTMLNode, firstOnly: Bool = false) -> [HTMLNode] {

@@ -8,10 +8,7 @@ public enum Schedule: Equatable, Sendable, CustomStringConvertible {
 
     /// Parses the schedule text of a source definition.
     public init?(_ text: String) {
-        // Printable ASCII at both ends: nothing to trim (the common case, without NSString).
-        let bytes = text.utf8
-        let plain = bytes.first.map { $0 > 0x20 && $0 < 0x7F } == true && bytes.last.map { $0 > 0x20 && $0 < 0x7F } == true
-        let t = (plain ? text : text.trimmingCharacters(in: .whitespaces)).lowercased()
+        let t = text.trimmingSpaces().lowercased()
         if t == "hourly" { self = .every(3600); return }
         if t == "daily" { self = .daily(hour: 0, minute: 0); return }
         if t.hasPrefix("daily ") {
@@ -100,11 +97,7 @@ public struct SourceDefinition: Sendable {
 
     /// Reads and checks one definition file. Errors name the file, the field and what is wrong.
     public static func load(file: String) throws -> SourceDefinition {
-        let data: Data
-        do {
-            guard let contents = FileManager.default.contents(atPath: file) else { throw CocoaError(.fileReadUnknown) }
-            data = contents
-        } catch {
+        guard let data = FileManager.default.contents(atPath: file) else {
             throw TimeTrackError(.configuration, "cannot read the source definition", fix: "check the path", context: ["file": file])
         }
         let value: JSONValue
@@ -134,10 +127,7 @@ public struct SourceDefinition: Sendable {
                 if required { throw fail(key, "is required") }
                 return nil
             }
-            // A printable ASCII first byte settles it; anything else is trimmed to see.
-            guard let s = value.stringValue, s.utf8.first.map({ $0 > 0x20 && $0 < 0x7F }) == true || !s.trimmingCharacters(in: .whitespaces).isEmpty else {
-                throw fail(key, "must be a non-empty string")
-            }
+            guard let s = value.stringValue, !s.unicodeScalars.allSatisfy(Whitespace.isSpace) else { throw fail(key, "must be a non-empty string") }
             return s
         }
         for key in object.keys where !knownKeys.contains(key) {
@@ -217,29 +207,19 @@ public struct SourceDefinition: Sendable {
 
     /// Zones already looked up by name: a folder's definitions name a few zones many times, and
     /// each `TimeZone(identifier:)` reads the zone's rules again.
-    nonisolated(unsafe) private static var zones: [String: TimeZone] = [:]
-    /// Guards `zones` and `folders`.
-    private static let zonesLock = NSLock()
+    private static let zones = ProcessCache<String, TimeZone?>(limit: 1_000)
 
-    static func zone(named name: String) -> TimeZone? {
-        if let known = zonesLock.withLock({ zones[name] }) { return known }
-        guard let zone = TimeZone(identifier: name) else { return nil }
-        zonesLock.withLock { if zones.count < 1_000 { zones[name] = zone } }
-        return zone
-    }
+    static func zone(named name: String) -> TimeZone? { zones.value(name) { TimeZone(identifier: name) } }
 
-    nonisolated(unsafe) private static var folders: [String: URL] = [:]
+    /// Folders' URLs, by path: a folder of definitions shares one.
+    private static let folders = ProcessCache<String, URL>(limit: 1_000)
 
     /// The folder holding a definition file, as a file URL:
-    /// `URL(fileURLWithPath: file).deletingLastPathComponent()`, kept by the folder's path (which
-    /// a folder of definitions shares) when that path is absolute.
+    /// `URL(fileURLWithPath: file).deletingLastPathComponent()`, kept by the folder's path when
+    /// that path is absolute (a relative one depends on the working directory).
     static func folderURL(of file: String) -> URL {
         guard file.hasPrefix("/"), let slash = file.utf8.lastIndex(of: UInt8(ascii: "/")) else { return URL(fileURLWithPath: file).deletingLastPathComponent() }
-        let key = String(file[..<slash])
-        if let known = zonesLock.withLock({ folders[key] }) { return known }
-        let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
-        zonesLock.withLock { if folders.count < 1_000 { folders[key] = folder } }
-        return folder
+        return folders.value(String(file[..<slash])) { URL(fileURLWithPath: file).deletingLastPathComponent() }
     }
 
     /// Every `*.json` definition in a folder (not recursive), sorted by id, and the errors of the bad ones.
