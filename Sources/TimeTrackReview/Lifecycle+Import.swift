@@ -38,7 +38,7 @@ extension Lifecycle {
     /// not among them nor imported since: inside a batch the item is written without being
     /// looked up (were it there after all, the store's unique key refuses it and ends the batch).
     public func recordImported(_ record: ImportedRecord, runID: Int64?, by who: String, new knownNew: Bool = false) throws -> ImportOutcome {
-        let prepared = try record.prepared ?? PreparedContent(record.content, context: ["source": record.provenance.sourceID])
+        let prepared = try sourceOwned(record.prepared ?? PreparedContent(record.content, context: ["source": record.provenance.sourceID]), source: record.provenance.sourceID)
         let upstream = prepared.content
         let canonical = (json: prepared.json, hash: prepared.hash)
         let sourceID = record.provenance.sourceID
@@ -70,13 +70,14 @@ extension Lifecycle {
                 return .skipped(id: row.id, reason: "it is \(row.status.rawValue)")
             }
             guard let baseNumber = row.baseRevision else { return .unchanged(id: row.id) }
-            let locks = try repository.locks(of: row)
+            // Fields people own (replies, outcomes, moderation notes) are never the source's:
+            // they are neither compared nor taken, whatever upstream says.
+            let locks = try repository.locks(of: row).filter { ItemContent.owner(of: $0.field, kind: row.kind) == .source }
+            let ownsFields = !ItemContent.operatorOwnedFields(of: row.kind).isEmpty
             var merged = upstream
             var conflicts: [String] = []
-            var base: ItemContent?
-            if !locks.isEmpty {
-                let kept = try repository.content(of: row, revision: baseNumber)
-                base = kept
+            let base: ItemContent? = locks.isEmpty && !ownsFields ? nil : try repository.content(of: row, revision: baseNumber)
+            if !locks.isEmpty, let kept = base {
                 var fields = upstream.fields()
                 let keptFields = kept.fields()
                 for lock in locks {
@@ -98,7 +99,8 @@ extension Lifecycle {
                 }
                 merged = try ItemContent.decode(kind: row.kind, fields: fields)
             }
-            let mergedForm = locks.isEmpty ? canonical : merged.canonicalForm
+            if ownsFields, let kept = base { merged = merged.keepingOperatorFields(of: kept) }
+            let mergedForm = base == nil ? canonical : merged.canonicalForm
             if mergedForm.hash == row.baseHash {
                 return .unchanged(id: row.id)
             }
@@ -115,6 +117,12 @@ extension Lifecycle {
             try audit(who, "import-change", row, reason: note, detail: changes.map(\.field).joined(separator: ","))
             return .changed(id: row.id, changes: changes, conflicts: conflicts)
         }
+    }
+
+    /// `prepared` without the fields people own: a source (a page, a feed, an app submission)
+    /// never sets a reply, a closed state, an outcome or a moderation note.
+    func sourceOwned(_ prepared: PreparedContent, source: String) throws -> PreparedContent {
+        prepared.content.operatorFieldsSet.isEmpty ? prepared : try PreparedContent(prepared.content.sourceOwned, context: ["source": source])
     }
 
     /// Counts, for a source's items not seen in this run, one more missing run; resets the
@@ -165,21 +173,27 @@ public struct ImportPlan: Codable, Sendable, Equatable {
 }
 
 extension Lifecycle {
-    /// What recording these items of a source would do, read-only. `items` are each item's key,
-    /// title and canonical hash.
-    public func plan(sourceID: String, items: [(key: String, title: String, hash: String)], readEveryPage: Bool) throws -> ImportPlan {
+    /// What recording these items of a source would do, read-only: each item's key and its
+    /// validated content. Fields people own are compared as an import compares them (not at all).
+    public func plan(sourceID: String, items: [(key: String, content: PreparedContent)], readEveryPage: Bool) throws -> ImportPlan {
         var plan = ImportPlan()
         var seen: Set<String> = []
         for item in items {
             seen.insert(item.key)
+            let upstream = try sourceOwned(item.content, source: sourceID)
+            let title = upstream.content.title
             guard let row = try repository.row(sourceID: sourceID, key: item.key) else {
-                plan.new.append(.init(id: nil, key: item.key, title: item.title))
+                plan.new.append(.init(id: nil, key: item.key, title: title))
                 continue
             }
-            let planned = ImportPlan.PlannedItem(id: row.id, key: item.key, title: item.title)
+            let planned = ImportPlan.PlannedItem(id: row.id, key: item.key, title: title)
+            var hash = upstream.hash
+            if hash != row.baseHash, !ItemContent.operatorOwnedFields(of: row.kind).isEmpty, let number = row.baseRevision {
+                hash = upstream.content.keepingOperatorFields(of: try repository.content(of: row, revision: number)).contentHash
+            }
             if row.status == .rejected || row.status == .archived {
                 plan.skipped.append(planned)
-            } else if row.baseHash == item.hash && row.missingRuns == 0 {
+            } else if row.baseHash == hash && row.missingRuns == 0 {
                 plan.unchanged += 1
             } else {
                 plan.changed.append(planned)

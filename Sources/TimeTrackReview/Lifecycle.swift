@@ -46,9 +46,22 @@ public struct Lifecycle {
     /// An operator's change of content as one revision: in review it replaces the pending
     /// revision; on a published item it is itself the decision and goes live (`edit`, `amend`,
     /// `unlock`). Returns the row as written.
+    ///
+    /// Fields people own (a reply, a moderation note) go live at once on a published item that
+    /// has a change waiting, as well as into the waiting change: rejecting the change cannot
+    /// take the decision back.
     @discardableResult
     func writeOperatorRevision(of row: ItemRow, _ content: ItemContent, by who: String, note: String?) throws -> ItemRow {
         var row = row
+        if let live = row.liveRevision, row.pendingRevision != nil, !ItemContent.operatorOwnedFields(of: row.kind).isEmpty {
+            let shown = try repository.content(of: row, revision: live)
+            let carried = shown.keepingOperatorFields(of: content)
+            if carried != shown {
+                try repository.setRevisionState(.superseded, number: live, of: row, at: now)
+                row.liveRevision = try newRevision(row, .live, carried, by: who, note: note)
+                try repository.project(carried, of: row)
+            }
+        }
         if let pending = row.pendingRevision {
             try repository.setRevisionState(.superseded, number: pending, of: row, at: now)
             let number = try newRevision(row, .pending, content, by: who, note: note)
@@ -94,6 +107,13 @@ public struct Lifecycle {
         }
     }
 
+    /// `content` as it may be published: an absence report that goes live is excused.
+    static func published(_ content: ItemContent) -> ItemContent {
+        guard case .absence(var report) = content, report.outcome != .excused else { return content }
+        report.outcome = .excused
+        return .absence(report)
+    }
+
     // MARK: Decisions
 
     /// Stores a new pending item submitted by a person or an app user.
@@ -108,8 +128,22 @@ public struct Lifecycle {
         return try repository.item(of: row)
     }
 
-    /// Publishes the pending content of an item. An absence report without an outcome is
-    /// excused by its approval (one decision). Tickets are answered and closed, not approved.
+    /// The one rule of an absence's outcome: it follows the decision. Approved (published) is
+    /// excused, rejected is not excused, in review (pending) is undecided. Writes the pending
+    /// content with `outcome` when it says otherwise, audited as `excuse` / `unexcuse` /
+    /// `undecide` in the decision's batch; returns the row as written.
+    func settleOutcome(_ row: ItemRow, _ outcome: AbsenceReport.Outcome?, by who: String, note: String?, batch: String?) throws -> ItemRow {
+        guard let pending = row.pendingRevision, case .absence(var report) = try repository.content(of: row, revision: pending), report.outcome != outcome else {
+            return row
+        }
+        report.outcome = outcome
+        let written = try writeOperatorRevision(of: row, .absence(report), by: who, note: note)
+        try audit(who, outcome.map { $0 == .excused ? "excuse" : "unexcuse" } ?? "undecide", written, reason: note, batch: batch)
+        return written
+    }
+
+    /// Publishes the pending content of an item. An absence report is excused by its approval
+    /// (one decision, whatever an earlier decision said). Tickets are answered and closed, not approved.
     ///
     /// Public content that looks private (`PrivacyLint`: a phone number, an e-mail address, a
     /// street address, a student's name) is refused unless `anyway`; approved anyway, the audit
@@ -122,11 +156,7 @@ public struct Lifecycle {
             case .ticket:
                 throw TimeTrackError(.usage, "tickets are answered, not approved", fix: "`reply \(row.id) TEXT`, then `close \(row.id)`", context: ["item": row.id])
             case .absence:
-                if let pending = row.pendingRevision, case .absence(var report) = try repository.content(of: row, revision: pending), report.outcome == nil {
-                    report.outcome = .excused
-                    row = try writeOperatorRevision(of: row, .absence(report), by: who, note: nil)
-                    try audit(who, "excuse", row, batch: batch)
-                }
+                row = try settleOutcome(row, .excused, by: who, note: nil, batch: batch)
             case .announcement, .event, .schoolInfo, .post, .deadline:
                 break
             }
@@ -150,8 +180,8 @@ public struct Lifecycle {
         return try repository.item(row.id)
     }
 
-    /// Refuses the pending content of an item, with a reason. An absence report without an
-    /// outcome is left unexcused (one decision).
+    /// Refuses the pending content of an item, with a reason. An absence report is left not
+    /// excused by it (one decision, whatever an edit or an earlier decision said).
     public func reject(_ id: String, reason: String, by who: String) throws -> Item {
         let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
         let row = try repository.transaction { () throws -> ItemRow in
@@ -167,12 +197,8 @@ public struct Lifecycle {
             guard row.pendingRevision != nil else {
                 throw illegal(row, "reject", "it has nothing pending; it is published", fix: "`archive \(row.id)` takes it out of the app")
             }
-            if row.kind == .absence, let pending = row.pendingRevision, case .absence(var report) = try repository.content(of: row, revision: pending),
-                report.outcome == nil
-            {
-                report.outcome = .unexcused
-                row = try writeOperatorRevision(of: row, .absence(report), by: who, note: reason)
-                try audit(who, "unexcuse", row, reason: reason)
+            if row.kind == .absence && row.liveRevision == nil {
+                row = try settleOutcome(row, .unexcused, by: who, note: reason, batch: nil)
             }
             guard let pending = row.pendingRevision else { throw illegal(row, "reject", "it has nothing pending") }
             try repository.setRevisionState(.rejected, number: pending, of: row, at: now)
@@ -202,6 +228,7 @@ public struct Lifecycle {
         }
         let row = try repository.transaction { () throws -> ItemRow in
             let row = try repository.requireRow(id)
+            for field in changes.keys.sorted() { if let decided = Self.decidedBy(field, kind: row.kind, id: row.id) { throw decided } }
             try requireReviewable(row, "edit")
             guard let baseNumber = row.baseRevision else { throw illegal(row, "edit", "it has no content") }
             let base = try repository.content(of: row, revision: baseNumber)
@@ -220,7 +247,7 @@ public struct Lifecycle {
             guard !changed.isEmpty else { throw TimeTrackError(.usage, "the new values equal the current ones; nothing changed", context: ["item": row.id]) }
             let written = try writeOperatorRevision(of: row, edited, by: who, note: reason)
             let existing = Dictionary(try repository.locks(of: row).map { ($0.field, $0) }, uniquingKeysWith: { first, _ in first })
-            for change in changed {
+            for change in changed where ItemContent.owner(of: change.field, kind: row.kind) == .source {
                 let upstream = existing[change.field].map { $0.upstream } ?? (row.sourceID != nil ? change.old : nil)
                 try repository.putLock(FieldLock(field: change.field, lockedBy: who, lockedAt: now, upstream: upstream), upstreamAt: nil, on: written)
             }
@@ -230,7 +257,22 @@ public struct Lifecycle {
         return try repository.item(row.id)
     }
 
-    /// Changes an item's content without locking fields (a ticket reply, an absence outcome):
+    /// The refusal of an edit of a field only a decision sets (an absence's outcome, a ticket's
+    /// closed state), naming the decision to make instead; nil for any other field.
+    static func decidedBy(_ field: String, kind: ItemKind, id: String) -> TimeTrackError? {
+        switch (kind, field) {
+        case (.absence, "outcome"):
+            return TimeTrackError(
+                .usage, "an absence's outcome follows its decision; it is not edited",
+                fix: "`approve \(id)` excuses it, `reject \(id) --reason R` leaves it not excused", context: ["item": id, "field": field])
+        case (.ticket, "closed"):
+            return TimeTrackError(.usage, "a ticket is closed and reopened by decision, not edited", fix: "`close \(id)` or `reopen \(id)`", context: ["item": id, "field": field])
+        default:
+            return nil
+        }
+    }
+
+    /// Changes an item's content without locking fields (a ticket reply, a close):
     /// one decision, recorded as `action`. A pending item's pending content changes; a
     /// published item gets a new live revision.
     public func amend(_ id: String, action: String, by who: String, note: String?, _ change: (ItemContent) throws -> ItemContent) throws -> Item {
@@ -386,6 +428,7 @@ public struct Lifecycle {
                 row.updatedAt = now
                 try repository.updateRow(row)
                 try audit(who, "restore", row, detail: "to pending", batch: batch)
+                if row.kind == .absence { row = try settleOutcome(row, nil, by: who, note: "back in review: not decided", batch: batch) }
             case .pending, .published:
                 throw illegal(row, "restore", "it is \(row.status.rawValue), not archived or rejected")
             }
@@ -421,7 +464,7 @@ public struct Lifecycle {
                 goal = revisions.last { $0.number < live && $0.wentLiveAt != nil }
             }
             if let goal {
-                let content = goal.content
+                let content = Self.published(goal.content)
                 try repository.setRevisionState(.superseded, number: live, of: row, at: now)
                 let number = try newRevision(row, .live, content, by: who, note: "reverted to revision \(goal.number)")
                 try repository.project(content, of: row)
@@ -448,6 +491,7 @@ public struct Lifecycle {
                 row.updatedAt = now
                 try repository.updateRow(row)
                 try audit(who, "revert", row, detail: "unpublished revision \(live); back in review", batch: batch)
+                if row.kind == .absence { row = try settleOutcome(row, nil, by: who, note: "back in review: not decided", batch: batch) }
             }
             return row
         }

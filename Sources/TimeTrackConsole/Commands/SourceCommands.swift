@@ -397,15 +397,15 @@ extension Console {
                 rows.append(.object(["source": .string(source.id), "error": .object(error.jsonObject)]))
                 continue
             }
-            let items = result.items.compactMap { item -> (key: String, title: String, hash: String)? in
+            let items = result.items.compactMap { item -> (key: String, content: PreparedContent)? in
                 guard let prepared = item.prepared ?? (try? PreparedContent(item.content)) else { return nil }
-                return (item.key, prepared.content.title, prepared.hash)
+                return (item.key, prepared)
             }
             var plan = ImportPlan()
             if let store {
                 plan = try Lifecycle(store).plan(sourceID: source.id, items: items, readEveryPage: result.readEveryPage)
             } else {
-                plan.new = items.map { .init(id: nil, key: $0.key, title: $0.title) }
+                plan.new = items.map { .init(id: nil, key: $0.key, title: $0.content.content.title) }
             }
             if session.output.json {
                 var object = (try? JSONCoding.value(plan))?.objectValue ?? [:]

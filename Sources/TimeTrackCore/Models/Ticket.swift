@@ -34,6 +34,19 @@ public struct Ticket: Codable, Equatable, Sendable {
         self.closed = closed
     }
 
+    private enum CodingKeys: String, CodingKey { case from, kind, subject, message, replies, closed }
+
+    /// Reads a ticket; `replies` and `closed` are staff's and may be absent (a new submission).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        from = try container.decode(String.self, forKey: .from)
+        kind = try container.decode(Kind.self, forKey: .kind)
+        subject = try container.decode(String.self, forKey: .subject)
+        message = try container.decode(String.self, forKey: .message)
+        replies = try container.decodeIfPresent([Reply].self, forKey: .replies) ?? []
+        closed = try container.decodeIfPresent(Bool.self, forKey: .closed) ?? false
+    }
+
     /// The problems that keep this ticket from being stored.
     public func validate() -> [ValidationProblem] {
         var problems: [ValidationProblem] = []

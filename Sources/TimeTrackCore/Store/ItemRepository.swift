@@ -221,7 +221,9 @@ extension ItemRepository {
 
     /// The item a row describes.
     public func item(of row: ItemRow) throws -> Item {
-        let shownRevision = row.liveRevision ?? row.pendingRevision ?? 1
+        // Neither live nor pending (rejected, or archived from review): its last revision, the
+        // one the decision left (a rejected absence's says it is not excused).
+        let shownRevision = try row.liveRevision ?? row.pendingRevision ?? lastRevisionNumber(of: row)
         let content = try content(of: row, revision: shownRevision)
         var pending: ItemContent?
         if row.liveRevision != nil, let number = row.pendingRevision { pending = try self.content(of: row, revision: number) }
