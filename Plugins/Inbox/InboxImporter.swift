@@ -56,14 +56,10 @@ public struct InboxImporter: Importer {
                 result.problems.append(ImportProblem(.warning, "id '\(key)' appears again; the first entry was kept", location: location))
                 continue
             }
-            // Photos named relative to the inbox (a local folder of submissions) become full URLs.
             if case .array(let images)? = fields["imageURLs"] {
-                fields["imageURLs"] = .array(
-                    images.map { image in
-                        guard let text = image.stringValue, !text.contains(":"), let resolved = URL(string: text, relativeTo: page.url) else { return image }
-                        return .string(resolved.absoluteURL.absoluteString)
-                    })
+                fields["imageURLs"] = .array(photos(images, page: page.url, location: location, problems: &result.problems))
             }
+
             // A person's submission never keeps where they were: coordinates are dropped here,
             // where they enter, and the item says so.
             var notes: [String] = []
@@ -75,7 +71,16 @@ public struct InboxImporter: Importer {
                 }
             }
             do {
-                let content = try ItemContent.decode(kind: source.kind, fields: fields).validated()
+                var decoded = try ItemContent.decode(kind: source.kind, fields: fields)
+                // What staff decide (an outcome, replies, the closed state, a moderation note) is
+                // never taken from a submission.
+                let staffOwned = decoded.operatorFieldsSet
+                if !staffOwned.isEmpty {
+                    decoded = decoded.sourceOwned
+                    result.problems.append(
+                        ImportProblem(.warning, "ignored \(staffOwned.joined(separator: ", ")) of '\(key)': staff set these, a submission cannot", location: location))
+                }
+                let content = try decoded.validated()
                 var item = ExtractedItem(key: key, content: content, pageURL: source.publicURL.absoluteString, pageHash: page.hash, fetchedAt: page.fetchedAt, location: location)
                 item.guesses = notes
                 result.items.append(item)
@@ -87,5 +92,34 @@ public struct InboxImporter: Importer {
             result.problems.append(ImportProblem(.warning, "stopped at \(maxItems) entries (options.maxItems)", location: "entry \(maxItems + 1)"))
         }
         return result
+    }
+
+    /// A submission's photos as the store may keep them: web addresses (http, https) as they
+    /// are; for an inbox on the web, names relative to it resolved against it; for a local inbox,
+    /// names of regular files that really lie inside the imports folder (links resolved). Any
+    /// other value (a `file:` URL, an absolute path, `..` or a link out of the folder, another
+    /// scheme) is dropped with a problem: a submission never points the export at a local file.
+    func photos(_ images: [JSONValue], page: URL, location: String, problems: inout [ImportProblem]) -> [JSONValue] {
+        images.enumerated().compactMap { index, image in
+            guard let text = image.stringValue else { return image }
+            func refuse(_ why: String) -> JSONValue? {
+                problems.append(ImportProblem(.warning, "imageURLs[\(index)] '\(text.prefix(200))' dropped: \(why)", location: location))
+                return nil
+            }
+            if let scheme = URLComponents(string: text)?.scheme?.lowercased() {
+                return scheme == "http" || scheme == "https" ? image : refuse("a photo is a web address or a file name inside the inbox's folder")
+            }
+            if text.hasPrefix("/") || text.hasPrefix("~") || text.contains(":") { return refuse("a photo is never an absolute path") }
+            guard page.isFileURL else {
+                guard let resolved = URL(string: text, relativeTo: page) else { return refuse("not a valid relative address") }
+                return .string(resolved.absoluteURL.absoluteString)
+            }
+            let root = URL(fileURLWithPath: source.file).deletingLastPathComponent().path
+            let named = URL(fileURLWithPath: text, relativeTo: page.deletingLastPathComponent()).path
+            guard let real = LocalPath.regularFile(named, inside: root) else {
+                return refuse("no such file inside the imports folder \(root) (links out of it are not followed)")
+            }
+            return .string(URL(fileURLWithPath: real).absoluteString)
+        }
     }
 }

@@ -18,6 +18,9 @@ public struct Exporter {
     /// Where copies of posts' local photos go (without their location), and the link to that
     /// folder the JSON uses (`images/`). Nil: local photos are left out of the export.
     public var images: (folder: String, link: String)?
+    /// The only folder local photos are copied from (the imports folder): a photo whose real
+    /// path (links resolved) lies elsewhere is left out with a note. Nil: no local photo is copied.
+    public var localRoot: String?
     /// What the export left out or changed, for the person who ran it.
     public let notes = Notes()
     /// The schools' places: events without coordinates of their own get their place's pin
@@ -93,8 +96,12 @@ public struct Exporter {
             notes.add("\(id): the local photo \(parsed.lastPathComponent) was left out (no images folder for this export)")
             return nil
         }
+        guard let localRoot, let path = LocalPath.regularFile(parsed.path, inside: localRoot) else {
+            notes.add("\(id): the photo \(parsed.path) is not a file inside the imports folder \(localRoot ?? "(none)"); left out")
+            return nil
+        }
         var size = stat()
-        guard stat(parsed.path, &size) == 0, size.st_size <= 50_000_000, let data = FileManager.default.contents(atPath: parsed.path) else {
+        guard stat(path, &size) == 0, size.st_size <= 50_000_000, let data = FileManager.default.contents(atPath: path) else {
             notes.add("\(id): the photo \(parsed.path) could not be read (missing, or over 50 MB); left out")
             return nil
         }

@@ -28,6 +28,7 @@ extension Console {
             var exporter = Exporter(store: store)
             exporter.gazetteer = Gazetteer(try store.places())
             exporter.courses = try store.courses()
+            exporter.localRoot = session.importsPath
             if let name = args.option("name") { exporter.calendarName = name }
             let progress = Progress(label: "export", enabled: session.interactive && isatty(2) == 1 && !session.output.json)
             exporter.progress = { count in progress.update(pages: 0, items: count) }
