@@ -24,7 +24,7 @@ public final class Output {
 
     /// Writes a line to stdout.
     public func line(_ text: String = "") {
-        stdoutBuffer.append(contentsOf: text.utf8)
+        stdoutBuffer.append(contentsOf: Output.terminalSafe(text).utf8)
         stdoutBuffer.append(10)
         if stdoutBuffer.count > 64 * 1024 && !holding { flush() }
     }
@@ -32,8 +32,33 @@ public final class Output {
     /// Writes a line to stderr at once.
     public func note(_ text: String) {
         flush()
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        FileHandle.standardError.write(Data((Output.terminalSafe(text) + "\n").utf8))
     }
+
+    /// The last guard between any text and the terminal: every control character that
+    /// `SafeText` removes from stored text is shown as a visible stand-in, whatever path the
+    /// text took (a run's message, a problem, a page's title, a plugin's stderr). The only
+    /// escape sequences kept are this tool's own colors (`paint`), byte for byte.
+    public static func terminalSafe(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { SafeText.isUnsafe($0.value) }) else { return text }
+        var out = ""
+        var rest = Substring(text)
+        while let escape = rest.firstIndex(of: "\u{1B}") {
+            out += SafeText.visible(String(rest[..<escape]))
+            let tail = rest[escape...]
+            if let own = ownColors.first(where: { tail.hasPrefix($0) }) {
+                out += own
+                rest = tail.dropFirst(own.count)
+            } else {
+                out += "\u{241B}"
+                rest = tail.dropFirst()
+            }
+        }
+        return out + SafeText.visible(String(rest))
+    }
+
+    /// The escape sequences `paint` and `error` write.
+    static let ownColors: [String] = (["0"] + Color.allCodes).map { "\u{1B}[\($0)m" }
 
     /// Prints an error on stderr: as text, or as a JSON object with `--json`.
     public func error(_ error: TimeTrackError) {
@@ -91,7 +116,10 @@ public final class Output {
     }
 
     /// Terminal colors used sparingly.
-    public enum Color: String { case red = "31", green = "32", yellow = "33", bold = "1", dim = "2" }
+    public enum Color: String, CaseIterable {
+        case red = "31", green = "32", yellow = "33", bold = "1", dim = "2"
+        static var allCodes: [String] { allCases.map(\.rawValue) }
+    }
 
     /// Wraps text in an ANSI color when colors are on.
     public func paint(_ text: String, _ color: Color) -> String {
