@@ -188,3 +188,23 @@ final class Locked<Value>: @unchecked Sendable {
     var value: Value { lock.withLock { stored } }
     func mutate(_ change: (inout Value) -> Void) { lock.withLock { change(&stored) } }
 }
+
+extension PostgresStoreTests {
+    /// On PostgreSQL too: a dropped or disabled append-only trigger fails `audit verify` and
+    /// `status`, and `store repair` restores it.
+    @Test func droppedAuditGuardsAreReportedAndRestored() throws {
+        guard let server = try Self.server() else { return }
+        let store = try server.database()
+        #expect(try Self.run(store, ["--as", "ana", "import", "hillcrest-news"]).status == 0)
+        #expect(try Self.run(store, ["--as", "ana", "audit", "verify"]).status == 0)
+        for tampering in ["ALTER TABLE audit DISABLE TRIGGER audit_append_only", "DROP TRIGGER audit_append_only ON audit"] {
+            _ = try Binaries.sql(store, tampering)
+            let verified = try Self.run(store, ["--as", "ana", "audit", "verify"])
+            #expect(verified.status == 1 && verified.stderr.contains("guards are missing: audit_append_only"), "\(tampering): \(verified.stderr)")
+            #expect(try Self.run(store, ["--as", "ana", "status"]).status == 1)
+            let repaired = try Self.run(store, ["--as", "ana", "store", "repair"])
+            #expect(repaired.status == 0 && repaired.stdout.contains("restored"), "\(repaired.stdout)\(repaired.stderr)")
+            #expect(try Self.run(store, ["--as", "ana", "audit", "verify"]).status == 0)
+        }
+    }
+}

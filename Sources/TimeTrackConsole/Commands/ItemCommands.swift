@@ -467,42 +467,6 @@ extension Console {
         }
     }
 
-    static var auditCommand: CommandSpec {
-        CommandSpec(
-            "audit", usage: "[ID] [--limit N] | verify", summary: "the decision log: who did what, when and why; `audit verify` checks its hash chain",
-            options: [OptionSpec("limit", value: "N", help: "at most N entries (default 50)")], positional: 0...1
-        ) { args, session in
-            let store = try session.store()
-            try session.requireAdmin(in: store, for: "read the audit log")
-            if args.positional.first == "verify" {
-                let result = try store.verifyAudit()
-                if session.output.json {
-                    session.output.printJSON(result)
-                } else if result.holds {
-                    session.output.line("the audit log's chain verifies: \(result.entries) entries, none changed, deleted or reordered")
-                } else {
-                    session.output.error(
-                        TimeTrackError(
-                            .storeUnusable, "the audit log was tampered with: \(result.problem ?? "")",
-                            fix: "restore the store from a backup to see what was changed; entries after it may be genuine"))
-                }
-                return result.holds ? 0 : 1
-            }
-            let entries = try store.audit(itemID: args.positional.first, limit: try intOption(args, "limit", default: 50, range: 1...1_000_000))
-            if session.output.json {
-                session.output.printJSON(entries)
-                return 0
-            }
-            if entries.isEmpty { session.output.line("no decisions yet"); return 0 }
-            var table = Table(headers: ["#", "when", "who", "action", "item", "why"])
-            for e in entries {
-                table.rows.append([String(e.id), Display.date(e.at, zone: .current), e.operatorName, e.action, e.itemID ?? "", [e.reason, e.detail].compactMap { $0 }.joined(separator: " · ")])
-            }
-            session.output.printTable(table, width: terminalWidth())
-            return 0
-        }
-    }
-
     static var operatorCommand: CommandSpec {
         let roles = Operator.Role.allCases.map(\.rawValue).joined(separator: "|")
         let usage = "list | add NAME --role ROLE [--login ACCOUNT] [--school S,...] | role NAME ROLE | remove NAME"
@@ -553,6 +517,7 @@ extension Console {
                 let schools = (args.option("school") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
                 let op = try store.addOperator(name, role: try role(args.option("role")), login: login, schools: schools, by: session.operatorName)
                 show(op, "is")
+                if op.role != .admin, let warning = sharedTrust(store, session) { session.output.note("note: " + warning) }
                 return 0
             case "role":
                 guard args.positional.count == 3 else { throw TimeTrackError(.usage, "operator role: name the operator and the role", fix: "usage: operator role NAME \(roles)") }

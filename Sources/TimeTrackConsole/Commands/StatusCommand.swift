@@ -20,9 +20,11 @@ extension Console {
                         "audit": .object([
                             "entries": .number(Double(audit.entries)), "verifies": .bool(audit.holds),
                             "problem": audit.problem.map { .string($0) } ?? .null,
+                            "missingGuards": .array(audit.missingGuards.map { .string($0) }),
                         ]),
+                        "sharedTrust": sharedTrust(store, session).map { .string($0) } ?? .null,
                     ]))
-                return 0
+                return audit.holds ? 0 : 1
             }
             // CSV is the counts table alone; the rest goes to stderr.
             let say: (String) -> Void = session.output.csv ? session.output.note : { session.output.line($0) }
@@ -30,9 +32,13 @@ extension Console {
             say("schema version: \(store.schemaVersion)")
             if audit.holds {
                 say("audit log:      \(audit.entries) entries, the chain verifies")
-            } else {
-                say("audit log:      " + session.output.paint("BROKEN: \(audit.problem ?? "")", .red) + " (`audit verify`)")
+            } else if let problem = audit.problem {
+                say("audit log:      " + session.output.paint("BROKEN: \(problem)", .red) + " (`audit verify`)")
             }
+            if !audit.missingGuards.isEmpty {
+                say("audit guards:   " + session.output.paint("MISSING: \(audit.missingGuards.joined(separator: ", "))", .red) + " (`store repair` restores them)")
+            }
+            if let warning = sharedTrust(store, session) { say("access:         " + warning) }
             var table = Table(headers: ["kind"] + ItemStatus.allCases.map(\.rawValue) + ["total"])
             for kind in ItemKind.allCases {
                 let row = ItemStatus.allCases.map { counts[kind]?[$0] ?? 0 }
@@ -40,7 +46,23 @@ extension Console {
             }
             if !session.output.csv { session.output.line() }
             session.output.printTable(table, width: 100)
-            return 0
+            return audit.holds ? 0 : 1
         }
+    }
+
+    /// On a SQLite store whose file or folder others may write: that anyone who can write it
+    /// can change anything in it, roles included; nil otherwise (and on PostgreSQL, where the
+    /// server enforces roles).
+    static func sharedTrust(_ store: any ItemStore, _ session: Session) -> String? {
+        guard Session.serverAddress(session.storePath) == nil else { return nil }
+        let folder = (session.storePath as NSString).deletingLastPathComponent
+        let writable = [session.storePath, folder.isEmpty ? "." : folder].filter { path in
+            var info = stat()
+            return stat(path, &info) == 0 && info.st_mode & 0o022 != 0
+        }
+        guard !writable.isEmpty else { return nil }
+        return "shared-trust store: \(writable.joined(separator: " and ")) can be written by other accounts than its owner, and anyone who can write "
+            + "the file can change anything in it, roles and the audit log included (`audit verify` notices, it cannot prevent). "
+            + "For roles that hold against them, use PostgreSQL (docs/postgresql.md)."
     }
 }

@@ -5,15 +5,17 @@ import TimeTrackStore
 extension Console {
     /// `store copy --from A --to B`: a store between its SQLite file and a PostgreSQL database.
     static var storeCommand: CommandSpec {
-        let usage = "copy --from PATH|URI --to URI|PATH"
+        let usage = "copy --from PATH|URI --to URI|PATH | repair"
         return CommandSpec(
-            "store", usage: usage, summary: "copy the whole store from its SQLite file into an empty PostgreSQL database, or back into a new file (admins only)",
+            "store", usage: usage,
+            summary: "copy the whole store from its SQLite file into an empty PostgreSQL database, or back into a new file; `store repair` restores the audit log's guards (admins only)",
             options: [
                 OptionSpec("from", value: "PATH|URI", help: "the store to copy: a SQLite file, or postgresql://user@host/db"),
                 OptionSpec("to", value: "URI|PATH", help: "where: an empty PostgreSQL database, or a new SQLite file"),
             ],
             positional: 1...1
         ) { args, session in
+            if args.positional[0] == "repair" { return try repairStore(session) }
             guard args.positional[0] == "copy" else { throw TimeTrackError(.usage, "store: unknown action '\(args.positional[0])'", fix: "usage: store \(usage)") }
             guard let from = args.option("from"), let to = args.option("to") else { throw TimeTrackError(.usage, "store copy: give --from and --to", fix: "usage: store \(usage)") }
             let fromServer = Session.serverAddress(from), toServer = Session.serverAddress(to)
@@ -57,5 +59,20 @@ extension Console {
                 "copied \(total) items, \(report.revisions) revisions and \(report.audit.entries) audit entries to \(toServer ?? to); the counts match the source and the audit chain verifies there")
             return 0
         }
+    }
+
+    /// `store repair`: puts back the audit log's append-only guards someone dropped or replaced.
+    static func repairStore(_ session: Session) throws -> Int32 {
+        let store = try session.store(create: false)
+        try session.requireAdmin(in: store, for: "repair the store")
+        let restored = try store.repairAuditGuards()
+        if session.output.json {
+            session.output.printJSON(JSONValue.object(["restored": .array(restored.map { .string($0) })]))
+        } else if restored.isEmpty {
+            session.output.line("nothing to repair: the audit log's guards are in place")
+        } else {
+            session.output.line("restored the audit log's guards: \(restored.joined(separator: ", ")); `audit verify` now checks the entries (someone could write the store: find out who)")
+        }
+        return 0
     }
 }

@@ -221,7 +221,10 @@ public protocol ItemStore: ItemRepository {
     /// All operators, removed ones included.
     func operators() throws -> [Operator]
     /// Walks the audit log's hash chain and says whether it holds.
-    func verifyAudit() throws -> AuditVerification
+    func verifyAudit(anchor: AuditAnchor?) throws -> AuditVerification
+    /// Puts the audit log's append-only guards (triggers) back where they were dropped or
+    /// replaced; returns the ones restored.
+    func repairAuditGuards() throws -> [String]
     /// Adds an operator, or changes an existing one's role, login and schools (and makes a
     /// removed one active again). The first operator of a store is always an admin; the last
     /// active admin cannot be made anything else; a login belongs to one active operator.
@@ -282,5 +285,20 @@ public struct AuditVerification: Codable, Sendable, Equatable {
         self.problem = problem
     }
 
-    public var holds: Bool { brokenEntry == nil }
+    /// The append-only guards (triggers) the store lacks: someone dropped or replaced them
+    /// (`store repair` puts them back).
+    public var missingGuards: [String] = []
+    /// Whether an anchor was compared with the log.
+    public var anchored = false
+    /// The last entry's id and stored hash: the head `audit anchor` signs.
+    public var lastID: Int64?
+    public var lastHash: String?
+
+    /// Whether the chain, the guards and the anchor (when given) all hold.
+    public var holds: Bool { brokenEntry == nil && problem == nil && missingGuards.isEmpty }
+}
+
+extension ItemStore {
+    /// Walks the whole audit chain and checks its guards, without an anchor.
+    public func verifyAudit() throws -> AuditVerification { try verifyAudit(anchor: nil) }
 }

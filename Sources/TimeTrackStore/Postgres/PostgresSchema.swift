@@ -12,6 +12,15 @@ enum PostgresSchema {
     /// The version `baseline` makes: SQLite's current one.
     static let baselineVersion = 11
 
+    /// The audit log's append-only rule: a function that refuses, and the trigger that calls it.
+    static let auditGuardFunction = """
+        CREATE FUNCTION timetrack_audit_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            RAISE EXCEPTION 'the audit log is append-only: entries are never %', CASE TG_OP WHEN 'UPDATE' THEN 'changed' ELSE 'deleted' END;
+        END $$
+        """
+    static let auditGuardTrigger = "CREATE TRIGGER audit_append_only BEFORE UPDATE OR DELETE ON audit FOR EACH ROW EXECUTE FUNCTION timetrack_audit_append_only()"
+
     static let baseline = """
         CREATE TABLE timetrack_schema (version integer NOT NULL, application text NOT NULL);
         CREATE TABLE operators (
@@ -67,11 +76,8 @@ enum PostgresSchema {
         );
         CREATE INDEX audit_item ON audit (item_seq, id);
         CREATE INDEX audit_operator ON audit (operator, id);
-        CREATE FUNCTION timetrack_audit_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-            RAISE EXCEPTION 'the audit log is append-only: entries are never %', CASE TG_OP WHEN 'UPDATE' THEN 'changed' ELSE 'deleted' END;
-        END $$;
-        CREATE TRIGGER audit_append_only BEFORE UPDATE OR DELETE ON audit FOR EACH ROW EXECUTE FUNCTION timetrack_audit_append_only();
+        \(auditGuardFunction);
+        \(auditGuardTrigger);
         CREATE TABLE announcements (
             item_seq bigint PRIMARY KEY REFERENCES items (seq),
             title text NOT NULL, summary text, image_url text, image_alt text, link text, published_at text, priority text NOT NULL, expires_at text

@@ -57,12 +57,49 @@ enum AuditChain {
     }
 
     /// SQL that makes the log append-only.
-    static let triggers = """
-        CREATE TRIGGER IF NOT EXISTS audit_no_update BEFORE UPDATE ON audit
-            BEGIN SELECT RAISE(ABORT, 'the audit log is append-only: entries are never changed'); END;
-        CREATE TRIGGER IF NOT EXISTS audit_no_delete BEFORE DELETE ON audit
-            BEGIN SELECT RAISE(ABORT, 'the audit log is append-only: entries are never deleted'); END;
+    static var triggers: String { triggerStatements.map { $0 + ";" }.joined(separator: "\n") }
+
+    /// The triggers, one statement each.
+    static let triggerStatements = [
         """
+        CREATE TRIGGER IF NOT EXISTS audit_no_update BEFORE UPDATE ON audit
+            BEGIN SELECT RAISE(ABORT, 'the audit log is append-only: entries are never changed'); END
+        """,
+        """
+        CREATE TRIGGER IF NOT EXISTS audit_no_delete BEFORE DELETE ON audit
+            BEGIN SELECT RAISE(ABORT, 'the audit log is append-only: entries are never deleted'); END
+        """,
+    ]
+
+    /// The SQLite triggers `triggers` makes.
+    static let sqliteGuards = ["audit_no_delete", "audit_no_update"]
+
+    /// The batch prefix of an operator change: the operators table's digest after it follows.
+    static let operatorsBatch = "operators:"
+
+    /// Why the log does not hold what `anchor` saw, or nil: fewer entries (truncated or
+    /// emptied), the anchored entry gone or changed (rewritten and chained again), or entries
+    /// before it deleted or added.
+    static func problem(_ rows: [(Fields, prev: String?, hash: String?)], against anchor: AuditAnchor) -> String? {
+        let when = ISO8601DateFormatter().string(from: anchor.at)
+        if rows.count < anchor.entries {
+            return rows.isEmpty
+                ? "the log is empty, but \(anchor.entries) entries were anchored at \(when): it was emptied"
+                : "the log has \(rows.count) entries, fewer than the \(anchor.entries) anchored at \(when): entries were deleted (the log was cut short)"
+        }
+        guard anchor.entries > 0 else { return nil }
+        guard let anchored = rows.first(where: { $0.0.id == anchor.lastID }) else {
+            return "entry \(anchor.lastID), the last one anchored at \(when), is gone: entries were deleted and the log renumbered"
+        }
+        guard anchored.hash == anchor.head else {
+            return "entry \(anchor.lastID) is not the one anchored at \(when): the log was rewritten and chained again"
+        }
+        let upTo = rows.prefix { $0.0.id <= anchor.lastID }.count
+        guard upTo == anchor.entries else {
+            return "the log holds \(upTo) entries up to entry \(anchor.lastID), the anchor of \(when) says \(anchor.entries)"
+        }
+        return nil
+    }
 
     static let selectAll = "SELECT id, at, operator, action, item_seq, item_id, reason, detail, batch, prev_hash, hash FROM audit ORDER BY id"
 
@@ -91,7 +128,10 @@ enum AuditChain {
             previous = hash ?? ""
             previousID = entry.id
         }
-        return AuditVerification(entries: rows.count, brokenEntry: broken?.0, problem: broken?.1)
+        var result = AuditVerification(entries: rows.count, brokenEntry: broken?.0, problem: broken?.1)
+        result.lastID = rows.last?.0.id
+        result.lastHash = rows.last?.hash
+        return result
     }
 
     /// Chains the entries written before the chain existed (migration 7), then adds the triggers.

@@ -69,7 +69,7 @@ extension SQLStore {
             try appendAudit(
                 NewAuditEntry(
                     at: now(), operatorName: operatorName, action: existing == nil ? "operator-add" : "operator-change", itemSeq: nil, itemID: nil, reason: nil,
-                    detail: detail))
+                    detail: detail, batch: try operatorsDigest()))
             return try operatorNamed(name) ?? Operator(name: name, role: effective)
         }
     }
@@ -82,7 +82,7 @@ extension SQLStore {
             if existing.role == .admin && existing.active && role != .admin { try requireAnotherAdmin(besides: name, change: "become \(role.rawValue)") }
             try sql.run("UPDATE operators SET role = ? WHERE name = ?", [.text(role.rawValue), .text(name)])
             try appendAudit(
-                NewAuditEntry(at: now(), operatorName: operatorName, action: "operator-role", itemSeq: nil, itemID: nil, reason: nil, detail: "\(name): \(existing.role.rawValue) → \(role.rawValue)"))
+                NewAuditEntry(at: now(), operatorName: operatorName, action: "operator-role", itemSeq: nil, itemID: nil, reason: nil, detail: "\(name): \(existing.role.rawValue) → \(role.rawValue)", batch: try operatorsDigest()))
             return try operatorNamed(name) ?? existing
         }
     }
@@ -95,7 +95,7 @@ extension SQLStore {
             if existing.role == .admin { try requireAnotherAdmin(besides: name, change: "be removed") }
             try sql.run("UPDATE operators SET active = 0 WHERE name = ?", [.text(name)])
             try appendAudit(
-                NewAuditEntry(at: now(), operatorName: operatorName, action: "operator-remove", itemSeq: nil, itemID: nil, reason: nil, detail: "\(name) (\(existing.role.rawValue)) removed"))
+                NewAuditEntry(at: now(), operatorName: operatorName, action: "operator-remove", itemSeq: nil, itemID: nil, reason: nil, detail: "\(name) (\(existing.role.rawValue)) removed", batch: try operatorsDigest()))
             return try operatorNamed(name) ?? existing
         }
     }
@@ -112,7 +112,7 @@ extension SQLStore {
             try appendAudit(
                 NewAuditEntry(
                     at: at, operatorName: name, action: "operator-add", itemSeq: nil, itemID: nil, reason: nil,
-                    detail: "\(name) as admin (first operator" + (login.map { ", login \($0)" } ?? "") + ")"))
+                    detail: "\(name) as admin (first operator" + (login.map { ", login \($0)" } ?? "") + ")", batch: try operatorsDigest()))
             return try operatorNamed(name)
         }
     }

@@ -277,8 +277,73 @@ extension SQLStore {
         )
     }
 
-    /// Walks the whole audit chain: the first entry that does not hold, and why.
-    public func verifyAudit() throws -> AuditVerification {
-        AuditChain.verify(try sql.select(AuditChain.selectAll, [], AuditChain.fields))
+    /// Walks the whole audit chain (the first entry that does not hold, and why), checks the
+    /// append-only guards, the anchor when given, and that the operators table is what the
+    /// log's last operator change left.
+    public func verifyAudit(anchor: AuditAnchor?) throws -> AuditVerification {
+        let rows = try sql.select(AuditChain.selectAll, [], AuditChain.fields)
+        var result = AuditChain.verify(rows)
+        result.missingGuards = try missingAuditGuards()
+        if let anchor {
+            result.anchored = true
+            if result.problem == nil { result.problem = AuditChain.problem(rows, against: anchor) }
+        }
+        if result.problem == nil { result.problem = try operatorsProblem(rows) }
+        return result
+    }
+
+    /// The guards the log lacks, by name.
+    func missingAuditGuards() throws -> [String] {
+        switch sql.dialect {
+        case .sqlite:
+            let present = try sql.select("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'audit'", []) { ($0.text(0), $0.optionalText(1) ?? "") }
+            // The trigger's text must be ours, word for word: one of the same name that does
+            // nothing is no guard.
+            func folded(_ sql: String) -> String { sql.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).joined(separator: " ") }
+            let expected = AuditChain.triggerStatements.map { folded($0.replacingOccurrences(of: "IF NOT EXISTS ", with: "")) }
+            return AuditChain.sqliteGuards.filter { name in !present.contains { $0.0 == name && expected.contains(folded($0.1)) } }
+        case .postgres:
+            let trigger =
+                try sql.integer(
+                    "SELECT count(*) FROM pg_trigger WHERE tgrelid = 'audit'::regclass AND tgname = 'audit_append_only' AND tgenabled <> 'D'") ?? 0
+            let function = try sql.integer("SELECT count(*) FROM pg_proc WHERE proname = 'timetrack_audit_append_only' AND prosrc LIKE '%RAISE EXCEPTION%'") ?? 0
+            return trigger == 1 && function == 1 ? [] : ["audit_append_only"]
+        }
+    }
+
+    public func repairAuditGuards() throws -> [String] {
+        try sql.transaction {
+            let missing = try missingAuditGuards()
+            guard !missing.isEmpty else { return [] }
+            switch sql.dialect {
+            case .sqlite:
+                for name in missing { try sql.run("DROP TRIGGER IF EXISTS \(name)", []) }
+                for statement in AuditChain.triggerStatements { try sql.run(statement, []) }
+            case .postgres:
+                try sql.run("DROP TRIGGER IF EXISTS audit_append_only ON audit", [])
+                try sql.run(PostgresSchema.auditGuardFunction.replacingOccurrences(of: "CREATE FUNCTION", with: "CREATE OR REPLACE FUNCTION"), [])
+                try sql.run(PostgresSchema.auditGuardTrigger, [])
+            }
+            return missing
+        }
+    }
+
+    /// Why the operators table is not what the log's operator changes left, or nil. Each change
+    /// records the table's digest after it (`operators:HEX` as its batch); entries written before
+    /// digests existed are not checked.
+    func operatorsProblem(_ rows: [(AuditChain.Fields, prev: String?, hash: String?)]) throws -> String? {
+        guard let last = rows.last(where: { $0.0.batch?.hasPrefix(AuditChain.operatorsBatch) == true }), let recorded = last.0.batch else { return nil }
+        let now = try operatorsDigest()
+        guard recorded != now else { return nil }
+        return "the operators table was changed outside the log: it is not what entry \(last.0.id) (\(last.0.action) by \(last.0.operatorName)) left; "
+            + "compare `operator list` with `audit` (a role may have been raised by hand)"
+    }
+
+    /// `operators:` and the SHA-256 of every operator's name, role, login, schools and state.
+    func operatorsDigest() throws -> String {
+        let rows = try sql.select("SELECT name, role, login, schools, active FROM operators ORDER BY name", []) { s in
+            [s.text(0), s.text(1), s.optionalText(2) ?? "", s.optionalText(3) ?? "", String(s.int(4))].joined(separator: "\u{1F}")
+        }
+        return AuditChain.operatorsBatch + SHA256.hex(rows.joined(separator: "\u{1E}"))
     }
 }
