@@ -114,3 +114,41 @@ import TimeTrackCore
         #expect(SafeText.mayHoldUnsafe(json: "{\"title\":\"a\u{202E}b\"}"))
     }
 }
+
+extension HostileTextTests {
+    /// Escapes in what messages quote (an inbox entry's id, an unparseable calendar line, a
+    /// source's failure) reach no terminal: through the import summary, `runs`, `extract`'s
+    /// problems, `--json`, and the console's prompt in a pipe.
+    @Test func messagesThatQuoteInputAreCleaned() throws {
+        let dir = try TemporaryDirectory("messages")
+        defer { dir.remove() }
+        func jsonString(_ s: String) -> String { String(decoding: (try? JSONEncoder().encode(s)) ?? Data("\"\"".utf8), as: UTF8.self) }
+        let entries = Self.hostile.enumerated().map { index, text in
+            // Each entry lacks its text and image, so each is skipped with its id quoted.
+            #"{"id": \#(jsonString("entry\(index)" + text)), "authorName": "A", "authorRole": "student", "createdAt": "2026-09-18T21:42:00-06:00", "imageURLs": []}"#
+        }
+        try dir.write("imports/data/posts.json", "[" + entries.joined(separator: ",") + "]")
+        try dir.write("imports/a-posts.json", #"{ "id": "a-posts", "importer": "inbox", "kind": "post", "url": "data/posts.json", "timeZone": "America/Denver" }"#)
+        let lines = Self.hostile.map { "X-BROKEN\($0)LINE-WITHOUT-A-COLON" }.joined(separator: "\r\n")
+        try dir.write(
+            "imports/data/cal.ics",
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n\(lines)\r\nBEGIN:VEVENT\r\nUID:1\r\nDTSTART:20260918T190000Z\r\nSUMMARY:Game\u{1B}[2J\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+        try dir.write("imports/b-cal.json", #"{ "id": "b-cal", "importer": "ical", "kind": "event", "url": "data/cal.ics", "timeZone": "America/Denver" }"#)
+        func run(_ words: [String], stdin: String? = nil) throws -> Binaries.Result {
+            try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports"), "--as", "ana"] + words, stdin: stdin)
+        }
+        var seen = 0
+        for words in [["import", "--all"], ["runs"], ["--json", "runs"], ["extract", "a-posts"], ["extract", "b-cal"], ["--json", "extract", "a-posts"], ["--json", "import", "--all"]] {
+            let result = try run(words)
+            seen += result.stdout.count + result.stderr.count
+            #expect(Self.unsafe(result.stdout) == nil, "\(words) stdout: \(Self.unsafe(result.stdout) ?? "")")
+            #expect(Self.unsafe(result.stderr) == nil, "\(words) stderr: \(Self.unsafe(result.stderr) ?? "")")
+        }
+        let piped = try run([], stdin: "runs\nimport a-posts\n")
+        #expect(Self.unsafe(piped.stdout + piped.stderr) == nil, "\(Self.unsafe(piped.stdout + piped.stderr) ?? "")")
+        // The messages were there, quoting the ids with stand-ins.
+        let extracted = try run(["extract", "a-posts"])
+        #expect((extracted.stdout + extracted.stderr).contains("entry0␛[2J"), "\(extracted.stdout)\(extracted.stderr)")
+        #expect(seen > 1_000)
+    }
+}

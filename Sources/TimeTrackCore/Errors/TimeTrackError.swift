@@ -55,16 +55,18 @@ public struct TimeTrackError: Error, CustomStringConvertible, Sendable, Equatabl
     /// The underlying error's description, when there is one.
     public var underlying: String?
 
-    /// Creates an error.
+    /// Creates an error. Messages quote input (a file name, a page's text, an entry's id): every
+    /// part is shown through `SafeText.visible` here, once, so no control character in it can
+    /// reach a terminal, a log or a JSON reader, whatever path the error takes.
     public init(
         _ code: Code, _ message: String, fix: String? = nil, context: [String: String] = [:],
         underlying: (any Error)? = nil
     ) {
         self.code = code
-        self.message = message
-        self.fix = fix
-        self.context = context
-        self.underlying = underlying.map { String(describing: $0) }
+        self.message = SafeText.visible(message)
+        self.fix = fix.map(SafeText.visible)
+        self.context = context.mapValues(SafeText.visible)
+        self.underlying = underlying.map { SafeText.visible(String(describing: $0)) }
     }
 
     /// One line: `where: what (cause). fix`.

@@ -174,16 +174,18 @@ public struct ImportProblem: Codable, Sendable, Equatable, CustomStringConvertib
     /// from the message).
     public var httpStatus: Int?
 
+    /// A problem quotes page text (a title, a file name, an entry's id): its message and
+    /// location are shown through the one cleaning step for display (`SafeText.visible`) here,
+    /// so no escape sequence reaches a terminal, the runs table or a JSON reader.
     public init(_ severity: Severity, _ message: String, location: String, httpStatus: Int? = nil) {
         self.severity = severity
-        self.message = message
-        self.location = location
+        self.message = SafeText.visible(message)
+        self.location = SafeText.visible(location)
         self.httpStatus = httpStatus
     }
 
-    /// For people: a problem quotes page text (a title, a file name), shown through the one
-    /// cleaning step for display, so no escape sequence reaches a terminal.
-    public var description: String { "\(severity.rawValue): \(SafeText.visible(location)): \(SafeText.visible(message))" }
+    /// For people: `severity: location: message`.
+    public var description: String { "\(severity.rawValue): \(location): \(message)" }
 }
 
 /// One normalized item found by an importer.
