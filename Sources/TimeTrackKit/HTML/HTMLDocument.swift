@@ -154,6 +154,7 @@ public final class HTMLDocument {
         self.arena = arena
         self.needsFree = needsFree
         baseURL = url
+        HTMLDocument.numberElements(parsed)
         if let href = HTMLDocument.baseHref(parsed), let resolved = URL(string: href.trimmingCharacters(in: .whitespaces), relativeTo: url)?.absoluteURL {
             baseURL = resolved
         }
@@ -211,6 +212,16 @@ public final class HTMLDocument {
         self.url = url
         baseURL = url
         encoding = "xml"
+        HTMLDocument.numberElements(parsed)
+    }
+
+    /// Numbers the elements in document order (libxml2 keeps the number in each element's
+    /// unused `content`), so comparing two nodes' order is one subtraction instead of a walk
+    /// over their siblings: sorting a selection and finding the heading before an item stay
+    /// linear in the page even with 100,000 items side by side. Done once, right after the
+    /// parse; the tree is not changed after it (arena documents are read-only).
+    static func numberElements(_ doc: xmlDocPtr) {
+        _ = xmlXPathOrderDocElems(doc)
     }
 
     /// The root element.

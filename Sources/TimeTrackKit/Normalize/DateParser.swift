@@ -362,12 +362,26 @@ public struct DateParser: Sendable {
     static func removeDay(_ text: String, month: String, day: Int) -> String {
         // Replace "month day" / "day month" so the day number is not read as an hour.
         var result = text.replacingOccurrences(of: month, with: " ")
-        for form in ["\(day)st", "\(day)nd", "\(day)rd", "\(day)th", String(format: "%02d", day), "\(day)"] {
-            if let range = result.range(of: #"(?<![\d:])"# + form + #"(?![\d:])"#, options: .regularExpression) {
+        for form in ["\(day)st", "\(day)nd", "\(day)rd", "\(day)th", day < 10 ? "0\(day)" : "\(day)", "\(day)"] {
+            if let range = standalone(form, in: result) {
                 result.replaceSubrange(range, with: " ")
                 break
             }
         }
         return result
+    }
+
+    /// The first `form` in `text` with no digit or colon right before or after it (what the
+    /// pattern `(?<![\d:])FORM(?![\d:])` finds), by a scan: no pattern is compiled per date.
+    static func standalone(_ form: String, in text: String) -> Range<String.Index>? {
+        func joins(_ character: Character?) -> Bool { character.map { $0 == ":" || ("0"..."9").contains($0) } ?? false }
+        var searchFrom = text.startIndex
+        while let found = text.range(of: form, range: searchFrom..<text.endIndex) {
+            let before = found.lowerBound > text.startIndex ? text[text.index(before: found.lowerBound)] : nil
+            let after = found.upperBound < text.endIndex ? text[found.upperBound] : nil
+            if !joins(before) && !joins(after) { return found }
+            searchFrom = text.index(after: found.lowerBound)
+        }
+        return nil
     }
 }
