@@ -127,6 +127,7 @@ public final class HTMLDocument {
         // to `</a>`. libxml2 makes it an empty element; the slash is dropped first (one scan, only
         // for byte encodings where "<a" is ASCII).
         let data = encoding.lowercased().hasPrefix("utf-16") || encoding.lowercased().hasPrefix("utf-32") ? data : HTMLDocument.openSelfClosedLinks(data)
+        try HTMLDocument.checkMarkup(data, url: url, xml: false)
         let urlString = url?.absoluteString
         var (parsed, arena, needsFree) = HTMLDocument.parseInArena(bytes: data.count, limit: arenaLimit) {
             data.withUnsafeBytes { raw -> htmlDocPtr? in
@@ -194,6 +195,7 @@ public final class HTMLDocument {
         ttxml_install()
         clibxml2_silence()
         encodingNote = nil
+        try HTMLDocument.checkMarkup(data, url: url, xml: true)
         let options = Int32(XML_PARSE_RECOVER.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue)
         let urlString = url?.absoluteString
         let (parsed, arena, needsFree) = HTMLDocument.parseInArena(bytes: data.count, limit: nil) {

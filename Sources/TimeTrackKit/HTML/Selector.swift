@@ -27,6 +27,7 @@ public final class Selector: CustomStringConvertible, @unchecked Sendable {
     public init(_ source: String) throws {
         self.source = source
         let trimmed = source.trimmingCharacters(in: .whitespacesAndNewlines)
+        try Selector.checkSize(trimmed, source: source)
         if trimmed.hasPrefix("xpath:") {
             xpath = try XPath(String(trimmed.dropFirst(6)))
             list = []
@@ -38,6 +39,36 @@ public final class Selector: CustomStringConvertible, @unchecked Sendable {
     }
 
     public var description: String { source }
+
+    /// The longest selector read, in characters: real ones are a few dozen.
+    public static let maxLength = 1_000
+    /// The deepest nesting of brackets and parentheses (`:not(:has(…))`, `[…]`) read.
+    public static let maxNesting = 16
+
+    /// Refuses a selector too long or too deeply nested to be a real one, before it is parsed:
+    /// parsing and matching cost grow with both, and a selector is read from a definition file
+    /// anyone with the imports folder can write.
+    static func checkSize(_ text: String, source: String) throws {
+        let shown = source.count > 60 ? String(source.prefix(60)) + "…" : source
+        guard text.count <= maxLength else {
+            throw TimeTrackError(
+                .selector, "invalid selector '\(shown)': it is \(text.count) characters long, more than the \(maxLength) a selector may have",
+                fix: "select with a shorter selector (a class or an id near the content)", context: ["selector": shown])
+        }
+        var depth = 0
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "(") || byte == UInt8(ascii: "[") {
+                depth += 1
+                guard depth <= maxNesting else {
+                    throw TimeTrackError(
+                        .selector, "invalid selector '\(shown)': brackets nested more than \(maxNesting) deep",
+                        fix: "nest :not(), :has() and [...] at most \(maxNesting) deep", context: ["selector": shown])
+                }
+            } else if byte == UInt8(ascii: ")") || byte == UInt8(ascii: "]") {
+                depth = max(0, depth - 1)
+            }
+        }
+    }
 
     /// The compiled selector for `text`, made once per process: the schools of a district share
     /// their CMS, and so their definitions' selectors, and each source's importer compiled them
