@@ -22,6 +22,8 @@ let package = Package(
         .systemLibrary(
             name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]),
+        // Linux calls Swift cannot make itself (variadic prctl).
+        .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         // Arenas for libxml2's allocations while a page is parsed (C: thread-local state).
         .target(name: "CXMLArena", dependencies: ["CLibXML2"], path: "Sources/CXMLArena"),
 
@@ -34,7 +36,7 @@ let package = Package(
             name: "TimeTrackImport",
             dependencies: [
                 "TimeTrackCore", "TimeTrackKit", "TimeTrackStore", "TimeTrackReview", "HTMLImporter", "InboxImporter", "ICalImporter", "FeedImporter", "WordPressImporter", "MetadataImporter", "DocumentsImporter", "JSONImporter", "LMSImporter",
-                "PhotoImporter",
+                "PhotoImporter", "CLinux",
             ],
             path: "Sources/TimeTrackImport"),
         .target(name: "TimeTrackFuzz", dependencies: ["TimeTrackCore", "TimeTrackKit", "TimeTrackImport"], path: "Sources/TimeTrackFuzz"),

@@ -45,10 +45,10 @@ import Testing
     }
 
     /// A plugins folder with one shell plugin whose program is `script`.
-    static func hostile(_ dir: TemporaryDirectory, _ script: String, timeout: Int = 3, maxOutputMB: Double = 1) throws -> (plugins: String, imports: String) {
+    static func hostile(_ dir: TemporaryDirectory, _ script: String, timeout: Int = 3, maxOutputMB: Double = 1, maxItems: Int = 10_000) throws -> (plugins: String, imports: String) {
         try dir.write(
             "plugins/bad/plugin.json",
-            #"{ "protocol": 1, "name": "bad", "version": "1", "kinds": ["announcement"], "command": ["./plugin.sh"], "timeout": \#(timeout), "maxOutputMB": \#(maxOutputMB) }"#)
+            #"{ "protocol": 1, "name": "bad", "version": "1", "kinds": ["announcement"], "command": ["./plugin.sh"], "timeout": \#(timeout), "maxOutputMB": \#(maxOutputMB), "maxItems": \#(maxItems) }"#)
         let program = try dir.write("plugins/bad/plugin.sh", "#!/bin/sh\n" + script + "\n")
         chmod(program, 0o755)
         try dir.write("imports/page.html", "<p>hello</p>")
@@ -81,6 +81,51 @@ import Testing
         #expect(result.status != 0)
         #expect((result.stdout + result.stderr).contains("more than 1 MB"), "\(result.stdout.suffix(300)) \(result.stderr.suffix(300))")
         #expect(try Self.items(dir, setup) == 0)
+    }
+
+    /// Past `maxItems` the plugin is stopped; what came before is kept, and nothing counts missing.
+    @Test func aPluginPastItsItemCapIsStopped() throws {
+        let dir = try TemporaryDirectory("plugin-items")
+        defer { dir.remove() }
+        let setup = try Self.hostile(
+            dir, #"i=0; while :; do i=$((i+1)); printf '{"item":{"title":"Item %d","link":"https://school.example/%d","date":"2026-11-02"}}\n' $i $i; done"#,
+            timeout: 30, maxItems: 50)
+        let started = Date()
+        let result = try Self.run(dir, setup.imports, ["--as", "ana", "import", "bad-source"], plugins: setup.plugins)
+        #expect(Date().timeIntervalSince(started) < 20)
+        #expect((result.stdout + result.stderr).contains("50 new"), "\(result.stdout) \(result.stderr)")
+        #expect(try Self.items(dir, setup) == 50)
+        let extracted = try Self.run(dir, setup.imports, ["extract", "bad-source"], plugins: setup.plugins)
+        #expect((extracted.stdout + extracted.stderr).contains("stopped at 50 items"), "\(extracted.stderr)")
+    }
+
+    /// A plugin whose child leaves its process group (`setsid`) and would outlive it: the child
+    /// is killed when the plugin's run ends, whether the plugin exits or times out.
+    @Test(arguments: [false, true])
+    func aDaemonLeftByAPluginIsKilled(timesOut: Bool) throws {
+        let dir = try TemporaryDirectory("plugin-daemon")
+        defer { dir.remove() }
+        let marker = "timetrack-daemon-\(UUID().uuidString.prefix(8))"
+        // A copy of sleep under a name of our own, so the test finds exactly its process.
+        try FileManager.default.copyItem(atPath: "/bin/sleep", toPath: dir.path(marker))
+        let rest = timesOut ? "while :; do sleep 1; done" : "sleep 1"
+        let setup = try Self.hostile(
+            dir, "setsid \(dir.path(marker)) 300 </dev/null >/dev/null 2>&1 &\necho '{\"item\":{\"title\":\"t\",\"link\":\"https://school.example/d\"}}'\n\(rest)", timeout: 3)
+        let started = Date()
+        _ = try Self.run(dir, setup.imports, ["--as", "ana", "import", "bad-source"], plugins: setup.plugins)
+        #expect(Date().timeIntervalSince(started) < 30, "the import waited for the plugin's daemon")
+        let left = try Binaries.runPath("/usr/bin/pgrep", ["-f", marker])
+        #expect(left.stdout.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "still running: \(left.stdout)")
+        _ = try? Binaries.runPath("/usr/bin/pkill", ["-KILL", "-f", marker])
+    }
+
+    /// A plugin gets its three pipes and nothing else of the tool's open files.
+    @Test func aPluginInheritsNoOtherDescriptor() throws {
+        let dir = try TemporaryDirectory("plugin-fds")
+        defer { dir.remove() }
+        let setup = try Self.hostile(dir, #"echo "{\"problem\":\"fds $(ls /proc/$$/fd | sort -n | tr '\n' ' ')\"}""#)
+        let result = try Self.run(dir, setup.imports, ["--json", "extract", "bad-source"], plugins: setup.plugins)
+        #expect(result.stdout.contains("fds 0 1 2 "), "\(result.stdout)")
     }
 
     @Test func invalidLinesAreProblemsNotCrashes() throws {

@@ -62,6 +62,7 @@ public struct ExternalImporter: Importer {
         var lineNumber = 0
         var lastPage: FetchedPage?
         var badLines = 0
+        var capped = false
         while let line = try process.readLine(deadline: deadline, maxOutput: manifest.maxOutput, shouldStop: context.shouldStop) {
             lineNumber += 1
             let location = "output line \(lineNumber)"
@@ -115,6 +116,15 @@ public struct ExternalImporter: Importer {
                     result.duplicatesMerged += 1
                     continue
                 }
+                guard found.count < manifest.maxItems else {
+                    // The cap: stop the plugin, keep what came, count nothing missing.
+                    capped = true
+                    process.stop()
+                    result.unreadPages.append(source.urlText)
+                    result.problems.append(
+                        ImportProblem(.warning, "stopped at \(manifest.maxItems) items (\"maxItems\" in plugin.json); the rest was not read", location: location))
+                    break
+                }
                 let page = lastPage ?? FetchedPage(url: source.publicURL, location: name, data: Data(line.utf8), fetchedAt: context.now)
                 keys[key] = found.count
                 found.append(MappedFields.Found(key: key, raw: raw, page: page, pageURL: raw["link"] ?? page.url.absoluteString, location: location))
@@ -139,7 +149,7 @@ public struct ExternalImporter: Importer {
         }
         if badLines > 20 { result.problems.append(ImportProblem(.warning, "\(badLines - 20) more lines that are not the protocol were skipped", location: name)) }
         let status = process.wait(deadline: deadline)
-        guard status == 0 else {
+        guard status == 0 || capped else {
             throw failure("exited with status \(status)", fix: "run it by hand in \(manifest.folder) with the start line on stdin (docs/external-importers.md)")
         }
         if !process.stderrTail.isEmpty {

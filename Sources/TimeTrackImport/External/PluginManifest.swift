@@ -10,7 +10,7 @@ import TimeTrackKit
 ///   "summary": "calendar pages that build their events with JavaScript",
 ///   "command": ["python3", "plugin.py"],
 ///   "options": [{"name": "dataId", "type": "string", "help": "the id of the script holding the events"}],
-///   "environment": ["PYTHONIOENCODING"], "timeout": 60, "maxOutputMB": 10 }
+///   "environment": ["PYTHONIOENCODING"], "timeout": 60, "maxOutputMB": 10, "maxItems": 10000 }
 /// ```
 public struct PluginManifest: Sendable {
     public static let protocolVersion = 1
@@ -26,6 +26,9 @@ public struct PluginManifest: Sendable {
     public var timeout: TimeInterval
     /// Bytes of output a run may print (at most 1 GB).
     public var maxOutput: Int
+    /// Items a run may hand over (`maxItems`, default 10,000, at most 1,000,000): past it the
+    /// plugin is stopped and the run keeps what came before, as a partial reading.
+    public var maxItems: Int
     /// The plugin's folder.
     public var folder: String
 
@@ -40,7 +43,7 @@ public struct PluginManifest: Sendable {
         guard let value = try? JSONValue(parsing: data), let object = value.objectValue else {
             throw fail("plugin.json", "is not a JSON object")
         }
-        let known = ["protocol", "name", "version", "kinds", "summary", "command", "options", "environment", "timeout", "maxOutputMB"]
+        let known = ["protocol", "name", "version", "kinds", "summary", "command", "options", "environment", "timeout", "maxOutputMB", "maxItems"]
         for key in object.keys where !known.contains(key) { throw fail(key, "is not a manifest field", fix: "fields: " + known.joined(separator: ", ")) }
         guard object["protocol"]?.numberValue == Double(PluginManifest.protocolVersion) else {
             throw fail("protocol", "must be \(PluginManifest.protocolVersion) (the protocol this tool speaks)")
@@ -74,11 +77,16 @@ public struct PluginManifest: Sendable {
         guard timeout.isFinite, (1...3600).contains(timeout) else { throw fail("timeout", "must be a number of seconds from 1 to 3600") }
         let maxOutputMB = object["maxOutputMB"]?.numberValue ?? 10
         guard maxOutputMB.isFinite, (0.001...1000).contains(maxOutputMB) else { throw fail("maxOutputMB", "must be a number of megabytes up to 1000") }
+        let maxItems = object["maxItems"]?.numberValue ?? 10_000
+        guard maxItems.isFinite, maxItems == maxItems.rounded(), (1...1_000_000).contains(maxItems) else {
+            throw fail("maxItems", "must be a whole number of items from 1 to 1000000")
+        }
         let environment = object["environment"]?.arrayValue?.compactMap(\.stringValue) ?? []
         self.command = command
         self.environment = environment
         self.timeout = timeout
         self.maxOutput = Int(maxOutputMB * 1_000_000)
+        self.maxItems = Int(maxItems)
         info = ImporterInfo(
             name: name, version: object["version"]?.stringValue ?? "0", kinds: kinds, summary: (object["summary"]?.stringValue ?? "") + " (external: \(folder))",
             options: options)

@@ -1,3 +1,4 @@
+import CLinux
 import Foundation
 import TimeTrackCore
 
@@ -8,7 +9,18 @@ import Glibc
 /// A plugin's process: started in its own process group with a cleared environment, its
 /// stdin, stdout and stderr on pipes read without blocking past a deadline. `stop()` kills the
 /// whole group: TERM, then KILL after a grace second.
+///
+/// A descendant that leaves the group (`setsid()`, `setpgid()`) and outlives the plugin is
+/// not lost: this process is made the child subreaper of its descendants, so such orphans
+/// become its children, and every plugin's end kills the ones that are in no plugin's group.
 final class PluginProcess {
+    /// The plugins running now, by their group leader's pid (the sweep leaves their groups
+    /// alone); read and written under `runningLock` only.
+    nonisolated(unsafe) private static var running: Set<pid_t> = []
+    private static let runningLock = NSLock()
+    /// Made once, before the first plugin starts.
+    private static let subreaper: Bool = timetrack_become_child_subreaper() == 0
+
     let pid: pid_t
     private let input: Int32
     private let output: Int32
@@ -34,6 +46,9 @@ final class PluginProcess {
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
         for fd in inPipe + outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
+        // Nothing else of this process's reaches the plugin: not the store's file, the run lock,
+        // another plugin's pipes or the fetch proxy's socket.
+        timetrack_spawn_close_from(&actions, 3)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -57,7 +72,13 @@ final class PluginProcess {
             for pointer in env { free(pointer) }
         }
         var child: pid_t = 0
-        let rc = posix_spawn(&child, "/bin/sh", &actions, &attributes, arguments, env)
+        _ = PluginProcess.subreaper
+        // Spawned and registered under the lock, so no other plugin's sweep takes it for an orphan.
+        let rc = PluginProcess.runningLock.withLock { () -> Int32 in
+            let rc = posix_spawn(&child, "/bin/sh", &actions, &attributes, arguments, env)
+            if rc == 0 { PluginProcess.running.insert(child) }
+            return rc
+        }
         close(inPipe[0])
         close(outPipe[1])
         close(errPipe[1])
@@ -172,6 +193,9 @@ final class PluginProcess {
             let rc = waitpid(pid, &status, WNOHANG)
             if rc == pid {
                 exitStatus = PluginProcess.decode(status)
+                // What it left behind in its group, and anything that left the group.
+                kill(-pid, SIGKILL)
+                PluginProcess.finished(pid)
                 break
             }
             if rc < 0 { break }
@@ -207,6 +231,37 @@ final class PluginProcess {
         // Whatever is left of the group (children that ignore TERM, or outlived the leader).
         kill(-pid, SIGKILL)
         if exitStatus == nil, waitpid(pid, &status, 0) == pid { exitStatus = PluginProcess.decode(status) }
+        PluginProcess.finished(pid)
+    }
+
+    /// Forgets a plugin that ended and kills the orphans plugins left: this process's children
+    /// (re-parented to it as the subreaper) that are in no running plugin's group and not in
+    /// this process's own group (the tool's own helpers, like Tesseract, are).
+    static func finished(_ leader: pid_t) {
+        runningLock.withLock {
+            running.remove(leader)
+            guard subreaper else { return }
+            let me = getpid(), myGroup = getpgrp()
+            for (child, group) in children(of: me) where child != leader && !running.contains(child) && !running.contains(group) && group != myGroup {
+                kill(child, SIGKILL)
+                var status: Int32 = 0
+                _ = waitpid(child, &status, 0)
+            }
+        }
+    }
+
+    /// The children of `parent` and their process groups, from /proc.
+    static func children(of parent: pid_t) -> [(pid: pid_t, group: pid_t)] {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        return entries.compactMap { entry -> (pid_t, pid_t)? in
+            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return nil }
+            // After "pid (comm)": state, ppid, pgrp, session, …
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 2, pid_t(fields[1]) == parent, let group = pid_t(fields[2]) else { return nil }
+            return (pid, group)
+        }
     }
 
     /// Closes stdin once (a second close could hit a descriptor another thread opened since).
