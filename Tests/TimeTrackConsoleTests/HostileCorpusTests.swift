@@ -227,3 +227,25 @@ import Testing
         #expect(try Binaries.sql(store, "SELECT count(*) FROM announcements WHERE link LIKE 'javascript:%' OR link LIKE 'file:%' OR link LIKE 'data:%'").trimmingCharacters(in: .whitespacesAndNewlines) == "0")
     }
 }
+
+extension HostileCorpusTests {
+    /// Parsing counts against `sourceSeconds`: a source of many large pages stops at its budget
+    /// with a message, instead of holding the import lock for as long as its pages take.
+    @Test func parsingCountsAgainstTheSourcesTime() throws {
+        let dir = try TemporaryDirectory("source-time")
+        defer { dir.remove() }
+        try dir.write("imports/_settings.json", #"{"sourceSeconds": 1}"#)
+        let page = (0..<8_000).map { "<article><h2>Item \($0)</h2><time>September \($0 % 28 + 1), 2026</time><a href='/n/\($0)'>x</a></article>" }.joined()
+        for number in 1...100 {
+            try dir.write("imports/site/p\(number).html", page + "<a class='next' href='p\(number + 1).html'>next</a>")
+        }
+        try dir.write(
+            "imports/slow.json",
+            #"{ "id": "slow", "importer": "html", "kind": "announcement", "url": "site/p1.html", "timeZone": "America/Denver", "options": { "item": "article", "fields": { "title": "h2", "date": "time", "link": "a@href" }, "next": "a.next@href", "maxPages": 100, "maxItems": 100000 } }"#
+        )
+        let started = Date()
+        let result = try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports"), "--as", "ana", "import", "slow"])
+        #expect(Date().timeIntervalSince(started) < 30)
+        #expect((result.stdout + result.stderr).contains("this source's time (1 s, sourceSeconds) is used up"), "\(result.stdout.suffix(500)) \(result.stderr.suffix(500))")
+    }
+}

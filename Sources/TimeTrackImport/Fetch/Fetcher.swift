@@ -58,9 +58,19 @@ public final class Fetcher: PageFetcher, @unchecked Sendable {
     /// Asked before every fetch; true stops the source with an "interrupted" error (Ctrl-C at the console).
     public var shouldStop: (() -> Bool)?
 
+    /// When the source's time is up (`sourceSeconds` from its start, parsing and extraction
+    /// included): every later fetch throws, so a source whose pages are slow to read stops at
+    /// its next page instead of holding the import lock on.
+    public var deadline: (at: Date, seconds: TimeInterval)?
+
     public func fetch(_ url: URL) throws -> FetchedPage {
         if shouldStop?() == true {
             throw TimeTrackError(.interrupted, "interrupted (Ctrl-C)", fix: "nothing of this source was written; run the import again", context: ["url": url.absoluteString])
+        }
+        if let deadline, Date() > deadline.at {
+            throw TimeTrackError(
+                .fetch, String(format: "stopped: this source's time (%.0f s, sourceSeconds) is used up, reading and parsing its pages included", deadline.seconds),
+                fix: "raise sourceSeconds in _settings.json if the site is just large; lower maxPages otherwise", context: ["url": url.absoluteString, "budget": "yes"])
         }
         if let file = try localFile(url) { return try readFile(file, standsFor: url) }
         let text = url.absoluteString

@@ -7,4 +7,11 @@ import TimeTrackKit
 public protocol HTTPClient: AnyObject {
     /// GETs a URL, refusing bodies over `maxBytes`.
     func get(_ url: URL, maxBytes: Int) throws -> FetchedPage
+    /// Seconds one source may take, reading and parsing included (`sourceSeconds`).
+    var sourceSeconds: TimeInterval { get }
+}
+
+extension HTTPClient {
+    /// The default budget of `FetchSettings`.
+    public var sourceSeconds: TimeInterval { FetchSettings().sourceSeconds }
 }

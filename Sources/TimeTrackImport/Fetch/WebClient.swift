@@ -49,6 +49,10 @@ public final class WebClient: HTTPClient {
         _ = PinningProxy.shared
     }
 
+    /// Seconds one source may take (`sourceSeconds`): its requests, and its parsing too (the
+    /// pipeline's deadline for the source, which every fetch checks).
+    public var sourceSeconds: TimeInterval { settings.sourceSeconds }
+
     /// Seconds left of the source's and the run's budgets; throws when either is used up.
     func remainingBudget(_ url: URL) throws -> TimeInterval {
         let now = Date()

@@ -89,6 +89,8 @@ public struct ImportPipeline {
         let importer = try ImporterRegistry.make(for: effective)
         let fetcher = Fetcher(source: effective, definition: source, confinedTo: file == nil ? importsRoot : nil, http: http)
         fetcher.shouldStop = shouldStop
+        let budget = http?.sourceSeconds ?? FetchSettings().sourceSeconds
+        fetcher.deadline = (Date().addingTimeInterval(budget), budget)  // the real clock, not the run's date
         if let file {
             // The given file and its siblings (detail pages, next pages) may be read.
             fetcher.confinedTo = URL(fileURLWithPath: file).deletingLastPathComponent().standardizedFileURL.resolvingSymlinksInPath()
