@@ -203,8 +203,9 @@ public enum Console {
             session.output.error(error)
             return error.exitCode
         } catch {
-            session.output.error(TimeTrackError(.system, "\(error)"))
-            return 1
+            let described = FoundationErrors.describe(error)
+            session.output.error(described)
+            return described.exitCode
         }
     }
 

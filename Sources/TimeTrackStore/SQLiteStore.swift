@@ -62,6 +62,13 @@ public final class SQLiteStore: ItemStore, SQLStore, PageMemo, FetchCache {
         }
         var info = stat()
         let exists = stat(path, &info) == 0
+        if !exists && (errno == EACCES || errno == ENOTDIR) {
+            // Not "no store here yet": there may well be one, in a folder this account cannot enter.
+            let reason = String(cString: strerror(errno))
+            throw TimeTrackError(
+                .permission, "cannot reach the store: \(reason)",
+                fix: "the folder holding it must be searchable by your account (`ls -ld` each folder of the path); ask its owner", context: ["file": path])
+        }
         if exists && info.st_mode & S_IFMT == S_IFDIR {
             throw TimeTrackError(.storeUnusable, "is a folder, not a store file", fix: "pass --store FOLDER/timetrack.sqlite", context: ["file": path])
         }

@@ -68,7 +68,7 @@ import Testing
         let ran = [imports4, imports5].filter { ($0.stdout + $0.stderr).contains("cron-news: ok") }
         #expect(ran.count == 1, "\(imports4.stdout)\(imports4.stderr)\n---\n\(imports5.stdout)\(imports5.stderr)")
         let other = ran.first?.stdout == imports4.stdout ? imports5 : imports4
-        let turnedAway = other.stderr.contains("another import is running on this store (timetrack import since 20") && other.stderr.contains(", pid ")
+        let turnedAway = other.stderr.contains("skipped: another import is running on this store (timetrack import since 20") && other.stderr.contains(", pid ")
         #expect(turnedAway || (other.status == 0 && !(other.stdout + other.stderr).contains(": ok")), "\(other.stdout)\(other.stderr)")
         #expect(try Self.count(store, "SELECT count(*) FROM import_runs WHERE source_id LIKE 'cron-%'") == 6)
         #expect(try Self.count(store, "SELECT count(*) FROM items WHERE source_id LIKE 'cron-%'") == 37)
@@ -206,5 +206,42 @@ extension PostgresStoreTests {
             #expect(repaired.status == 0 && repaired.stdout.contains("restored"), "\(repaired.stdout)\(repaired.stderr)")
             #expect(try Self.run(store, ["--as", "ana", "audit", "verify"]).status == 0)
         }
+    }
+}
+
+extension PostgresStoreTests {
+    /// Two first imports on a new database at once: one makes the schema, the other finds it
+    /// made; neither sees PostgreSQL's `duplicate key … pg_type_typname_nsp_index`.
+    @Test func twoFirstImportsOnANewDatabase() throws {
+        guard let server = try Self.server() else { return }
+        for _ in 0..<4 {
+            let store = try server.database()
+            let results = Locked<[Binaries.Result]>([])
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                if let result = try? Self.run(store, ["--as", "ana", "import", index == 0 ? "hillcrest-news" : "hillcrest-events"]) { results.mutate { $0.append(result) } }
+            }
+            for result in results.value {
+                #expect(!result.stderr.contains("duplicate key"), "\(result.stderr)")
+                #expect(result.status == 0 || result.stderr.contains("another import is running"), "\(result.status): \(result.stderr)")
+            }
+        }
+    }
+
+    /// `store copy` as a database owner who is not a superuser prints no server warnings (a
+    /// bare ANALYZE warned once for every catalog it may not analyze).
+    @Test func storeCopyAsAnOwnerPrintsNoWarnings() throws {
+        guard let server = try Self.server() else { return }
+        let admin = try server.database()
+        _ = try Binaries.sql(admin, "CREATE ROLE copier_\(getpid()) LOGIN")
+        _ = try Binaries.sql(admin, "CREATE DATABASE owned_\(getpid()) OWNER copier_\(getpid())")
+        let dir = try TemporaryDirectory("copy-owner")
+        defer { dir.remove() }
+        let original = dir.path("district.sqlite")
+        try FileManager.default.copyItem(atPath: StoreCopyTests.fixture.path, toPath: original)
+        #expect(try Self.run(original, ["status"]).status == 0)
+        let target = server.address(database: "owned_\(getpid())", user: "copier_\(getpid())")
+        let copied = try Self.run(original, ["store", "copy", "--from", original, "--to", target])
+        #expect(copied.status == 0, "\(copied.stderr)")
+        #expect(!copied.stderr.contains("WARNING"), "\(copied.stderr.prefix(600))")
     }
 }

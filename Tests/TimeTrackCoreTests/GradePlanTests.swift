@@ -25,6 +25,24 @@ import TimeTrackCore
         #expect(close(try plan.answer(target: 80).needed, 76.84))
     }
 
+    /// Numbers too small to divide by are refused, never answered with NaN ("-nan%").
+    @Test func vanishingPointsAreRefusedNotNaN() throws {
+        for tiny in [1e-320, 5e-324, 1e-12] {
+            let plan = GradePlan(categories: [.init(name: "quizzes", weight: 10, earned: 0, possible: tiny, remaining: 0)])
+            #expect(throws: TimeTrackError.self) { try plan.answer(target: 90) }
+            let weighted = GradePlan(categories: [.init(name: "quizzes", weight: tiny, earned: 1, possible: 2, remaining: 3)])
+            #expect(throws: TimeTrackError.self) { try weighted.answer(target: 90) }
+        }
+        // Every answer that is given is a number.
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let values = (0..<4).map { _ in [0, 0.001, 1, 37.5, 1e8][Int.random(in: 0...4, using: &random)] }
+            let plan = GradePlan(categories: [.init(name: "c", weight: values[0], earned: min(values[1], values[2]), possible: values[2], remaining: values[3])])
+            guard let answer = try? plan.answer(target: 90) else { continue }
+            #expect(answer.best.isFinite && answer.worst.isFinite && (answer.needed?.isFinite ?? true) && (answer.current?.isFinite ?? true), "\(plan)")
+        }
+    }
+
     @Test func anImpossibleTarget() throws {
         // One category, 50/100 graded, 20 to come: the best is 70/120 = 58.33 %; an A needs
         // (.9·120 − 50)/20 = 290 %.

@@ -47,8 +47,11 @@ extension Session {
             guard let other = try store.operatorNamed(name), other.active else {
                 throw TimeTrackError(.usage, "no active operator \(name) to act as", fix: "`operator list` shows them; `operator add \(name) --role ROLE` adds one")
             }
-            acting = other
-            operatorName = "\(name) (by \(me.name))"
+            // Recorded as the store spells the name (`--as SAM` is sam on a store that ignores case).
+            if other.name != me.name {
+                acting = other
+                operatorName = "\(other.name) (by \(me.name))"
+            }
         }
         resolved = acting
         return acting

@@ -57,6 +57,10 @@ public struct GradePlan: Codable, Sendable, Equatable {
             for (label, value) in [("weight", c.weight), ("earned", c.earned), ("possible", c.possible), ("remaining", c.remaining)] where !(value.isFinite && value >= 0 && value < 1e9) {
                 throw TimeTrackError(.validation, "\(c.name): \(label) must be a number from 0 up", context: ["field": label])
             }
+            // 1e-320 is a number, but dividing by it is not arithmetic (it printed "-nan%").
+            for (label, value) in [("weight", c.weight), ("possible", c.possible), ("remaining", c.remaining)] where value != 0 && value < 0.001 {
+                throw TimeTrackError(.validation, "\(c.name): \(label) \(value) is too small to be points or a weight", fix: "give 0 or at least 0.001", context: ["field": label])
+            }
             if c.earned > c.possible { throw TimeTrackError(.validation, "\(c.name): earned \(c.earned) is more than possible \(c.possible)", context: ["field": "earned"]) }
         }
         guard categories.contains(where: { $0.weight > 0 && $0.possible + $0.remaining > 0 }) else {

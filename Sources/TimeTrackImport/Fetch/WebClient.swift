@@ -72,6 +72,14 @@ public final class WebClient: HTTPClient {
     }
 
     public func get(_ url: URL, maxBytes: Int) throws -> FetchedPage {
+        if let host = url.host, host.contains(":") {
+            // The HTTP library (FoundationNetworking on Linux) refuses every URL with an IPv6
+            // literal ("bad URL", -1000); say so, and what works instead.
+            throw TimeTrackError(
+                .fetch, "\(host) is an IPv6 address written into the URL, which the HTTP library here cannot fetch",
+                fix: "give the server a name with an IPv4 address (DNS, or /etc/hosts) and use it in the URL; list the name in allowPrivateNetwork if it is private",
+                context: ["url": url.absoluteString])
+        }
         try checkRobots(url)
         let cached = try? cache?.cachedResponse(for: url.absoluteString)
         var current = url
@@ -240,7 +248,17 @@ public final class WebClient: HTTPClient {
 
     private func send(_ url: URL, pinnedTo addresses: [String], maxBytes: Int, cached: CachedResponse?, budget: TimeInterval) throws -> Response {
         requestCount += 1
-        let (target, hostHeader) = WebClient.pinned(url, to: addresses.first)
+        // Plain http connects to the checked address written into the URL, which can only be an
+        // IPv4 one (the HTTP library refuses IPv6 literals): a server with only IPv6 addresses
+        // is refused rather than reached by a second, unchecked lookup.
+        let secureRequest = url.scheme?.lowercased() == "https"
+        let usable = secureRequest ? addresses.first : addresses.first { !$0.contains(":") }
+        if !secureRequest, usable == nil, !addresses.isEmpty {
+            throw TimeTrackError(
+                .fetch, "\(url.host ?? "the server") has only IPv6 addresses, which plain http here cannot reach safely",
+                fix: "use https:// for it, or an address with IPv4", context: ["url": url.absoluteString])
+        }
+        let (target, hostHeader) = WebClient.pinned(url, to: usable)
         let secure = url.scheme?.lowercased() == "https"
         let port = url.port ?? (secure ? 443 : 80)
         if secure, let proxy = PinningProxy.shared, let host = url.host {

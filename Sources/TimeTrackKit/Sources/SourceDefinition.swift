@@ -187,7 +187,19 @@ public struct SourceDefinition: Sendable {
             case .array(let list)?:
                 let hosts = list.compactMap(\.stringValue)
                 guard hosts.count == list.count, !hosts.isEmpty else { throw fail("allowPrivateNetwork", "must be true, false, or a list of hosts and addresses") }
-                return .only(Set(hosts.map { $0.lowercased() }))
+                var allowed: Set<String> = []
+                for host in hosts {
+                    // "[::1]" is the address ::1; "127.0.0.1:8080" or a URL would never match a host.
+                    let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+                    var address = in6_addr()
+                    guard !bare.contains("/"), !bare.contains(":") || inet_pton(AF_INET6, bare, &address) == 1, !bare.isEmpty else {
+                        throw fail(
+                            "allowPrivateNetwork", "'\(host)' is not a host or an address (a port or a URL never matches)",
+                            fix: "list bare hosts and addresses, like [\"127.0.0.1\", \"::1\", \"intranet.district.local\"]: any port of them is allowed")
+                    }
+                    allowed.insert(bare.lowercased())
+                }
+                return .only(allowed)
             default: throw fail("allowPrivateNetwork", "must be true, false, or a list of hosts and addresses")
             }
         }

@@ -1,0 +1,87 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 37's smaller defects, each through the real binary: what a person reads instead of a
+/// raw system error, and a name recorded as the store spells it.
+@Suite struct SmallerDefectsTests {
+    static func run(_ dir: TemporaryDirectory, _ words: [String]) throws -> Binaries.Result {
+        try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports")] + words)
+    }
+
+    /// `--as SAM` on a store whose names ignore case acts as sam, and the log says sam.
+    @Test func actingAsIsRecordedWithTheStoresSpelling() throws {
+        let dir = try TemporaryDirectory("as-spelling")
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(atPath: dir.path("imports"), withIntermediateDirectories: true)
+        #expect(try Self.run(dir, ["operator", "add", "sam", "--role", "admin"]).status == 0)
+        #expect(try Self.run(dir, ["--as", "SAM", "course", "add", "CHEM-AP", "--name", "AP Chemistry", "--reminders", "1d"]).status == 0)
+        let audit = try Self.run(dir, ["--json", "audit"]).stdout
+        #expect(audit.contains("\"sam (by ") && !audit.contains("SAM"), "\(audit)")
+    }
+
+    /// An export folder that cannot be made says so in words, not `NSCocoaErrorDomain Code=513`.
+    @Test func anUnwritableExportFolderIsNamedPlainly() throws {
+        let dir = try TemporaryDirectory("export-denied")
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(atPath: dir.path("imports"), withIntermediateDirectories: true)
+        #expect(try Self.run(dir, ["operator", "add", "ana", "--role", "admin"]).status == 0)
+        // /sys refuses new folders even to root; a file in the way refuses everyone.
+        try dir.write("file", "x")
+        for (out, words) in [("/sys/timetrack-export-test", "permission denied"), (dir.path("file/sub"), "cannot use")] {
+            let result = try Self.run(dir, ["export", "--format", "json", "--out", out])
+            #expect(result.status != 0)
+            #expect(result.stderr.contains(words) && !result.stderr.contains("NSCocoaErrorDomain Code"), "\(out): \(result.stderr)")
+        }
+    }
+
+    /// `allowPrivateNetwork` with a port or a URL never matched a host; it is refused, naming the field.
+    @Test func anAllowanceWithAPortIsRefused() throws {
+        let dir = try TemporaryDirectory("allow-port")
+        defer { dir.remove() }
+        for (index, entry) in ["127.0.0.1:8080", "http://intranet.local", "[::1]:80"].enumerated() {
+            try dir.write(
+                "imports/s\(index).json",
+                #"{ "id": "s\#(index)", "importer": "html", "kind": "announcement", "url": "http://127.0.0.1/x.html", "allowPrivateNetwork": ["\#(entry)"], "options": { "item": "a", "fields": { "title": "h2" } } }"#)
+        }
+        try dir.write(
+            "imports/ok.json",
+            #"{ "id": "ok", "importer": "html", "kind": "announcement", "url": "http://127.0.0.1/x.html", "allowPrivateNetwork": ["127.0.0.1", "::1", "[::1]"], "options": { "item": "a", "fields": { "title": "h2" } } }"#)
+        let listed = try Self.run(dir, ["sources"])
+        for index in 0..<3 {
+            #expect(listed.stderr.contains("s\(index).json, field 'allowPrivateNetwork'") && listed.stderr.contains("a port or a URL never matches"), "\(listed.stderr)")
+        }
+        #expect(!listed.stderr.contains("ok.json"), "\(listed.stderr)")
+    }
+
+    /// A source at an IPv6 literal gets a message that says what to do, not NSURLErrorDomain -1000.
+    @Test func anIPv6LiteralSourceIsExplained() throws {
+        let dir = try TemporaryDirectory("ipv6")
+        defer { dir.remove() }
+        try dir.write(
+            "imports/v6.json",
+            #"{ "id": "v6", "importer": "html", "kind": "announcement", "url": "http://[::1]:9/page.html", "allowPrivateNetwork": ["::1"], "options": { "item": "a", "fields": { "title": "h2" } } }"#)
+        let result = try Self.run(dir, ["extract", "v6"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("IPv6 address written into the URL") && !result.stderr.contains("-1000"), "\(result.stderr)")
+    }
+
+    /// A store in a folder this account cannot enter is not "no store here yet".
+    @Test func aFolderThatCannotBeEnteredIsNotAnEmptyStore() throws {
+        guard geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+            print("skipped: needs root and setpriv to run as another account")
+            return
+        }
+        let dir = try TemporaryDirectory("no-entry")
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(atPath: dir.path("closed"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Binaries.path("timetrack-admin"), toPath: dir.path("timetrack-admin"))
+        chmod(dir.url.path, 0o755)
+        chmod(dir.path("closed"), 0o700)
+        let result = try Binaries.runPath(
+            "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", dir.path("timetrack-admin"), "--store", dir.path("closed/t.sqlite"), "status"],
+            currentDirectory: "/tmp")
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("cannot reach the store: Permission denied") && !result.stderr.contains("no store here yet"), "\(result.stderr)")
+    }
+}
