@@ -2,6 +2,7 @@
 // scales with the store.
 // `swift run -c release timetrack-bench [--pages N] [--large N] [--items N] [--repeat N] [--json]`.
 // `swift run -c release timetrack-bench --fuzz N [--seed S]`: N mutated inputs per parser instead.
+// `swift run -c release timetrack-bench --listing N [--repeat R]`: one listing page of N items.
 // `--store postgresql://USER@HOST/DB`: the imports and the million-item store on PostgreSQL too
 // (beside SQLite, for the ratio); the bench empties that database, so give it one of its own.
 import Foundation
@@ -33,6 +34,23 @@ if let index = arguments.firstIndex(of: "--fuzz") {
         }
     }
     exit(failed ? 1 : 0)
+}
+
+// One listing page of N items (default 100,000), extracted as an import reads it.
+if let index = arguments.firstIndex(of: "--listing") {
+    let items = index + 1 < arguments.count ? Int(arguments[index + 1]) ?? 100_000 : 100_000
+    let repeats = arguments.firstIndex(of: "--repeat").flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil } ?? 3
+    do {
+        let (seconds, found, bytes) = try ListingBench.run(items: items, repeats: repeats)
+        print(
+            String(
+                format: "listing: %d items (%.1f MB) -> %d extracted; best %.3f s, median %.3f s over %d runs (target: under 2 s for 100,000)", items,
+                Double(bytes) / 1_000_000, found, seconds.first ?? 0, seconds[seconds.count / 2], seconds.count))
+        exit(found == items ? 0 : 1)
+    } catch {
+        print("listing: \(error)")
+        exit(1)
+    }
 }
 
 // Child modes: one measurement per fresh process.

@@ -1,0 +1,42 @@
+import Foundation
+import TimeTrackCore
+import TimeTrackImport
+import TimeTrackKit
+
+/// `timetrack-bench --listing N`: one listing page of N items side by side (issue 37's
+/// "items on the page x items kept"), extracted through the pipeline as an import reads it,
+/// best and median of `repeats` runs. The target: 100,000 items in under 2 s.
+enum ListingBench {
+    static func run(items: Int, repeats: Int) throws -> (seconds: [Double], found: Int, bytes: Int) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("timetrack-listing-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+        var page = "<html><body><h1>News</h1>"
+        page.reserveCapacity(items * 200)
+        for index in 0..<items {
+            page += "<article class=\"news\"><h2><a href=\"/news/\(index)\">Board notice \(index)</a></h2>"
+            page += "<span class=\"date\">\(months[index % 12]) \(index % 28 + 1), 2026</span><p class=\"excerpt\">Item \(index) of the listing.</p></article>"
+        }
+        page += "</body></html>"
+        try Data(page.utf8).write(to: folder.appendingPathComponent("page.html"))
+        let definition = """
+            { "id": "listing", "importer": "html", "kind": "announcement", "url": "page.html", "baseURL": "https://district.example/news/",
+              "timeZone": "America/Denver", "options": { "item": "article.news", "fields": { "title": "h2 a", "link": "h2 a@href", "date": ".date",
+              "summary": ".excerpt" }, "maxItems": \(max(items, 1)) } }
+            """
+        try Data(definition.utf8).write(to: folder.appendingPathComponent("listing.json"))
+        let source = try SourceDefinition.load(file: folder.appendingPathComponent("listing.json").path)
+        var seconds: [Double] = []
+        var found = 0
+        for _ in 0..<max(1, repeats) {
+            var pipeline = ImportPipeline(importsRoot: folder)
+            pipeline.now = { Date(timeIntervalSince1970: 1_790_000_000) }
+            let start = Date()
+            let result = try pipeline.extract(source)
+            seconds.append(Date().timeIntervalSince(start))
+            found = result.items.count
+        }
+        return (seconds.sorted(), found, page.utf8.count)
+    }
+}
