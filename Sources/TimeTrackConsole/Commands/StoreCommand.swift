@@ -5,10 +5,10 @@ import TimeTrackStore
 extension Console {
     /// `store copy --from A --to B`: a store between its SQLite file and a PostgreSQL database.
     static var storeCommand: CommandSpec {
-        let usage = "copy --from PATH|URI --to URI|PATH | repair"
+        let usage = "copy --from PATH|URI --to URI|PATH | repair | grant"
         return CommandSpec(
             "store", usage: usage,
-            summary: "copy the whole store from its SQLite file into an empty PostgreSQL database, or back into a new file; `store repair` restores the audit log's guards (admins only)",
+            summary: "copy the whole store from its SQLite file into an empty PostgreSQL database, or back into a new file; `store repair` restores the audit log's guards; `store grant` makes PostgreSQL enforce the roles (admins only)",
             options: [
                 OptionSpec("from", value: "PATH|URI", help: "the store to copy: a SQLite file, or postgresql://user@host/db"),
                 OptionSpec("to", value: "URI|PATH", help: "where: an empty PostgreSQL database, or a new SQLite file"),
@@ -16,6 +16,7 @@ extension Console {
             positional: 1...1
         ) { args, session in
             if args.positional[0] == "repair" { return try repairStore(session) }
+            if args.positional[0] == "grant" { return try grantStore(session) }
             guard args.positional[0] == "copy" else { throw TimeTrackError(.usage, "store: unknown action '\(args.positional[0])'", fix: "usage: store \(usage)") }
             guard let from = args.option("from"), let to = args.option("to") else { throw TimeTrackError(.usage, "store copy: give --from and --to", fix: "usage: store \(usage)") }
             let fromServer = Session.serverAddress(from), toServer = Session.serverAddress(to)
@@ -59,6 +60,34 @@ extension Console {
                 "copied \(total) items, \(report.revisions) revisions and \(report.audit.entries) audit entries to \(toServer ?? to); the counts match the source and the audit chain verifies there")
             return 0
         }
+    }
+
+    /// `store grant`: the roles enforced by the PostgreSQL server (group roles, grants, row-level
+    /// security, the checked operator function), for the store's owner to run once (and again
+    /// after an upgrade); then gives each operator's login role its group.
+    static func grantStore(_ session: Session) throws -> Int32 {
+        guard let address = Session.serverAddress(session.storePath) else {
+            throw TimeTrackError(
+                .usage, "store grant is for PostgreSQL stores: a SQLite file cannot enforce roles against whoever can write it",
+                fix: "see `status` (shared-trust) and docs/postgresql.md to move the store to PostgreSQL (`store copy`)")
+        }
+        let store = try session.store(create: false)
+        try session.requireAdmin(in: store, for: "grant the store's roles")
+        try PostgresGrants.apply(address: address)
+        var given: [String] = []
+        for op in try store.operators() where op.active && op.login != nil {
+            // Written again through the guarded path: the login role gets its group.
+            _ = try store.addOperator(op.name, role: op.role, login: op.login, schools: op.schools, by: session.operatorName)
+            given.append("\(op.login ?? op.name) → \(PostgresGrants.group(op.role))")
+        }
+        if session.output.json {
+            session.output.printJSON(JSONValue.object(["groups": .array(given.map { .string($0) })]))
+        } else {
+            session.output.line("the server now enforces the roles: groups timetrack_admin, _importer, _staff, _viewer and _app, row-level security on items and their content, operators written only through a checked function")
+            for line in given { session.output.line("  " + line) }
+            session.output.line("the app's backend: GRANT \(PostgresGrants.app) TO its role (it reads the published_* views only)")
+        }
+        return 0
     }
 
     /// `store repair`: puts back the audit log's append-only guards someone dropped or replaced.

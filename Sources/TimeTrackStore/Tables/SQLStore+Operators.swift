@@ -59,12 +59,16 @@ extension SQLStore {
                     fix: "one account is one operator: `operator remove \(holder.name)` first, or give another --login")
             }
             let schoolsJSON = schools.isEmpty ? nil : String(decoding: (try? JSONEncoder().encode(schools)) ?? Data(), as: UTF8.self)
-            try sql.run(
-                """
-                INSERT INTO operators (name, role, created_at, login, schools, active) VALUES (?, ?, ?, ?, ?, 1)
-                ON CONFLICT (name) DO UPDATE SET role = excluded.role, login = coalesce(excluded.login, operators.login), schools = excluded.schools, active = 1
-                """,
-                [.text(name), .text(effective.rawValue), .date(existing?.createdAt ?? now()), .text(login), .text(schoolsJSON)])
+            if try serverGuardsOperators() {
+                try setOperatorThroughServer(name, role: effective, login: login ?? existing?.login, schools: schoolsJSON, active: true, createdAt: existing?.createdAt ?? now())
+            } else {
+                try sql.run(
+                    """
+                    INSERT INTO operators (name, role, created_at, login, schools, active) VALUES (?, ?, ?, ?, ?, 1)
+                    ON CONFLICT (name) DO UPDATE SET role = excluded.role, login = coalesce(excluded.login, operators.login), schools = excluded.schools, active = 1
+                    """,
+                    [.text(name), .text(effective.rawValue), .date(existing?.createdAt ?? now()), .text(login), .text(schoolsJSON)])
+            }
             let detail = "\(name) as \(effective.rawValue)" + (login.map { ", login \($0)" } ?? "") + (schools.isEmpty ? "" : ", schools " + schools.joined(separator: ","))
             try appendAudit(
                 NewAuditEntry(
@@ -80,7 +84,12 @@ extension SQLStore {
                 throw TimeTrackError(.notFound, "no operator \(name)", fix: "`operator list` shows them")
             }
             if existing.role == .admin && existing.active && role != .admin { try requireAnotherAdmin(besides: name, change: "become \(role.rawValue)") }
-            try sql.run("UPDATE operators SET role = ? WHERE name = ?", [.text(role.rawValue), .text(name)])
+            if try serverGuardsOperators() {
+                try setOperatorThroughServer(
+                    existing.name, role: role, login: existing.login, schools: try operatorSchoolsText(existing.name), active: existing.active, createdAt: existing.createdAt)
+            } else {
+                try sql.run("UPDATE operators SET role = ? WHERE name = ?", [.text(role.rawValue), .text(name)])
+            }
             try appendAudit(
                 NewAuditEntry(at: now(), operatorName: operatorName, action: "operator-role", itemSeq: nil, itemID: nil, reason: nil, detail: "\(name): \(existing.role.rawValue) → \(role.rawValue)", batch: try operatorsDigest()))
             return try operatorNamed(name) ?? existing
@@ -93,7 +102,12 @@ extension SQLStore {
                 throw TimeTrackError(.notFound, "no active operator \(name)", fix: "`operator list` shows them")
             }
             if existing.role == .admin { try requireAnotherAdmin(besides: name, change: "be removed") }
-            try sql.run("UPDATE operators SET active = 0 WHERE name = ?", [.text(name)])
+            if try serverGuardsOperators() {
+                try setOperatorThroughServer(
+                    existing.name, role: existing.role, login: existing.login, schools: try operatorSchoolsText(existing.name), active: false, createdAt: existing.createdAt)
+            } else {
+                try sql.run("UPDATE operators SET active = 0 WHERE name = ?", [.text(name)])
+            }
             try appendAudit(
                 NewAuditEntry(at: now(), operatorName: operatorName, action: "operator-remove", itemSeq: nil, itemID: nil, reason: nil, detail: "\(name) (\(existing.role.rawValue)) removed", batch: try operatorsDigest()))
             return try operatorNamed(name) ?? existing
@@ -114,6 +128,43 @@ extension SQLStore {
                     at: at, operatorName: name, action: "operator-add", itemSeq: nil, itemID: nil, reason: nil,
                     detail: "\(name) as admin (first operator" + (login.map { ", login \($0)" } ?? "") + ")", batch: try operatorsDigest()))
             return try operatorNamed(name)
+        }
+    }
+
+    // MARK: Operators on a server that guards them (`store grant`)
+
+    /// Whether the server guards the operators table (`store grant` ran on this PostgreSQL
+    /// database): changes then go through `timetrack_operator_set`, which checks the caller.
+    func serverGuardsOperators() throws -> Bool {
+        guard sql.dialect == .postgres else { return false }
+        return try sql.first("SELECT to_regprocedure('timetrack_operator_set(text, text, text, text, integer, text)') IS NOT NULL") { $0.text(0) } == "t"
+    }
+
+    /// The operator's `schools` column as stored (JSON text).
+    func operatorSchoolsText(_ name: String) throws -> String? {
+        try sql.first("SELECT schools FROM operators WHERE name = ?", [.text(name)]) { $0.optionalText(0) } ?? nil
+    }
+
+    /// Writes one operator through the server's checked function, then gives its login role the
+    /// role's group (and takes the others) when the login is a database role.
+    func setOperatorThroughServer(_ name: String, role: Operator.Role, login: String?, schools: String?, active: Bool, createdAt: Date) throws {
+        try sql.run(
+            "SELECT timetrack_operator_set(?, ?, ?, ?, ?, ?)",
+            [.text(name), .text(role.rawValue), .text(login), .text(schools), .integer(active ? 1 : 0), .date(createdAt)])
+        guard let login, try sql.first("SELECT 1 FROM pg_roles WHERE rolname = ?", [.text(login)], { $0.int(0) }) != nil else { return }
+        let quoted = "\"" + login.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let target = PostgresGrants.group(role)
+        let groups = Set(Operator.Role.allCases.map(PostgresGrants.group))
+        let memberOf = try sql.select(
+            "SELECT r.rolname FROM pg_auth_members m JOIN pg_roles r ON r.oid = m.roleid JOIN pg_roles u ON u.oid = m.member WHERE u.rolname = ?", [.text(login)]
+        ) { $0.text(0) }.filter(groups.contains)
+        do {
+            for group in memberOf where group != target || !active { try sql.run("REVOKE \(group) FROM \(quoted)", []) }
+            if active && !memberOf.contains(target) { try sql.run("GRANT \(target) TO \(quoted)", []) }
+        } catch let error as TimeTrackError {
+            throw TimeTrackError(
+                .permission, "the database role \(login) could not be given the group \(target): \(error.message)",
+                fix: "the store's owner gives it: GRANT \(target) TO \(quoted) (only the owner grants timetrack_admin)", context: error.context)
         }
     }
 

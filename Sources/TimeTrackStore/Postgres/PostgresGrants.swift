@@ -1,0 +1,167 @@
+import Foundation
+import TimeTrackCore
+
+/// `store grant`: the roles of `Access` enforced by the PostgreSQL server itself, so that a
+/// person who connects with `psql` instead of the tool has no more rights than the tool gives.
+///
+/// Five group roles (NOLOGIN; a person's or cron's login role is made a member by `operator
+/// add|role` on this store):
+/// - `timetrack_admin`: reads and writes the tables, and grants the other groups;
+/// - `timetrack_importer`: writes items, runs and caches, for every school;
+/// - `timetrack_staff`: reads and decides posts, absence reports and tickets of its operator's
+///   schools only, and reads what is published (row-level security on every table that holds an
+///   item's content);
+/// - `timetrack_viewer`: reads published items of the exported kinds;
+/// - `timetrack_app`: reads the `published_*` views and nothing else.
+///
+/// Nobody but the tables' owner writes `operators`: admins change operators through the
+/// SECURITY DEFINER function `timetrack_operator_set`, which checks that its caller is an
+/// active admin. Nobody may change or delete audit entries (the trigger); an entry is appended
+/// only in the caller's own name, after the log's last entry (a row-level check; the chain's
+/// links are checked by `audit verify`, and its head by anchors).
+public enum PostgresGrants {
+    /// The group roles, by operator role.
+    public static func group(_ role: Operator.Role) -> String { "timetrack_\(role.rawValue)" }
+    public static let app = "timetrack_app"
+
+    /// Kinds by who may decide them, from the kinds table.
+    static func kinds(_ include: (ItemKind) -> Bool) -> String {
+        ItemKind.allCases.filter(include).map { "'\($0.rawValue)'" }.joined(separator: ", ")
+    }
+
+    /// Tables keyed by `item_seq` that hold an item's content or state.
+    static let contentTables = ["revisions", "field_locks", "item_memo", "announcements", "events", "school_info", "posts", "absence_reports", "tickets", "deadlines"]
+    /// Tables an import writes besides the items'.
+    static let importTables = ["import_runs", "source_state", "fetch_cache", "page_memo"]
+    /// Tables of settings admins manage.
+    static let settingTables = ["places", "place_names", "courses"]
+
+    /// The script: idempotent (run it again after an upgrade), all or nothing.
+    static var script: String {
+        let staffKinds = kinds { $0.traits.review != .importedContent }
+        let publicKinds = kinds { $0.traits.review == .importedContent }
+        let exported = kinds { $0.traits.exported }
+        let groups = Operator.Role.allCases.map(group) + [app]
+        let everyone = groups.joined(separator: ", ")
+        let tables = ["items"] + contentTables + importTables + settingTables + ["operators", "audit", "timetrack_schema"]
+        let views = ["published_announcements", "published_events", "published_school_info", "published_posts", "published_deadlines"]
+        var sql = ["BEGIN"]
+        for role in groups {
+            sql.append("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '\(role)') THEN CREATE ROLE \(role) NOLOGIN; END IF; END $$")
+        }
+        sql.append("GRANT \(groups.filter { $0 != group(.admin) }.joined(separator: ", ")) TO \(group(.admin)) WITH ADMIN OPTION")
+        sql.append("REVOKE ALL ON \(tables.joined(separator: ", ")), \(views.joined(separator: ", ")) FROM PUBLIC, \(everyone)")
+        sql.append("REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM PUBLIC, \(everyone)")
+        // Who reads what (rows further limited below).
+        sql.append("GRANT SELECT ON \(views.joined(separator: ", ")) TO \(everyone)")
+        sql.append("GRANT SELECT ON operators, timetrack_schema, places, place_names, courses TO \(groups.filter { $0 != app }.joined(separator: ", "))")
+        sql.append("GRANT SELECT ON items, \(contentTables.joined(separator: ", ")) TO \(group(.admin)), \(group(.importer)), \(group(.staff)), \(group(.viewer))")
+        sql.append("GRANT SELECT ON \(importTables.joined(separator: ", ")) TO \(group(.admin)), \(group(.importer)), \(group(.staff)), \(group(.viewer))")
+        sql.append("GRANT SELECT ON audit TO \(group(.admin))")
+        sql.append("GRANT SELECT (id, hash) ON audit TO \(group(.importer)), \(group(.staff)), \(group(.viewer))")
+        // Who writes what.
+        sql.append("GRANT INSERT ON audit TO \(group(.admin)), \(group(.importer)), \(group(.staff))")
+        sql.append("GRANT INSERT, UPDATE ON items, \(contentTables.joined(separator: ", ")) TO \(group(.admin)), \(group(.importer)), \(group(.staff))")
+        sql.append("GRANT DELETE ON field_locks, item_memo TO \(group(.admin)), \(group(.importer)), \(group(.staff))")
+        sql.append("GRANT INSERT, UPDATE, DELETE ON \(importTables.joined(separator: ", ")) TO \(group(.admin)), \(group(.importer))")
+        sql.append("GRANT INSERT, UPDATE, DELETE ON \(settingTables.joined(separator: ", ")) TO \(group(.admin))")
+        sql.append("GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO \(group(.admin)), \(group(.importer)), \(group(.staff))")
+        // Who the caller is, for the row checks: the operator whose login is the session's role.
+        sql.append(
+            """
+            CREATE OR REPLACE FUNCTION timetrack_me() RETURNS operators LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public AS $$
+                SELECT * FROM operators WHERE login = session_user AND active = 1 $$
+            """)
+        sql.append(
+            """
+            CREATE OR REPLACE FUNCTION timetrack_covers(school text) RETURNS boolean LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public AS $$
+                SELECT coalesce((SELECT CASE WHEN o.schools IS NULL OR o.schools IN ('', '[]') THEN true
+                    ELSE school IS NOT NULL AND school IN (SELECT json_array_elements_text(o.schools::json)) END
+                    FROM operators o WHERE o.login = session_user AND o.active = 1), false) $$
+            """)
+        sql.append(
+            """
+            CREATE OR REPLACE FUNCTION timetrack_audit_head() RETURNS TABLE (id bigint, hash text) LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public AS $$
+                SELECT id, hash FROM audit ORDER BY id DESC LIMIT 1 $$
+            """)
+        // Rows: staff see their schools' private items and published public ones, decide their
+        // schools' posts, absences and tickets; viewers see published exported items. `p` is the
+        // items row's prefix: "" on items, "i." in the content tables' check.
+        func staffSees(_ p: String) -> String {
+            "((\(p)kind IN (\(staffKinds)) AND timetrack_covers(\(p)school)) OR (\(p)kind IN (\(publicKinds)) AND \(p)status = 'published' AND (\(p)school IS NULL OR timetrack_covers(\(p)school))))"
+        }
+        func staffDecides(_ p: String) -> String { "(\(p)kind IN (\(staffKinds)) AND timetrack_covers(\(p)school))" }
+        func viewerSees(_ p: String) -> String { "(\(p)kind IN (\(exported)) AND \(p)status = 'published')" }
+        sql.append("ALTER TABLE items ENABLE ROW LEVEL SECURITY")
+        sql += policies(on: "items", staffSees: staffSees(""), staffDecides: staffDecides(""), viewerSees: viewerSees(""))
+        for table in contentTables {
+            func item(_ condition: String) -> String { "(EXISTS (SELECT 1 FROM items i WHERE i.seq = \(table).item_seq AND \(condition)))" }
+            sql.append("ALTER TABLE \(table) ENABLE ROW LEVEL SECURITY")
+            sql += policies(on: table, staffSees: item(staffSees("i.")), staffDecides: item(staffDecides("i.")), viewerSees: item(viewerSees("i.")))
+        }
+        // The log: appended in one's own name, after its end; read whole by admins only.
+        sql.append("ALTER TABLE audit ENABLE ROW LEVEL SECURITY")
+        sql.append("DROP POLICY IF EXISTS audit_read ON audit")
+        sql.append("CREATE POLICY audit_read ON audit FOR SELECT TO \(everyone) USING (true)")
+        sql.append("DROP POLICY IF EXISTS audit_append ON audit")
+        sql.append(
+            """
+            CREATE POLICY audit_append ON audit FOR INSERT TO \(everyone) WITH CHECK (
+                (operator = (timetrack_me()).name
+                    OR ((timetrack_me()).role = 'admin' AND right(operator, length((timetrack_me()).name) + 5) = ' (by ' || (timetrack_me()).name || ')'))
+                AND id > coalesce((SELECT h.id FROM timetrack_audit_head() h), 0))
+            """)
+        // Operators: written by the owner, or by an active admin through this function.
+        sql.append(
+            """
+            CREATE OR REPLACE FUNCTION timetrack_operator_set(p_name text, p_role text, p_login text, p_schools text, p_active integer, p_created text)
+            RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
+            BEGIN
+                IF EXISTS (SELECT 1 FROM operators) AND NOT EXISTS (SELECT 1 FROM operators WHERE login = session_user AND active = 1 AND role = 'admin') THEN
+                    RAISE EXCEPTION 'only an active admin may change operators' USING ERRCODE = 'insufficient_privilege';
+                END IF;
+                INSERT INTO operators (name, role, created_at, login, schools, active) VALUES (p_name, p_role, p_created, p_login, p_schools, p_active)
+                ON CONFLICT (name) DO UPDATE SET role = excluded.role, login = excluded.login, schools = excluded.schools, active = excluded.active;
+            END $$
+            """)
+        sql.append("REVOKE ALL ON FUNCTION timetrack_operator_set(text, text, text, text, integer, text) FROM PUBLIC")
+        sql.append("GRANT EXECUTE ON FUNCTION timetrack_operator_set(text, text, text, text, integer, text) TO \(group(.admin))")
+        sql.append("COMMIT")
+        return sql.joined(separator: ";\n")
+    }
+
+    /// The four policies of a table: all rows to admins and importers, the staff's and the
+    /// viewers' rows to them.
+    static func policies(on table: String, staffSees: String, staffDecides: String, viewerSees: String) -> [String] {
+        [
+            "DROP POLICY IF EXISTS \(table)_all ON \(table)", "DROP POLICY IF EXISTS \(table)_staff_read ON \(table)",
+            "DROP POLICY IF EXISTS \(table)_staff_write ON \(table)", "DROP POLICY IF EXISTS \(table)_staff_add ON \(table)",
+            "DROP POLICY IF EXISTS \(table)_staff_remove ON \(table)", "DROP POLICY IF EXISTS \(table)_viewer ON \(table)",
+            "CREATE POLICY \(table)_all ON \(table) TO \(group(.admin)), \(group(.importer)) USING (true) WITH CHECK (true)",
+            "CREATE POLICY \(table)_staff_read ON \(table) FOR SELECT TO \(group(.staff)) USING \(staffSees)",
+            "CREATE POLICY \(table)_staff_write ON \(table) FOR UPDATE TO \(group(.staff)) USING \(staffDecides) WITH CHECK \(staffDecides)",
+            "CREATE POLICY \(table)_staff_add ON \(table) FOR INSERT TO \(group(.staff)) WITH CHECK \(staffDecides)",
+            "CREATE POLICY \(table)_staff_remove ON \(table) FOR DELETE TO \(group(.staff)) USING \(staffDecides)",
+            "CREATE POLICY \(table)_viewer ON \(table) FOR SELECT TO \(group(.viewer)) USING \(viewerSees)",
+        ]
+    }
+
+    /// Whether `store grant` ran on this database (the operator function exists).
+    static func granted(_ db: PostgresConnection) throws -> Bool {
+        try db.scalar("SELECT to_regprocedure('timetrack_operator_set(text, text, text, text, integer, text)') IS NOT NULL") == "t"
+    }
+
+    /// Runs the script; the caller must own the tables (and may create roles).
+    public static func apply(address: String) throws {
+        let db = try PostgresConnection(address)
+        defer { db.close() }
+        do {
+            try db.execute(script)
+        } catch let error as TimeTrackError {
+            try? db.execute("ROLLBACK")
+            throw TimeTrackError(
+                .permission, "store grant failed: \(error.message)",
+                fix: "run it as the role that owns the store's tables (the first to use it), which must be allowed to create roles (CREATEROLE)", context: error.context)
+        }
+    }
+}
