@@ -15,6 +15,12 @@ static inline int timetrack_become_child_subreaper(void) {
     return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 }
 
+/* POSIX_SPAWN_SETSID (glibc 2.26+), which spawn.h defines only under _GNU_SOURCE: the child
+   starts a session of its own (and its own process group), with no controlling terminal. */
+static inline short timetrack_spawn_setsid_flag(void) {
+    return 0x80;
+}
+
 /* The child closes every descriptor from `from` up before it runs. 0 on success. */
 static inline int timetrack_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
     return posix_spawn_file_actions_addclosefrom_np(actions, from);

@@ -6,8 +6,8 @@ import TimeTrackCore
 import Glibc
 #endif
 
-/// A plugin's process: started in its own process group with a cleared environment, its
-/// stdin, stdout and stderr on pipes read without blocking past a deadline. `stop()` kills the
+/// A plugin's process: started in a session (and process group) of its own with a cleared
+/// environment, its stdin, stdout and stderr on pipes read without blocking past a deadline. `stop()` kills the
 /// whole group: TERM, then KILL after a grace second.
 ///
 /// A descendant that leaves the group (`setsid()`, `setpgid()`) and outlives the plugin is
@@ -52,15 +52,15 @@ final class PluginProcess {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        // Its own process group (so the group can be killed), default signal handling, nothing blocked.
+        // Default signal handling, nothing blocked.
         var defaults = sigset_t()
         sigfillset(&defaults)
         var empty = sigset_t()
         sigemptyset(&empty)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        // A session of its own (so its own process group too, and no terminal to read or signal).
+        posix_spawnattr_setflags(&attributes, timetrack_spawn_setsid_flag() | Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         let program = command[0]
         // Started through sh, which moves into the plugin's folder and execs the command (so a
         // bare name is looked up in the cleared PATH, and ./plugin.sh is the plugin's own file).
