@@ -146,6 +146,12 @@ extension HostileTextTests {
         }
         let piped = try run([], stdin: "runs\nimport a-posts\n")
         #expect(Self.unsafe(piped.stdout + piped.stderr) == nil, "\(Self.unsafe(piped.stdout + piped.stderr) ?? "")")
+        // The selector shell quotes the page's own text.
+        let page = "<article><h2>" + Self.hostile.joined(separator: " ") + "</h2><time>Sept 3" + Self.hostile.joined() + "</time></article>"
+        try dir.write("imports/data/page.html", page)
+        let shell = try run(["try", dir.path("imports/data/page.html"), "--kind", "announcement"], stdin: "css article\nitem article\nfield title=h2\nfield date=time\nitems\n")
+        #expect(shell.stdout.contains("1 match"), "\(shell.stdout)")
+        #expect(Self.unsafe(shell.stdout + shell.stderr) == nil, "try: \(Self.unsafe(shell.stdout + shell.stderr) ?? "")")
         // The messages were there, quoting the ids with stand-ins.
         let extracted = try run(["extract", "a-posts"])
         #expect((extracted.stdout + extracted.stderr).contains("entry0␛[2J"), "\(extracted.stdout)\(extracted.stderr)")

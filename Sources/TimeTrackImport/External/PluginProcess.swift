@@ -7,8 +7,8 @@ import Glibc
 #endif
 
 /// A plugin's process: started in a session (and process group) of its own with a cleared
-/// environment, its stdin, stdout and stderr on pipes read without blocking past a deadline. `stop()` kills the
-/// whole group: TERM, then KILL after a grace second.
+/// environment, its stdin, stdout and stderr on pipes read without blocking past a deadline.
+/// `stop()` kills the whole group: TERM, then KILL after a grace second.
 ///
 /// A descendant that leaves the group (`setsid()`, `setpgid()`) and outlives the plugin is
 /// not lost: this process is made the child subreaper of its descendants, so such orphans
