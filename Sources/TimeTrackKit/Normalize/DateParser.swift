@@ -169,7 +169,9 @@ public struct DateParser: Sendable {
                     if year == nil, let y = tokens.first(where: { $0.yearNumber != nil && $0.text.count == 4 })?.yearNumber { year = y }
                     // Remove the date tokens from the text before looking for a time.
                     var pieces = working
-                    for t in tokens where t.text.count == 4 && t.yearNumber == year { pieces = pieces.replacingOccurrences(of: t.text, with: " ") }
+                    for t in tokens where t.text.count == 4 && t.yearNumber == year {
+                        pieces = String(decoding: DateParser.replacingAll(Array(t.text.utf8), in: Array(pieces.utf8)), as: UTF8.self)
+                    }
                     working = DateParser.removeDay(pieces, month: token.text, day: day ?? 0)
                     break
                 }
@@ -205,6 +207,9 @@ public struct DateParser: Sendable {
         let lower = text.lowercased()
         if lower.contains("noon") { return (12, 0, 0) }
         if lower.contains("midnight") { return (0, 0, 0) }
+        // A time has minutes (a colon) or a meridian (a.m., pm: an "m"); without either, the
+        // pattern cannot match, and most dates in words have neither.
+        guard lower.utf8.contains(where: { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "m") }) else { return nil }
         let ns = lower as NSString
         for match in timePattern?.matches(in: lower, range: NSRange(location: 0, length: ns.length)) ?? [] {
             let hasMinutes = match.range(at: 2).location != NSNotFound
