@@ -222,6 +222,11 @@ final class HeadingIndex {
         headings = document.root.select(selector)
     }
 
+    /// The headings of `index` that `keep` keeps, in the same order.
+    init(_ index: HeadingIndex, keeping keep: (HTMLNode) -> Bool) {
+        headings = index.headings.filter(keep)
+    }
+
     /// The last heading that comes before `node` in the document.
     func nearest(before node: HTMLNode) -> HTMLNode? {
         // Binary search on document order.

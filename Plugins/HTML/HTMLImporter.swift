@@ -577,23 +577,66 @@ public struct HTMLImporter: Importer, Sendable {
         let elements = document.root.select(item)
         var entries: [ListingMemo.Entry] = []
         entries.reserveCapacity(elements.count)
-        let years = YearLookup(document: document, selector: yearSelector)
+        let years = YearLookup(document: document, selector: yearSelector, items: elements)
         let page = publicURL.absoluteString
-        for element in elements.prefix(maxItems) {
-            for unit in units(of: element) where entries.count < maxItems {
-                var raw = RawItem()
-                years.fill(&raw, for: element)
-                if yearFromURL { raw[Normalizer.yearField] = publicURL.path.removingPercentEncoding ?? publicURL.path }
-                let target = FieldTarget(element: unit.node, anchor: element, headings: headings)
-                FieldSpec.fill(&raw, fields: fields, item: target, groups: unit.groups, page: page, resolve: document.resolve)
-                var inputs = FieldInputs(fields: raw.values, groups: unit.groups, page: page, text: { unit.node.text })
-                let key = key?.value(target, &inputs) ?? MappedFields.defaultKey(raw, kind: source.kind) ?? ""
-                entries.append(ListingMemo.Entry(key: key, values: raw.values))
+        if split == nil && elements.count >= HTMLImporter.parallelListing {
+            entries = readEntries(Array(elements.prefix(maxItems)), years: years, headings: headings, document: document, publicURL: publicURL)
+        } else {
+            for element in elements.prefix(maxItems) {
+                for unit in units(of: element) where entries.count < maxItems {
+                    let context = listingContext(element, years: years, publicURL: publicURL)
+                    entries.append(entry(unit.node, anchor: element, groups: unit.groups, raw: context, headings: headings, document: document, page: page))
+                }
             }
         }
         var inputs = FieldInputs(page: publicURL.absoluteString, text: { "" })
         let next = self.next.flatMap { $0.value(FieldTarget(element: document.root), &inputs) }.flatMap { document.resolve($0) }
         return (ListingMemo(entries: entries, next: next, matched: elements.count, pageURL: publicURL.absoluteString), document.encodingNote)
+    }
+
+    /// From this many items on, a listing's items are read on all cores.
+    static let parallelListing = 512
+
+    /// The entries of a listing's elements, one each (no `split`), read on all cores in order.
+    ///
+    /// The tree is only read (selectors, text, links: arena documents are read-only), and what
+    /// each element's reading shares is read-only too; the year and heading lookups, which
+    /// keep a cache, run first, on this thread.
+    func readEntries(_ elements: [HTMLNode], years: YearLookup, headings: [String: HeadingIndex], document: HTMLDocument, publicURL: URL) -> [ListingMemo.Entry] {
+        let page = publicURL.absoluteString
+        let context = elements.map { listingContext($0, years: years, publicURL: publicURL) }
+        /// What the workers share, read-only (nodes and the document are not `Sendable` by type).
+        struct Shared: @unchecked Sendable {
+            let importer: HTMLImporter
+            let elements: [HTMLNode]
+            let headings: [String: HeadingIndex]
+            let document: HTMLDocument
+        }
+        let shared = Shared(importer: self, elements: elements, headings: headings, document: document)
+        return Parallel.map(Array(zip(elements.indices, context).map { IndexedRaw(index: $0.0, raw: $0.1) }), minimumPerWorker: 256) { input in
+            let element = shared.elements[input.index]
+            return shared.importer.entry(element, anchor: element, groups: [], raw: input.raw, headings: shared.headings, document: shared.document, page: page)
+        }
+    }
+
+    /// What a listing element's reading starts from: the year its heading or URL gives.
+    func listingContext(_ element: HTMLNode, years: YearLookup, publicURL: URL) -> RawItem {
+        var raw = RawItem()
+        years.fill(&raw, for: element)
+        if yearFromURL { raw[Normalizer.yearField] = publicURL.path.removingPercentEncoding ?? publicURL.path }
+        return raw
+    }
+
+    /// One item of a listing: its fields read from `node` (the element, or a piece of it), and its key.
+    func entry(
+        _ node: HTMLNode, anchor: HTMLNode, groups: [String?], raw context: RawItem, headings: [String: HeadingIndex], document: HTMLDocument, page: String
+    ) -> ListingMemo.Entry {
+        var raw = context
+        let target = FieldTarget(element: node, anchor: anchor, headings: headings)
+        FieldSpec.fill(&raw, fields: fields, item: target, groups: groups, page: page, resolve: document.resolve)
+        var inputs = FieldInputs(fields: raw.values, groups: groups, page: page, text: { node.text })
+        let key = key?.value(target, &inputs) ?? MappedFields.defaultKey(raw, kind: source.kind) ?? ""
+        return ListingMemo.Entry(key: key, values: raw.values)
     }
 
     /// Parses a detail page: the detail fields' values.
@@ -622,9 +665,19 @@ final class YearLookup {
     let headings: HeadingIndex?
     private var texts: [Int: String] = [:]
 
-    init(document: HTMLDocument, selector: Selector?) {
+    init(document: HTMLDocument, selector: Selector?, items: [HTMLNode] = []) {
         chosen = selector.map { HeadingIndex(document: document, selector: $0) }
-        headings = HTMLImporter.anyHeading.map { HeadingIndex(document: document, selector: $0) }
+        // A heading inside an item is that item's title, not a heading over the items after it.
+        let inside = Set(items.map(\.identity))
+        func outside(_ node: HTMLNode) -> Bool {
+            var current: HTMLNode? = node
+            while let here = current {
+                if inside.contains(here.identity) { return false }
+                current = here.parent
+            }
+            return true
+        }
+        headings = HTMLImporter.anyHeading.map { HeadingIndex(HeadingIndex(document: document, selector: $0), keeping: outside) }
     }
 
     private func text(_ node: HTMLNode) -> String {
@@ -641,4 +694,10 @@ final class YearLookup {
             if heading.contains(where: \.isNumber) { raw[Normalizer.headingField] = heading }
         }
     }
+}
+
+/// An element's position in its listing and what was read for it before its fields.
+struct IndexedRaw: Sendable {
+    var index: Int
+    var raw: RawItem
 }

@@ -169,3 +169,58 @@ import TimeTrackKit
         for (text, expected) in cases { #expect(Self.describe(text) == expected, "\(text)") }
     }
 }
+
+/// A heading inside a listing's item is that item's title: it is no year context for the items after it.
+@Suite struct HeadingsInsideItemsTests {
+    @Test func aPreviousItemsTitleIsNoSectionHeading() throws {
+        let folder = try TemporaryDirectory("headings-inside")
+        defer { folder.remove() }
+        try folder.write(
+            "page.html",
+            """
+            <h2>Spring 2027</h2>
+            <div class="item"><h3>Class of 2019 reunion</h3><span class="date">March 3</span></div>
+            <div class="item"><h3>Budget hearing</h3><span class="date">April 7</span></div>
+            <div class="item"><h3>Board of 2015 honored</h3><span class="date">May 5</span></div>
+            <div class="item"><h3>Picnic</h3><span class="date">June 9</span></div>
+            """)
+        try folder.write(
+            "h.json",
+            #"{ "id": "h", "importer": "html", "kind": "event", "url": "page.html", "baseURL": "https://x.example/events/", "timeZone": "UTC", "options": { "item": "div.item", "fields": { "title": "h3", "start": ".date" } } }"#
+        )
+        let result = try ImporterFixtures.extract("h", folder: folder.url)
+        // Each year is guessed, and the note names the section heading, never the title of
+        // the item before (it said "the page's heading says 2019" for the budget hearing).
+        #expect(result.items.count == 4)
+        for item in result.items {
+            let note = item.guesses.joined()
+            #expect(note.contains("year guessed") && note.contains("2027") && !note.contains("2019") && !note.contains("2015"), "\(item.key): \(note)")
+        }
+    }
+}
+
+/// A listing long enough to be read on all cores gives every item, in page order, with the
+/// fields and keys the one-core reading gives a short one.
+@Suite struct ParallelListingTests {
+    @Test func aLongListingReadsInOrderOnAllCores() throws {
+        let folder = try TemporaryDirectory("parallel-listing")
+        defer { folder.remove() }
+        let count = 1_500
+        let items = (0..<count).map { "<article class='news'><h2><a href='/n/\($0)'>Item \($0)</a></h2><span class='date'>September \($0 % 28 + 1), 2026</span></article>" }
+        try folder.write("long.html", "<h1>News</h1>" + items.joined())
+        try folder.write("short.html", "<h1>News</h1>" + items.prefix(5).joined())
+        for name in ["long", "short"] {
+            try folder.write(
+                "\(name).json",
+                #"{ "id": "\#(name)", "importer": "html", "kind": "announcement", "url": "\#(name).html", "baseURL": "https://x.example/news/", "timeZone": "UTC", "options": { "item": "article.news", "fields": { "title": "h2 a", "link": "h2 a@href", "date": ".date" } } }"#
+            )
+        }
+        let long = try ImporterFixtures.extract("long", folder: folder.url)
+        let short = try ImporterFixtures.extract("short", folder: folder.url)
+        #expect(long.items.count == count)
+        #expect(long.items.map(\.content.title) == (0..<count).map { "Item \($0)" })
+        #expect(long.items.map(\.key) == (0..<count).map { "https://x.example/n/\($0)" })
+        // The first five read on all cores are the five read on one.
+        #expect(Array(long.items.prefix(5).map(\.content)) == short.items.map(\.content))
+    }
+}

@@ -373,9 +373,10 @@ public final class ImportContext {
     }
 
     /// Queues a payload to remember for a page (written after the run's items).
-    public func remember(_ payload: Data, page: FetchedPage, signature: String) {
+    public func remember(_ payload: @autoclosure () -> Data, page: FetchedPage, signature: String) {
+        // Encoded only when there is a store to remember it in (not for `extract` or `try`).
         guard memo != nil else { return }
-        memoEntries.append(MemoEntry(url: page.url.absoluteString, pageHash: page.hash, signature: signature, payload: payload, stamp: page.stamp))
+        memoEntries.append(MemoEntry(url: page.url.absoluteString, pageHash: page.hash, signature: signature, payload: payload(), stamp: page.stamp))
     }
 }
 
