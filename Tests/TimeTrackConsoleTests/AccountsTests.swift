@@ -31,20 +31,7 @@ import Testing
             try Self.tool("/usr/sbin/groupadd", [group])
             try Self.tool("/usr/sbin/useradd", ["-M", "-s", "/usr/sbin/nologin", "-G", group, admin])
             try Self.tool("/usr/sbin/useradd", ["-M", "-s", "/usr/sbin/nologin", "-G", group, staff])
-            // The sample district (hillcrest) and a second school (lincoln) with private records.
-            try FileManager.default.copyItem(atPath: ConsoleFixture.root.appendingPathComponent("Imports").path, toPath: imports)
-            try dir.write(
-                "imports/lincoln-absences.json",
-                #"{ "id": "lincoln-absences", "importer": "inbox", "kind": "absence", "url": "samples/inbox/lincoln-absences.json", "school": "lincoln", "timeZone": "America/Denver" }"#)
-            try dir.write(
-                "imports/samples/inbox/lincoln-absences.json",
-                #"[{ "id": "absence-900", "student": "Riley Quist", "reportedBy": "Dana Quist", "dates": ["2026-09-22"], "periods": [], "reason": "family", "note": "Custody hearing downtown." }]"#)
-            try dir.write(
-                "imports/lincoln-tickets.json",
-                #"{ "id": "lincoln-tickets", "importer": "inbox", "kind": "ticket", "url": "samples/inbox/lincoln-tickets.json", "school": "lincoln", "timeZone": "America/Denver" }"#)
-            try dir.write(
-                "imports/samples/inbox/lincoln-tickets.json",
-                #"[{ "id": "ticket-900", "from": "dana@parents.example", "kind": "question", "subject": "Pickup arrangements", "message": "Only Dana may pick Riley up, never Chris.", "replies": [], "closed": false }]"#)
+            try ConsoleFixture.writeTwoSchools(into: dir)
             try FileManager.default.copyItem(atPath: Binaries.path("timetrack-admin"), toPath: binary)
             try FileManager.default.createDirectory(atPath: dir.path("shared"), withIntermediateDirectories: true)
             try FileManager.default.createDirectory(atPath: dir.path("out-admin"), withIntermediateDirectories: true)

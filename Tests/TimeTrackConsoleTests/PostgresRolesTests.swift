@@ -32,13 +32,7 @@ import Testing
             let owner = try server.database()
             database = String(owner.split(separator: "?")[0].split(separator: "/").last ?? "")
             dir = try TemporaryDirectory("pg-roles")
-            try FileManager.default.copyItem(atPath: ConsoleFixture.root.appendingPathComponent("Imports").path, toPath: imports)
-            try dir.write(
-                "imports/lincoln-absences.json",
-                #"{ "id": "lincoln-absences", "importer": "inbox", "kind": "absence", "url": "samples/inbox/lincoln-absences.json", "school": "lincoln", "timeZone": "America/Denver" }"#)
-            try dir.write(
-                "imports/samples/inbox/lincoln-absences.json",
-                #"[{ "id": "absence-900", "student": "Riley Quist", "reportedBy": "Dana Quist", "dates": ["2026-09-22"], "periods": [], "reason": "family", "note": "Custody hearing downtown." }]"#)
+            try ConsoleFixture.writeTwoSchools(into: dir)
             for name in ["ana", "sam", "cron", "vic", "app"] { _ = try Binaries.sql(owner, "CREATE ROLE \(role(name)) LOGIN") }
             // The owner (postgres) is the first operator and admin; it adds the others and grants.
             let setup: [[String]] = [
