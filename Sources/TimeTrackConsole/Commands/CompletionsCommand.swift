@@ -34,7 +34,8 @@ extension Console {
                 case "completions": words += ["bash", "zsh", "fish"]
                 case "place", "course": words += ["add", "remove"]
                 case "plugin": words += ["new"]
-                case "store": words += ["copy"]
+                case "store": words += ["copy", "repair", "grant"]
+                case "audit": words += ["verify", "anchor"]
                 default: break
                 }
                 perCommand[command.name] = words
