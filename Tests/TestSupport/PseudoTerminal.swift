@@ -10,7 +10,7 @@ public final class PseudoTerminal {
     public private(set) var transcript = ""
 
     /// Starts `executable` with `arguments` on a new pseudo-terminal.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], rows: UInt16 = 40, columns: UInt16 = 120) throws {
         // posix_openpt and friends are not in Swift's Glibc module; look them up in libc.
         typealias OpenFn = @convention(c) (Int32) -> Int32
         typealias IntFn = @convention(c) (Int32) -> Int32
@@ -28,7 +28,7 @@ public final class PseudoTerminal {
         let slavePath = String(cString: name)
         let slave = open(slavePath, O_RDWR | O_NOCTTY)
         guard slave >= 0 else { throw NSError(domain: "pty", code: Int(errno)) }
-        var size = winsize(ws_row: 40, ws_col: 120, ws_xpixel: 0, ws_ypixel: 0)
+        var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(slave, UInt(TIOCSWINSZ), &size)
         let handle = FileHandle(fileDescriptor: slave, closeOnDealloc: true)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")

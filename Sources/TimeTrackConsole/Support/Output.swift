@@ -100,19 +100,9 @@ public final class Output {
         holding = false
         let lines = stdoutBuffer.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
         guard let pager, lines >= rows, !stdoutBuffer.isEmpty else { return flush() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", pager]
-        let pipe = Pipe()
-        process.standardInput = pipe
-        do { try process.run() } catch { return flush() }
-        // A pager that quits early (q in less) closes its end: writing must not kill us.
-        signal(SIGPIPE, SIG_IGN)
-        let data = Data(stdoutBuffer)
+        let data = stdoutBuffer
+        guard Pager.show(data, command: pager) else { return flush() }
         stdoutBuffer.removeAll(keepingCapacity: true)
-        try? pipe.fileHandleForWriting.write(contentsOf: data)
-        try? pipe.fileHandleForWriting.close()
-        process.waitUntilExit()
     }
 
     /// Terminal colors used sparingly.
