@@ -169,7 +169,8 @@ public struct DocumentsImporter: Importer {
             }
             context.progress?(result.pagesFetched, result.items.count)
         }
-        if result.items.isEmpty {
+        // Items settled by the item memo were found too: an unchanged page is no "0 items".
+        if result.found == 0 {
             result.problems.append(ImportProblem(.warning, "0 items: no document links in the content area", location: source.urlText))
         }
         return result

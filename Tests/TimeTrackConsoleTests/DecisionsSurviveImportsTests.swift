@@ -123,3 +123,37 @@ import Testing
         #expect(copies.count == 1, "only ok.jpg's copy: \(copies)")
     }
 }
+
+/// A healthy cron run says nothing is wrong: a documents page read again (its footer changed,
+/// its links did not) gives its items as settled, not "0 items: no document links".
+@Suite struct HealthyRunTests {
+    @Test func anUnchangedDocumentsPageIsNoProblem() throws {
+        let dir = try TemporaryDirectory("documents-again")
+        defer { dir.remove() }
+        func page(_ footer: String) -> String {
+            """
+            <html><body><nav><a href="/">Home</a></nav><main><h2>Schedules</h2><ul>
+            <li><a href="/docs/School_Schedule.pdf">Weekday Schedule</a></li>
+            <li><a href="/docs/Friday_Schedule.pdf">Friday Schedule</a></li></ul>
+            <h2>Policies</h2><ul><li><a href="/docs/Attendance_Policy.pdf">Attendance Policy</a></li></ul></main>
+            <footer>\(footer)</footer></body></html>
+            """
+        }
+        try dir.write("imports/site/info.html", page("Updated Monday"))
+        try dir.write(
+            "imports/info.json",
+            #"{ "id": "info", "importer": "documents", "kind": "school-info", "url": "site/info.html", "baseURL": "https://school.example/info.html", "timeZone": "America/Denver" }"#)
+        func run() throws -> [String: Any] {
+            let result = try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports"), "--as", "ana", "--json", "import", "info"])
+            #expect(result.status == 0, "\(result.stderr)")
+            return (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])?.first ?? [:]
+        }
+        let first = try run()
+        #expect((first["new"] as? [Any])?.count == 3, "\(first)")
+        try dir.write("imports/site/info.html", page("Updated Tuesday"))
+        let again = try run()
+        #expect((again["problems"] as? [Any])?.isEmpty == true, "\(again)")
+        #expect((again["new"] as? [Any])?.isEmpty == true && (again["changed"] as? [Any])?.isEmpty == true, "\(again)")
+        #expect(again["found"] as? Int == 3, "\(again)")
+    }
+}
