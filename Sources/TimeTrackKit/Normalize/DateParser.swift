@@ -261,6 +261,24 @@ public struct DateParser: Sendable {
             var i = 0
             while isSpace(i) { i += 1 }
             guard i < n, b[i] < 0x80 else { return nil }
+            // ISO 8601 basic format: 20260417, 20260417T1830, 20260417T183000Z, …T183000-0600.
+            if digits(i, 8), !digit(i + 8), let year = Int(string(i, 4)), (1900...2200).contains(year) {
+                var fields = ISOFields(year: string(i, 4), month: string(i + 4, 2), day: string(i + 6, 2))
+                var j = i + 8
+                guard j < n, b[j] == 84, digits(j + 1, 4) else { return fields }
+                (fields.hour, fields.minute) = (string(j + 1, 2), string(j + 3, 2))
+                j += 5
+                if digits(j, 2) {
+                    fields.second = string(j, 2)
+                    j += 2
+                }
+                if j < n, b[j] == 90 {
+                    fields.offset = "Z"
+                } else if j < n, b[j] == 43 || b[j] == 45, digits(j + 1, 4) {
+                    fields.offset = string(j, 5)
+                }
+                return fields
+            }
             guard digits(i, 4), i + 4 < n, b[i + 4] == 45, digits(i + 5, 2), i + 7 < n, b[i + 7] == 45, digits(i + 8, 2) else { return nil }
             var fields = ISOFields(year: string(i, 4), month: string(i + 5, 2), day: string(i + 8, 2))
             i += 10
