@@ -111,7 +111,7 @@ public struct JSONImporter: Importer, Sendable {
             }
             result.pagesFetched += 1
             let document = try JSONImporter.decode(page, url: current)
-            let found = items.map { $0.evaluate(document) } ?? (document.arrayValue ?? [])
+            let found = JSONImporter.itemsFound(items, in: document)
             if found.isEmpty {
                 if pageNumber == 1 || pageParam == nil { result.problems.append(ImportProblem(.warning, JSONImporter.nothingFound(items, in: document), location: current.absoluteString)) }
                 break
@@ -211,6 +211,15 @@ public struct JSONImporter: Importer, Sendable {
             let what = head.contains("<html") || head.contains("<!doctype") ? "this is an HTML page, not JSON" : "this is not JSON (or it is cut short): \(error)"
             throw TimeTrackError(.parse, what, fix: "point url at the API's JSON answer (open it in a browser: it starts with { or [)", context: ["url": url.absoluteString])
         }
+    }
+
+    /// The items `items` finds in `document`: a path that ends at a list (`"items": "data"`,
+    /// where `data` is the list) means the list's elements, not the list as one item.
+    static func itemsFound(_ items: JSONPath?, in document: JSONValue) -> [JSONValue] {
+        guard let items else { return document.arrayValue ?? [] }
+        let found = items.evaluate(document)
+        if found.count == 1, let list = found[0].arrayValue { return list }
+        return found
     }
 
     /// "0 items: options.items 'events' found nothing; the document's top level has: data, links".

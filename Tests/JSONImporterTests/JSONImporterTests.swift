@@ -233,3 +233,26 @@ import TimeTrackKit
         #expect(throws: TimeTrackError.self) { try ImporterFixtures.extract("deep-source", folder: folder.url) }
     }
 }
+
+/// A path to the list itself (`"items": "data"`) means the list's elements (issue 34: the whole
+/// list became one item, and the message blamed the title field).
+@Suite struct JSONItemsPathTests {
+    @Test func aPathThatEndsAtTheListTakesItsElements() throws {
+        let folder = try TemporaryDirectory("json-items-list")
+        defer { folder.remove() }
+        try folder.write(
+            "news.json",
+            #"{ "data": [ { "headline": "Bus routes change", "url": "https://d.example/n/1", "posted": "2026-09-14" }, { "headline": "Picture day", "url": "https://d.example/n/2", "posted": "2026-09-15" } ], "meta": { "count": 2 } }"#
+        )
+        for items in ["data", "$.data", "data[*]"] {
+            try folder.write(
+                "news-def.json",
+                #"{ "id": "news-def", "importer": "json", "kind": "announcement", "url": "news.json", "timeZone": "UTC", "options": { "items": "\#(items)", "fields": { "title": "headline", "link": "url", "date": "posted" } } }"#
+            )
+            let result = try ImporterFixtures.extract("news-def", folder: folder.url)
+            #expect(result.problems.isEmpty, "\(items): \(result.problems)")
+            #expect(result.items.map(\.content.title) == ["Bus routes change", "Picture day"], "\(items)")
+            #expect(result.items.map(\.key) == ["https://d.example/n/1", "https://d.example/n/2"], "\(items)")
+        }
+    }
+}
