@@ -224,3 +224,33 @@ import TimeTrackKit
         #expect(Array(long.items.prefix(5).map(\.content)) == short.items.map(\.content))
     }
 }
+
+/// Cancellation and postponement read where districts write them (issue 34): at the end of a
+/// title, or in a status or time cell, not only as a title's first word.
+@Suite struct EventStateTests {
+    @Test func aStateWordAtTheEndOfATitleOrInACellCounts() throws {
+        let folder = try TemporaryDirectory("event-state")
+        defer { folder.remove() }
+        try folder.write(
+            "meetings.html",
+            """
+            <table class="meetings"><tr><th>Meeting</th><th>Date</th><th>Status</th></tr>
+            <tr><td>Board Meeting - CANCELLED</td><td>September 14, 2026 6:00 PM</td><td></td></tr>
+            <tr><td>Regular Meeting</td><td>September 21, 2026 6:00 PM (Canceled)</td><td></td></tr>
+            <tr><td>Budget Hearing</td><td>September 28, 2026 7:00 PM</td><td>Postponed</td></tr>
+            <tr><td>Cancellation Policy Review</td><td>October 5, 2026 6:00 PM</td><td>Scheduled</td></tr>
+            <tr><td>CANCELED: Work Session</td><td>October 12, 2026 5:00 PM</td><td></td></tr>
+            </table>
+            """)
+        try folder.write(
+            "meetings-def.json",
+            #"{ "id": "meetings-def", "importer": "html", "kind": "event", "url": "meetings.html", "baseURL": "https://d.example/board/", "timeZone": "America/Denver", "options": { "item": "table.meetings tr:has(td)", "fields": { "title": "td:nth-child(1)", "start": "td:nth-child(2)", "state": "td:nth-child(3)" } } }"#
+        )
+        let result = try ImporterFixtures.extract("meetings-def", folder: folder.url)
+        #expect(result.problems.isEmpty, "\(result.problems)")
+        #expect(result.events.map(\.state) == [.cancelled, .cancelled, .postponed, .scheduled, .cancelled], "\(result.events.map(\.title))")
+        #expect(result.events.map { isoString($0.start, "America/Denver") } == [
+            "2026-09-14T18:00:00-06:00", "2026-09-21T18:00:00-06:00", "2026-09-28T19:00:00-06:00", "2026-10-05T18:00:00-06:00", "2026-10-12T17:00:00-06:00",
+        ])
+    }
+}

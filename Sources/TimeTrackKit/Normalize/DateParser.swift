@@ -115,7 +115,7 @@ public struct DateParser: Sendable {
     ///   such a date takes the year nearest the reference and is marked `yearGuessed`.
     public func parse(_ rawText: String, hint: YearHint? = nil) -> ParsedDate? {
         let text = rawText.utf8.count > DateParser.maxLength ? String(rawText.prefix(DateParser.maxLength)) : rawText
-        if let fields = DateParser.isoFields(text) ?? DateParser.isoFieldsByPattern(text) {
+        if let fields = DateParser.isoFields(text) ?? DateParser.isoFieldsByPattern(text) ?? DateParser.isoBasicFields(text) {
             return parseISO(fields)
         }
         var working = text.lowercased()
@@ -261,24 +261,6 @@ public struct DateParser: Sendable {
             var i = 0
             while isSpace(i) { i += 1 }
             guard i < n, b[i] < 0x80 else { return nil }
-            // ISO 8601 basic format: 20260417, 20260417T1830, 20260417T183000Z, …T183000-0600.
-            if digits(i, 8), !digit(i + 8), let year = Int(string(i, 4)), (1900...2200).contains(year) {
-                var fields = ISOFields(year: string(i, 4), month: string(i + 4, 2), day: string(i + 6, 2))
-                var j = i + 8
-                guard j < n, b[j] == 84, digits(j + 1, 4) else { return fields }
-                (fields.hour, fields.minute) = (string(j + 1, 2), string(j + 3, 2))
-                j += 5
-                if digits(j, 2) {
-                    fields.second = string(j, 2)
-                    j += 2
-                }
-                if j < n, b[j] == 90 {
-                    fields.offset = "Z"
-                } else if j < n, b[j] == 43 || b[j] == 45, digits(j + 1, 4) {
-                    fields.offset = string(j, 5)
-                }
-                return fields
-            }
             guard digits(i, 4), i + 4 < n, b[i + 4] == 45, digits(i + 5, 2), i + 7 < n, b[i + 7] == 45, digits(i + 8, 2) else { return nil }
             var fields = ISOFields(year: string(i, 4), month: string(i + 5, 2), day: string(i + 8, 2))
             i += 10
@@ -312,7 +294,40 @@ public struct DateParser: Sendable {
     }
 
     /// The same parts by `isoPattern`, for what `isoFields` leaves to it.
+    /// ISO 8601 basic format, which the extended form's scanner and pattern leave alone:
+    /// `20260417`, `20260417T1830`, `20260417T183000Z`, `20260417T183000-0600` (a year from 1900
+    /// to 2200, so an ordinary eight-digit number is not taken for a date).
+    static func isoBasicFields(_ text: String) -> ISOFields? {
+        var text = text
+        return text.withUTF8 { b -> ISOFields? in
+            let n = b.count
+            func digit(_ i: Int) -> Bool { i < n && b[i] >= 48 && b[i] <= 57 }
+            func digits(_ i: Int, _ count: Int) -> Bool { (0..<count).allSatisfy { digit(i + $0) } }
+            func string(_ i: Int, _ count: Int) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[i..<(i + count)]), as: UTF8.self) }
+            var i = 0
+            while i < n && (b[i] == 32 || (b[i] >= 9 && b[i] <= 13)) { i += 1 }
+            guard digits(i, 8), !digit(i + 8), let year = Int(string(i, 4)), (1900...2200).contains(year) else { return nil }
+            var fields = ISOFields(year: string(i, 4), month: string(i + 4, 2), day: string(i + 6, 2))
+            var j = i + 8
+            guard j < n, b[j] == 84, digits(j + 1, 4) else { return fields }
+            (fields.hour, fields.minute) = (string(j + 1, 2), string(j + 3, 2))
+            j += 5
+            if digits(j, 2) {
+                fields.second = string(j, 2)
+                j += 2
+            }
+            if j < n, b[j] == 90 {
+                fields.offset = "Z"
+            } else if j < n, b[j] == 43 || b[j] == 45, digits(j + 1, 4) {
+                fields.offset = string(j, 5)
+            }
+            return fields
+        }
+    }
+
     static func isoFieldsByPattern(_ text: String) -> ISOFields? {
+        // The pattern needs the date's hyphens: most dates in words have none.
+        guard text.utf8.contains(UInt8(ascii: "-")) else { return nil }
         let ns = text as NSString
         guard let match = isoPattern?.firstMatch(in: text, range: NSRange(location: 0, length: ns.length)) else { return nil }
         func group(_ i: Int) -> String? { match.range(at: i).location == NSNotFound ? nil : ns.substring(with: match.range(at: i)) }

@@ -196,16 +196,7 @@ public struct Normalizer: Sendable {
         if let e = end, e < startDate {
             throw TimeTrackError(.validation, "the end comes before the start", context: ["field": "end"])
         }
-        let lowerTitle = title.lowercased()
-        var state = Event.State.scheduled
-        let stateText = (raw["state"] ?? "").lowercased()
-        if TextNormalizer.has(stateText, "cancel") || lowerTitle.hasPrefix("canceled") || lowerTitle.hasPrefix("cancelled") || TextNormalizer.has(lowerTitle, "canceled -") || TextNormalizer.has(lowerTitle, "cancelled -")
-            || TextNormalizer.has(lowerTitle, "(canceled)") || TextNormalizer.has(lowerTitle, "(cancelled)")
-        {
-            state = .cancelled
-        } else if TextNormalizer.has(stateText, "postpone") || lowerTitle.hasPrefix("postponed") || TextNormalizer.has(lowerTitle, "(postponed)") {
-            state = .postponed
-        }
+        let state = Normalizer.eventState(title: title, cells: [raw["state"], raw["start"], raw["end"], raw["time"]].compactMap { $0 })
         var latitude = text(raw, "latitude").flatMap(Double.init)
         var longitude = text(raw, "longitude").flatMap(Double.init)
         if latitude == nil || longitude == nil { latitude = nil; longitude = nil }
@@ -216,6 +207,25 @@ public struct Normalizer: Sendable {
             title: title, category: Normalizer.category(raw["category"], title: title + " " + (description ?? "")), start: startDate, end: end, allDay: allDay,
             timeZone: source.timeZone.identifier, locationName: text(raw, "location"), address: text(raw, "address"), latitude: latitude,
             longitude: longitude, description: description, link: try url(raw, "link"), state: state)
+    }
+
+    /// Whether an event is cancelled or postponed: a state word (`canceled`, `cancelled`,
+    /// `postponed`) as the first or the last word of its title ("CANCELED - Board Meeting",
+    /// "Board Meeting (Cancelled)", "Board meeting – canceled"), or anywhere in its status, date
+    /// or time cells. A word inside a title ("Cancellation policy review") is no state.
+    public static func eventState(title: String, cells: [String]) -> Event.State {
+        func words(_ text: String) -> [Substring] { text.lowercased().split { !$0.isLetter } }
+        func state(_ word: Substring) -> Event.State? {
+            switch word {
+            case "canceled", "cancelled", "cancel": return .cancelled
+            case "postponed": return .postponed
+            default: return nil
+            }
+        }
+        let titleWords = words(title)
+        for word in [titleWords.first, titleWords.last].compactMap({ $0 }) { if let found = state(word) { return found } }
+        for cell in cells { for word in words(cell) { if let found = state(word) { return found } } }
+        return .scheduled
     }
 
     /// The category a source's label or an event's title points to.
