@@ -249,8 +249,9 @@ import TimeTrackKit
         let result = try ImporterFixtures.extract("meetings-def", folder: folder.url)
         #expect(result.problems.isEmpty, "\(result.problems)")
         #expect(result.events.map(\.state) == [.cancelled, .cancelled, .postponed, .scheduled, .cancelled], "\(result.events.map(\.title))")
-        #expect(result.events.map { isoString($0.start, "America/Denver") } == [
-            "2026-09-14T18:00:00-06:00", "2026-09-21T18:00:00-06:00", "2026-09-28T19:00:00-06:00", "2026-10-05T18:00:00-06:00", "2026-10-12T17:00:00-06:00",
-        ])
+        #expect(
+            result.events.map { isoString($0.start, "America/Denver") } == [
+                "2026-09-14T18:00:00-06:00", "2026-09-21T18:00:00-06:00", "2026-09-28T19:00:00-06:00", "2026-10-05T18:00:00-06:00", "2026-10-12T17:00:00-06:00",
+            ])
     }
 }
