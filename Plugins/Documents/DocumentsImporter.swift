@@ -184,7 +184,9 @@ public struct DocumentsImporter: Importer {
         let chrome = area.select(exclude)
         let headingIndex = document.root.select(headings)
         let pageURL = document.baseURL?.absoluteString ?? source.publicURL.absoluteString
-        var seen: Set<String> = []
+        // Each URL once: where its link is, and whether its label is link text (an image's alt
+        // or a title attribute gives way to the text of a later link to the same URL).
+        var seen: [String: (index: Int, fromText: Bool)] = [:]
         var links: [Link] = []
         var duplicates = 0
         for (index, link) in ((try? area.select("a[href]")) ?? []).enumerated() {
@@ -197,12 +199,19 @@ public struct DocumentsImporter: Importer {
             // An anchor on this page is not a document; an anchor into another page or file
             // (`handbook.html#dress-code`, `plan.pdf#page=4`) is its own item.
             if let hash = url.firstIndex(of: "#"), url[..<hash] == pageURL[...] { continue }
-            guard seen.insert(url).inserted else {
+            var label = link.text
+            let fromText = !label.isEmpty
+            if label.isEmpty { label = link.attribute("title") ?? link.attribute("aria-label") ?? link.first("img")?.attribute("alt") ?? "" }
+            if let first = seen[url] {
                 duplicates += 1
+                if fromText && !first.fromText {
+                    links[first.index].label = label
+                    links[first.index].raw["title"] = label
+                    seen[url] = (first.index, true)
+                }
                 continue
             }
-            var label = link.text
-            if label.isEmpty { label = link.attribute("title") ?? link.attribute("aria-label") ?? link.first("img")?.attribute("alt") ?? "" }
+            seen[url] = (links.count, fromText)
             var raw = RawItem(["url": url, "title": label])
             let heading = nearest(headingIndex, before: link)
             raw["group"] = heading?.text

@@ -52,3 +52,31 @@ import TimeTrackCore
         #expect(result.duplicatesMerged == 1)
     }
 }
+
+/// Titles as a person would give them (issue 34): file-kind notes go ("[Adobe PDF]", "(Microsoft
+/// Word, 45 KB)"), other notes stay ("(Spanish)"), and a URL linked first by an icon and then by
+/// text takes the text.
+@Suite struct DocumentTitlesTests {
+    @Test func fileKindNotesGoAndTextBeatsAnIconsAlt() throws {
+        let folder = try TemporaryDirectory("document-titles")
+        defer { folder.remove() }
+        try folder.write(
+            "info.html",
+            """
+            <main><h2>Policies</h2><ul>
+            <li><a href="/docs/handbook.pdf"><img src="/icons/pdf.png" alt="PDF icon"></a> <a href="/docs/handbook.pdf">Student Handbook</a></li>
+            <li><a href="/docs/fees.pdf">Fee Schedule [Adobe PDF]</a></li>
+            <li><a href="/docs/lunch.docx">Lunch Menu (Microsoft Word, 45 KB)</a></li>
+            <li><a href="/docs/dress.pdf">Dress Code (PDF, 1.2 MB)</a></li>
+            <li><a href="/docs/plan-es.pdf">Safety Plan (Spanish)</a></li>
+            <li><a href="/docs/budget.xlsx">Budget [Excel file]</a></li>
+            </ul></main>
+            """)
+        try folder.write(
+            "info-def.json",
+            #"{ "id": "info-def", "importer": "documents", "kind": "school-info", "url": "info.html", "baseURL": "https://school.example/info.html", "timeZone": "UTC" }"#)
+        let result = try ImporterFixtures.extract("info-def", folder: folder.url)
+        #expect(result.infos.map(\.title) == ["Student Handbook", "Fee Schedule", "Lunch Menu", "Dress Code", "Safety Plan (Spanish)", "Budget"])
+        #expect(result.duplicatesMerged == 1)
+    }
+}

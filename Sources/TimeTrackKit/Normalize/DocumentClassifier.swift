@@ -49,12 +49,43 @@ public enum DocumentClassifier {
             for noise in ["(pdf)", "[pdf]", "(PDF)", "[PDF]", "(Pdf)", "(opens in new window)", "(opens in a new window)", "- Opens a new window"] {
                 title = title.replacingOccurrences(of: noise, with: "")
             }
-            // The expression needs a ")" (none is left once "(PDF)" and the like are gone).
-            if title.utf8.contains(UInt8(ascii: ")")) {
-                title = title.replacingOccurrences(of: #"\s*\((?:pdf|doc|docx|xls|xlsx)(?:,\s*[\d.]+\s*[kKmM]?[bB])?\)\s*$"#, with: "", options: [.regularExpression, .caseInsensitive])
-            }
+            title = removingTypeNotes(title)
         }
         return TextNormalizer.collapse(title).trimmingCharacters(in: CharacterSet(charactersIn: " -–—:|"))
+    }
+
+    /// Words of a bracketed note that only says what kind of file a link is.
+    static let typeNoteWords: Set<String> = [
+        "pdf", "adobe", "acrobat", "reader", "doc", "docx", "word", "microsoft", "ms", "xls", "xlsx", "excel", "ppt", "pptx", "powerpoint", "file", "document",
+        "download", "kb", "mb", "gb", "bytes", "size", "opens", "in", "a", "new", "window", "tab", "format", "version",
+    ]
+
+    /// Whether a bracketed note's (lowercased) text only names a file's kind or size: every word
+    /// a type word or a size ("2.3", "45kb"), and at least one a kind ("pdf", "word").
+    static func isTypeNote(_ inner: String) -> Bool {
+        let words = inner.split { !$0.isLetter && !$0.isNumber && $0 != "." }.map(String.init)
+        func isSize(_ word: String) -> Bool {
+            Double(word) != nil || (["kb", "mb"].contains(String(word.suffix(2))) && Double(word.dropLast(2)) != nil)
+        }
+        let fillers: Set<String> = ["a", "in", "new", "window", "tab", "opens", "size", "bytes", "kb", "mb", "gb", "version", "format"]
+        return words.contains { typeNoteWords.contains($0) && !fillers.contains($0) } && words.allSatisfy { typeNoteWords.contains($0) || isSize($0) }
+    }
+
+    /// `title` without bracketed notes that only name a file's kind or size: "[Adobe PDF]",
+    /// "(PDF, 2.3 MB)", "(Microsoft Word)", "[Excel file]". A note with other words stays
+    /// ("(Spanish)", "[Updated]").
+    static func removingTypeNotes(_ title: String) -> String {
+        var result = ""
+        var rest = Substring(title)
+        while let open = rest.firstIndex(where: { $0 == "(" || $0 == "[" }) {
+            let close: Character = rest[open] == "(" ? ")" : "]"
+            guard let end = rest[open...].firstIndex(of: close) else { break }
+            let inner = rest[rest.index(after: open)..<end].lowercased()
+            result += rest[..<open]
+            if !isTypeNote(inner) { result += rest[open...end] }
+            rest = rest[rest.index(after: end)...]
+        }
+        return result + rest
     }
 
     /// The School Info section a heading's words point to, or nil when none fits.
