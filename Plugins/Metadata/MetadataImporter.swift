@@ -63,6 +63,7 @@ public struct MetadataImporter: Importer {
     /// Field values from a page: JSON-LD first, then OpenGraph/meta, then title/h1.
     public static func read(_ document: HTMLDocument, kind: ItemKind) -> RawItem {
         var raw = RawItem()
+        var modified: String?
         let root = document.root
         // 1. JSON-LD.
         let wanted: Set<String> = kind == .event ? ["Event", "EducationEvent", "SocialEvent", "SportsEvent"] : ["NewsArticle", "Article", "BlogPosting", "Report", "WebPage"]
@@ -114,7 +115,9 @@ public struct MetadataImporter: Importer {
                     raw["state"] = status.contains("cancel") ? "cancelled" : status.contains("postpone") ? "postponed" : nil
                 }
             } else {
-                raw["date"] = string("datePublished") ?? string("dateCreated") ?? string("dateModified")
+                // A modification date is the last resort, after the page's published time below.
+                raw["date"] = string("datePublished") ?? string("dateCreated")
+                modified = string("dateModified")
             }
         }
         // 2. OpenGraph and meta tags fill what is still missing.
@@ -126,7 +129,9 @@ public struct MetadataImporter: Importer {
         if raw["link"] == nil { raw["link"] = meta("meta[property='og:url']").flatMap(document.resolve) ?? document.canonicalURL?.absoluteString ?? document.baseURL?.absoluteString }
         if raw["image"] == nil { raw["image"] = (meta("meta[property='og:image']") ?? meta("meta[name='twitter:image']")).flatMap(document.resolve) }
         if kind == .announcement, raw["date"] == nil {
-            raw["date"] = meta("meta[property='article:published_time']") ?? meta("meta[name=date]") ?? root.first("time[datetime]")?.attribute("datetime")
+            raw["date"] =
+                meta("meta[property='article:published_time']") ?? meta("meta[name=date]") ?? root.first("time[datetime]")?.attribute("datetime") ?? modified
+                ?? meta("meta[property='article:modified_time']")
         }
         if kind == .event, raw["start"] == nil { raw["start"] = meta("meta[property='event:start_time']") ?? root.first("time[datetime]")?.attribute("datetime") }
         // 3. The page's own title and first heading.
@@ -134,10 +139,20 @@ public struct MetadataImporter: Importer {
             raw["title"] = root.first("h1").map(\.text).flatMap { $0.isEmpty ? nil : $0 } ?? root.first("title").map(\.text)
         }
         if let title = raw["title"] { raw["title"] = TextNormalizer.collapse(TextNormalizer.decodeEntities(title)) }
-        if kind == .announcement, let article = root.first("article") ?? root.first("main") {
+        if kind == .announcement, let article = MetadataImporter.articleBody(root) {
             raw["body"] = Sanitizer.sanitize(article)
         }
         return raw
+    }
+
+    /// The element holding the article's text: marked as the body (`itemprop=articleBody`),
+    /// else the `<article>` holding the page's `<h1>`, else the `<article>` with the most text
+    /// (a CMS may wrap its header logo in the first one), else `<main>`.
+    static func articleBody(_ root: HTMLNode) -> HTMLNode? {
+        if let marked = root.first("[itemprop=articleBody]") { return marked }
+        let articles = (try? root.select("article")) ?? []
+        if let titled = articles.first(where: { $0.first("h1") != nil }) { return titled }
+        return articles.max { $0.text.count < $1.text.count } ?? root.first("main")
     }
 
     static func collect(_ value: JSONValue, into objects: inout [[String: JSONValue]]) {

@@ -35,3 +35,32 @@ import TimeTrackCore
     }
 
 }
+
+/// A news page as a CMS writes it (issue 34): the header's logo in the first `<article>`, the
+/// story in a later one; JSON-LD with only a modification date beside the page's
+/// `article:published_time`.
+@Suite struct MetadataBodyAndDateTests {
+    @Test func theStoryIsTheBodyAndThePublishedTimeWins() throws {
+        let folder = try TemporaryDirectory("metadata-body")
+        defer { folder.remove() }
+        try folder.write(
+            "story.html",
+            """
+            <html><head><title>Bus routes change | Lakeside</title>
+            <meta property="article:published_time" content="2026-09-14T08:00:00-06:00">
+            <script type="application/ld+json">{"@context": "https://schema.org", "@type": "NewsArticle", "headline": "Bus routes change", "dateModified": "2026-09-20T10:00:00-06:00"}</script>
+            </head><body>
+            <header><article class="brand"><a href="/"><img src="/logo.png" alt="Lakeside School District"></a></article></header>
+            <main><article class="story"><h1>Bus routes change</h1><p>Routes 4 and 7 start ten minutes earlier from Monday.</p></article></main>
+            </body></html>
+            """)
+        try folder.write(
+            "story-def.json",
+            #"{ "id": "story-def", "importer": "metadata", "kind": "announcement", "url": "story.html", "baseURL": "https://lakeside.example/news/bus-routes/", "timeZone": "America/Denver" }"#
+        )
+        let result = try ImporterFixtures.extract("story-def", folder: folder.url)
+        let story = try #require(result.announcements.first, "\(result.problems)")
+        #expect(story.body?.contains("Routes 4 and 7") == true && story.body?.contains("logo.png") == false, "\(story.body ?? "")")
+        #expect(isoString(story.publishedAt, "America/Denver") == "2026-09-14T08:00:00-06:00")
+    }
+}
