@@ -255,3 +255,26 @@ import TimeTrackKit
             ])
     }
 }
+
+/// A `<br>` inside `<b>`, `<strong>` or `<span>` cuts as one outside them does (issue 34: the
+/// entries merged).
+@Suite struct SplitInsideInlineTests {
+    @Test func aBreakInsideAnInlineElementCuts() throws {
+        let folder = try TemporaryDirectory("split-inline")
+        defer { folder.remove() }
+        try folder.write(
+            "page.html",
+            """
+            <div class="dates"><p><strong>Oct 3 Open House<br>Oct 10 Picture Day</strong><br><span>Oct 17 Book Fair<br/>Oct 24 Fun Run</span></p></div>
+            """)
+        for mode in ["br", "lines"] {
+            try folder.write(
+                "s.json",
+                #"{ "id": "s", "importer": "html", "kind": "event", "url": "page.html", "baseURL": "https://x.example/", "timeZone": "UTC", "options": { "year": 2026, "item": {"select": "div.dates", "split": "\#(mode)"}, "fields": { "title": {"select": ".", "pattern": "^\\w+ \\d+ (.+)$"}, "start": {"select": ".", "pattern": "^(\\w+ \\d+)"} } } }"#
+            )
+            let result = try ImporterFixtures.extract("s", folder: folder.url)
+            #expect(result.events.map(\.title) == ["Open House", "Picture Day", "Book Fair", "Fun Run"], "\(mode): \(result.problems)")
+            #expect(result.events.map { isoString($0.start, "UTC") } == ["2026-10-03T00:00:00Z", "2026-10-10T00:00:00Z", "2026-10-17T00:00:00Z", "2026-10-24T00:00:00Z"])
+        }
+    }
+}

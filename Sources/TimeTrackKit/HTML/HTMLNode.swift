@@ -174,6 +174,12 @@ public struct HTMLNode {
                     if atBlocks { flush() }
                     continue
                 }
+                // An inline element with a <br> inside (`<b>Sept 14<br>Sept 21</b>`) is cut at it
+                // too: its pieces are its text, without its own tag.
+                if depth < 64, type == XML_ELEMENT_NODE, HTMLNode.holdsBreak(node) {
+                    walk(node, depth: depth + 1)
+                    continue
+                }
                 guard let buffer = xmlBufferCreate() else { continue }
                 htmlNodeDump(buffer, document.doc, node)
                 if let content = xmlBufferContent(buffer) { current += String(cString: content) }
@@ -184,6 +190,24 @@ public struct HTMLNode {
         walk(raw, depth: 0)
         flush()
         return pieces
+    }
+
+    /// Whether an element holds a `<br>` among its descendants (a bounded walk).
+    static func holdsBreak(_ element: xmlNodePtr) -> Bool {
+        var stack: [xmlNodePtr] = [element]
+        var visited = 0
+        while let node = stack.popLast(), visited < 10_000 {
+            visited += 1
+            var child = node.pointee.children
+            while let current = child {
+                if current.pointee.type == XML_ELEMENT_NODE {
+                    if let name = current.pointee.name, xmlStrcasecmp(name, "br") == 0 { return true }
+                    stack.append(current)
+                }
+                child = current.pointee.next
+            }
+        }
+        return false
     }
 
     /// Elements matching a CSS selector, in document order.
