@@ -85,3 +85,36 @@ import Testing
         #expect(result.stderr.contains("cannot reach the store: Permission denied") && !result.stderr.contains("no store here yet"), "\(result.stderr)")
     }
 }
+
+/// Definitions the tool writes for a person (`try … save`, `plugin new`) are saved disabled, so
+/// the next cron run does not import a source still being written; `sources enable ID` turns one
+/// on, keeping the file as written (issue 34).
+@Suite struct DisabledUntilEnabledTests {
+    @Test func savedDefinitionsWaitForSourcesEnable() throws {
+        let dir = try TemporaryDirectory("disabled-until")
+        defer { dir.remove() }
+        try dir.write("downloads/news.html", #"<article class="news"><h2><a href="/n/1">Bus routes</a></h2><time datetime="2026-09-14">Sept 14</time></article>"#)
+        try FileManager.default.createDirectory(atPath: dir.path("imports"), withIntermediateDirectories: true)
+        func run(_ words: [String], stdin: String? = nil) throws -> Binaries.Result {
+            try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports"), "--as", "ana"] + words, stdin: stdin)
+        }
+        let saved = try run(
+            ["try", dir.path("downloads/news.html"), "--kind", "announcement", "--base", "https://school.example/news/"],
+            stdin: "item article.news\nfield title=h2 a\nfield link=h2 a@href\nfield date=time@datetime\nsave lincoln-news\n")
+        #expect(saved.stdout.contains("disabled"), "\(saved.stdout)\(saved.stderr)")
+        let definition = try String(contentsOfFile: dir.path("imports/lincoln-news.json"), encoding: .utf8)
+        #expect(definition.contains("\"enabled\" : false") || definition.contains("\"enabled\": false"), "\(definition)")
+        // cron's import leaves it alone; a person naming it reads it.
+        let all = try run(["import", "--all"])
+        #expect(!(all.stdout + all.stderr).contains("lincoln-news: ok"), "\(all.stderr)")
+        #expect(try run(["sources"]).stdout.contains("lincoln-news (disabled)"))
+        let enabled = try run(["sources", "enable", "lincoln-news"])
+        #expect(enabled.status == 0, "\(enabled.stderr)")
+        #expect(try run(["sources"]).stdout.contains("lincoln-news ") && !(try run(["sources"]).stdout.contains("(disabled)")))
+        let again = try run(["import", "--all"])
+        #expect((again.stdout + again.stderr).contains("lincoln-news: ok · 1 found · 1 new"), "\(again.stderr)")
+        #expect(try run(["sources", "disable", "lincoln-news"]).status == 0)
+        #expect(try run(["sources"]).stdout.contains("lincoln-news (disabled)"))
+        #expect(try run(["sources", "enable", "nope"]).status != 0)
+    }
+}

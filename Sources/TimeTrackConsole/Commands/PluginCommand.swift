@@ -52,13 +52,15 @@ extension Console {
             let source = """
                 {
                   "id": "\(name)-example", "importer": "\(name)", "kind": "announcement",
-                  "url": "\(name)-example.html", "baseURL": "https://www.example.org/news/", "timeZone": "\(TimeZone.current.identifier)"
+                  "url": "\(name)-example.html", "baseURL": "https://www.example.org/news/", "timeZone": "\(TimeZone.current.identifier)",
+                  "enabled": false
                 }
 
                 """
             try AtomicFile.write(Data(source.utf8), to: definition)
             session.output.line("wrote \(folder)/plugin.json, \(folder)/\(program), \(page) and \(definition)")
             session.output.line("try it: timetrack-admin extract \(name)-example   (the protocol: docs/external-importers.md)")
+            session.output.line("the example source is disabled: `sources enable \(name)-example` when cron should import it")
             return 0
         }
     }

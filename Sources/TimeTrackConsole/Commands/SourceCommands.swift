@@ -1,5 +1,6 @@
 import Foundation
 import TimeTrackCore
+import TimeTrackExport
 import TimeTrackImport
 import TimeTrackKit
 import TimeTrackReview
@@ -34,7 +35,14 @@ extension Console {
     }
 
     static var sourcesCommand: CommandSpec {
-        CommandSpec("sources", summary: "list the source definitions in the imports folder, and any that are broken") { _, session in
+        CommandSpec(
+            "sources", usage: "[enable|disable ID...]",
+            summary: "list the source definitions in the imports folder, and any that are broken; `sources enable ID` lets imports read a disabled one",
+            positional: 0...100
+        ) { args, session in
+            if let action = args.positional.first {
+                return try setEnabled(action, Array(args.positional.dropFirst()), session)
+            }
             var (sources, errors) = session.sources()
             // Checked as an import would check them: each importer reads its options (selectors
             // compile, patterns are safe, fields are known); a broken one is listed as an error.
@@ -102,6 +110,33 @@ extension Console {
             }
             return errors.isEmpty ? 0 : 2
         }
+    }
+
+    /// `sources enable|disable ID...`: sets `"enabled"` in each definition file, by a textual
+    /// edit that keeps the file as its author wrote it; admins only.
+    static func setEnabled(_ action: String, _ ids: [String], _ session: Session) throws -> Int32 {
+        guard action == "enable" || action == "disable" else {
+            throw TimeTrackError(.usage, "sources: unknown action '\(action)'", fix: "usage: sources [enable|disable ID...]")
+        }
+        guard !ids.isEmpty else { throw TimeTrackError(.usage, "sources \(action): name the sources", fix: "e.g. sources \(action) lincoln-news") }
+        if session.storeExists { try session.requireAdmin(in: try session.store(), for: "\(action) sources") }
+        let enabled = action == "enable"
+        let (sources, _) = session.sources()
+        for id in ids {
+            guard let source = sources.first(where: { $0.id == id }) else {
+                throw TimeTrackError(.notFound, "no source '\(id)' in \(session.importsPath)", fix: "`sources` lists them")
+            }
+            let text = try String(contentsOfFile: source.file, encoding: .utf8)
+            let edited = SourceDefinition.settingEnabled(enabled, in: text)
+            try AtomicFile.write(Data(edited.utf8), to: source.file)
+            // Read back, so a file this edit broke is said at once, not at the next cron run.
+            guard try SourceDefinition.load(file: source.file).enabled == enabled else {
+                try AtomicFile.write(Data(text.utf8), to: source.file)
+                throw TimeTrackError(.configuration, "could not set \"enabled\" in the file; it was left as it was", fix: "set \"enabled\": \(enabled) by hand", context: ["file": source.file])
+            }
+            session.output.line("\(id): \(enabled ? "enabled: `import --all` and cron read it" : "disabled: only `import \(id)` reads it")")
+        }
+        return 0
     }
 
     static var extractCommand: CommandSpec {

@@ -276,7 +276,9 @@ extension Console {
                 if FileManager.default.fileExists(atPath: copy ?? "") { throw TimeTrackError(.usage, "save: \(copy ?? "") exists already", fix: "save under another id") }
             }
         }
-        let object = Trial.definitionObject(id: id, target: target, kind: trial.kind, zone: trial.zone, baseURL: trial.baseURL, item: trial.item, fields: trial.fields)
+        var object = Trial.definitionObject(id: id, target: target, kind: trial.kind, zone: trial.zone, baseURL: trial.baseURL, item: trial.item, fields: trial.fields)
+        // Saved disabled: the next cron run must not import a definition still being written.
+        object["enabled"] = .bool(false)
         let source = try SourceDefinition.parse(object, file: path)
         _ = try ImporterRegistry.make(for: source)
         let result = try trial.extract(session: session)
@@ -287,6 +289,7 @@ extension Console {
             session.output.line("copied the page into the imports folder as \(copy) (imports read local pages only there)")
         }
         try AtomicFile.write(Data(((try? JSONCoding.prettyString(JSONValue.object(object))) ?? "{}").utf8), to: path)
-        session.output.line("saved \(path): \(result.items.count) items now; try it with `extract \(id)`, import it with `import \(id)`")
+        session.output.line(
+            "saved \(path), disabled: \(result.items.count) items now; try it with `extract \(id)` or `import \(id)`, then `sources enable \(id)` lets `import --all` and cron read it")
     }
 }

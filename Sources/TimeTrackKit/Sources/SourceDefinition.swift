@@ -95,6 +95,17 @@ public struct SourceDefinition: Sendable {
         TimeTrackError(.configuration, message, fix: fix, context: ["file": file, "field": field])
     }
 
+    /// A definition file's text with `"enabled"` set, changing nothing else: the value of an
+    /// `"enabled"` key at the top level replaced, or the key added after the opening brace.
+    public static func settingEnabled(_ enabled: Bool, in text: String) -> String {
+        let value = enabled ? "true" : "false"
+        if let range = text.range(of: #""enabled"\s*:\s*(true|false)"#, options: .regularExpression) {
+            return text.replacingCharacters(in: range, with: "\"enabled\": \(value)")
+        }
+        guard let brace = text.firstIndex(of: "{") else { return text }
+        return String(text[...brace]) + "\n  \"enabled\": \(value)," + String(text[text.index(after: brace)...])
+    }
+
     /// Reads and checks one definition file. Errors name the file, the field and what is wrong.
     public static func load(file: String) throws -> SourceDefinition {
         guard let data = FileManager.default.contents(atPath: file) else {
