@@ -118,3 +118,26 @@ import Testing
         #expect(try run(["sources", "enable", "nope"]).status != 0)
     }
 }
+
+/// `import --dry-run` exits as `extract` does (issue 34: it said 0 where extract said 1).
+@Suite struct DryRunExitTests {
+    @Test func aDryRunExitsAsExtractDoes() throws {
+        let dir = try TemporaryDirectory("dry-run-exit")
+        defer { dir.remove() }
+        try dir.write("imports/site/empty.html", "<p>No news yet.</p>")
+        try dir.write("imports/site/news.html", #"<article class="news"><h2><a href="/n/1">Bus routes</a></h2><time datetime="2026-09-14">Sept 14</time></article><article class="news"><h2>No link or date</h2><time>someday</time></article>"#)
+        for (id, page) in [("empty", "empty"), ("news", "news")] {
+            try dir.write(
+                "imports/\(id).json",
+                #"{ "id": "\#(id)", "importer": "html", "kind": "announcement", "url": "site/\#(page).html", "baseURL": "https://school.example/news/", "timeZone": "UTC", "options": { "item": "article.news", "fields": { "title": "h2", "link": "h2 a@href", "date": "time@datetime" } } }"#
+            )
+        }
+        func run(_ words: [String]) throws -> Int32 { try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports")] + words).status }
+        for id in ["empty", "news"] {
+            let extracted = try run(["extract", id])
+            #expect(try run(["import", id, "--dry-run"]) == extracted, "\(id): extract exits \(extracted)")
+        }
+        #expect(try run(["extract", "empty"]) == 1)
+        #expect(try run(["import", "--all", "--dry-run"]) == 3)
+    }
+}

@@ -418,7 +418,8 @@ extension Console {
 
     /// `import --dry-run`: reads each source and says what an import would add, change and
     /// count missing against the store (all new when there is no store yet), like `terraform
-    /// plan`; writes nothing, makes no store. Returns 3 when a source could not be read.
+    /// plan`; writes nothing, makes no store. Exits as `extract` does: 1 when no source gave an
+    /// item, 3 when a source failed, gave none, or skipped items with errors.
     static func dryRun(_ sources: [SourceDefinition], file: String?, session: Session) throws -> Int32 {
         let store: (any ItemStore)?
         do {
@@ -427,7 +428,7 @@ extension Console {
             store = nil  // a PostgreSQL database with no store in it yet: everything would be new
         }
         var rows: [JSONValue] = []
-        var failed = 0
+        var failed = 0, empty = 0, skippedItems = false
         for source in sources {
             let result: ImportResult
             do {
@@ -439,6 +440,13 @@ extension Console {
                 session.output.error(TimeTrackError(error.code, error.message, fix: error.fix, context: error.context.merging(["source": source.id]) { a, _ in a }))
                 rows.append(.object(["source": .string(source.id), "error": .object(error.jsonObject)]))
                 continue
+            }
+            // Counted as `extract` counts them: no item at all, or items skipped with an error.
+            if result.found == 0 {
+                empty += 1
+                session.output.note("warning: 0 items from \(source.id)")
+            } else if result.problems.contains(where: { $0.severity == .error }) {
+                skippedItems = true
             }
             let items = result.items.compactMap { item -> (key: String, content: PreparedContent)? in
                 guard let prepared = item.prepared ?? (try? PreparedContent(item.content)) else { return nil }
@@ -468,7 +476,9 @@ extension Console {
             for item in plan.skipped { out.line("  = \(item.id ?? "")  " + SafeText.visible(item.title) + " (rejected or archived: left alone)") }
         }
         if session.output.json { session.output.printJSON(JSONValue.array(rows)) }
-        return failed > 0 ? 3 : 0
+        // The exit code `extract` gives: 1 when nothing was read, 3 when part of it was.
+        if !sources.isEmpty && failed + empty == sources.count { return 1 }
+        return failed + empty > 0 || skippedItems ? 3 : 0
     }
 
     /// The terminal's width; in a pipe, no limit (unless COLUMNS says one).
