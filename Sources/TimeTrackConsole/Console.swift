@@ -62,7 +62,8 @@ public enum Console {
 
         // -h and -V, as most tools take them.
         if let first = words.first, first == "-h" || first == "-V" { words[0] = first == "-h" ? "--help" : "--version" }
-        // Global options come before the command word.
+        // Global options come before the command word, or after it (`plugins --imports DIR`).
+        words = hoistingGlobalOptions(words)
         while let word = words.first, word.hasPrefix("--") {
             words.removeFirst()
             var name = String(word.dropFirst(2))
@@ -285,6 +286,40 @@ public enum Console {
         lines.append("")
         lines.append("exit codes: 0 done, 1 failed, 2 usage or configuration error, 3 partly done")
         return lines.joined(separator: "\n")
+    }
+
+    /// `words` with the global options given after the command word moved before it, as git
+    /// takes `git log --no-pager`: `plugins --imports DIR` is `--imports DIR plugins`. An option
+    /// the command has of its own (`export --format`) stays the command's; nothing after `--` moves.
+    static func hoistingGlobalOptions(_ words: [String]) -> [String] {
+        let valued = Set(globalOptions.filter { $0.value != nil }.map(\.name))
+        // `COMMAND --help` is the command's help, not the program's.
+        let globals = Set(globalOptions.map(\.name)).subtracting(["help", "version"])
+        func name(_ word: String) -> String { String(word.dropFirst(2).prefix { $0 != "=" }) }
+        // The command word: the first word that is not a leading global option or its value.
+        var index = 0
+        while index < words.count, words[index].hasPrefix("--") {
+            index += valued.contains(name(words[index])) && !words[index].contains("=") ? 2 : 1
+        }
+        guard index < words.count, let command = command(named: words[index]) else { return words }
+        let own = Set(command.options.map(\.name))
+        var before = Array(words[..<index]), after: [String] = []
+        var rest = words[(index + 1)...].makeIterator()
+        while let word = rest.next() {
+            if word == "--" {
+                after.append(word)
+                while let remaining = rest.next() { after.append(remaining) }
+                break
+            }
+            let option = name(word)
+            guard word.hasPrefix("--"), globals.contains(option), !own.contains(option) else {
+                after.append(word)
+                continue
+            }
+            before.append(word)
+            if valued.contains(option), !word.contains("="), let value = rest.next() { before.append(value) }
+        }
+        return before + [words[index]] + after
     }
 
     /// Levenshtein distance, for "did you mean".

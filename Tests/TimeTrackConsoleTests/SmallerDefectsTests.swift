@@ -141,3 +141,25 @@ import Testing
         #expect(try run(["import", "--all", "--dry-run"]) == 3)
     }
 }
+
+/// Global options after the command word are taken, as git takes them (issue 34:
+/// `plugins --imports DIR` was refused); a command's own option of the same name stays its own.
+@Suite struct GlobalOptionsAnywhereTests {
+    @Test func globalOptionsMayFollowTheCommand() throws {
+        let dir = try TemporaryDirectory("globals-after")
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(atPath: dir.path("empty"), withIntermediateDirectories: true)
+        let before = try Binaries.run("timetrack-admin", ["--imports", dir.path("empty"), "sources"])
+        let after = try Binaries.run("timetrack-admin", ["sources", "--imports", dir.path("empty")])
+        #expect(after.status == before.status && after.stdout == before.stdout, "\(after.stderr)")
+        #expect(after.stdout.contains("no sources in \(dir.path("empty"))"), "\(after.stdout)")
+        let json = try Binaries.run("timetrack-admin", ["plugins", "--json", "--imports=\(dir.path("empty"))"])
+        #expect(json.status == 0 && (try? JSONSerialization.jsonObject(with: Data(json.stdout.utf8))) != nil, "\(json.stdout.prefix(200)) \(json.stderr)")
+        // export's own --format is export's: json here is the document's format, not the output's.
+        let fixture = try ConsoleFixture()
+        defer { fixture.remove() }
+        let export = try fixture.run(["export", "--format", "json", "--out", fixture.dir.path("out")])
+        #expect(export.status == 0 && FileManager.default.fileExists(atPath: fixture.dir.path("out/announcements.json")), "\(export.stderr)")
+        #expect(try fixture.run(["list", "--help"]).stdout.contains("usage: list [KIND]"))
+    }
+}
