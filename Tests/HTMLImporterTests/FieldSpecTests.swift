@@ -278,3 +278,28 @@ import TimeTrackKit
         }
     }
 }
+
+/// An all-day event's end given as a day is its last day (issue 34: a two-day break came out
+/// one day long); an end given as an instant stays as it is.
+@Suite struct InclusiveAllDayEndTests {
+    @Test func anEndDayIsTheLastDay() throws {
+        let folder = try TemporaryDirectory("inclusive-end")
+        defer { folder.remove() }
+        try folder.write(
+            "days.html",
+            """
+            <table class="days"><tr><th>What</th><th>From</th><th>To</th></tr>
+            <tr><td>Fall Break - No School</td><td>October 10, 2026</td><td>October 11, 2026</td></tr>
+            <tr><td>Staff Day</td><td>October 20, 2026</td><td>October 20, 2026</td></tr>
+            <tr><td>Winter Recess</td><td>2026-12-21</td><td>2027-01-01T00:00:00</td></tr>
+            </table>
+            """)
+        try folder.write(
+            "days-def.json",
+            #"{ "id": "days-def", "importer": "html", "kind": "event", "url": "days.html", "baseURL": "https://d.example/calendar/", "timeZone": "America/Denver", "options": { "item": "table.days tr:has(td)", "fields": { "title": "td:nth-child(1)", "start": "td:nth-child(2)", "end": "td:nth-child(3)" } } }"#
+        )
+        let events = try ImporterFixtures.extract("days-def", folder: folder.url).events
+        #expect(events.allSatisfy { $0.allDay })
+        #expect(events.map { isoString($0.end, "America/Denver") } == ["2026-10-12T00:00:00-06:00", "2026-10-21T00:00:00-06:00", "2027-01-01T00:00:00-07:00"])
+    }
+}

@@ -177,9 +177,13 @@ public struct Normalizer: Sendable {
         }
         let allDay = raw["allDay"] != nil ? truthy(raw["allDay"]) : !start.hasTime
         var end: Date?
+        // An end given as a day ("Oct 10 – Oct 11", "end": "2026-10-11") is the event's last
+        // day, as people write it: the day after it is the exclusive end the store keeps.
+        var endIsADay = false
         if let endText = text(raw, "end") {
             if let parsed = dates.parse(endText, hint: hint) {
                 end = parsed.date
+                endIsADay = !parsed.hasTime
             } else if let time = dates.time(endText, on: start.date) {
                 end = time
             } else {
@@ -191,7 +195,12 @@ public struct Normalizer: Sendable {
         var startDate = start.date
         if allDay {
             startDate = calendar.startOfDay(for: start.date)
-            if let e = end, e > startDate { end = calendar.startOfDay(for: e) == e ? e : calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: e)) } else { end = calendar.date(byAdding: .day, value: 1, to: startDate) }
+            if let e = end, e >= startDate {
+                let day = calendar.startOfDay(for: e)
+                end = endIsADay || day != e ? calendar.date(byAdding: .day, value: 1, to: day) : e
+            } else {
+                end = calendar.date(byAdding: .day, value: 1, to: startDate)
+            }
         }
         if let e = end, e < startDate {
             throw TimeTrackError(.validation, "the end comes before the start", context: ["field": "end"])
