@@ -72,6 +72,8 @@ struct FieldSpec: Sendable {
 
     /// The fields its conditions read (`when` with `field`): those are read first.
     var readsFields: [String] { (shape.readsField.map { [$0] } ?? []) + alternatives.flatMap(\.readsFields) }
+    /// Whether it or an alternative reads a split pattern's groups.
+    var usesGroups: Bool { shape.usesGroups || alternatives.contains(where: \.usesGroups) }
 
     static func choice(_ text: String, field: String, source: SourceDefinition) throws -> Choice {
         var selectorText = text.trimmingSpaces()

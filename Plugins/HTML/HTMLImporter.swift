@@ -88,6 +88,11 @@ public struct HTMLImporter: Importer, Sendable {
         }
         try source.checkYearOption()
         try MappedFields.check(Set((fields + detailFields).map(\.0)), source: source)
+        let splitByPattern: Bool = { if case .pattern? = split { return true } else { return false } }()
+        try FieldShape.checkReferences(fields.map { ($0.0, $0.1.readsFields, $0.1.usesGroups) }, path: "options.fields", splitByPattern: splitByPattern, source: source)
+        try FieldShape.checkReferences(
+            detailFields.map { ($0.0, $0.1.readsFields, $0.1.usesGroups) }, path: "options.detail.fields", splitByPattern: false, alsoKnown: Set(fields.map(\.0)),
+            source: source)
     }
 
     /// How an element is cut into several items.

@@ -61,6 +61,7 @@ public struct JSONImporter: Importer, Sendable {
                 return (name, try JSONFieldSpec(fieldObject[name] ?? .null, field: "options.fields.\(name)", source: source))
             }
         ) { $0.readsFields }
+        try FieldShape.checkReferences(fields.map { ($0.0, $0.1.readsFields, $0.1.usesGroups) }, path: "options.fields", splitByPattern: false, source: source)
         key = try options["key"].map { try JSONFieldSpec($0, field: "options.key", source: source) }
         var conditions: [(JSONPath, FieldCondition)] = []
         let whereList: [JSONValue] = options["where"].map { $0.arrayValue ?? [$0] } ?? []
@@ -285,6 +286,8 @@ struct JSONFieldSpec: Sendable, CustomStringConvertible {
     var description: String { alternatives.isEmpty ? paths.map(\.description).joined() : "[" + alternatives.map(\.description).joined(separator: ", ") + "]" }
 
     var readsFields: [String] { (shape.readsField.map { [$0] } ?? []) + alternatives.flatMap(\.readsFields) }
+    /// Whether it or an alternative reads split groups (a JSON item is never split).
+    var usesGroups: Bool { shape.usesGroups || alternatives.contains(where: \.usesGroups) }
 
     func value(_ item: JSONValue, document: JSONValue, _ inputs: inout FieldInputs) -> String? {
         if !alternatives.isEmpty {

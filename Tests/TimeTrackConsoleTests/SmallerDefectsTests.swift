@@ -163,3 +163,43 @@ import Testing
         #expect(try fixture.run(["list", "--help"]).stdout.contains("usage: list [KIND]"))
     }
 }
+
+/// `sources` refuses, naming the file and the option, what used to run silently wrong (issue 34):
+/// a JSON path with no root it knows, a template with groups and no split pattern, a `when` on
+/// a field the definition does not have.
+@Suite struct DefinitionReferencesTests {
+    @Test func sourcesNamesTheFileAndTheOption() throws {
+        let dir = try TemporaryDirectory("definition-references")
+        defer { dir.remove() }
+        let cases: [(id: String, definition: String, field: String, words: String)] = [
+            (
+                "bad-root", ##"{ "id": "bad-root", "importer": "json", "kind": "announcement", "url": "x.json", "options": { "items": "#.data", "fields": { "title": "headline" } } }"##,
+                "options.items", "which is no root"
+            ),
+            (
+                "bad-template",
+                #"{ "id": "bad-template", "importer": "html", "kind": "event", "url": "x.html", "options": { "item": "li", "fields": { "title": "b", "start": { "select": "time", "template": "{1}-{2}-{3}" } } } }"#,
+                "options.fields.start", "groups of a split pattern"
+            ),
+            (
+                "bad-when",
+                #"{ "id": "bad-when", "importer": "json", "kind": "announcement", "url": "x.json", "options": { "items": "data", "fields": "#
+                    + #"{ "title": "headline", "summary": { "value": "Cancelled", "when": { "field": "data.status", "equals": "x" } } } } }"#,
+                "options.fields.summary.when.field", "'data.status' is not a field of this definition"
+            ),
+            (
+                "good",
+                #"{ "id": "good", "importer": "json", "kind": "announcement", "url": "x.json", "options": { "items": "$.data", "fields": "#
+                    + #"{ "title": "headline", "summary": { "value": "Closed", "when": { "field": "title", "contains": "Snow" } } } } }"#,
+                "", ""
+            ),
+        ]
+        for c in cases { try dir.write("imports/\(c.id).json", c.definition) }
+        let listed = try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports"), "sources"])
+        #expect(listed.status == 2)
+        for c in cases where !c.field.isEmpty {
+            #expect(listed.stderr.contains("\(c.id).json, field '\(c.field)'") && listed.stderr.contains(c.words), "\(c.id): \(listed.stderr)")
+        }
+        #expect(listed.stdout.contains("good") && !listed.stderr.contains("good.json"), "\(listed.stdout)\(listed.stderr)")
+    }
+}

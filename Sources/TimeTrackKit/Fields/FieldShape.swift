@@ -158,6 +158,34 @@ public struct FieldShape: Sendable {
         }
     }
 
+    /// Whether the spec reads the groups of a split pattern (`group`, or `{1}`…`{9}` in its template).
+    public var usesGroups: Bool {
+        group != nil || (template.map { text in (1...9).contains { text.contains("{\($0)}") } } ?? false)
+    }
+
+    /// Checks, when a definition is read, what its fields refer to (issue 34: both were silent at
+    /// run time): a `when` reads a field the definition has, and split groups are read only
+    /// where items are split by a pattern. `fields` are each field's name, the fields its
+    /// `when`s read, and whether it reads groups; errors name `path.NAME`.
+    public static func checkReferences(
+        _ fields: [(name: String, reads: [String], usesGroups: Bool)], path: String, splitByPattern: Bool, alsoKnown: Set<String> = [],
+        source: SourceDefinition
+    ) throws {
+        let names = Set(fields.map(\.name)).union(alsoKnown)
+        for field in fields {
+            for read in field.reads where !names.contains(read) {
+                throw source.error(
+                    "\(path).\(field.name).when.field", "'\(read)' is not a field of this definition: a condition reads the value of one of its fields",
+                    fix: "name one of \(names.sorted().joined(separator: ", ")), or read '\(read)' into a field of its own first")
+            }
+            if field.usesGroups && !splitByPattern {
+                throw source.error(
+                    "\(path).\(field.name)", "reads {1}…{9} or group, the groups of a split pattern, but the items are not split by one",
+                    fix: "split the item with {\"select\": SEL, \"split\": {\"pattern\": RE}}, or take the value with pattern and {value}")
+            }
+        }
+    }
+
     /// True when the spec gives a value without reading the element (`value`, `then`, `group`).
     public var givesOwnValue: Bool { constant != nil || then != nil || group != nil }
 

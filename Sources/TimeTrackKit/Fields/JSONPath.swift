@@ -41,6 +41,11 @@ public struct JSONPath: Sendable, CustomStringConvertible, Equatable {
         func fail(_ message: String) -> TimeTrackError {
             TimeTrackError(.configuration, "path '\(text)' \(message)", fix: "write a path like data[*].attributes, title.rendered or $..events[*]")
         }
+        // A path starts at the document ($), at the value (@ or nothing), with a member's name,
+        // a bracket or `..`: anything else ("#.data", "/items", "%x") is no root it knows.
+        if let first = chars.first, !(first.isLetter || first.isNumber || "_-[.*'\"".contains(first)) {
+            throw fail("starts with '\(first)', which is no root: start with $ (the document), @ (the value), or a member's name")
+        }
         var steps: [Step] = []
         var i = 0
         func name() -> String {
