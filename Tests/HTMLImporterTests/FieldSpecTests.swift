@@ -303,3 +303,19 @@ import TimeTrackKit
         #expect(events.map { isoString($0.end, "America/Denver") } == ["2026-10-12T00:00:00-06:00", "2026-10-21T00:00:00-06:00", "2027-01-01T00:00:00-07:00"])
     }
 }
+
+/// A date with a letter for a digit is read, and the reviewer is told what was read (issue 34).
+@Suite struct MisreadDigitsTests {
+    @Test func aLetterForADigitIsReadAndMarked() throws {
+        let folder = try TemporaryDirectory("misread-digits")
+        defer { folder.remove() }
+        try folder.write("list.html", "<ul class='days'><li><b>Picture Day</b> <i>Sept l4, 2026</i></li><li><b>Open House</b> <i>Sept 21, 2026</i></li></ul>")
+        try folder.write(
+            "list-def.json",
+            #"{ "id": "list-def", "importer": "html", "kind": "event", "url": "list.html", "baseURL": "https://d.example/", "timeZone": "UTC", "options": { "item": "ul.days li", "fields": { "title": "b", "start": "i" } } }"#)
+        let result = try ImporterFixtures.extract("list-def", folder: folder.url)
+        #expect(result.events.map { isoString($0.start, "UTC") } == ["2026-09-14T00:00:00Z", "2026-09-21T00:00:00Z"], "\(result.problems)")
+        #expect(result.items[0].guesses == ["digits guessed: start read 'l4' as 14"])
+        #expect(result.items[1].guesses.isEmpty)
+    }
+}

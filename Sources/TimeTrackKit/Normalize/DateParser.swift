@@ -11,6 +11,9 @@ public struct ParsedDate: Equatable, Sendable {
     /// Whether the year was guessed: the text gave none and no hint said it (the year that
     /// puts the date nearest the reference date was taken).
     public var yearGuessed = false
+    /// What was read as digits that the text wrote with letters ("l4" read as 14, "2O" as 20,
+    /// a scan's or a typist's slip): shown to the reviewer, never silently taken.
+    public var misread: String?
 }
 
 /// Where a page says which year its yearless dates are in: a heading's "2022", or a range
@@ -114,6 +117,44 @@ public struct DateParser: Sendable {
     /// - Parameter hint: where the page says the year of dates that give none; without it,
     ///   such a date takes the year nearest the reference and is marked `yearGuessed`.
     public func parse(_ rawText: String, hint: YearHint? = nil) -> ParsedDate? {
+        // A number typed with a letter l, I or O for a digit ("Sept l4", "Oct 2O"): read with
+        // digits when that parses (as written, "2O" would be the 2nd), and say so.
+        if let (fixed, words) = DateParser.digitsForLetters(rawText), var parsed = parseAsWritten(fixed, hint: hint) {
+            parsed.misread = words
+            return parsed
+        }
+        return parseAsWritten(rawText, hint: hint)
+    }
+
+    /// `text` with the letters l, I, | and O, o that stand among digits in a word read as 1 and 0
+    /// ("Sept l4", "Oct 2O, 2O26"), and the words changed ("'l4' as 14"); nil when none does.
+    static func digitsForLetters(_ text: String) -> (String, String)? {
+        // Most dates have no lookalike beside a digit: one pass over the bytes says so.
+        let bytes = Array(text.utf8)
+        func isDigit(_ index: Int) -> Bool { bytes.indices.contains(index) && (48...57).contains(bytes[index]) }
+        let lookalike: Set<UInt8> = [UInt8(ascii: "l"), UInt8(ascii: "I"), UInt8(ascii: "|"), UInt8(ascii: "O"), UInt8(ascii: "o")]
+        guard bytes.indices.contains(where: { lookalike.contains(bytes[$0]) && (isDigit($0 - 1) || isDigit($0 + 1)) }) else { return nil }
+        var changed: [String] = []
+        var out = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            let core = word.trimmingCharacters(in: CharacterSet(charactersIn: ",.;:()"))
+            let lookalikes: Set<Character> = ["l", "I", "|", "O", "o"]
+            guard core.count <= 4, core.contains(where: \.isNumber), core.contains(where: lookalikes.contains),
+                core.allSatisfy({ $0.isNumber || lookalikes.contains($0) })
+            else {
+                out += word + " "
+                continue
+            }
+            let digits = String(core.map { "lI|".contains($0) ? "1" : "Oo".contains($0) ? "0" : $0 })
+            changed.append("'\(core)' as \(digits)")
+            out += word.replacingOccurrences(of: core, with: digits) + " "
+        }
+        guard !changed.isEmpty else { return nil }
+        return (String(out.dropLast()), changed.joined(separator: ", "))
+    }
+
+    /// `parse` of the text as it is written.
+    func parseAsWritten(_ rawText: String, hint: YearHint?) -> ParsedDate? {
         let text = rawText.utf8.count > DateParser.maxLength ? String(rawText.prefix(DateParser.maxLength)) : rawText
         if let fields = DateParser.isoFields(text) ?? DateParser.isoFieldsByPattern(text) ?? DateParser.isoBasicFields(text) {
             return parseISO(fields)

@@ -131,6 +131,7 @@ public struct Normalizer: Sendable {
     /// Records a guessed year: "year guessed: 2026 (start)", and what the page's nearest
     /// heading says when it names other years.
     func note(_ parsed: ParsedDate, _ name: String, _ raw: RawItem, _ guesses: inout [String]) {
+        if let misread = parsed.misread { guesses.append("digits guessed: \(name) read \(misread)") }
         guard parsed.yearGuessed else { return }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = source.timeZone
