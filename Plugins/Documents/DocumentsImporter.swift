@@ -14,7 +14,7 @@ public struct DocumentsImporter: Importer {
         summary: "every document link of a School Info page, sectioned by its headings",
         options: [
             ImporterOption("content", type: "selector", help: "the content area (default: main, #content, .content, article, body: the first that exists)"),
-            ImporterOption("exclude", type: "selector", help: "chrome whose links are skipped (default: nav, header, footer, breadcrumbs, menus)"),
+            ImporterOption("exclude", type: "selector", help: "chrome whose links are skipped (default: nav, header, footer, breadcrumbs, menus; \"\" for none)"),
             ImporterOption("headings", type: "selector", help: "headings that name sections (default: h1, h2, h3, h4)"),
             ImporterOption("section", type: "string", help: "School Info section when no heading points to one (default: other)"),
             ImporterOption("fingerprint", type: "boolean", help: "fetch each document and keep its SHA-256 (default false)"),
@@ -23,7 +23,8 @@ public struct DocumentsImporter: Importer {
 
     let source: SourceDefinition
     let content: [Selector]
-    let exclude: Selector
+    /// Chrome whose links are skipped; nil: none.
+    let exclude: Selector?
     let headings: Selector
     let fingerprint: Bool
     let detectTypes: Bool
@@ -42,7 +43,14 @@ public struct DocumentsImporter: Importer {
         } else {
             content = try ["main", "#content", ".content", "article", "body"].map { try Selector($0) }
         }
-        exclude = try selector("exclude", "nav, header, footer, .breadcrumb, .breadcrumbs, [role=navigation], .menu, .nav, .skip-link, .fsTabsNav")
+        // `"exclude": ""` (or false, or []) excludes nothing: a site whose documents sit in a
+        // <nav> or a <header> can have them all.
+        switch o["exclude"] {
+        case .string(let text)? where text.trimmingCharacters(in: .whitespaces).isEmpty: exclude = nil
+        case .bool(false)?: exclude = nil
+        case .array(let list)? where list.isEmpty: exclude = nil
+        default: exclude = try selector("exclude", "nav, header, footer, .breadcrumb, .breadcrumbs, [role=navigation], .menu, .nav, .skip-link, .fsTabsNav")
+        }
         headings = try selector("headings", "h1, h2, h3, h4")
         if let section = o["section"] {
             guard let text = section.stringValue, SchoolInfoItem.Section(rawValue: text) != nil else {
@@ -181,7 +189,7 @@ public struct DocumentsImporter: Importer {
     func read(_ page: FetchedPage) throws -> PageReading {
         let document = try HTMLDocument(data: page.data, url: source.publicURL, declaredCharset: page.charset)
         let area = content.lazy.compactMap { document.root.select($0).first }.first ?? document.root
-        let chrome = area.select(exclude)
+        let chrome = exclude.map { area.select($0) } ?? []
         let headingIndex = document.root.select(headings)
         let pageURL = document.baseURL?.absoluteString ?? source.publicURL.absoluteString
         // Each URL once: where its link is, and whether its label is link text (an image's alt

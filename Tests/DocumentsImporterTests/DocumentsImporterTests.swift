@@ -80,3 +80,18 @@ import TimeTrackCore
         #expect(result.duplicatesMerged == 1)
     }
 }
+
+/// `"exclude": ""` excludes nothing (issue 34: the default could not be emptied).
+@Suite struct DocumentsExcludeTests {
+    @Test func anEmptyExcludeKeepsEveryLink() throws {
+        let folder = try TemporaryDirectory("documents-exclude")
+        defer { folder.remove() }
+        try folder.write("docs.html", "<main><nav class='sidebar'><ul><li><a href='/docs/handbook.pdf'>Handbook</a></li><li><a href='/docs/bell.pdf'>Bell Schedule</a></li></ul></nav></main>")
+        for (exclude, expected) in [(nil, [String]()), ("\"\"", ["Handbook", "Bell Schedule"]), ("\"footer\"", ["Handbook", "Bell Schedule"])] {
+            let option = exclude.map { #", "options": { "exclude": \#($0) }"# } ?? ""
+            try folder.write("docs-def.json", #"{ "id": "docs-def", "importer": "documents", "kind": "school-info", "url": "docs.html", "baseURL": "https://s.example/docs.html", "timeZone": "UTC"\#(option) }"#)
+            let result = try ImporterFixtures.extract("docs-def", folder: folder.url)
+            #expect(result.infos.map(\.title) == expected, "exclude \(exclude ?? "default"): \(result.problems)")
+        }
+    }
+}
