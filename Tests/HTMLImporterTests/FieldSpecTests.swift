@@ -319,3 +319,36 @@ import TimeTrackKit
         #expect(result.items[1].guesses.isEmpty)
     }
 }
+
+/// "Rescheduled to DATE": the new date wins, the old one goes into the notes (issue 34: the old
+/// date was kept).
+@Suite struct RescheduledEventTests {
+    @Test func theNewDateWinsAndTheOldOneIsNoted() throws {
+        let folder = try TemporaryDirectory("rescheduled")
+        defer { folder.remove() }
+        try folder.write(
+            "moved.html",
+            """
+            <table class="moved"><tr><th>Event</th><th>When</th><th>Status</th></tr>
+            <tr><td>Board Meeting - Rescheduled to October 5, 2026</td><td>September 28, 2026 6:00 PM</td><td></td></tr>
+            <tr><td>Science Fair</td><td>October 8, 2026</td><td>Postponed until October 15, 2026</td></tr>
+            <tr><td>Band Concert</td><td>November 2, 2026 7:00 PM, moved to November 9, 2026 at 6:30 PM</td><td></td></tr>
+            <tr><td>Open House</td><td>November 12, 2026 5:00 PM</td><td></td></tr>
+            </table>
+            """)
+        try folder.write(
+            "moved-def.json",
+            #"{ "id": "moved-def", "importer": "html", "kind": "event", "url": "moved.html", "baseURL": "https://d.example/events/", "timeZone": "America/Denver", "options": { "item": "table.moved tr:has(td)", "fields": { "title": "td:nth-child(1)", "start": "td:nth-child(2)", "state": "td:nth-child(3)" } } }"#
+        )
+        let events = try ImporterFixtures.extract("moved-def", folder: folder.url).events
+        #expect(
+            events.map { isoString($0.start, "America/Denver") } == [
+                "2026-10-05T18:00:00-06:00", "2026-10-15T00:00:00-06:00", "2026-11-09T18:30:00-07:00", "2026-11-12T17:00:00-07:00",
+            ])
+        #expect(events.map(\.state) == [.scheduled, .scheduled, .scheduled, .scheduled])
+        #expect(events[0].description == "Rescheduled from September 28, 2026 at 6:00 PM.")
+        #expect(events[1].description == "Rescheduled from October 8, 2026." && events[1].allDay)
+        #expect(events[2].description == "Rescheduled from November 2, 2026 at 7:00 PM.")
+        #expect(events[3].description == nil)
+    }
+}

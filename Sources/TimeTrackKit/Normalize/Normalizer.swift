@@ -206,18 +206,58 @@ public struct Normalizer: Sendable {
         if let e = end, e < startDate {
             throw TimeTrackError(.validation, "the end comes before the start", context: ["field": "end"])
         }
-        let state = Normalizer.eventState(title: title, cells: [raw["state"], raw["start"], raw["end"], raw["time"]].compactMap { $0 })
+        var state = Normalizer.eventState(title: title, cells: [raw["state"], raw["start"], raw["end"], raw["time"]].compactMap { $0 })
         var latitude = text(raw, "latitude").flatMap(Double.init)
         var longitude = text(raw, "longitude").flatMap(Double.init)
         if latitude == nil || longitude == nil { latitude = nil; longitude = nil }
-        let description = raw["description"].map { TextNormalizer.decodeEntities($0) }.map { text in
+        var description = raw["description"].map { TextNormalizer.decodeEntities($0) }.map { text in
             text.split(separator: "\n").map { TextNormalizer.collapse(String($0)) }.filter { !$0.isEmpty }.joined(separator: "\n")
         }.flatMap { $0.isEmpty ? nil : $0 }
+        let said = [title, raw["state"], raw["start"], raw["time"], description].compactMap { $0 }
+        if let moved = rescheduled(said, start: startDate, end: end, allDay: allDay, hint: hint, raw: raw, guesses: &guesses) {
+            (startDate, end, state) = (moved.start, moved.end, .scheduled)
+            description = [description, moved.note].compactMap { $0 }.joined(separator: "\n")
+        }
         return Event(
             title: title, category: Normalizer.category(raw["category"], title: title + " " + (description ?? "")), start: startDate, end: end, allDay: allDay,
             timeZone: source.timeZone.identifier, locationName: text(raw, "location"), address: text(raw, "address"), latitude: latitude,
             longitude: longitude, description: description, link: try url(raw, "link"), state: state)
     }
+
+    /// "Rescheduled to October 5", "moved to 10/12 at 6 PM", "postponed until Oct 19": the new
+    /// date wins (at the old time of day when it gives none), the end moves with it, and the old
+    /// date goes into the description; nil when no text says so with a date that parses.
+    func rescheduled(
+        _ texts: [String], start: Date, end: Date?, allDay: Bool, hint: YearHint?, raw: RawItem, guesses: inout [String]
+    ) -> (start: Date, end: Date?, note: String)? {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = source.timeZone
+        for text in texts {
+            let ns = text as NSString
+            guard let match = Normalizer.movedPattern?.firstMatch(in: text, range: NSRange(location: 0, length: ns.length)) else { continue }
+            let phrase = ns.substring(with: match.range(at: 1))
+            guard let parsed = dates.parse(phrase, hint: hint) else { continue }
+            note(parsed, "start", raw, &guesses)
+            var moved = parsed.date
+            if allDay {
+                moved = calendar.startOfDay(for: moved)
+            } else if !parsed.hasTime {
+                let time = calendar.dateComponents([.hour, .minute], from: start)
+                moved = calendar.date(bySettingHour: time.hour ?? 0, minute: time.minute ?? 0, second: 0, of: moved) ?? moved
+            }
+            guard moved != start else { return nil }
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = source.timeZone
+            formatter.dateFormat = allDay ? "MMMM d, yyyy" : "MMMM d, yyyy 'at' h:mm a"
+            return (moved, end.map { $0.addingTimeInterval(moved.timeIntervalSince(start)) }, "Rescheduled from \(formatter.string(from: start)).")
+        }
+        return nil
+    }
+
+    /// The words that say an event moved, and where its new date begins.
+    static let movedPattern = try? NSRegularExpression(
+        pattern: #"\b(?:re-?scheduled|moved|postponed|changed)\s+(?:to|until|for)\s+(.{3,80})"#, options: [.caseInsensitive])
 
     /// Whether an event is cancelled or postponed: a state word (`canceled`, `cancelled`,
     /// `postponed`) as the first or the last word of its title ("CANCELED - Board Meeting",
