@@ -579,7 +579,9 @@ public struct HTMLImporter: Importer, Sendable {
     func readListing(_ page: FetchedPage, publicURL: URL) throws -> (listing: ListingMemo, encodingNote: String?) {
         let document = try HTMLDocument(data: page.data, url: publicURL, declaredCharset: page.charset)
         let headings = FieldTarget.headings(document, headingSelectors)
-        let elements = document.root.select(item)
+        // A table's header rows (only <th> cells) are no items: a selector like `table tr`
+        // matches them, and each was an error that ended every run `partial`.
+        let elements = document.root.select(item).filter { !HTMLImporter.isHeaderRow($0) }
         var entries: [ListingMemo.Entry] = []
         entries.reserveCapacity(elements.count)
         let years = YearLookup(document: document, selector: yearSelector, items: elements)
@@ -597,6 +599,13 @@ public struct HTMLImporter: Importer, Sendable {
         var inputs = FieldInputs(page: publicURL.absoluteString, text: { "" })
         let next = self.next.flatMap { $0.value(FieldTarget(element: document.root), &inputs) }.flatMap { document.resolve($0) }
         return (ListingMemo(entries: entries, next: next, matched: elements.count, pageURL: publicURL.absoluteString), document.encodingNote)
+    }
+
+    /// Whether `element` is a table row of header cells only.
+    static func isHeaderRow(_ element: HTMLNode) -> Bool {
+        guard element.name == "tr" else { return false }
+        let cells = element.children.filter { $0.name == "th" || $0.name == "td" }
+        return !cells.isEmpty && cells.allSatisfy { $0.name == "th" }
     }
 
     /// From this many items on, a listing's items are read on all cores.

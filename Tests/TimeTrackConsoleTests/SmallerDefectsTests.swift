@@ -203,3 +203,28 @@ import Testing
         #expect(listed.stdout.contains("good") && !listed.stderr.contains("good.json"), "\(listed.stdout)\(listed.stderr)")
     }
 }
+
+/// A table's header rows are no items (issue 34: each was an error, and every run ended
+/// `partial`, exit 3); a page of header rows only is 0 items, as a page with none.
+@Suite struct HeaderRowsTests {
+    @Test func headerRowsAreNoItems() throws {
+        let dir = try TemporaryDirectory("header-rows")
+        defer { dir.remove() }
+        try dir.write(
+            "imports/site/meetings.html",
+            """
+            <table class="meetings"><tr><th>Meeting</th><th>Date</th></tr>
+            <tr><td>Regular Meeting</td><td>September 14, 2026 6:00 PM</td></tr>
+            <tr><th colspan="2">Work Sessions</th></tr>
+            <tr><td>Budget Work Session</td><td>September 21, 2026 5:00 PM</td></tr></table>
+            """)
+        try dir.write(
+            "imports/meetings.json",
+            #"{ "id": "meetings", "importer": "html", "kind": "event", "url": "site/meetings.html", "baseURL": "https://d.example/board/", "timeZone": "America/Denver", "options": { "item": "table.meetings tr", "fields": { "title": "td:nth-child(1)", "start": "td:nth-child(2)" } } }"#
+        )
+        let result = try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports"), "--as", "ana", "--json", "import", "meetings"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let run = (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])?.first ?? [:]
+        #expect(run["status"] as? String == "ok" && (run["new"] as? [Any])?.count == 2 && (run["problems"] as? [Any])?.isEmpty == true, "\(run)")
+    }
+}
