@@ -347,7 +347,7 @@ public struct HTMLImporter: Importer, Sendable {
                 let location = "page \(pageNumber) item \(index + 1)"
                 let raw = RawItem(entry.values)
                 guard !entry.key.isEmpty else {
-                    result.problems.append(noKeyProblem(location))
+                    result.problems.append(noKeyProblem(location, found: raw))
                     continue
                 }
                 if let existing = indexByKey[entry.key] {
@@ -568,11 +568,15 @@ public struct HTMLImporter: Importer, Sendable {
     }
 
     /// The problem of an element that gave no key.
-    func noKeyProblem(_ location: String) -> ImportProblem {
-        let specs = ["title", "link", "key"].compactMap { name in
-            (source.options["fields"]?.objectValue?[name] ?? (name == "key" ? source.options["key"] : nil)).map { "options.fields.\(name) \(TextNormalizer.truncate($0.description, to: 60))" }
+    /// Names each of title, link and key the definition gives and what it found for this item,
+    /// so the message blames the spec that matched nothing, never one that matched.
+    func noKeyProblem(_ location: String, found raw: RawItem = RawItem()) -> ImportProblem {
+        let specs = ["title", "link", "key"].compactMap { name -> String? in
+            guard let spec = source.options["fields"]?.objectValue?[name] ?? (name == "key" ? source.options["key"] : nil) else { return nil }
+            let shown = "options.fields.\(name) \(TextNormalizer.truncate(spec.description, to: 60))"
+            return raw[name].map { "\(shown) gave '\(TextNormalizer.truncate($0, to: 40))'" } ?? "\(shown) matched nothing"
         }
-        return ImportProblem(.error, "skipped: no title, link or key found (" + (specs.isEmpty ? "check options.fields" : specs.joined(separator: ", ") + " matched nothing") + ")", location: location)
+        return ImportProblem(.error, "skipped: no title, link or key found (" + (specs.isEmpty ? "check options.fields" : specs.joined(separator: ", ")) + ")", location: location)
     }
 
     /// Parses a listing page: each item's field values, the next page, how many elements matched.

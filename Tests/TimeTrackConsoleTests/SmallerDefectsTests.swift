@@ -228,3 +228,28 @@ import Testing
         #expect(run["status"] as? String == "ok" && (run["new"] as? [Any])?.count == 2 && (run["problems"] as? [Any])?.isEmpty == true, "\(run)")
     }
 }
+
+/// `extract --json` carries what the importer guessed (issue 34: the year-guessed mark was
+/// missing), and a skipped item's message says what each of title, link and key found.
+@Suite struct ExtractSaysWhatItGuessedTests {
+    @Test func guessesAndFindingsAreShown() throws {
+        let dir = try TemporaryDirectory("extract-guesses")
+        defer { dir.remove() }
+        try dir.write(
+            "imports/site/news.html",
+            #"<article class="news"><h2><a href="/n/1">Bus routes</a></h2><span class="date">Sept 14</span></article><article class="news"><p>No title here</p></article>"#
+                + #"<article class="news"><h2><a href="">Picture day</a></h2><span class="date">Sept 15</span></article>"#)
+        try dir.write(
+            "imports/news.json",
+            #"{ "id": "news", "importer": "html", "kind": "announcement", "url": "site/news.html", "baseURL": "https://school.example/news/", "timeZone": "UTC", "options": { "item": "article.news", "fields": { "title": "h2", "link": "h2 a@href", "date": ".date" } } }"#
+        )
+        let result = try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports"), "--json", "extract", "news"])
+        let document = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
+        let items = document["items"] as? [[String: Any]] ?? []
+        #expect((items.first?["guesses"] as? [String])?.first?.hasPrefix("year guessed:") == true, "\(items)")
+        // A link that is empty is no key: the title stands in.
+        #expect(items.compactMap { ($0["fields"] as? [String: Any])?["title"] as? String } == ["Bus routes", "Picture day"], "\(items)")
+        let problems = (document["problems"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+        #expect(problems.contains { $0.contains("options.fields.title h2 matched nothing") && $0.contains("options.fields.link h2 a@href matched nothing") }, "\(problems)")
+    }
+}

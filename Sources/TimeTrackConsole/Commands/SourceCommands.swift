@@ -226,7 +226,12 @@ extension Console {
                 fields[key] = .string(Display.iso(date, zone: zone) ?? text)
             }
         }
-        return .object(["key": .string(item.key), "location": .string(item.location), "page": .string(item.pageURL), "kind": .string(item.content.kind.rawValue), "fields": .object(fields)])
+        // What the importer had to guess ("year guessed: 2026 (start)") goes with the item, as
+        // review shows it.
+        return .object([
+            "key": .string(item.key), "location": .string(item.location), "page": .string(item.pageURL), "kind": .string(item.content.kind.rawValue),
+            "fields": .object(fields), "guesses": .array(item.guesses.map { .string($0) }),
+        ])
     }
 
     static func printItem(_ item: ExtractedItem, zone: TimeZone, output: Output) {

@@ -51,8 +51,9 @@ public enum MappedFields {
 
     /// link, url, or title with the date: what identifies an item when the definition names no key.
     public static func defaultKey(_ raw: RawItem, kind: ItemKind) -> String? {
-        if kind != .event, let link = raw["link"] ?? raw["url"] { return link }
-        guard let title = raw["title"].map(TextNormalizer.collapse) else { return nil }
+        // An empty link (`href=""`) is no key: the title (and date) stand in, as for no link.
+        if kind != .event, let link = [raw["link"], raw["url"]].compactMap({ $0 }).first(where: { !$0.isEmpty }) { return link }
+        guard let title = raw["title"].map(TextNormalizer.collapse), !title.isEmpty else { return nil }
         return [title, raw["start"] ?? raw["date"] ?? "", raw["link"] ?? ""].joined(separator: "|")
     }
 
