@@ -253,3 +253,21 @@ import Testing
         #expect(problems.contains { $0.contains("options.fields.title h2 matched nothing") && $0.contains("options.fields.link h2 a@href matched nothing") }, "\(problems)")
     }
 }
+
+/// When every item is skipped, the 0-items warning names what skipped them, not the item
+/// selector that found them (issue 34).
+@Suite struct ZeroItemsBlameTests {
+    @Test func theWarningNamesTheRuleThatFailed() throws {
+        let dir = try TemporaryDirectory("zero-blame")
+        defer { dir.remove() }
+        try dir.write("imports/site/events.html", #"<ul class="events"><li><b>Concert</b> <i>sometime soon</i></li><li><b>Game</b> <i>whenever</i></li></ul>"#)
+        try dir.write(
+            "imports/events.json",
+            #"{ "id": "events", "importer": "html", "kind": "event", "url": "site/events.html", "baseURL": "https://school.example/events/", "timeZone": "UTC", "options": { "item": "ul.events li", "fields": { "title": "b", "start": "i" } } }"#
+        )
+        let result = try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports"), "extract", "events"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("warning: 0 items from events: every item was skipped; the first: page 1 item 1") && result.stderr.contains("sometime soon"), "\(result.stderr)")
+        #expect(!result.stderr.contains("check options.item"), "\(result.stderr)")
+    }
+}

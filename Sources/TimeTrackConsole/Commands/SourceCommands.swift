@@ -174,7 +174,13 @@ extension Console {
                 session.output.line("\(result.items.count) items, \(result.problems.count) problems, \(result.pagesFetched) pages read" + (result.duplicatesMerged > 0 ? ", \(result.duplicatesMerged) duplicates merged" : ""))
             }
             if result.items.isEmpty {
-                let hint = source.options["item"]?.stringValue.map { "check options.item (\"\($0)\") against the page" } ?? "check the url and the \(source.importer) importer's options (`plugins` lists them)"
+                // Blame the first rule that failed: items found and skipped are not the item
+                // selector's fault.
+                let skipped = result.problems.first { $0.severity == .error }
+                let hint =
+                    skipped.map { "every item was skipped; the first: \($0.location): \($0.message)" }
+                    ?? source.options["item"]?.stringValue.map { "check options.item (\"\($0)\") against the page" }
+                    ?? "check the url and the \(source.importer) importer's options (`plugins` lists them)"
                 session.output.note("warning: 0 items from \(source.id): \(hint)")
                 return 1
             }
