@@ -271,3 +271,18 @@ import Testing
         #expect(!result.stderr.contains("check options.item"), "\(result.stderr)")
     }
 }
+
+/// The selector shell shows an all-day item as its day, not at 00:00, and what was guessed
+/// (issue 34).
+@Suite struct TryShowsDaysAndGuessesTests {
+    @Test func allDayAndGuessedYearAreShown() throws {
+        let dir = try TemporaryDirectory("try-days")
+        defer { dir.remove() }
+        try dir.write("page/ev.html", #"<ul class="ev"><li><b>Game</b> <i>Sept 14</i></li><li><b>Concert</b> <i>October 3, 2026 7:00 PM</i></li></ul>"#)
+        let result = try Binaries.run(
+            "timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports"), "try", dir.path("page/ev.html"), "--kind", "event", "--zone", "America/Denver"],
+            stdin: "item ul.ev li\nfield title=b\nfield start=i\nitems\n")
+        #expect(result.stdout.contains("Game  │ 2026-09-14 (all day)") && result.stdout.contains("⚠ year guessed: 2026 (start)"), "\(result.stdout)")
+        #expect(result.stdout.contains("Concert  │ 2026-10-03 19:00 MDT") && !result.stdout.contains("00:00"), "\(result.stdout)")
+    }
+}

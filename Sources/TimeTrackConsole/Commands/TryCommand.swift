@@ -230,15 +230,28 @@ extension Console {
             var line = "  " + SafeText.visible(TextNormalizer.truncate(item.content.title, to: 60))
             if let field {
                 let stored = Console.storedName(field, kind: trial.kind)
-                line += "  │ \(field): " + ItemRendering.value(fields[stored] ?? .null, zone: trial.zone, limit: 70)
+                let shownValue = ["start", "publishedAt", "due"].contains(stored) ? when(item.content, zone: trial.zone) : ItemRendering.value(fields[stored] ?? .null, zone: trial.zone, limit: 70)
+                line += "  │ \(field): " + shownValue
             } else if all {
-                let date = fields["start"] ?? fields["publishedAt"] ?? .null
-                line += "  │ " + ItemRendering.value(date, zone: trial.zone) + "  │ " + ItemRendering.value(fields["link"] ?? fields["url"] ?? .null, zone: trial.zone, limit: 70)
+                line += "  │ " + when(item.content, zone: trial.zone) + "  │ " + ItemRendering.value(fields["link"] ?? fields["url"] ?? .null, zone: trial.zone, limit: 70)
             }
+            // What the importer guessed, as review will show it.
+            if let guess = item.guesses.first { line += "  ⚠ " + SafeText.visible(guess) + (item.guesses.count > 1 ? " (+\(item.guesses.count - 1))" : "") }
             out.line(line)
         }
         if !all && result.items.count > shown.count { out.line("  … (items shows them all)") }
         for problem in result.problems.prefix(all ? 50 : 3) { out.note("  " + problem.description) }
+    }
+
+    /// An item's date as the shell shows it: an all-day event as its day ("(all day)"), not at
+    /// 00:00; a timed one with its time, in the source's zone.
+    static func when(_ content: ItemContent, zone: TimeZone) -> String {
+        switch content {
+        case .event(let event): return Display.date(event.start, zone: zone, allDay: event.allDay) + (event.allDay ? " (all day)" : "")
+        case .announcement(let announcement): return announcement.publishedAt.map { Display.date($0, zone: zone) } ?? "-"
+        case .deadline(let deadline): return Display.date(deadline.due, zone: zone)
+        case .schoolInfo, .post, .absence, .ticket: return content.sortDate.map { Display.date($0, zone: zone) } ?? "-"
+        }
     }
 
     /// The field of the stored model a definition's field name fills.
