@@ -316,7 +316,8 @@ import Testing
         let result = try Binaries.run("timetrack-admin", ["--imports", dir.path("imports"), "extract", "news"])
         #expect(result.status == 1)
         #expect(result.stderr.contains(#"options.fields.title {"select":"h3"} matched nothing"#), "\(result.stderr)")
-        #expect(result.stderr.contains(#"0 items from news: check options.item ("article") against the page"#), "\(result.stderr)")
+        // The 0-items warning names what skipped the items (the title), not the item selector that found them.
+        #expect(result.stderr.contains(#"0 items from news: every item was skipped; the first: page 1 item 1: skipped: no title"#), "\(result.stderr)")
     }
 }
 
