@@ -283,6 +283,15 @@ public struct DateParser: Sendable {
     }
 
     /// The parts of an ISO 8601 date at the start of a text, as `isoPattern` captures them.
+    /// A text's bytes read by position, as the date scanners read them (out of range is no digit).
+    struct ASCIIBytes {
+        let b: UnsafeBufferPointer<UInt8>
+        init(_ b: UnsafeBufferPointer<UInt8>) { self.b = b }
+        func digit(_ i: Int) -> Bool { i < b.count && b[i] >= 48 && b[i] <= 57 }
+        func digits(_ i: Int, _ count: Int) -> Bool { (0..<count).allSatisfy { digit(i + $0) } }
+        func string(_ i: Int, _ count: Int) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[i..<(i + count)]), as: UTF8.self) }
+    }
+
     struct ISOFields: Equatable {
         var year: String, month: String, day: String
         var hour: String?, minute: String?, second: String?, offset: String?
@@ -295,9 +304,8 @@ public struct DateParser: Sendable {
         var text = text
         return text.withUTF8 { b -> ISOFields? in
             let n = b.count
-            func digit(_ i: Int) -> Bool { i < n && b[i] >= 48 && b[i] <= 57 }
-            func digits(_ i: Int, _ count: Int) -> Bool { (0..<count).allSatisfy { digit(i + $0) } }
-            func string(_ i: Int, _ count: Int) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[i..<(i + count)]), as: UTF8.self) }
+            let r = ASCIIBytes(b)
+            let (digit, digits, string) = (r.digit, r.digits, r.string)
             func isSpace(_ i: Int) -> Bool { i < n && (b[i] == 32 || (b[i] >= 9 && b[i] <= 13)) }
             var i = 0
             while isSpace(i) { i += 1 }
@@ -334,7 +342,6 @@ public struct DateParser: Sendable {
         }
     }
 
-    /// The same parts by `isoPattern`, for what `isoFields` leaves to it.
     /// ISO 8601 basic format, which the extended form's scanner and pattern leave alone:
     /// `20260417`, `20260417T1830`, `20260417T183000Z`, `20260417T183000-0600` (a year from 1900
     /// to 2200, so an ordinary eight-digit number is not taken for a date).
@@ -342,9 +349,8 @@ public struct DateParser: Sendable {
         var text = text
         return text.withUTF8 { b -> ISOFields? in
             let n = b.count
-            func digit(_ i: Int) -> Bool { i < n && b[i] >= 48 && b[i] <= 57 }
-            func digits(_ i: Int, _ count: Int) -> Bool { (0..<count).allSatisfy { digit(i + $0) } }
-            func string(_ i: Int, _ count: Int) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[i..<(i + count)]), as: UTF8.self) }
+            let r = ASCIIBytes(b)
+            let (digit, digits, string) = (r.digit, r.digits, r.string)
             var i = 0
             while i < n && (b[i] == 32 || (b[i] >= 9 && b[i] <= 13)) { i += 1 }
             guard digits(i, 8), !digit(i + 8), let year = Int(string(i, 4)), (1900...2200).contains(year) else { return nil }
@@ -366,6 +372,7 @@ public struct DateParser: Sendable {
         }
     }
 
+    /// The same parts by `isoPattern`, for what `isoFields` leaves to it.
     static func isoFieldsByPattern(_ text: String) -> ISOFields? {
         // The pattern needs the date's hyphens: most dates in words have none.
         guard text.utf8.contains(UInt8(ascii: "-")) else { return nil }
