@@ -36,6 +36,7 @@ extension Console {
                 case "plugin": words += ["new"]
                 case "store": words += ["copy", "repair", "grant"]
                 case "audit": words += ["verify", "anchor"]
+                case "sources": words += ["enable", "disable"]
                 default: break
                 }
                 perCommand[command.name] = words
