@@ -195,14 +195,17 @@ enum PostgresSchema {
     /// - Parameter target: the version to stop at (tests make older stores with it).
     @discardableResult
     static func migrate(_ db: PostgresConnection, upTo target: Int = currentVersion) throws -> Int {
+        // A store that exists is migrated as before; only making one takes turns (the race of
+        // two first imports on a new database).
+        if try db.scalar("SELECT to_regclass('timetrack_schema') IS NOT NULL") == "t" { return try migrateLocked(db, upTo: target) }
         _ = try db.scalar("SELECT pg_advisory_lock(\(schemaLock))")
         defer { _ = try? db.scalar("SELECT pg_advisory_unlock(\(schemaLock))") }
         return try migrateLocked(db, upTo: target)
     }
 
-    /// The advisory lock connections take turns on while they check and migrate the schema, so
-    /// of two imports starting on a new database one makes it and the other finds it made
-    /// (neither sees `duplicate key … pg_type_typname_nsp_index`).
+    /// The advisory lock connections take turns on while they make the schema in a new database,
+    /// so of two imports starting on it one makes it and the other finds it made (neither sees
+    /// `duplicate key … pg_type_typname_nsp_index`).
     static let schemaLock: Int64 = 0x5454_5343_4845_4D41
 
     /// `migrate`, with the schema lock held.
