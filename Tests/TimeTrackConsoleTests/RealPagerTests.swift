@@ -31,7 +31,7 @@ import Testing
                 // Each prints 38 to 70 lines: more than the screen's 24.
                 for (command, firstScreen) in [("list --limit 1000", "source"), ("plugins", "html"), ("help", "import")] {
                     let pty = try Self.shell(path, arguments)
-                    pty.send("\(Binaries.path("timetrack-admin")) --store \(fixture.store) --imports \(ConsoleFixture.root.path)/Imports \(command)\r")
+                    pty.send("\(Binaries.path("timetrack-admin")) --store '\(fixture.store)' --imports '\(ConsoleFixture.root.path)/Imports' \(command)\r")
                     // less shows the first screen and waits for a key.
                     #expect(pty.expect(firstScreen, timeout: 10) != nil, "\(path), \(command): nothing shown: \(pty.transcript.suffix(400))")
                     usleep(500_000)
@@ -54,7 +54,7 @@ import Testing
         defer { fixture.remove() }
         for (path, arguments) in Self.available {
             let pty = try Self.shell(path, arguments)
-            pty.send("\(Binaries.path("timetrack-admin")) --store \(fixture.store) --imports \(ConsoleFixture.root.path)/Imports --as ana\r")
+            pty.send("\(Binaries.path("timetrack-admin")) --store '\(fixture.store)' --imports '\(ConsoleFixture.root.path)/Imports' --as ana\r")
             #expect(pty.expect("> ", timeout: 10) != nil, "\(pty.transcript)")
             for command in ["\\?", "list --limit 1000"] {
                 pty.send(command + "\r")
