@@ -153,6 +153,18 @@ import Testing
         #expect(try store.verify().status == 1)
     }
 
+    /// Verifying needs the admins' key: its `.pub` given alone works, and with no key at all the
+    /// anchor is refused (one checked against its own key only would prove nothing).
+    @Test func verifyingNeedsTheAdminsKey() throws {
+        let store = try Anchored()
+        defer { store.remove() }
+        let publicKey = store.fixture.dir.path("keys/anchor.key.pub")
+        let withPublic = try store.fixture.run(["--as", "ana", "audit", "verify", "--anchor", store.anchors, "--key", publicKey])
+        #expect(withPublic.status == 0, "\(withPublic.stderr)")
+        let noKey = try store.fixture.run(["--as", "ana", "audit", "verify", "--anchor", store.anchors, "--key", store.fixture.dir.path("nowhere.key")])
+        #expect(noKey.status != 0 && noKey.stderr.contains("no key to check the anchor's signature against"), "\(noKey.stderr)")
+    }
+
     /// A role raised by hand, outside the log, is found.
     @Test func aRoleRaisedByHandIsFound() throws {
         let store = try Anchored()

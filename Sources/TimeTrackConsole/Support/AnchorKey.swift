@@ -38,17 +38,23 @@ enum AnchorKey {
         return key
     }
 
-    /// The public key anchors must be signed by: the private key's (when readable) or its
-    /// `.pub`; nil when neither exists (the anchor's own key is then all there is).
-    static func trustedPublicKey(_ given: String?) throws -> String? {
+    /// The public key anchors must be signed by: `FILE.pub` (or FILE itself when it is the
+    /// `.pub`), else the private key's public half. Without either there is nothing to trust:
+    /// an anchor checked only against its own key proves nothing (anyone can sign one).
+    static func trustedPublicKey(_ given: String?) throws -> String {
         let file = path(given)
-        for candidate in [file + ".pub", file] {
-            guard let text = try? String(contentsOfFile: candidate, encoding: .utf8),
-                let bytes = Ed25519.Bytes(hex: text.trimmingCharacters(in: .whitespacesAndNewlines)), bytes.count == 32
-            else { continue }
-            return candidate.hasSuffix(".pub") ? bytes.hex : try Ed25519.publicKey(of: bytes).hex
+        let publicFile = file.hasSuffix(".pub") ? file : file + ".pub"
+        func key(_ path: String) -> Ed25519.Bytes? {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8), let bytes = Ed25519.Bytes(hex: text.trimmingCharacters(in: .whitespacesAndNewlines)),
+                bytes.count == 32
+            else { return nil }
+            return bytes
         }
-        return nil
+        if let known = key(publicFile) { return known.hex }
+        if publicFile != file, let privateKey = key(file) { return try Ed25519.publicKey(of: privateKey).hex }
+        throw TimeTrackError(
+            .notFound, "no key to check the anchor's signature against (\(publicFile))",
+            fix: "give the admins' public key with --key FILE.pub: an anchor signed by any other key proves nothing", context: ["file": publicFile])
     }
 
     /// Appends `text` to a file (made 0644 when new), as one write.

@@ -63,9 +63,9 @@ public struct AuditAnchor: Sendable, Equatable {
         self.signature = signature
     }
 
-    /// Whether the signature holds and was made by `trustedKey` (hex), when one is given.
-    public func signatureHolds(trustedKey: String?) throws -> Bool {
-        if let trustedKey, trustedKey.lowercased() != publicKey.lowercased() { return false }
+    /// Whether the signature holds and was made by `trustedKey` (hex).
+    public func signatureHolds(trustedKey: String) throws -> Bool {
+        guard trustedKey.lowercased() == publicKey.lowercased() else { return false }
         guard let key = Ed25519.Bytes(hex: publicKey), let signature = Ed25519.Bytes(hex: signature) else { return false }
         return try Ed25519.verify(signature, of: Array(signedText.utf8), publicKey: key)
     }
