@@ -43,7 +43,7 @@ extension Lifecycle {
             for entry in group.reversed() {
                 guard let id = entry.itemID else { continue }
                 // The decision must still be the item's latest one.
-                let latest = try repository.audit(itemID: id, limit: 200).first { !$0.action.hasPrefix("import-") && !["excuse", "unexcuse", "undecide"].contains($0.action) }
+                let latest = try repository.audit(itemID: id, limit: 200).first { !$0.action.hasPrefix("import-") && !Self.outcomeActions.contains($0.action) }
                 if let latest, latest.id != entry.id {
                     results.append(Undone(itemID: id, action: entry.action, outcome: .decidedSince("\(latest.action) by \(latest.operatorName)")))
                     continue

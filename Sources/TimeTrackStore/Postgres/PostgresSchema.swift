@@ -197,10 +197,10 @@ enum PostgresSchema {
     static func migrate(_ db: PostgresConnection, upTo target: Int = currentVersion) throws -> Int {
         // A store that exists is migrated as before; only making one takes turns (the race of
         // two first imports on a new database).
-        if try db.scalar("SELECT to_regclass('timetrack_schema') IS NOT NULL") == "t" { return try migrateLocked(db, upTo: target) }
+        if try db.scalar("SELECT to_regclass('timetrack_schema') IS NOT NULL") == "t" { return try migrateLocked(db, upTo: target, exists: true) }
         _ = try db.scalar("SELECT pg_advisory_lock(\(schemaLock))")
         defer { _ = try? db.scalar("SELECT pg_advisory_unlock(\(schemaLock))") }
-        return try migrateLocked(db, upTo: target)
+        return try migrateLocked(db, upTo: target, exists: nil)
     }
 
     /// The advisory lock connections take turns on while they make the schema in a new database,
@@ -208,9 +208,9 @@ enum PostgresSchema {
     /// `duplicate key … pg_type_typname_nsp_index`).
     static let schemaLock: Int64 = 0x5454_5343_4845_4D41
 
-    /// `migrate`, with the schema lock held.
-    static func migrateLocked(_ db: PostgresConnection, upTo target: Int) throws -> Int {
-        let exists = try db.scalar("SELECT to_regclass('timetrack_schema') IS NOT NULL") == "t"
+    /// `migrate`, with the schema lock held (or the schema known to exist: `exists`, not asked again).
+    static func migrateLocked(_ db: PostgresConnection, upTo target: Int, exists known: Bool?) throws -> Int {
+        let exists = try known ?? (db.scalar("SELECT to_regclass('timetrack_schema') IS NOT NULL") == "t")
         if !exists {
             let tables = try db.scalar("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()") ?? "0"
             guard tables == "0" else {

@@ -59,16 +59,7 @@ extension SQLStore {
                     fix: "one account is one operator: `operator remove \(holder.name)` first, or give another --login")
             }
             let schoolsJSON = schools.isEmpty ? nil : String(decoding: (try? JSONEncoder().encode(schools)) ?? Data(), as: UTF8.self)
-            if try serverGuardsOperators() {
-                try setOperatorThroughServer(name, role: effective, login: login ?? existing?.login, schools: schoolsJSON, active: true, createdAt: existing?.createdAt ?? now())
-            } else {
-                try sql.run(
-                    """
-                    INSERT INTO operators (name, role, created_at, login, schools, active) VALUES (?, ?, ?, ?, ?, 1)
-                    ON CONFLICT (name) DO UPDATE SET role = excluded.role, login = coalesce(excluded.login, operators.login), schools = excluded.schools, active = 1
-                    """,
-                    [.text(name), .text(effective.rawValue), .date(existing?.createdAt ?? now()), .text(login), .text(schoolsJSON)])
-            }
+            try writeOperator(name, role: effective, login: login ?? existing?.login, schools: schoolsJSON, active: true, createdAt: existing?.createdAt ?? now())
             let detail = "\(name) as \(effective.rawValue)" + (login.map { ", login \($0)" } ?? "") + (schools.isEmpty ? "" : ", schools " + schools.joined(separator: ","))
             try appendAudit(
                 NewAuditEntry(
@@ -84,12 +75,7 @@ extension SQLStore {
                 throw TimeTrackError(.notFound, "no operator \(name)", fix: "`operator list` shows them")
             }
             if existing.role == .admin && existing.active && role != .admin { try requireAnotherAdmin(besides: name, change: "become \(role.rawValue)") }
-            if try serverGuardsOperators() {
-                try setOperatorThroughServer(
-                    existing.name, role: role, login: existing.login, schools: try operatorSchoolsText(existing.name), active: existing.active, createdAt: existing.createdAt)
-            } else {
-                try sql.run("UPDATE operators SET role = ? WHERE name = ?", [.text(role.rawValue), .text(name)])
-            }
+            try writeOperator(existing.name, role: role, login: existing.login, schools: try operatorSchoolsText(existing.name), active: existing.active, createdAt: existing.createdAt)
             try appendAudit(
                 NewAuditEntry(at: now(), operatorName: operatorName, action: "operator-role", itemSeq: nil, itemID: nil, reason: nil, detail: "\(name): \(existing.role.rawValue) → \(role.rawValue)", batch: try operatorsDigest()))
             return try operatorNamed(name) ?? existing
@@ -102,12 +88,7 @@ extension SQLStore {
                 throw TimeTrackError(.notFound, "no active operator \(name)", fix: "`operator list` shows them")
             }
             if existing.role == .admin { try requireAnotherAdmin(besides: name, change: "be removed") }
-            if try serverGuardsOperators() {
-                try setOperatorThroughServer(
-                    existing.name, role: existing.role, login: existing.login, schools: try operatorSchoolsText(existing.name), active: false, createdAt: existing.createdAt)
-            } else {
-                try sql.run("UPDATE operators SET active = 0 WHERE name = ?", [.text(name)])
-            }
+            try writeOperator(existing.name, role: existing.role, login: existing.login, schools: try operatorSchoolsText(existing.name), active: false, createdAt: existing.createdAt)
             try appendAudit(
                 NewAuditEntry(at: now(), operatorName: operatorName, action: "operator-remove", itemSeq: nil, itemID: nil, reason: nil, detail: "\(name) (\(existing.role.rawValue)) removed", batch: try operatorsDigest()))
             return try operatorNamed(name) ?? existing
@@ -143,6 +124,20 @@ extension SQLStore {
     /// The operator's `schools` column as stored (JSON text).
     func operatorSchoolsText(_ name: String) throws -> String? {
         try sql.first("SELECT schools FROM operators WHERE name = ?", [.text(name)]) { $0.optionalText(0) } ?? nil
+    }
+
+    /// Writes one operator's whole row: through the server's checked function where the server
+    /// guards the table (`store grant`), else directly. The one way every operator change goes.
+    func writeOperator(_ name: String, role: Operator.Role, login: String?, schools: String?, active: Bool, createdAt: Date) throws {
+        if try serverGuardsOperators() {
+            return try setOperatorThroughServer(name, role: role, login: login, schools: schools, active: active, createdAt: createdAt)
+        }
+        try sql.run(
+            """
+            INSERT INTO operators (name, role, created_at, login, schools, active) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (name) DO UPDATE SET role = excluded.role, login = excluded.login, schools = excluded.schools, active = excluded.active
+            """,
+            [.text(name), .text(role.rawValue), .date(createdAt), .text(login), .text(schools), .integer(active ? 1 : 0)])
     }
 
     /// Writes one operator through the server's checked function, then gives its login role the
