@@ -10,7 +10,7 @@ import TimeTrackKit
 /// (default School Info section), `maxItems`.
 public struct HTMLImporter: Importer, Sendable {
     public static let info = ImporterInfo(
-        name: "html", version: "1.3.0", kinds: [.announcement, .event, .schoolInfo],
+        name: "html", version: "1.4.0", kinds: [.announcement, .event, .schoolInfo],
         summary: "CSS selectors over listing pages, with pagination and detail pages",
         options: [
             ImporterOption(
@@ -331,7 +331,7 @@ public struct HTMLImporter: Importer, Sendable {
             } else {
                 // Only a page read afresh is searched for its canonical link.
                 let publicURL = pageNumber == 1 ? (source.baseURL ?? canonical(page) ?? page.url) : page.url
-                let read = try readListing(page, publicURL: publicURL)
+                let read = try readListing(page, publicURL: publicURL, normalizer: normalizer)
                 listing = read.listing
                 freshListings.append((page, listing))
                 // A charset declaration the bytes contradict (noted when the page is read afresh).
@@ -551,7 +551,7 @@ public struct HTMLImporter: Importer, Sendable {
                 result.pageUnread(url, error, message: "page \(number) could not be read again: \(error.description)")
                 continue
             }
-            let listing = try readListing(page, publicURL: publicURL).listing
+            let listing = try readListing(page, publicURL: publicURL, normalizer: Normalizer(source: source, now: context.now)).listing
             read.append((page, listing))
             for entry in listing.entries.prefix(maxItems) where !entry.key.isEmpty {
                 if var known = values[entry.key] {
@@ -580,7 +580,7 @@ public struct HTMLImporter: Importer, Sendable {
     }
 
     /// Parses a listing page: each item's field values, the next page, how many elements matched.
-    func readListing(_ page: FetchedPage, publicURL: URL) throws -> (listing: ListingMemo, encodingNote: String?) {
+    func readListing(_ page: FetchedPage, publicURL: URL, normalizer: Normalizer) throws -> (listing: ListingMemo, encodingNote: String?) {
         let document = try HTMLDocument(data: page.data, url: publicURL, declaredCharset: page.charset)
         let headings = FieldTarget.headings(document, headingSelectors)
         // A table's header rows (only <th> cells) are no items: a selector like `table tr`
@@ -591,12 +591,13 @@ public struct HTMLImporter: Importer, Sendable {
         let years = YearLookup(document: document, selector: yearSelector, items: elements)
         let page = publicURL.absoluteString
         if split == nil && elements.count >= HTMLImporter.parallelListing {
-            entries = readEntries(Array(elements.prefix(maxItems)), years: years, headings: headings, document: document, publicURL: publicURL)
+            entries = readEntries(Array(elements.prefix(maxItems)), years: years, headings: headings, document: document, publicURL: publicURL, normalizer: normalizer)
         } else {
             for element in elements.prefix(maxItems) {
                 for unit in units(of: element) where entries.count < maxItems {
                     let context = listingContext(element, years: years, publicURL: publicURL)
-                    entries.append(entry(unit.node, anchor: element, groups: unit.groups, raw: context, headings: headings, document: document, page: page))
+                    entries.append(
+                        entry(unit.node, anchor: element, groups: unit.groups, raw: context, headings: headings, document: document, page: page, normalizer: normalizer))
                 }
             }
         }
@@ -620,7 +621,9 @@ public struct HTMLImporter: Importer, Sendable {
     /// The tree is only read (selectors, text, links: arena documents are read-only), and what
     /// each element's reading shares is read-only too; the year and heading lookups, which
     /// keep a cache, run first, on this thread.
-    func readEntries(_ elements: [HTMLNode], years: YearLookup, headings: [String: HeadingIndex], document: HTMLDocument, publicURL: URL) -> [ListingMemo.Entry] {
+    func readEntries(
+        _ elements: [HTMLNode], years: YearLookup, headings: [String: HeadingIndex], document: HTMLDocument, publicURL: URL, normalizer: Normalizer
+    ) -> [ListingMemo.Entry] {
         let page = publicURL.absoluteString
         let context = elements.map { listingContext($0, years: years, publicURL: publicURL) }
         /// What the workers share, read-only (nodes and the document are not `Sendable` by type).
@@ -629,11 +632,13 @@ public struct HTMLImporter: Importer, Sendable {
             let elements: [HTMLNode]
             let headings: [String: HeadingIndex]
             let document: HTMLDocument
+            let normalizer: Normalizer
         }
-        let shared = Shared(importer: self, elements: elements, headings: headings, document: document)
+        let shared = Shared(importer: self, elements: elements, headings: headings, document: document, normalizer: normalizer)
         return Parallel.map(Array(zip(elements.indices, context).map { IndexedRaw(index: $0.0, raw: $0.1) }), minimumPerWorker: 256) { input in
             let element = shared.elements[input.index]
-            return shared.importer.entry(element, anchor: element, groups: [], raw: input.raw, headings: shared.headings, document: shared.document, page: page)
+            return shared.importer.entry(
+                element, anchor: element, groups: [], raw: input.raw, headings: shared.headings, document: shared.document, page: page, normalizer: shared.normalizer)
         }
     }
 
@@ -647,13 +652,14 @@ public struct HTMLImporter: Importer, Sendable {
 
     /// One item of a listing: its fields read from `node` (the element, or a piece of it), and its key.
     func entry(
-        _ node: HTMLNode, anchor: HTMLNode, groups: [String?], raw context: RawItem, headings: [String: HeadingIndex], document: HTMLDocument, page: String
+        _ node: HTMLNode, anchor: HTMLNode, groups: [String?], raw context: RawItem, headings: [String: HeadingIndex], document: HTMLDocument, page: String,
+        normalizer: Normalizer
     ) -> ListingMemo.Entry {
         var raw = context
         let target = FieldTarget(element: node, anchor: anchor, headings: headings)
         FieldSpec.fill(&raw, fields: fields, item: target, groups: groups, page: page, resolve: document.resolve)
         var inputs = FieldInputs(fields: raw.values, groups: groups, page: page, text: { node.text })
-        let key = key?.value(target, &inputs) ?? MappedFields.defaultKey(raw, kind: source.kind) ?? ""
+        let key = key?.value(target, &inputs) ?? MappedFields.defaultKey(raw, kind: source.kind, normalizer: normalizer) ?? ""
         return ListingMemo.Entry(key: key, values: raw.values)
     }
 

@@ -11,7 +11,7 @@ import TimeTrackKit
 /// `page` (pagination), `maxPages`, `maxItems`, `section`, `year`.
 public struct JSONImporter: Importer, Sendable {
     public static let info = ImporterInfo(
-        name: "json", version: "1.0.0", kinds: [.announcement, .event, .schoolInfo],
+        name: "json", version: "1.1.0", kinds: [.announcement, .event, .schoolInfo],
         summary: "any JSON API or export: items and fields picked by paths (data[*].attributes, title.rendered), with pagination",
         options: [
             ImporterOption("items", type: "path", help: "where the items are: \"data\", \"data[*].attributes\", \"$..events[*]\" (default: the document, when it is a list)"),
@@ -127,7 +127,7 @@ public struct JSONImporter: Importer, Sendable {
                 guard conditions.allSatisfy({ entry in entry.condition.holds(entry.condition.field.map { [$0: entry.path.first(item).flatMap(JSONFieldSpec.text) ?? ""] } ?? [:], text: { "" }) }) else { continue }
                 let raw = read(item, document: document, publicURL: publicURL)
                 var inputs = FieldInputs(fields: raw.values, page: publicURL.absoluteString, text: { JSONFieldSpec.allText(item) })
-                let key = key?.value(item, document: document, &inputs) ?? JSONImporter.idKey(item) ?? MappedFields.defaultKey(raw, kind: source.kind)
+                let key = key?.value(item, document: document, &inputs) ?? JSONImporter.idKey(item) ?? MappedFields.defaultKey(raw, kind: source.kind, normalizer: normalizer)
                 guard let key, !key.isEmpty else {
                     result.problems.append(ImportProblem(.error, "skipped: no title, link, id or key found (options.fields.title \(fields.first { $0.0 == "title" }.map { "'\($0.1.description)'" } ?? "") matched nothing)", location: location))
                     continue
@@ -309,23 +309,8 @@ struct JSONFieldSpec: Sendable, CustomStringConvertible {
         }
     }
 
-    /// A value as text: strings as they are, numbers without a needless ".0", true/false, a
-    /// list of plain values joined with ", "; nil for objects and null.
-    static func text(_ value: JSONValue) -> String? {
-        switch value {
-        case .string(let s): return s
-        case .number, .bool: return value.description
-        case .array(let list):
-            let parts = list.compactMap { entry -> String? in
-                switch entry {
-                case .string, .number, .bool: return entry.description
-                default: return nil
-                }
-            }
-            return parts.isEmpty ? nil : parts.joined(separator: ", ")
-        case .object, .null: return nil
-        }
-    }
+    /// A value as text (`JSONPath.text`).
+    static func text(_ value: JSONValue) -> String? { JSONPath.text(value) }
 
     /// Every string in the item, for conditions on its text (at most 10,000 characters).
     static func allText(_ item: JSONValue) -> String {

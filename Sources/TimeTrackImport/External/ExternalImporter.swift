@@ -106,7 +106,7 @@ public struct ExternalImporter: Importer {
                 let base = lastPage?.url ?? source.publicURL
                 for field in MappedFields.linkFields { if let text = raw[field] { raw[field] = MappedFields.resolveLink(text, base: base) } }
                 MappedFields.sanitizeBody(&raw, base: base)
-                let key = item["key"].map(\.description) ?? MappedFields.defaultKey(raw, kind: source.kind) ?? ""
+                let key = item["key"].map(\.description) ?? MappedFields.defaultKey(raw, kind: source.kind, normalizer: normalizer) ?? ""
                 guard !key.isEmpty else {
                     result.problems.append(ImportProblem(.error, "skipped: an item with no key, title or link", location: location))
                     continue

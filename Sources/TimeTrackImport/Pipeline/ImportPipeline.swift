@@ -135,6 +135,16 @@ public struct ImportPipeline {
         return SourceReading(source: source, result: result, memoEntries: memoEntries)
     }
 
+    /// An item under a key an older importer gave it (`ExtractedItem.formerKey`) takes its new
+    /// key, once: it stays one item, with its decisions, instead of a new item and a missing one.
+    func adoptFormerKey(of item: ExtractedItem, source: String, keys: inout Set<String>, in store: any ImportStore) throws {
+        guard !keys.contains(item.key), let former = item.formerKey, keys.contains(former), var row = try store.row(sourceID: source, key: former) else { return }
+        row.sourceKey = item.key
+        try store.updateRow(row)
+        keys.remove(former)
+        keys.insert(item.key)
+    }
+
     /// Finishes the run of a source that could not be read as failed.
     public func recordFailedRead(_ run: ImportRun, _ error: TimeTrackError, into store: any ItemStore) throws {
         var run = run
@@ -190,6 +200,7 @@ public struct ImportPipeline {
                     item.prepared.map { ImportedRecord(key: item.key, prepared: $0, school: source.school, provenance: provenance) }
                     ?? ImportedRecord(key: item.key, content: item.content, school: source.school, provenance: provenance)
                 do {
+                    try adoptFormerKey(of: item, source: source.id, keys: &keys, in: store)
                     let outcome = try Lifecycle(store).recordImported(record, runID: run.id, by: operatorName, new: !keys.contains(item.key))
                     keys.insert(item.key)
                     seen.insert(item.key)

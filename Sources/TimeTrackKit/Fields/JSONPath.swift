@@ -141,6 +141,30 @@ public struct JSONPath: Sendable, CustomStringConvertible, Equatable {
     }
 
     /// The first value the path reaches, or nil.
+    /// A value as text: strings as they are, numbers without a needless ".0", true/false, a
+    /// list of plain values joined with ", "; nil for objects and null.
+    public static func text(_ value: JSONValue) -> String? {
+        switch value {
+        case .string(let s): return s
+        case .number, .bool: return value.description
+        case .array(let list):
+            let parts = list.compactMap { entry -> String? in
+                switch entry {
+                case .string, .number, .bool: return entry.description
+                default: return nil
+                }
+            }
+            return parts.isEmpty ? nil : parts.joined(separator: ", ")
+        case .object, .null: return nil
+        }
+    }
+
+    /// The first value the path finds in a JSON text, as text; nil when the text is no JSON.
+    public func text(inJSON json: String) -> String? {
+        guard let document = try? JSONValue(parsing: json), let found = first(document) else { return nil }
+        return JSONPath.text(found)
+    }
+
     public func first(_ start: JSONValue) -> JSONValue? { evaluate(start).first }
 
     /// Members named `name` (every value for nil) at any depth below and at `value`. Walks with

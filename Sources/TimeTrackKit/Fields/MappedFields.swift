@@ -49,12 +49,26 @@ public enum MappedFields {
         raw["body"] = Sanitizer.sanitize(html: body, baseURL: raw["link"].flatMap(URL.init(string:)) ?? base)
     }
 
-    /// link, url, or title with the date: what identifies an item when the definition names no key.
-    public static func defaultKey(_ raw: RawItem, kind: ItemKind) -> String? {
+    /// What identifies an item when the definition names no key: its link or url; for an event,
+    /// its title and normalized start (`Normalizer.eventKey`); else the title with the date.
+    public static func defaultKey(_ raw: RawItem, kind: ItemKind, normalizer: Normalizer) -> String? {
+        if kind == .event, let key = normalizer.eventKey(raw) { return key }
+        return legacyKey(raw, kind: kind)
+    }
+
+    /// The default key before events were keyed by their normalized start: title, date text and
+    /// link. Kept to find, once, the stored event an older run keyed so (`ExtractedItem.formerKey`).
+    static func legacyKey(_ raw: RawItem, kind: ItemKind) -> String? {
         // An empty link (`href=""`) is no key: the title (and date) stand in, as for no link.
         if kind != .event, let link = [raw["link"], raw["url"]].compactMap({ $0 }).first(where: { !$0.isEmpty }) { return link }
         guard let title = raw["title"].map(TextNormalizer.collapse), !title.isEmpty else { return nil }
         return [title, raw["start"] ?? raw["date"] ?? "", raw["link"] ?? ""].joined(separator: "|")
+    }
+
+    /// The key an older version gave an event that now has the default key `key`, when it differs.
+    static func formerKey(_ raw: RawItem, key: String, normalizer: Normalizer) -> String? {
+        guard normalizer.source.kind == .event, let legacy = legacyKey(raw, kind: .event), legacy != key, normalizer.eventKey(raw) == key else { return nil }
+        return legacy
     }
 
     /// One item found: its key, raw values, and where it was.
@@ -108,6 +122,7 @@ public enum MappedFields {
             case .success(let made):
                 var item = ExtractedItem(key: entry.key, prepared: made.prepared, pageURL: entry.pageURL, pageHash: entry.page.hash, fetchedAt: entry.page.fetchedAt, location: entry.location)
                 item.guesses = made.guesses
+                item.formerKey = formerKey(entry.raw, key: entry.key, normalizer: normalizer)
                 result.items.append(item)
                 if let context, let memo, made.guesses.isEmpty, let digest = built[index].digest,
                     let remember = memo.entry(key: entry.key, digest: digest, contentHash: made.prepared.hash, dated: made.prepared.content.sortDate != nil)

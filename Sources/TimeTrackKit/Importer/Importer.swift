@@ -206,6 +206,9 @@ public struct ExtractedItem: Sendable {
     public var location: String
     /// What the importer had to guess ("year guessed: 2026 (start)"): shown to the reviewer.
     public var guesses: [String] = []
+    /// The key an older version of the importer gave this item, when it differs (events were
+    /// keyed by their date text): a stored item under it is this one, and takes the new key.
+    public var formerKey: String?
 
     public init(key: String, content: ItemContent, pageURL: String, pageHash: String, fetchedAt: Date, location: String) {
         self.key = key

@@ -61,6 +61,27 @@ public struct Normalizer: Sendable {
         }
     }
 
+    /// The key of an event whose definition names none: its title and its start, normalized in
+    /// the source's zone ("Board Meeting|2026-10-14T18:00", "…|2026-10-14" for a day). Two
+    /// meetings on one day and the same meeting next year are items of their own (the raw date
+    /// text, without year or time, made them one). Nil when there is no title or the start does
+    /// not parse.
+    public func eventKey(_ raw: RawItem) -> String? {
+        guard let title = raw["title"].map(TextNormalizer.collapse), !title.isEmpty,
+            let startText = text(raw, "start") ?? text(raw, "date"), var start = dates.parse(startText, hint: yearHint(raw))
+        else { return nil }
+        if !start.hasTime, let timeText = text(raw, "time"), let withTime = dates.time(timeText, on: start.date) {
+            start = ParsedDate(date: withTime, hasTime: true, hadYear: start.hadYear, yearGuessed: start.yearGuessed)
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = source.timeZone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: start.date)
+        func two(_ number: Int?) -> String { let n = number ?? 0; return n < 10 ? "0\(n)" : String(n) }
+        var key = "\(title)|\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day))"
+        if start.hasTime { key += "T\(two(parts.hour)):\(two(parts.minute))" }
+        return key
+    }
+
     /// Where the year of a yearless date comes from: the definition's `year`, or the text
     /// `yearFrom` found for this item.
     func yearHint(_ raw: RawItem) -> YearHint? {
