@@ -95,3 +95,32 @@ import TimeTrackCore
         }
     }
 }
+
+/// Links to files whose address has no extension are typed by what the address says
+/// (issue 34: every one was typed `page`).
+@Suite struct ExtensionlessFileLinkTests {
+    @Test func fileStoresShareLinksAndFileNamesInTheQuery() throws {
+        let folder = try TemporaryDirectory("extensionless")
+        defer { folder.remove() }
+        try folder.write(
+            "board.html",
+            """
+            <main><h2>Board Documents</h2><ul>
+            <li><a href="/fs/resource-manager/view/6e1d2c3b-4a59-4f8e-9d7c-6b5a4e3d2c1b">Agenda</a></li>
+            <li><a href="/site/handlers/filedownload.ashx?moduleinstanceid=2841&amp;dataid=9932&amp;FileName=Budget%20Hearing%20Packet.pdf">Budget Hearing Packet</a></li>
+            <li><a href="https://cedarridge.sharepoint.com/:x:/s/BoardOffice/EaB1c2D3e4F5g6H7i8J9k0">Enrollment Figures</a></li>
+            <li><a href="https://1drv.ms/w/s!AkL9m8N7o6P5q4R3">Superintendent's Letter</a></li>
+            <li><a href="https://www.cedarridge.example/apps/pages/index.jsp?uREC_ID=311&amp;type=d">Board Members</a></li>
+            <li><a href="/board/meeting-calendar">Meeting Calendar</a></li>
+            </ul></main>
+            """)
+        try folder.write(
+            "board-def.json",
+            #"{ "id": "board-def", "importer": "documents", "kind": "school-info", "url": "board.html", "baseURL": "https://www.cedarridge.example/board/documents", "timeZone": "UTC" }"#
+        )
+        let result = try ImporterFixtures.extract("board-def", folder: folder.url)
+        #expect(result.problems.isEmpty, "\(result.problems)")
+        #expect(result.infos.map(\.title) == ["Agenda", "Budget Hearing Packet", "Enrollment Figures", "Superintendent's Letter", "Board Members", "Meeting Calendar"])
+        #expect(result.infos.map(\.documentType) == [.document, .pdf, .spreadsheet, .document, .page, .page])
+    }
+}

@@ -35,8 +35,32 @@ public enum DocumentClassifier {
         if host == "drive.google.com" { return path.contains("/folders/") ? .page : .document }
         if lowerLabel.contains("video") || lowerLabel.contains("recording") { return .video }
         if lowerLabel.contains("audio") { return .video }
+        if let named = fileFromAddress(components, host: host, path: path) { return named }
         if ["html", "htm", "php", "aspx", "asp", "jsp", ""].contains(ext) { return .page }
         return .other
+    }
+
+    /// A file served from an address without its extension: a file name in the query
+    /// (`filedownload.ashx?…&FileName=Handbook.pdf`), a share link that says its type
+    /// (SharePoint `/:b:/`, OneDrive `1drv.ms/w/`), or a CMS's file store (Finalsite
+    /// `/fs/resource-manager/view/UUID`, `/download/…`, Box `/s/…`): a document, not a page.
+    static func fileFromAddress(_ components: URLComponents?, host: String, path: String) -> SchoolInfoItem.DocumentType? {
+        for item in components?.queryItems ?? [] where ["filename", "file", "name", "sourceurl", "attachment"].contains(item.name.lowercased()) {
+            guard let value = item.value, let dot = value.lastIndex(of: "."), value.distance(from: dot, to: value.endIndex) <= 6 else { continue }
+            let named = documentType(url: "https://file.invalid/x" + value[dot...].lowercased())
+            if named != .page && named != .other { return named }
+        }
+        let shareTypes: [String: SchoolInfoItem.DocumentType] = ["b": .pdf, "w": .document, "p": .document, "x": .spreadsheet, "v": .video, "i": .image, "f": .page]
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        if host.hasSuffix("sharepoint.com"), let first = segments.first, first.hasPrefix(":"), first.hasSuffix(":") {
+            return shareTypes[String(first.dropFirst().dropLast())]
+        }
+        if host == "1drv.ms", let first = segments.first { return shareTypes[first] }
+        let stores = ["/fs/resource-manager/view/", "filedownload.ashx", "/download/", "/downloads/", "/file/", "/files/", "/attachments/", "/documents/download"]
+        if stores.contains(where: { path.contains($0) }) || path.hasSuffix("/download") || (host.hasSuffix("box.com") && segments.first == "s") {
+            return .document
+        }
+        return nil
     }
 
     /// A link label without document-type noise: "Attendance Policy (PDF)" → "Attendance Policy".
