@@ -25,6 +25,10 @@ struct FieldSpec: Sendable {
     /// Take the nearest heading before the item that matches this selector (and what of it:
     /// `"h2@id"` reads an attribute).
     var heading: Choice?
+    /// The values the field is built from (`parts`), by the names the template places.
+    var parts: [(name: String, spec: FieldSpec)] = []
+    /// What was read is JSON (a hidden input's `value`, a script's text): the value at this path.
+    var json: JSONPath?
 
     /// Parses a field spec; errors name the definition's file and `options.fields.NAME`.
     init(_ value: JSONValue, field: String, source: SourceDefinition) throws {
@@ -39,7 +43,7 @@ struct FieldSpec: Sendable {
                 alternatives.append(try FieldSpec(entry, field: "\(field)[\(index)]", source: source))
             }
         case .object(let object):
-            let allowed = ["select", "exists", "heading"] + FieldShape.keys
+            let allowed = ["select", "exists", "heading", "json"] + FieldShape.keys
             for key in object.keys where !allowed.contains(key) {
                 throw source.error("\(field).\(key)", "is not a field option", fix: "use " + allowed.joined(separator: ", "))
             }
@@ -57,40 +61,49 @@ struct FieldSpec: Sendable {
                 }
                 heading = try FieldSpec.choice(text, field: "\(field).heading", source: source)
             }
-            if choices.isEmpty && heading == nil && !shape.givesOwnValue {
-                throw fail("needs select, value, then, group or heading")
+            parts = try FieldSpec.parts(object["parts"], field: field, source: source)
+            if let path = object["json"] {
+                guard let text = path.stringValue, !choices.isEmpty else {
+                    throw source.error("\(field).json", "must be a JSON path, read from what select finds", fix: "e.g. {\"select\": \"input#events@value\", \"json\": \"title\"}")
+                }
+                do { json = try JSONPath(text) } catch let error as TimeTrackError { throw source.error("\(field).json", error.message, fix: error.fix) }
+            }
+            if choices.isEmpty && heading == nil && !shape.givesOwnValue && parts.isEmpty {
+                throw fail("needs select, value, then, group, heading or parts")
             }
         default:
             throw fail("must be a selector string, a list of selectors, or an object with select")
         }
     }
 
-    /// Every heading selector the spec uses (its own and its alternatives').
-    var headingSelectors: [Selector] {
-        (heading?.selector.map { [$0] } ?? []) + alternatives.flatMap(\.headingSelectors)
+    /// The specs of `parts`, in the order of `shape.parts`' names: a list's by position, an
+    /// object's by name.
+    static func parts(_ value: JSONValue?, field: String, source: SourceDefinition) throws -> [(name: String, spec: FieldSpec)] {
+        switch value {
+        case .array(let list)?:
+            return try list.enumerated().map { (String($0.offset + 1), try FieldSpec($0.element, field: "\(field).parts[\($0.offset)]", source: source)) }
+        case .object(let named)?:
+            return try named.keys.sorted().map { name in (name, try FieldSpec(named[name] ?? .null, field: "\(field).parts.\(name)", source: source)) }
+        default:
+            return []
+        }
     }
 
+    /// The spec and every spec inside it (alternatives, parts).
+    var allSpecs: [FieldSpec] { [self] + alternatives.flatMap(\.allSpecs) + parts.flatMap(\.spec.allSpecs) }
+
+    /// Every heading selector the spec uses (its own, its alternatives' and its parts').
+    var headingSelectors: [Selector] { allSpecs.compactMap { $0.heading?.selector } }
+
     /// The fields its conditions read (`when` with `field`): those are read first.
-    var readsFields: [String] { (shape.readsField.map { [$0] } ?? []) + alternatives.flatMap(\.readsFields) }
-    /// Whether it or an alternative reads a split pattern's groups.
-    var usesGroups: Bool { shape.usesGroups || alternatives.contains(where: \.usesGroups) }
+    var readsFields: [String] { allSpecs.compactMap(\.shape.readsField) }
+    /// Whether it, an alternative or a part reads a split pattern's groups.
+    var usesGroups: Bool { allSpecs.contains { $0.shape.usesGroups } }
 
     static func choice(_ text: String, field: String, source: SourceDefinition) throws -> Choice {
         var selectorText = text.trimmingSpaces()
         var take = Take.text
-        // The last '@' outside brackets splits selector and what to take (ASCII: read as bytes).
-        var depth = 0
-        var split: String.Index?
-        let bytes = selectorText.utf8
-        for index in bytes.indices {
-            switch bytes[index] {
-            case UInt8(ascii: "["): depth += 1
-            case UInt8(ascii: "]"): depth -= 1
-            case UInt8(ascii: "@") where depth == 0: split = index
-            default: break
-            }
-        }
-        if let split {
+        if let split = Selector.attributeSplit(selectorText) {
             let what = String(selectorText[selectorText.index(after: split)...]).lowercased()
             selectorText = selectorText[..<split].trimmingSpaces()
             switch what {
@@ -117,7 +130,18 @@ struct FieldSpec: Sendable {
             }
             return nil
         }
-        return shape.value(&inputs) { read(item) }
+        guard !parts.isEmpty else { return shape.value(&inputs) { readJSON(item) } }
+        var values: [String: String] = [:]
+        for (name, spec) in parts { values[name] = spec.value(item, &inputs) }
+        let selected = choices.isEmpty && heading == nil ? nil : readJSON(item)
+        let composed = shape.compose(values, value: selected, page: inputs.page, groups: inputs.groups)
+        return shape.value(&inputs) { composed }
+    }
+
+    /// What `read` finds, or with `json`, the value at that path of the JSON it finds.
+    func readJSON(_ item: FieldTarget) -> String? {
+        guard let json else { return read(item) }
+        return read(item).flatMap { json.text(inJSON: $0) }.map(TextNormalizer.collapse)
     }
 
     /// What the selectors (or heading) read, before shaping.
@@ -145,7 +169,8 @@ struct FieldSpec: Sendable {
 
     static func take(_ take: Take, of node: HTMLNode) -> String? {
         switch take {
-        case .text: return node.text
+        // A script is selected for what it holds (JSON, read with `json`): its text is skipped elsewhere.
+        case .text: return node.name == "script" ? node.childText : node.text
         case .lines: return node.blockText
         case .html: return Sanitizer.sanitize(node)
         case .attribute(let name): return node.attribute(name).map(TextNormalizer.collapse)
@@ -192,13 +217,13 @@ struct FieldTarget {
     mutating func prefetch(_ fields: [(String, FieldSpec)]) {
         var selectors: [Selector] = []
         var seen: Set<ObjectIdentifier> = []
-        func collect(_ spec: FieldSpec) {
-            for choice in spec.choices {
-                if let selector = choice.selector, seen.insert(ObjectIdentifier(selector)).inserted { selectors.append(selector) }
+        for (_, spec) in fields {
+            for inner in spec.allSpecs {
+                for choice in inner.choices {
+                    if let selector = choice.selector, seen.insert(ObjectIdentifier(selector)).inserted { selectors.append(selector) }
+                }
             }
-            spec.alternatives.forEach(collect)
         }
-        for (_, spec) in fields { collect(spec) }
         for (selector, match) in zip(selectors, Selector.firsts(selectors, on: element)) { firsts[ObjectIdentifier(selector)] = .some(match) }
     }
 

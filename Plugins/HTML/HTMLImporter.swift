@@ -23,6 +23,9 @@ public struct HTMLImporter: Importer, Sendable {
             ImporterOption("key", type: "field spec", help: "what identifies an item across runs (default: link, url, or title and date)"),
             ImporterOption("section", type: "string", help: "School Info section when no heading points to one"),
             ImporterOption("maxItems", type: "number", help: "stop after this many items (default 5000)"),
+            ImporterOption(
+                "xml", type: "boolean",
+                help: "read the pages as XML (a CMS export or a feed that is not RSS or Atom): <link> and other elements HTML keeps empty keep their text"),
             ImporterOption("year", type: "number", help: "the year of dates written without one (e.g. 2022, or \"October 2022 – June 2023\")"),
             ImporterOption(
                 "yearFrom", type: "selector",
@@ -48,6 +51,8 @@ public struct HTMLImporter: Importer, Sendable {
     let yearSelector: Selector?
     /// `yearFrom: "url"`: the year is in the page's address (`/2026-meeting-materials`).
     let yearFromURL: Bool
+    /// `xml`: pages are parsed as XML, not HTML.
+    let xml: Bool
     /// Every heading, to tell a reviewer when a guessed year disagrees with the page.
     static let anyHeading = try? Selector("h1, h2, h3, h4, h5, h6")
 
@@ -87,6 +92,7 @@ public struct HTMLImporter: Importer, Sendable {
             throw source.error("options.yearFrom", "must be a selector (\"h2.month\") or true (the nearest heading)")
         }
         try source.checkYearOption()
+        xml = try source.boolOption("xml", default: false)
         try MappedFields.check(Set((fields + detailFields).map(\.0)), source: source)
         let splitByPattern: Bool = { if case .pattern? = split { return true } else { return false } }()
         try FieldShape.checkReferences(fields.map { ($0.0, $0.1.readsFields, $0.1.usesGroups) }, path: "options.fields", splitByPattern: splitByPattern, source: source)
@@ -132,6 +138,12 @@ public struct HTMLImporter: Importer, Sendable {
             }
         default:
             throw source.error("options.item", "is required: a CSS selector matching one element per item", fix: "e.g. \"item\": \"article.news\", or {\"select\": \"div.schedule p\", \"split\": \"lines\"}")
+        }
+        if let at = Selector.attributeSplit(selectorText) {
+            let attribute = selectorText[selectorText.index(after: at)...]
+            throw source.error(
+                "options.item", "'\(selectorText)' reads an attribute (@\(attribute)), and an item is an element",
+                fix: "for a list of items kept as JSON in it, use the json importer with \"from\": \"\(selectorText)\"; for one value, read it in a field, with \"json\": PATH for JSON")
         }
         do { return (try Selector.compiled(selectorText), split) } catch let error as TimeTrackError { throw source.error("options.item", error.message, fix: error.fix) }
     }
@@ -336,6 +348,7 @@ public struct HTMLImporter: Importer, Sendable {
                 freshListings.append((page, listing))
                 // A charset declaration the bytes contradict (noted when the page is read afresh).
                 if let note = read.encodingNote { result.problems.append(ImportProblem(.warning, note, location: url.absoluteString)) }
+                if !xml, pageNumber == 1, let note = HTMLImporter.xmlReadAsHTML(page.data) { result.problems.append(ImportProblem(.warning, note, location: url.absoluteString)) }
             }
             let publicURL = URL(string: listing.pageURL) ?? page.url
             listings.append((url, publicURL, pageNumber))
@@ -581,7 +594,7 @@ public struct HTMLImporter: Importer, Sendable {
 
     /// Parses a listing page: each item's field values, the next page, how many elements matched.
     func readListing(_ page: FetchedPage, publicURL: URL, normalizer: Normalizer) throws -> (listing: ListingMemo, encodingNote: String?) {
-        let document = try HTMLDocument(data: page.data, url: publicURL, declaredCharset: page.charset)
+        let document = try parse(page, url: publicURL)
         let headings = FieldTarget.headings(document, headingSelectors)
         // A table's header rows (only <th> cells) are no items: a selector like `table tr`
         // matches them, and each was an error that ended every run `partial`.
@@ -604,6 +617,20 @@ public struct HTMLImporter: Importer, Sendable {
         var inputs = FieldInputs(page: publicURL.absoluteString, text: { "" })
         let next = self.next.flatMap { $0.value(FieldTarget(element: document.root), &inputs) }.flatMap { document.resolve($0) }
         return (ListingMemo(entries: entries, next: next, matched: elements.count, pageURL: publicURL.absoluteString), document.encodingNote)
+    }
+
+    /// A page as the definition reads it: HTML, or with `xml`, XML.
+    func parse(_ page: FetchedPage, url: URL) throws -> HTMLDocument {
+        if xml { return try HTMLDocument(xml: page.data, url: url) }
+        return try HTMLDocument(data: page.data, url: url, declaredCharset: page.charset)
+    }
+
+    /// What to say when an XML document (not XHTML) is read as HTML: HTML empties `<link>` and
+    /// a few other elements, so fields read from them come out empty without a word.
+    static func xmlReadAsHTML(_ data: Data) -> String? {
+        let head = String(decoding: data.prefix(512), as: UTF8.self).drop { $0 == "\u{FEFF}" || $0.isWhitespace }
+        guard head.hasPrefix("<?xml"), !head.lowercased().contains("<html"), !head.lowercased().contains("<!doctype html") else { return nil }
+        return "the page is XML, read as HTML: <link> and other elements HTML keeps empty lose their text; add \"xml\": true to the options"
     }
 
     /// Whether `element` is a table row of header cells only.
@@ -665,7 +692,7 @@ public struct HTMLImporter: Importer, Sendable {
 
     /// Parses a detail page: the detail fields' values.
     func readDetail(_ page: FetchedPage) throws -> [String: String] {
-        let document = try HTMLDocument(data: page.data, url: page.url, declaredCharset: page.charset)
+        let document = try parse(page, url: page.url)
         var raw = RawItem()
         var target = FieldTarget(element: document.root, headings: FieldTarget.headings(document, headingSelectors))
         target.prefetch(detailFields)

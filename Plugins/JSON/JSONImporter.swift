@@ -26,6 +26,9 @@ public struct JSONImporter: Importer, Sendable {
             ImporterOption("maxItems", type: "number", help: "stop after this many items (default 5000)"),
             ImporterOption("section", type: "string", help: "School Info section when no field gives one"),
             ImporterOption("year", type: "number", help: "the year of dates written without one"),
+            ImporterOption(
+                "from", type: "selector",
+                help: "the JSON is inside an HTML page: the element that holds it, and the attribute (\"script#__NEXT_DATA__\", \"input#calendar-data@value\")"),
         ])
 
     let source: SourceDefinition
@@ -37,6 +40,8 @@ public struct JSONImporter: Importer, Sendable {
     let pageParam: (name: String, start: Int)?
     let maxPages: Int
     let maxItems: Int
+    /// `from`: the element of an HTML page that holds the JSON, and the attribute (nil: its text).
+    let embedded: (selector: Selector, attribute: String?)?
 
     public init(source: SourceDefinition) throws {
         self.source = source
@@ -89,6 +94,39 @@ public struct JSONImporter: Importer, Sendable {
         maxItems = try source.intOption("maxItems", default: 5000, range: 1...100_000)
         try source.checkYearOption()
         try MappedFields.check(Set(fields.map(\.0)), source: source)
+        embedded = try JSONImporter.embedded(options["from"], source: source)
+    }
+
+    /// Reads `from`: a selector, and after an '@', the attribute that holds the JSON.
+    static func embedded(_ value: JSONValue?, source: SourceDefinition) throws -> (selector: Selector, attribute: String?)? {
+        guard let value else { return nil }
+        guard var text = value.stringValue?.trimmingCharacters(in: .whitespaces), !text.isEmpty else {
+            throw source.error("options.from", "must be a selector, like \"script#__NEXT_DATA__\" or \"input#events@value\"")
+        }
+        var attribute: String?
+        if let at = Selector.attributeSplit(text) {
+            attribute = String(text[text.index(after: at)...]).lowercased()
+            text = String(text[..<at])
+            guard attribute?.isEmpty == false else { throw source.error("options.from", "ends with '@': name the attribute that holds the JSON, like @value") }
+        }
+        do { return (try Selector.compiled(text), attribute) } catch let error as TimeTrackError { throw source.error("options.from", error.message, fix: error.fix) }
+    }
+
+    /// The JSON text of a page: the page itself, or with `from`, what the element holds.
+    func jsonData(_ page: FetchedPage, url: URL) throws -> Data {
+        guard let embedded else { return page.data }
+        let document = try HTMLDocument(data: page.data, url: url, declaredCharset: page.charset)
+        guard let node = document.root.first(embedded.selector) else {
+            throw TimeTrackError(
+                .parse, "options.from '\(embedded.selector.source)' matched nothing on the page", fix: "open the page's source and name the element that holds the JSON",
+                context: ["url": url.absoluteString])
+        }
+        let text = embedded.attribute.map { node.attribute($0) ?? "" } ?? node.childText
+        guard !text.isEmpty else {
+            throw TimeTrackError(
+                .parse, "options.from '\(embedded.selector.source)' found an element with no \(embedded.attribute.map { "attribute \($0)" } ?? "text")", context: ["url": url.absoluteString])
+        }
+        return Data(text.utf8)
     }
 
     public func run(_ context: ImportContext) throws -> ImportResult {
@@ -111,7 +149,7 @@ public struct JSONImporter: Importer, Sendable {
                 break
             }
             result.pagesFetched += 1
-            let document = try JSONImporter.decode(page, url: current)
+            let document = try JSONImporter.decode(page, data: try jsonData(page, url: current), url: current)
             let found = JSONImporter.itemsFound(items, in: document)
             if found.isEmpty {
                 if pageNumber == 1 || pageParam == nil { result.problems.append(ImportProblem(.warning, JSONImporter.nothingFound(items, in: document), location: current.absoluteString)) }
@@ -204,9 +242,9 @@ public struct JSONImporter: Importer, Sendable {
     }
 
     /// The page as JSON, or an error saying what it is instead.
-    static func decode(_ page: FetchedPage, url: URL) throws -> JSONValue {
+    static func decode(_ page: FetchedPage, data: Data, url: URL) throws -> JSONValue {
         do {
-            return try JSONValue(parsing: page.data)
+            return try JSONValue(parsing: data)
         } catch {
             let head = String(decoding: page.data.prefix(300), as: UTF8.self).lowercased()
             let what = head.contains("<html") || head.contains("<!doctype") ? "this is an HTML page, not JSON" : "this is not JSON (or it is cut short): \(error)"
@@ -252,6 +290,8 @@ struct JSONFieldSpec: Sendable, CustomStringConvertible {
     var alternatives: [JSONFieldSpec] = []
     var exists = false
     var shape = FieldShape()
+    /// The values the field is built from (`parts`), by the names the template places.
+    var parts: [(name: String, spec: JSONFieldSpec)] = []
 
     init(_ value: JSONValue, field: String, source: SourceDefinition) throws {
         func path(_ text: String, at: String) throws -> JSONPath {
@@ -277,7 +317,14 @@ struct JSONFieldSpec: Sendable, CustomStringConvertible {
             }
             exists = object["exists"]?.boolValue ?? false
             shape = try FieldShape(object, field: field, source: source)
-            if paths.isEmpty && !shape.givesOwnValue { throw source.error(field, "needs select, value or then") }
+            switch object["parts"] {
+            case .array(let list)?:
+                parts = try list.enumerated().map { (String($0.offset + 1), try JSONFieldSpec($0.element, field: "\(field).parts[\($0.offset)]", source: source)) }
+            case .object(let named)?:
+                parts = try named.keys.sorted().map { name in (name, try JSONFieldSpec(named[name] ?? .null, field: "\(field).parts.\(name)", source: source)) }
+            default: break
+            }
+            if paths.isEmpty && !shape.givesOwnValue && parts.isEmpty { throw source.error(field, "needs select, value, then or parts") }
         default:
             throw source.error(field, "must be a path string, a list of paths, or an object with select")
         }
@@ -285,9 +332,9 @@ struct JSONFieldSpec: Sendable, CustomStringConvertible {
 
     var description: String { alternatives.isEmpty ? paths.map(\.description).joined() : "[" + alternatives.map(\.description).joined(separator: ", ") + "]" }
 
-    var readsFields: [String] { (shape.readsField.map { [$0] } ?? []) + alternatives.flatMap(\.readsFields) }
-    /// Whether it or an alternative reads split groups (a JSON item is never split).
-    var usesGroups: Bool { shape.usesGroups || alternatives.contains(where: \.usesGroups) }
+    var readsFields: [String] { (shape.readsField.map { [$0] } ?? []) + alternatives.flatMap(\.readsFields) + parts.flatMap(\.spec.readsFields) }
+    /// Whether it, an alternative or a part reads split groups (a JSON item is never split).
+    var usesGroups: Bool { shape.usesGroups || alternatives.contains(where: \.usesGroups) || parts.contains { $0.spec.usesGroups } }
 
     func value(_ item: JSONValue, document: JSONValue, _ inputs: inout FieldInputs) -> String? {
         if !alternatives.isEmpty {
@@ -296,17 +343,27 @@ struct JSONFieldSpec: Sendable, CustomStringConvertible {
             }
             return nil
         }
-        return shape.value(&inputs) {
-            for path in paths {
-                let found = path.first(path.fromDocument ? document : item)
-                if exists {
-                    if let found, found != .null { return "true" }
-                    continue
-                }
-                if let text = found.flatMap(JSONFieldSpec.text), !text.isEmpty { return text }
-            }
-            return nil
+        if !parts.isEmpty {
+            var values: [String: String] = [:]
+            for (name, spec) in parts { values[name] = spec.value(item, document: document, &inputs) }
+            let selected = paths.isEmpty ? nil : read(item, document: document)
+            let composed = shape.compose(values, value: selected, page: inputs.page, groups: inputs.groups)
+            return shape.value(&inputs) { composed }
         }
+        return shape.value(&inputs) { read(item, document: document) }
+    }
+
+    /// What the paths find: the first that gives a value (with `exists`, "true").
+    func read(_ item: JSONValue, document: JSONValue) -> String? {
+        for path in paths {
+            let found = path.first(path.fromDocument ? document : item)
+            if exists {
+                if let found, found != .null { return "true" }
+                continue
+            }
+            if let text = found.flatMap(JSONFieldSpec.text), !text.isEmpty { return text }
+        }
+        return nil
     }
 
     /// A value as text (`JSONPath.text`).

@@ -256,3 +256,77 @@ import TimeTrackKit
         }
     }
 }
+
+/// JSON kept inside an HTML page (`from`), and fields built from several values (`parts`)
+/// (issue 34: a hidden `<input value=…>` could not be reached; titles came out ambiguous).
+@Suite struct EmbeddedJSONTests {
+    /// A Next.js site: the page's data in a script, the events under props.pageProps.
+    static let nextPage = """
+        <!DOCTYPE html><html><head><title>Events | Cedar Ridge Schools</title></head><body>
+        <div id="__next"><h1>Events</h1><p>Loading…</p></div>
+        <script id="__NEXT_DATA__" type="application/json">{"props":{"pageProps":{"events":[
+          {"id":"evt_101","title":"Board Regular Meeting","startsAt":"2026-10-13T18:00:00-05:00","venue":{"name":"Board Room"},"school":"District Office","url":"/events/evt_101"},
+          {"id":"evt_102","title":"Band Concert","startsAt":"2026-10-15T19:00:00-05:00","venue":{"name":"Auditorium"},"school":"Cedar Ridge High","url":"/events/evt_102"}
+        ]}},"page":"/events","buildId":"a1b2c3"}</script>
+        </body></html>
+        """
+
+    @Test func itemsFromAScriptAndTitlesFromTwoValues() throws {
+        let folder = try TemporaryDirectory("embedded-json")
+        defer { folder.remove() }
+        try folder.write("events.html", Self.nextPage)
+        try folder.write(
+            "next-events.json",
+            #"""
+            { "id": "next-events", "importer": "json", "kind": "event", "url": "events.html", "baseURL": "https://www.cedarridge.example/events", "timeZone": "America/Chicago",
+              "options": { "from": "script#__NEXT_DATA__", "items": "props.pageProps.events",
+                "fields": { "title": { "parts": { "school": "school", "what": "title" }, "template": "{school}: {what}" }, "start": "startsAt",
+                            "location": "venue.name", "link": "url" } } }
+            """#)
+        let result = try ImporterFixtures.extract("next-events", folder: folder.url)
+        #expect(result.problems.isEmpty, "\(result.problems)")
+        #expect(result.items.map(\.key) == ["id:evt_101", "id:evt_102"])
+        #expect(
+            result.events.map { [$0.title, isoString($0.start, "America/Chicago") ?? "-", $0.locationName ?? "-", $0.link ?? "-"] } == [
+                ["District Office: Board Regular Meeting", "2026-10-13T18:00:00-05:00", "Board Room", "https://www.cedarridge.example/events/evt_101"],
+                ["Cedar Ridge High: Band Concert", "2026-10-15T19:00:00-05:00", "Auditorium", "https://www.cedarridge.example/events/evt_102"],
+            ])
+    }
+
+    @Test func itemsFromAHiddenInputsValue() throws {
+        let folder = try TemporaryDirectory("embedded-input")
+        defer { folder.remove() }
+        try folder.write(
+            "closings.html",
+            """
+            <form id="closings"><input type="hidden" id="closings-data" name="closings"
+              value="[{&quot;name&quot;:&quot;Lincoln Elementary&quot;,&quot;status&quot;:&quot;Two-hour delay&quot;,&quot;posted&quot;:&quot;2026-01-12 06:05&quot;},{&quot;name&quot;:&quot;Central High&quot;,&quot;posted&quot;:&quot;2026-01-12 06:10&quot;}]"></form>
+            """)
+        try folder.write(
+            "closings-def.json",
+            #"""
+            { "id": "closings-def", "importer": "json", "kind": "announcement", "url": "closings.html", "baseURL": "https://www.district.example/closings", "timeZone": "America/New_York",
+              "options": { "from": "input#closings-data@value",
+                "fields": { "title": { "parts": ["name", "status"], "join": " — " }, "date": "posted" } } }
+            """#)
+        let result = try ImporterFixtures.extract("closings-def", folder: folder.url)
+        #expect(result.problems.isEmpty, "\(result.problems)")
+        #expect(result.announcements.map(\.title) == ["Lincoln Elementary — Two-hour delay", "Central High"])
+        #expect(result.announcements.map { isoString($0.publishedAt, "America/New_York") } == ["2026-01-12T06:05:00-05:00", "2026-01-12T06:10:00-05:00"])
+    }
+
+    @Test func aFromThatFindsNothingSaysSo() throws {
+        let folder = try TemporaryDirectory("embedded-missing")
+        defer { folder.remove() }
+        try folder.write("page.html", "<html><body><p>No data here</p></body></html>")
+        try folder.write(
+            "missing-def.json",
+            #"{ "id": "missing-def", "importer": "json", "kind": "announcement", "url": "page.html", "timeZone": "UTC", "options": { "from": "script#__NEXT_DATA__", "fields": { "title": "title" } } }"#
+        )
+        #expect {
+            _ = try ImporterFixtures.extract("missing-def", folder: folder.url)
+        } throws: { error in
+            "\(error)".contains("options.from 'script#__NEXT_DATA__' matched nothing")
+        }
+    }
+}

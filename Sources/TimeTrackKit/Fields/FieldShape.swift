@@ -109,7 +109,7 @@ public struct FieldInputs {
 /// `pattern` keeps its first group (or the whole match) and `template` puts the result in
 /// `{value}`, with `{page}` the page's URL and `{1}`…`{9}` the split pattern's groups.
 public struct FieldShape: Sendable {
-    public static let keys = ["pattern", "template", "value", "when", "then", "else", "group"]
+    public static let keys = ["pattern", "template", "value", "when", "then", "else", "group", "parts", "join"]
 
     public var pattern: SafePattern?
     public var template: String?
@@ -119,6 +119,11 @@ public struct FieldShape: Sendable {
     public var otherwise: String?
     /// 1-based group of the pattern that split the item.
     public var group: Int?
+    /// The names of the values the field is built from (`parts`), in the order they are joined;
+    /// the importer's spec reads each one. Empty: the field reads one value.
+    public var parts: [String] = []
+    /// What joins a list of parts (`"parts": [A, B]`), when no template places them.
+    public var join = " "
 
     public init() {}
 
@@ -152,10 +157,137 @@ public struct FieldShape: Sendable {
         if condition == nil, then != nil || otherwise != nil {
             throw source.error(field, "has then/else without when", fix: "add \"when\": {\"contains\": \"...\"}")
         }
+        try readParts(object, field: field, source: source)
         if let g = object["group"] {
             guard let n = g.numberValue, n.isFinite, n.rounded() == n, (1...9).contains(n) else { throw source.error("\(field).group", "must be a group number from 1 to 9") }
             group = Int(n)
         }
+    }
+
+    /// Reads `parts` (their names: the importer reads the specs) and `join`, and checks that a
+    /// template places only parts it has.
+    mutating func readParts(_ object: [String: JSONValue], field: String, source: SourceDefinition) throws {
+        switch object["parts"] {
+        case nil:
+            if object["join"] != nil { throw source.error("\(field).join", "joins parts, and the field has none", fix: "add \"parts\": [SPEC, SPEC]") }
+            return
+        case .array(let list)?:
+            guard list.count >= 2 else { throw source.error("\(field).parts", "needs two or more values to combine") }
+            parts = list.indices.map { String($0 + 1) }
+        case .object(let named)?:
+            guard !named.isEmpty else { throw source.error("\(field).parts", "needs at least one named value") }
+            guard let template else {
+                throw source.error("\(field).parts", "names its parts, so it needs a template that places them", fix: "e.g. \"template\": \"{\(named.keys.sorted()[0])} — {value}\"")
+            }
+            for name in named.keys where name.isEmpty || name.contains(where: { !($0.isLetter || $0.isNumber || $0 == "_") }) || ["value", "page"].contains(name) {
+                throw source.error("\(field).parts.\(name)", "is not a part name: use letters, digits and _, other than value and page")
+            }
+            parts = named.keys.sorted()
+            for placed in FieldShape.placeholders(template) where !parts.contains(placed) && !["value", "page"].contains(placed) && Int(placed) == nil {
+                throw source.error("\(field).template", "places {\(placed)}, which is not one of its parts", fix: "name one of " + parts.map { "{\($0)}" }.joined(separator: ", "))
+            }
+        default:
+            throw source.error("\(field).parts", "must be a list of values to join, or an object of named values for the template")
+        }
+        if let j = object["join"] {
+            guard let text = j.stringValue, case .array? = object["parts"] else {
+                throw source.error("\(field).join", "must be a string, and joins a list of parts (named parts are placed by the template)")
+            }
+            join = text
+        }
+    }
+
+    /// The names inside braces in a template: `{row} — {text}` → row, text.
+    static func placeholders(_ template: String) -> [String] {
+        var out: [String] = []
+        var current: String?
+        for character in template {
+            if character == "{" {
+                current = ""
+            } else if character == "}", let name = current {
+                out.append(name)
+                current = nil
+            } else if current != nil {
+                current?.append(character)
+            }
+        }
+        return out
+    }
+
+    /// A field's value built from its parts (`values`, by part name; nil or empty: the part gave
+    /// nothing): placed by the template, or joined. A part that gave nothing is left out, with
+    /// the separator and any brackets it leaves empty; nil when no part gave a value.
+    public func compose(_ values: [String: String], value: String?, page: String, groups: [String?]) -> String? {
+        let given = parts.filter { !(values[$0] ?? "").isEmpty }
+        guard !given.isEmpty else { return nil }
+        guard let template else { return given.compactMap { values[$0] }.joined(separator: join) }
+        var out = ""
+        var pendingLiteral = ""
+        var wroteValue = false
+        var current: String?
+        // A bracket opened before a part that gave nothing: its closing one goes too.
+        var dropClose = false
+        func place(_ text: String?) {
+            guard let text, !text.isEmpty else {
+                let kept = FieldShape.unbracketed(pendingLiteral)
+                dropClose = pendingLiteral.dropFirst(kept.count).contains { $0 == "(" || $0 == "[" }
+                pendingLiteral = kept
+                return
+            }
+            out += wroteValue || !out.isEmpty ? pendingLiteral : FieldShape.leadingKept(pendingLiteral)
+            out += text
+            pendingLiteral = ""
+            wroteValue = true
+        }
+        for character in template {
+            if character == "{" {
+                current = ""
+            } else if character == "}", let name = current {
+                current = nil
+                switch name {
+                case "value": place(value)
+                case "page": place(page)
+                default:
+                    if let number = Int(name), (1...9).contains(number) {
+                        place(groups.indices.contains(number - 1) ? groups[number - 1] : nil)
+                    } else {
+                        place(values[name])
+                    }
+                }
+            } else if current != nil {
+                current?.append(character)
+            } else if dropClose && (character == ")" || character == "]") {
+                dropClose = false
+            } else {
+                if character != " " { dropClose = false }
+                pendingLiteral.append(character)
+            }
+        }
+        if wroteValue { out += FieldShape.trailingKept(pendingLiteral) }
+        return TextNormalizer.collapse(out)
+    }
+
+    /// Literal text before a placeholder that gave nothing: a separator goes with it, an
+    /// opening bracket it would leave empty goes too.
+    static func unbracketed(_ literal: String) -> String {
+        var kept = literal
+        while let last = kept.last, " -–—:|,/([".contains(last) { kept.removeLast() }
+        return kept
+    }
+
+    /// Text before the first value: only words stay (a leading separator goes).
+    static func leadingKept(_ literal: String) -> String {
+        var kept = Substring(literal)
+        while let first = kept.first, " -–—:|,/)]".contains(first) { kept.removeFirst() }
+        return String(kept)
+    }
+
+    /// Text after the last value: a separator left hanging goes, a closing bracket stays only
+    /// when its opening one was written.
+    static func trailingKept(_ literal: String) -> String {
+        var kept = literal
+        while let last = kept.last, " -–—:|,/".contains(last) { kept.removeLast() }
+        return kept
     }
 
     /// Whether the spec reads the groups of a split pattern (`group`, or `{1}`…`{9}` in its template).
@@ -232,7 +364,7 @@ public struct FieldShape: Sendable {
             guard let captured = pattern.firstCapture(in: value) else { return nil }
             value = captured
         }
-        if let template {
+        if let template, parts.isEmpty {
             var out = template.replacingOccurrences(of: "{value}", with: value).replacingOccurrences(of: "{page}", with: inputs.page)
             for (index, group) in inputs.groups.prefix(9).enumerated() { out = out.replacingOccurrences(of: "{\(index + 1)}", with: group ?? "") }
             value = out

@@ -89,6 +89,18 @@ public struct HTMLNode {
         "footer", "blockquote", "pre", "dd", "dt", "figure", "figcaption", "hr",
     ]
 
+    /// The text of the node's own text children, as written (a `<script>`'s JSON, which `text`
+    /// skips), without collapsing spaces.
+    public var childText: String {
+        var out = ""
+        var child = raw.pointee.children
+        while let node = child {
+            if node.pointee.type == XML_TEXT_NODE || node.pointee.type == XML_CDATA_SECTION_NODE, let content = node.pointee.content { out += String(cString: content) }
+            child = node.pointee.next
+        }
+        return out
+    }
+
     /// Concatenated text, iteratively (deep trees cannot overflow the stack).
     func rawText(blocks: Bool) -> String {
         var out = ""

@@ -167,6 +167,25 @@ func nextElementSibling(_ node: xmlNodePtr) -> xmlNodePtr? { firstElement(from: 
 func previousElementSibling(_ node: xmlNodePtr) -> xmlNodePtr? { firstElement(from: node.pointee.prev) { $0.pointee.prev } }
 
 /// Bytes compared without copies.
+extension Selector {
+    /// The last '@' outside brackets, which splits a selector from what to take of the element
+    /// it matches (`"input#events@value"`, `"a@href"`); nil when there is none.
+    public static func attributeSplit(_ text: String) -> String.Index? {
+        var depth = 0
+        var split: String.Index?
+        let bytes = text.utf8
+        for index in bytes.indices {
+            switch bytes[index] {
+            case UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "]"): depth -= 1
+            case UInt8(ascii: "@") where depth == 0: split = index
+            default: break
+            }
+        }
+        return split
+    }
+}
+
 @inline(__always) func equalBytes(_ c: UnsafePointer<xmlChar>?, _ bytes: [UInt8], caseInsensitive: Bool = false) -> Bool {
     guard let c else { return bytes.isEmpty }
     var i = 0
