@@ -380,6 +380,7 @@ public struct HTMLImporter: Importer, Sendable {
             }
             pageURL = listing.next.flatMap(URL.init(string:))
         }
+        if let pageURL, pageNumber >= maxPages, !visited.contains(pageURL.absoluteString) { result.nextPageNotRead = pageURL.absoluteString }
         let memo = context.items
         if memo != nil {
             for index in raws.indices where raws[index].listingDigest == nil && !raws[index].byDigest {

@@ -72,4 +72,64 @@ import Testing
         #expect(items.first?["title"] as? String == "Book Fair Next Week")
         #expect((items.first?["publishedAt"] as? String)?.hasPrefix("2026-10-05") == true, "\(items.first ?? [:])")
     }
+
+    /// A district site on a test server (127.0.0.1): a listing of two pages, each item with a
+    /// page of its own.
+    static func newsSite() throws -> TestHTTPServer {
+        let server = try TestHTTPServer()
+        func listing(_ items: [(String, String)], next: String?) -> String {
+            let cards = items.map { "<article class=\"post\"><h2><a href=\"/news/\($0.0)\">\($0.1)</a></h2></article>" }.joined()
+            return "<html><body><main>\(cards)</main>" + (next.map { "<nav class=\"pager\"><a class=\"next\" href=\"\($0)\">Next ›</a></nav>" } ?? "") + "</body></html>"
+        }
+        server.route("/news", .html(listing([("book-fair", "Book Fair"), ("picture-day", "Picture Day")], next: "/news?page=2")))
+        server.route("/news?page=2", .html(listing([("pta", "PTA Meeting")], next: nil)))
+        for (slug, date) in [("book-fair", "2026-10-05"), ("picture-day", "2026-10-12"), ("pta", "2026-10-20")] {
+            server.route("/news/\(slug)", .html("<html><body><article><time datetime=\"\(date)T08:00:00-05:00\">\(date)</time><div class=\"body\"><p>About \(slug).</p></div></article></body></html>"))
+        }
+        return server
+    }
+
+    @Test func aPrivateAddressNextPagesAndDetailPagesFromTheShell() throws {
+        let server = try Self.newsSite()
+        defer { server.stop() }
+        let dir = try TemporaryDirectory("try-web")
+        defer { dir.remove() }
+        let imports = dir.path("imports")
+        let store = dir.path("t.sqlite")
+        // The imports folder's settings hold for the shell too (no pause between requests here).
+        try dir.write("imports/_settings.json", #"{"requestDelay": 0}"#)
+        // Refused as any source on a private address is, with the way to allow it named.
+        let refused = try Binaries.run("timetrack-admin", ["--store", store, "--imports", imports, "try", server.base + "/news"], stdin: "done\n")
+        #expect(refused.status != 0 && refused.stderr.contains("--allow-private"), "\(refused.stdout)\(refused.stderr)")
+
+        let pty = try PseudoTerminal(
+            Binaries.path("timetrack-admin"), ["--store", store, "--imports", imports, "try", server.base + "/news", "--zone", "America/Chicago", "--allow-private"],
+            environment: ["TIMETRACK_HISTORY": dir.path("history")])
+        #expect(pty.expect("try> ") != nil, "\(pty.transcript)")
+        pty.send("item article.post\r")
+        pty.send("field title=h2 a\r")
+        #expect(pty.expect("2 items, 0 problems") != nil, "\(pty.transcript)")
+        pty.send("field link=h2 a@href\r")
+        #expect(pty.expect("try> ") != nil)
+        pty.send("field next=a.next@href\r")
+        #expect(pty.expect("next is not a field but an option of its own") != nil, "\(pty.transcript)")
+        pty.send("next a.next@href\r")
+        #expect(pty.expect("next page: \(server.base)/news?page=2") != nil, "\(pty.transcript)")
+        pty.send("detail date=time@datetime\r")
+        #expect(pty.expect("date: 2026-10-05") != nil, "\(pty.transcript)")
+        pty.send("save lincoln-web\r")
+        #expect(pty.expect("saved ") != nil, "\(pty.transcript)")
+        pty.send("done\r")
+        #expect(pty.waitForExit() == 0, "\(pty.transcript)")
+
+        let definition = try String(contentsOfFile: imports + "/lincoln-web.json", encoding: .utf8)
+        #expect(definition.contains("\"allowPrivateNetwork\" : true") && definition.contains("\"enabled\" : false"), "\(definition)")
+        #expect(definition.contains("\"next\" : \"a.next@href\"") && definition.contains("\"detail\""), "\(definition)")
+        // The saved definition reads both pages and every item's own page.
+        let extracted = try Binaries.run("timetrack-admin", ["--store", store, "--imports", imports, "--json", "extract", "lincoln-web"])
+        #expect(extracted.status == 0, "\(extracted.stderr)")
+        let items = ((try JSONSerialization.jsonObject(with: Data(extracted.stdout.utf8)) as? [String: Any])?["items"] as? [[String: Any]] ?? []).compactMap { $0["fields"] as? [String: Any] }
+        #expect(items.compactMap { $0["title"] as? String } == ["Book Fair", "Picture Day", "PTA Meeting"])
+        #expect(items.compactMap { ($0["publishedAt"] as? String)?.prefix(10) } == ["2026-10-05", "2026-10-12", "2026-10-20"], "\(items)")
+    }
 }

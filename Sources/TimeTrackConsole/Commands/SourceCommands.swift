@@ -202,7 +202,8 @@ extension Console {
             guard let zone = TimeZone(identifier: args.option("zone") ?? TimeZone.current.identifier) else { throw TimeTrackError(.usage, "extract: --zone is not a time zone", fix: "e.g. --zone America/Denver") }
             guard args.option("item") != nil else { throw TimeTrackError(.usage, "extract \(word): a page needs --item SEL and --field title=SEL", fix: "or explore it with `try \(word)`") }
             let local = !word.contains("://")
-            object = Trial.definitionObject(id: "extract", target: local ? URL(fileURLWithPath: word).standardizedFileURL.lastPathComponent : word, kind: kind, zone: zone, baseURL: nil, item: nil, fields: [:])
+            object = Trial.object(id: "extract", target: local ? URL(fileURLWithPath: word).standardizedFileURL.lastPathComponent : word, kind: kind, zone: zone, baseURL: nil, allowPrivate: false)
+            object["options"] = .object(["fields": .object([:])])
             file = local ? URL(fileURLWithPath: word).standardizedFileURL.deletingLastPathComponent().appendingPathComponent("extract.json").path : (session.importsPath as NSString).appendingPathComponent("extract.json")
         } else {
             let source = try session.source(word)

@@ -4,85 +4,6 @@ import TimeTrackExport
 import TimeTrackImport
 import TimeTrackKit
 
-/// A selector shell, as `scrapy shell` is for Scrapy: load a page once, try selectors and field
-/// specs against it, see the items the html importer makes of them, save the definition.
-final class Trial {
-    /// Where the page came from (a URL, or a file's path), and its bytes saved for re-reading.
-    let target: String
-    let saved: String
-    let document: HTMLDocument
-    var kind: ItemKind
-    var zone: TimeZone
-    var item: JSONValue?
-    var fields: [String: JSONValue] = [:]
-    /// The page's public URL, which its relative links resolve against (a URL target is its own).
-    let baseURL: String?
-    let folder: TemporaryFolder
-
-    init(target: String, kind: ItemKind, zone: TimeZone, baseURL: String?, session: Session) throws {
-        self.target = target
-        self.baseURL = baseURL
-        self.kind = kind
-        self.zone = zone
-        folder = try TemporaryFolder()
-        let data: Data
-        if let url = URL(string: target), ["http", "https"].contains(url.scheme?.lowercased() ?? "") {
-            let probe = try Trial.definition(target: target, kind: kind, zone: zone, baseURL: nil, item: nil, fields: [:], file: folder.path + "/probe.json")
-            data = try session.webClient(for: probe, cache: nil).get(url, maxBytes: 20_000_000).data
-        } else {
-            guard let bytes = FileManager.default.contents(atPath: target) else {
-                throw TimeTrackError(.notFound, "try: no page at '\(target)'", fix: "give an http(s) URL or the path of a saved page")
-            }
-            data = bytes
-        }
-        saved = folder.path + "/page.html"
-        try data.write(to: URL(fileURLWithPath: saved))
-        document = try HTMLDocument(data: data, url: baseURL.flatMap(URL.init(string:)) ?? URL(string: target).flatMap { $0.scheme == nil ? nil : $0 } ?? URL(fileURLWithPath: target))
-    }
-
-    /// The definition built so far, as JSON.
-    static func definitionObject(id: String, target: String, kind: ItemKind, zone: TimeZone, baseURL: String?, item: JSONValue?, fields: [String: JSONValue]) -> [String: JSONValue] {
-        var options: [String: JSONValue] = ["fields": .object(fields)]
-        if let item { options["item"] = item }
-        var object: [String: JSONValue] = [
-            "id": .string(id), "importer": .string("html"), "kind": .string(kind.rawValue), "url": .string(target), "timeZone": .string(zone.identifier), "options": .object(options),
-        ]
-        if let baseURL {
-            object["baseURL"] = .string(baseURL)
-        } else if let url = URL(string: target), url.scheme != nil {
-            object["baseURL"] = .string(target)
-        }
-        return object
-    }
-
-    static func definition(target: String, kind: ItemKind, zone: TimeZone, baseURL: String?, item: JSONValue?, fields: [String: JSONValue], file: String) throws -> SourceDefinition {
-        try SourceDefinition.parse(definitionObject(id: "try", target: target, kind: kind, zone: zone, baseURL: baseURL, item: item, fields: fields), file: file)
-    }
-
-    /// What the html importer makes of the page with the definition so far.
-    func extract(session: Session) throws -> ImportResult {
-        let source = try Trial.definition(target: target, kind: kind, zone: zone, baseURL: baseURL, item: item, fields: fields, file: folder.path + "/try.json")
-        return try ImportPipeline(importsRoot: URL(fileURLWithPath: folder.path)).extract(source, file: saved)
-    }
-
-    /// A spec as typed: JSON (`{"select": ...}`, `[...]`, `"..."`) or a bare selector.
-    static func spec(_ text: String) -> JSONValue {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if let first = trimmed.first, "{[\"".contains(first), let value = try? JSONValue(parsing: trimmed) { return value }
-        return .string(trimmed)
-    }
-}
-
-/// A folder under the system's temporary folder, removed when released.
-final class TemporaryFolder {
-    let path: String
-    init() throws {
-        path = (NSTemporaryDirectory() as NSString).appendingPathComponent("timetrack-try-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
-
 extension Console {
     static let tryHelp = """
         css SEL            elements matching a CSS selector (count, the first ten)
@@ -90,6 +11,10 @@ extension Console {
         item SEL           the item selector (or JSON: {"select": SEL, "split": "lines"})
         field NAME=SPEC    a field: a selector ("h2 a", "a@href") or a JSON spec; shows what it reads
         unfield NAME       forget a field
+        next SPEC          the next-page link ("a.next@href"): shows where it points (unnext forgets it)
+        detail NAME=SPEC   a field read on each item's own page (its link); shows the first items
+        detail-link FIELD  the field whose address is the item's page (default: link)
+        undetail NAME      forget a detail field
         kind K             announcement, event or school-info
         items              the items the html importer makes of the page now
         definition         the definition so far, as JSON
@@ -99,12 +24,13 @@ extension Console {
 
     static var tryCommand: CommandSpec {
         CommandSpec(
-            "try", usage: "URL|FILE [--kind K] [--zone Z] [--base URL]",
+            "try", usage: "URL|FILE [--kind K] [--zone Z] [--base URL] [--allow-private]",
             summary: "a selector shell: load a page once, try css, xpath, item and field specs on it, see the items, save the definition",
             options: [
                 OptionSpec("kind", value: "K", help: "what the page lists: announcement (default), event or school-info"),
                 OptionSpec("zone", value: "Z", help: "the time zone of its dates (default: this machine's)"),
                 OptionSpec("base", value: "URL", help: "a saved page's public URL: its relative links resolve against it"),
+                OptionSpec("allow-private", help: "the page is on a private or loopback address (an intranet, a test server): read it, and say so in the saved definition"),
             ],
             positional: 1...1
         ) { args, session in
@@ -117,7 +43,7 @@ extension Console {
             if let base = args.option("base"), URL(string: base)?.scheme.map({ ["http", "https"].contains($0.lowercased()) }) != true {
                 throw TimeTrackError(.usage, "try: --base must be an http(s) URL", fix: "e.g. --base https://lincoln.example.org/news")
             }
-            let trial = try Trial(target: args.positional[0], kind: kind, zone: zone, baseURL: args.option("base"), session: session)
+            let trial = try Trial(target: args.positional[0], kind: kind, zone: zone, baseURL: args.option("base"), allowPrivate: args.flag("allow-private"), importsPath: session.importsPath)
             let out = session.output
             out.line("loaded \(trial.target): \(trial.document.root.select(try Selector("*")).count) elements. Commands: css, xpath, item, field, items, save ID, done (help lists them).")
             while true {
@@ -175,13 +101,21 @@ extension Console {
         case "field":
             guard let equals = rest.firstIndex(of: "=") else { throw TimeTrackError(.usage, "field: write NAME=SPEC, like field title=h2 a", fix: "help lists the commands") }
             let name = String(rest[..<equals]).trimmingCharacters(in: .whitespaces)
+            try trial.checkField(name)
+            let before = trial.fields[name]
             trial.fields[name] = Trial.spec(String(rest[rest.index(after: equals)...]))
             do {
                 try report(trial, session, field: name)
             } catch {
-                trial.fields[name] = nil
+                trial.fields[name] = before
                 throw error
             }
+        case "next", "unnext":
+            if verb == "next" { try need("give the next-page link, like next a.next@href") }
+            trial.next = verb == "next" ? Trial.spec(rest) : nil
+            try reportNext(trial, session)
+        case "detail", "undetail", "detail-link":
+            try detailStep(verb, rest, trial, session)
         case "unfield":
             try need("name the field")
             trial.fields[rest] = nil
@@ -193,14 +127,62 @@ extension Console {
         case "items":
             try report(trial, session, field: nil, all: true)
         case "definition":
-            out.line((try? JSONCoding.prettyString(JSONValue.object(Trial.definitionObject(id: "ID", target: trial.target, kind: trial.kind, zone: trial.zone, baseURL: trial.baseURL, item: trial.item, fields: trial.fields)))) ?? "{}")
+            out.line((try? JSONCoding.prettyString(JSONValue.object(trial.definitionObject(id: "ID")))) ?? "{}")
         case "save":
             try need("give the source's id, like save lincoln-news")
             try save(rest, trial, session)
         default:
-            throw TimeTrackError(.usage, "try: unknown command '\(verb)'", fix: "css, xpath, item, field, unfield, kind, items, definition, save ID, done")
+            throw TimeTrackError(.usage, "try: unknown command '\(verb)'", fix: "css, xpath, item, field, unfield, next, detail, kind, items, definition, save ID, done")
         }
         return false
+    }
+
+    /// `detail NAME=SPEC`, `undetail NAME`, `detail-link FIELD`.
+    static func detailStep(_ verb: String, _ rest: String, _ trial: Trial, _ session: Session) throws {
+        switch verb {
+        case "detail-link":
+            guard !rest.isEmpty else { throw TimeTrackError(.usage, "detail-link: name the field whose address is each item's page, like detail-link link") }
+            try trial.checkField(rest)
+            trial.detailLink = rest
+            session.output.line("detail pages: each item's \(rest)")
+        case "undetail":
+            guard !rest.isEmpty else { throw TimeTrackError(.usage, "undetail: name the detail field") }
+            trial.detailFields[rest] = nil
+            session.output.line("detail fields: " + (trial.detailFields.isEmpty ? "none" : trial.detailFields.keys.sorted().joined(separator: ", ")))
+        default:
+            guard let equals = rest.firstIndex(of: "=") else {
+                throw TimeTrackError(.usage, "detail: write NAME=SPEC, like detail body=article .content@html", fix: "help lists the commands")
+            }
+            let name = String(rest[..<equals]).trimmingCharacters(in: .whitespaces)
+            try trial.checkField(name)
+            let before = trial.detailFields[name]
+            trial.detailFields[name] = Trial.spec(String(rest[rest.index(after: equals)...]))
+            do {
+                session.output.line("reading the pages of the first \(Trial.detailItems) items (each item's \(trial.detailLink))")
+                try report(trial, session, field: name)
+            } catch {
+                trial.detailFields[name] = before
+                throw error
+            }
+        }
+    }
+
+    /// Where the next-page link points on this page (it is not followed here).
+    static func reportNext(_ trial: Trial, _ session: Session) throws {
+        guard trial.next != nil else {
+            session.output.line("no next-page link: one page")
+            return
+        }
+        guard trial.item != nil, trial.fields["title"] != nil else {
+            session.output.line("next page: set item and field title first, then next shows where it points")
+            return
+        }
+        let result = try trial.extract()
+        if let next = result.nextPageNotRead {
+            session.output.line("next page: " + SafeText.visible(next) + " (extract follows it once saved, up to maxPages)")
+        } else {
+            session.output.line("next page: the spec finds no link on this page")
+        }
     }
 
     /// What the definition so far gives: counts, problems, and a field's values (or all items).
@@ -217,7 +199,7 @@ extension Console {
         }
         let result: ImportResult
         do {
-            result = try trial.extract(session: session)
+            result = try trial.extract()
         } catch let error as TimeTrackError where error.code == .configuration {
             // A definition not complete yet (events need start...): say what, keep going.
             out.line("not yet: \(error.context["field"].map { "\($0) " } ?? "")\(error.message)")
@@ -289,12 +271,12 @@ extension Console {
                 if FileManager.default.fileExists(atPath: copy ?? "") { throw TimeTrackError(.usage, "save: \(copy ?? "") exists already", fix: "save under another id") }
             }
         }
-        var object = Trial.definitionObject(id: id, target: target, kind: trial.kind, zone: trial.zone, baseURL: trial.baseURL, item: trial.item, fields: trial.fields)
+        var object = trial.definitionObject(id: id, target: target)
         // Saved disabled: the next cron run must not import a definition still being written.
         object["enabled"] = .bool(false)
         let source = try SourceDefinition.parse(object, file: path)
         _ = try ImporterRegistry.make(for: source)
-        let result = try trial.extract(session: session)
+        let result = try trial.extract()
         guard !result.items.isEmpty else { throw TimeTrackError(.usage, "save: the definition gives no items yet", fix: "check item and title with `items`") }
         try FileManager.default.createDirectory(atPath: session.importsPath, withIntermediateDirectories: true)
         if let copy {

@@ -251,6 +251,8 @@ public struct ImportResult: Sendable {
     public var found: Int { items.count + settled.count }
     /// Kept in the run's record beside its outcome (an external importer's stderr).
     public var runNote: String?
+    /// The next page a listing pointed to when the run stopped at its page limit (`maxPages`).
+    public var nextPageNotRead: String?
     /// Whether every page of the source was read (nothing unseen can be blamed on a failure).
     public var readEveryPage: Bool { unreadPages.isEmpty }
 
