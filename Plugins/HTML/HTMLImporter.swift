@@ -347,7 +347,7 @@ public struct HTMLImporter: Importer, Sendable {
                 listing = read.listing
                 freshListings.append((page, listing))
                 // A charset declaration the bytes contradict (noted when the page is read afresh).
-                if let note = read.encodingNote { result.problems.append(ImportProblem(.warning, note, location: url.absoluteString)) }
+                if let note = read.note { result.problems.append(ImportProblem(.warning, note, location: url.absoluteString)) }
                 if !xml, pageNumber == 1, let note = HTMLImporter.xmlReadAsHTML(page.data) { result.problems.append(ImportProblem(.warning, note, location: url.absoluteString)) }
             }
             let publicURL = URL(string: listing.pageURL) ?? page.url
@@ -504,6 +504,15 @@ public struct HTMLImporter: Importer, Sendable {
                 digests[index] = combined(index)
             }
         }
+        if !raws.contains(where: \.byDigest) {
+            let values = raws.map(\.raw.values)
+            result.noteFieldsNeverRead(fields.map(\.0), path: "options.fields", values: values)
+            if detailLink != nil {
+                let listing = result.fieldsNeverRead
+                result.noteFieldsNeverRead(detailFields.map(\.0), path: "options.detail.fields", values: values)
+                result.fieldsNeverRead = listing + result.fieldsNeverRead
+            }
+        }
         // Normalizing is pure work too: all cores, results in page order.
         MappedFields.finish(
             raws.indices.filter { !dropped.contains($0) }.map { index in
@@ -594,7 +603,7 @@ public struct HTMLImporter: Importer, Sendable {
     }
 
     /// Parses a listing page: each item's field values, the next page, how many elements matched.
-    func readListing(_ page: FetchedPage, publicURL: URL, normalizer: Normalizer) throws -> (listing: ListingMemo, encodingNote: String?) {
+    func readListing(_ page: FetchedPage, publicURL: URL, normalizer: Normalizer) throws -> (listing: ListingMemo, note: String?) {
         let document = try parse(page, url: publicURL)
         let headings = FieldTarget.headings(document, headingSelectors)
         // A table's header rows (only <th> cells) are no items: a selector like `table tr`
@@ -617,7 +626,14 @@ public struct HTMLImporter: Importer, Sendable {
         }
         var inputs = FieldInputs(page: publicURL.absoluteString, text: { "" })
         let next = self.next.flatMap { $0.value(FieldTarget(element: document.root), &inputs) }.flatMap { document.resolve($0) }
-        return (ListingMemo(entries: entries, next: next, matched: elements.count, pageURL: publicURL.absoluteString), document.encodingNote)
+        var notes = document.encodingNote.map { [$0] } ?? []
+        if case .pattern(let pattern)? = split, entries.isEmpty, let first = elements.first {
+            // Every element cut into nothing: say what the pattern was given to read.
+            notes.append(
+                "0 items: the item selector '\(item.source)' matched \(elements.count) element(s), and options.item.split.pattern '\(pattern.source.prefix(80))' matched nothing in their text (the first reads: '\(TextNormalizer.truncate(first.blockText.replacingOccurrences(of: "\n", with: " "), to: 100))')"
+            )
+        }
+        return (ListingMemo(entries: entries, next: next, matched: elements.count, pageURL: publicURL.absoluteString), notes.isEmpty ? nil : notes.joined(separator: "; "))
     }
 
     /// A page as the definition reads it: HTML, or with `xml`, XML.

@@ -187,6 +187,7 @@ public struct JSONImporter: Importer, Sendable {
                 url = nil
             }
         }
+        result.noteFieldsNeverRead(fields.map(\.0), path: "options.fields", values: raws.map(\.raw.values))
         MappedFields.finish(raws.map { MappedFields.Found(key: $0.key, raw: $0.raw, page: $0.page, pageURL: $0.page.url.absoluteString, location: $0.location) }, normalizer: normalizer, into: &result, context: context)
         return result
     }

@@ -176,3 +176,40 @@ import TimeTrackKit
         #expect(attributeItem.contains("options.item") && attributeItem.contains("\"from\": \"input#events@value\""), "\(attributeItem)")
     }
 }
+
+/// What a first definition gets wrong is named where it is written (issue 34: a split pattern
+/// that matched nothing, and a field selector that matched nothing, were silent).
+@Suite struct SilentMissesTests {
+    @Test func aSplitPatternThatMatchesNothingSaysWhatItRead() throws {
+        let folder = try TemporaryDirectory("split-nothing")
+        defer { folder.remove() }
+        try folder.write("dates.html", "<div class='fsElementContent'><p>Sept. 8 – First Day of School<br>Sept. 15 – Picture Day</p></div>")
+        try folder.write(
+            "dates-def.json",
+            #"{ "id": "dates-def", "importer": "html", "kind": "event", "url": "dates.html", "timeZone": "UTC", "options": { "year": 2026, "item": {"select": "div.fsElementContent p", "split": {"pattern": "(\\d{1,2}/\\d{1,2}) - (.+)"}}, "fields": { "start": {"group": 1}, "title": {"group": 2} } } }"#
+        )
+        let result = try ImporterFixtures.extract("dates-def", folder: folder.url)
+        #expect(result.items.isEmpty)
+        let messages = result.problems.map(\.message)
+        #expect(
+            messages.contains { $0.contains("options.item.split.pattern") && $0.contains("matched nothing") && $0.contains("Sept. 8 – First Day of School") },
+            "\(messages)")
+    }
+
+    @Test func aFieldThatReadsNothingInAnyItemIsNamed() throws {
+        let folder = try TemporaryDirectory("field-nothing")
+        defer { folder.remove() }
+        try folder.write(
+            "news.html",
+            "<section class='news'><div class='card'><h3><a href='/a'>Book Fair</a></h3><p class='teaser'>Books!</p></div><div class='card'><h3><a href='/b'>Picture Day</a></h3></div></section>")
+        try folder.write(
+            "news-def.json",
+            #"{ "id": "news-def", "importer": "html", "kind": "announcement", "url": "news.html", "baseURL": "https://s.example/news", "timeZone": "UTC", "options": { "item": "div.card", "fields": { "title": "h3 a", "link": "h3 a@href", "summary": "p.teaser", "image": "img@src" } } }"#
+        )
+        let result = try ImporterFixtures.extract("news-def", folder: folder.url)
+        #expect(result.fieldsNeverRead == ["options.fields.image"])
+        #expect(result.problems.isEmpty, "a field empty today is no problem of the run")
+        let shown = try Binaries.run("timetrack-admin", ["--store", folder.path("s.sqlite"), "--imports", folder.url.path, "extract", "news-def"])
+        #expect(shown.stderr.contains("note: options.fields.image gave no value for any of the 2 items"), "\(shown.stdout)\(shown.stderr)")
+    }
+}

@@ -82,23 +82,23 @@ import TimeTrackKit
                 try FileManager.default.moveItem(atPath: definition, toPath: dir.path("\(source.id).json"))
                 try dir.write(String(pageInfo[1]), blocks[index + 1].text)
                 let result = try ImporterFixtures.extract(source.id, folder: dir.url)
-                let where_ = "docs/importers/\(name), example \(source.id)"
-                #expect(result.problems.isEmpty, "\(where_): \(result.problems)")
+                let place = "docs/importers/\(name), example \(source.id)"
+                #expect(result.problems.isEmpty, "\(place): \(result.problems)")
                 let expected = blocks[index + 2].text.split(separator: "\n").map(String.init)
-                #expect(result.items.count == expected.count, "\(where_): \(result.items.map(\.content.title))")
+                #expect(result.items.count == expected.count, "\(place): \(result.items.map(\.content.title))")
                 for (item, line) in zip(result.items, expected) {
                     // The title may hold " | " itself: the fields are the parts from the first "name: " on.
                     let parts = line.components(separatedBy: " | ")
                     let firstField = parts.indices.dropFirst().first { parts[$0].range(of: #"^[A-Za-z]+: "#, options: .regularExpression) != nil } ?? parts.count
-                    #expect(item.content.title == parts[..<firstField].joined(separator: " | "), "\(where_)")
+                    #expect(item.content.title == parts[..<firstField].joined(separator: " | "), "\(place)")
                     let fields = item.content.fields()
                     for part in parts[firstField...] {
                         guard let colon = part.range(of: ": ") else {
-                            Issue.record("\(where_): '\(part)' is not 'field: value'")
+                            Issue.record("\(place): '\(part)' is not 'field: value'")
                             continue
                         }
                         let field = String(part[..<colon.lowerBound])
-                        #expect(Self.shown(fields[field], zone: source.timeZone) == String(part[colon.upperBound...]), "\(where_): \(field)")
+                        #expect(Self.shown(fields[field], zone: source.timeZone) == String(part[colon.upperBound...]), "\(place): \(field)")
                     }
                 }
                 ran += 1

@@ -163,6 +163,7 @@ extension Console {
                         "duplicatesMerged": .number(Double(result.duplicatesMerged)),
                         "items": .array(result.items.map { itemJSON($0, zone: source.timeZone) }),
                         "problems": .array(result.problems.map { (try? JSONCoding.value($0)) ?? .null }),
+                        "fieldsNeverRead": .array(result.fieldsNeverRead.map(JSONValue.string)),
                     ]))
             } else {
                 for (index, item) in result.items.enumerated() {
@@ -171,6 +172,7 @@ extension Console {
                 }
                 if !result.items.isEmpty { session.output.line() }
                 for problem in result.problems { session.output.note(problem.description) }
+                for field in result.fieldsNeverRead { session.output.note("note: \(field) gave no value for any of the \(result.items.count) items: check its selector") }
                 session.output.line("\(result.items.count) items, \(result.problems.count) problems, \(result.pagesFetched) pages read" + (result.duplicatesMerged > 0 ? ", \(result.duplicatesMerged) duplicates merged" : ""))
             }
             if result.items.isEmpty {

@@ -223,6 +223,7 @@ extension Console {
         }
         if !all && result.items.count > shown.count { out.line("  … (items shows them all)") }
         for problem in result.problems.prefix(all ? 50 : 3) { out.note("  " + problem.description) }
+        for never in result.fieldsNeverRead { out.note("  note: \(never) gave no value for any item: check its selector") }
     }
 
     /// An item's date as the shell shows it: an all-day event as its day ("(all day)"), not at

@@ -253,6 +253,17 @@ public struct ImportResult: Sendable {
     public var runNote: String?
     /// The next page a listing pointed to when the run stopped at its page limit (`maxPages`).
     public var nextPageNotRead: String?
+    /// The definition's fields that gave no value for any item read this run (`options.fields.summary`):
+    /// shown by `extract` and `try`, where a definition is written; not a problem of the run (a
+    /// field may be empty on today's items).
+    public var fieldsNeverRead: [String] = []
+
+    /// Sets `fieldsNeverRead` from the raw values of the items read (`values`); nothing when
+    /// fewer than two items were read whole.
+    public mutating func noteFieldsNeverRead(_ names: [String], path: String, values: [[String: String]]) {
+        guard values.count >= 2 else { return }
+        fieldsNeverRead = names.filter { name in !values.contains { !($0[name] ?? "").isEmpty } }.map { "\(path).\($0)" }
+    }
     /// Whether every page of the source was read (nothing unseen can be blamed on a failure).
     public var readEveryPage: Bool { unreadPages.isEmpty }
 

@@ -76,6 +76,8 @@ public struct SafePattern: Sendable {
     /// Capturing groups (not counting the whole match).
     public let groupCount: Int
     let ignoreCase: Bool
+    /// The pattern as written.
+    public let source: String
 
     /// The largest pattern accepted, in characters, and its compiled size.
     public static let maxPatternLength = 2_000
@@ -84,6 +86,7 @@ public struct SafePattern: Sendable {
 
     /// Compiles a pattern; throws `SyntaxError` saying what is wrong or unsupported.
     public init(_ pattern: String, ignoreCase: Bool = true) throws {
+        source = pattern
         guard pattern.unicodeScalars.count <= SafePattern.maxPatternLength else {
             throw SyntaxError(message: "is longer than \(SafePattern.maxPatternLength) characters")
         }
