@@ -42,8 +42,11 @@ let package = Package(
         .target(name: "TimeTrackFuzz", dependencies: ["TimeTrackCore", "TimeTrackKit", "TimeTrackImport"], path: "Sources/TimeTrackFuzz"),
         .target(name: "TimeTrackExport", dependencies: ["TimeTrackCore"], path: "Sources/TimeTrackExport"),
         .target(
+            name: "TimeTrackDiscover", dependencies: ["TimeTrackCore", "TimeTrackKit", "TimeTrackImport"], path: "Sources/TimeTrackDiscover",
+            resources: [.copy("Recognizers")]),
+        .target(
             name: "TimeTrackConsole",
-            dependencies: ["TimeTrackCore", "TimeTrackStore", "TimeTrackReview", "TimeTrackKit", "TimeTrackImport", "TimeTrackExport"],
+            dependencies: ["TimeTrackCore", "TimeTrackStore", "TimeTrackReview", "TimeTrackKit", "TimeTrackImport", "TimeTrackExport", "TimeTrackDiscover"],
             path: "Sources/TimeTrackConsole"),
         .executableTarget(name: "timetrack-admin", dependencies: ["TimeTrackConsole"], path: "Sources/timetrack-admin"),
         .executableTarget(
@@ -78,6 +81,9 @@ let package = Package(
             name: "TimeTrackImportTests", dependencies: ["TimeTrackImport", "TimeTrackKit", "TimeTrackFuzz", "TimeTrackStore", "TimeTrackReview", "TestSupport"],
             path: "Tests/TimeTrackImportTests"),
         .testTarget(name: "TimeTrackKitTests", dependencies: ["TimeTrackKit", "TestSupport"], path: "Tests/TimeTrackKitTests"),
+        .testTarget(
+            name: "TimeTrackDiscoverTests", dependencies: ["TimeTrackDiscover", "TimeTrackImport", "TimeTrackKit", "TimeTrackCore", "TestSupport"],
+            path: "Tests/TimeTrackDiscoverTests"),
         .testTarget(
             name: "HTMLImporterTests", dependencies: ["HTMLImporter", "TimeTrackImport", "TimeTrackStore", "TestSupport"],
             path: "Tests/HTMLImporterTests", resources: [.copy("Fixtures")]),

@@ -11,7 +11,7 @@ public enum Console {
     /// Every command, in help order.
     public static var commands: [CommandSpec] {
         [
-            helpCommand, statusCommand, pluginsCommand, sourcesCommand, extractCommand, tryCommand, pluginCommand, importCommand, reviewCommand, listCommand,
+            helpCommand, statusCommand, pluginsCommand, sourcesCommand, extractCommand, tryCommand, discoverCommand, pluginCommand, importCommand, reviewCommand, listCommand,
             showCommand, historyCommand, approveCommand, rejectCommand, editCommand, unlockCommand, archiveCommand, restoreCommand, keepCommand,
             revertCommand, undoCommand,
             replyCommand, closeCommand, reopenCommand, runsCommand, auditCommand, exportCommand, previewCommand, gradesCommand, courseCommand, coursesCommand, placeCommand, placesCommand, storeCommand, operatorCommand, completionsCommand,

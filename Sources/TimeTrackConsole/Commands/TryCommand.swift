@@ -1,5 +1,6 @@
 import Foundation
 import TimeTrackCore
+import TimeTrackDiscover
 import TimeTrackExport
 import TimeTrackImport
 import TimeTrackKit
@@ -24,12 +25,13 @@ extension Console {
 
     static var tryCommand: CommandSpec {
         CommandSpec(
-            "try", usage: "URL|FILE [--kind K] [--zone Z] [--base URL] [--allow-private]",
+            "try", usage: "URL|FILE [--kind K] [--zone Z] [--base URL] [--suggest] [--allow-private]",
             summary: "a selector shell: load a page once, try css, xpath, item and field specs on it, see the items, save the definition",
             options: [
                 OptionSpec("kind", value: "K", help: "what the page lists: announcement (default), event or school-info"),
                 OptionSpec("zone", value: "Z", help: "the time zone of its dates (default: this machine's)"),
                 OptionSpec("base", value: "URL", help: "a saved page's public URL: its relative links resolve against it"),
+                OptionSpec("suggest", help: "start from what discover infers on the page: the item selector, the fields, the year context"),
                 OptionSpec("allow-private", help: "the page is on a private or loopback address (an intranet, a test server): read it, and say so in the saved definition"),
             ],
             positional: 1...1
@@ -46,6 +48,7 @@ extension Console {
             let trial = try Trial(target: args.positional[0], kind: kind, zone: zone, baseURL: args.option("base"), allowPrivate: args.flag("allow-private"), importsPath: session.importsPath)
             let out = session.output
             out.line("loaded \(trial.target): \(trial.document.root.select(try Selector("*")).count) elements. Commands: css, xpath, item, field, items, save ID, done (help lists them).")
+            if args.flag("suggest") { try suggest(trial, kindGiven: args.option("kind") != nil, session: session) }
             while true {
                 out.flush()
                 let typed: String
@@ -135,6 +138,21 @@ extension Console {
             throw TimeTrackError(.usage, "try: unknown command '\(verb)'", fix: "css, xpath, item, field, unfield, next, detail, kind, items, definition, save ID, done")
         }
         return false
+    }
+
+    /// `--suggest`: the listing discover infers on the page, loaded as the definition so far.
+    static func suggest(_ trial: Trial, kindGiven: Bool, session: Session) throws {
+        let url = trial.baseURL.flatMap(URL.init(string:)) ?? URL(string: trial.target).flatMap { $0.scheme == nil ? nil : $0 } ?? URL(fileURLWithPath: trial.target)
+        guard let listing = ListingInference.infer(trial.document, pageURL: url, zone: trial.zone, now: Date()) else {
+            session.output.line("suggest: no listing found (no repeated blocks with a date in most of them); set item and fields by hand")
+            return
+        }
+        if !kindGiven { trial.kind = listing.kind }
+        trial.item = listing.options["item"]
+        trial.fields = listing.options["fields"]?.objectValue ?? [:]
+        trial.extraOptions = listing.options.filter { !["item", "fields"].contains($0.key) }
+        session.output.line("suggest: \(listing.why); kind \(trial.kind.rawValue). `definition` shows it, `field` changes a field, `save ID` writes it.")
+        try report(trial, session, field: nil, all: true)
     }
 
     /// `detail NAME=SPEC`, `undetail NAME`, `detail-link FIELD`.

@@ -20,6 +20,8 @@ final class Trial {
     /// address that page is (`options.detail.link`).
     var detailFields: [String: JSONValue] = [:]
     var detailLink = "link"
+    /// Options beside item and fields (`yearFrom` from `--suggest`).
+    var extraOptions: [String: JSONValue] = [:]
     /// `--allow-private`: the page lives on a private or loopback address, and the saved
     /// definition says so (`allowPrivateNetwork`).
     let allowPrivate: Bool
@@ -76,7 +78,8 @@ final class Trial {
 
     /// The definition built so far, as JSON (`forShell`: the limits the shell reads with).
     func definitionObject(id: String, target: String? = nil, forShell: Bool = false) -> [String: JSONValue] {
-        var options: [String: JSONValue] = ["fields": .object(fields)]
+        var options: [String: JSONValue] = extraOptions
+        options["fields"] = .object(fields)
         if let item { options["item"] = item }
         if let next { options["next"] = next }
         if !detailFields.isEmpty { options["detail"] = .object(["link": .string(detailLink), "fields": .object(detailFields)]) }

@@ -1,0 +1,184 @@
+import Foundation
+import TimeTrackCore
+import TimeTrackImport
+import TimeTrackKit
+
+/// `discover`: from a district's or a school's home page, a bounded, polite crawl of the same
+/// site that finds its sources (feeds it declares, pages of a platform it recognizes, listings
+/// it infers, document pages) and proposes a definition for each, read once for a sample.
+public final class Discovery {
+    public struct Settings: Sendable {
+        /// Pages to read at most (the crawl's budget).
+        public var maxPages = 30
+        /// The zone of the site's dates.
+        public var zone: TimeZone
+        /// The site is on a private or loopback address (its definitions say so too).
+        public var allowPrivate = false
+        public var now = Date()
+        /// The imports folder: its `_settings.json` holds for the crawl; its `recognizers`
+        /// folder adds to the bundled recognizers.
+        public var importsPath: String
+        /// The User-Agent's version.
+        public var version: String
+
+        public init(zone: TimeZone, importsPath: String, version: String) {
+            self.zone = zone
+            self.importsPath = importsPath
+            self.version = version
+        }
+    }
+
+    let settings: Settings
+    let recognizers: [Recognizer]
+    let recognizerErrors: [TimeTrackError]
+    /// Pages read and sources found so far, after each page.
+    public var progress: ((Int, Int) -> Void)?
+    /// Checked between pages: true stops the crawl with what it found (Ctrl-C).
+    public var shouldStop: () -> Bool = { false }
+
+    public init(settings: Settings) {
+        self.settings = settings
+        (recognizers, recognizerErrors) = Recognizer.load(folder: (settings.importsPath as NSString).appendingPathComponent("recognizers"))
+    }
+
+    /// The definition's top level every proposal shares.
+    func base(id: String, kind: ItemKind, importer: String, url: String) -> [String: JSONValue] {
+        var object: [String: JSONValue] = [
+            "id": .string(id), "name": .string(id), "importer": .string(importer), "kind": .string(kind.rawValue), "url": .string(url), "timeZone": .string(settings.zone.identifier),
+        ]
+        if settings.allowPrivate { object["allowPrivateNetwork"] = .bool(true) }
+        return object
+    }
+
+    /// The web client of the crawl: the imports folder's settings, robots.txt, the host schedule,
+    /// the private-network rule (as for imports).
+    func client(for start: URL) throws -> WebClient {
+        var object = base(id: "discover", kind: .announcement, importer: "html", url: start.absoluteString)
+        object["options"] = .object([:])
+        let probe = try SourceDefinition.parse(object, file: (settings.importsPath as NSString).appendingPathComponent("discover.json"))
+        return try WebClient.forSource(probe, cache: nil, version: settings.version)
+    }
+
+    /// Crawls from `start` and proposes a definition per source found.
+    public func run(_ start: URL) throws -> DiscoveryResult {
+        var state = CrawlState(start: start)
+        state.result.notes += recognizerErrors.map { "recognizer not used: \($0.description)" }
+        let web = try client(for: start)
+        while let next = state.next(), state.result.pagesRead < settings.maxPages {
+            if shouldStop() {
+                state.result.interrupted = true
+                break
+            }
+            let page: FetchedPage
+            do {
+                page = try web.get(next, maxBytes: 5_000_000)
+            } catch let error as TimeTrackError {
+                if state.result.pagesRead == 0 { throw error }
+                state.result.notes.append("not read: \(next.absoluteString): \(error.message)")
+                continue
+            }
+            state.result.pagesRead += 1
+            let type = (page.contentType ?? "").lowercased()
+            guard type.isEmpty || type.contains("html"), let document = try? HTMLDocument(data: page.data, url: page.url, declaredCharset: page.charset) else { continue }
+            analyze(document, page: page, isStart: state.result.pagesRead == 1, state: &state)
+            state.enqueue(links: document, from: page.url)
+            progress?(state.result.pagesRead, state.result.proposals.count)
+        }
+        sample(&state.result.proposals, web: web)
+        state.result.proposals.removeAll { $0.how == Discovery.inferred && ($0.sample?.count ?? 0) == 0 }
+        return state.result
+    }
+
+    static let inferred = "inferred"
+
+    /// Everything a page offers: feeds, a platform's pages, a listing, documents.
+    func analyze(_ document: HTMLDocument, page: FetchedPage, isStart: Bool, state: inout CrawlState) {
+        let markup = String(decoding: page.data.prefix(2_000_000), as: UTF8.self).lowercased()
+        for feed in FeedFinder.feeds(in: document, page: page.url) {
+            let name = feed.importer == "ical" ? "calendar" : feed.importer == "wordpress" ? "news" : "feed"
+            state.propose(base(id: state.id(name), kind: feed.kind, importer: feed.importer, url: feed.url), how: "a \(feed.importer == "ical" ? "calendar" : "feed") the site declares", why: feed.why)
+        }
+        for recognizer in recognizers where !state.recognized.contains(recognizer.platform) {
+            guard let why = recognizer.recognizes(document, markup: markup, url: page.url) else { continue }
+            state.recognized.insert(recognizer.platform)
+            state.result.platforms.append((recognizer.platform, why))
+            for template in recognizer.siteTemplates { propose(template, of: recognizer, page: page.url, state: &state) }
+        }
+        var matchedTemplate = false
+        for recognizer in recognizers where state.recognized.contains(recognizer.platform) {
+            for template in recognizer.templates(for: document) {
+                propose(template, of: recognizer, page: page.url, state: &state)
+                matchedTemplate = true
+            }
+        }
+        guard !matchedTemplate, !state.proposed(page: page.url.absoluteString) else { return }
+        if let documents = DocumentPages.detect(document) {
+            state.propose(
+                base(id: state.id(Discovery.name(of: page.url, or: "documents")), kind: .schoolInfo, importer: "documents", url: page.url.absoluteString), how: Discovery.inferred,
+                why: documents)
+            return
+        }
+        // The home page's teasers repeat the listings the crawl reaches next.
+        guard !isStart || settings.maxPages == 1, let listing = ListingInference.infer(document, pageURL: page.url, zone: settings.zone, now: settings.now) else { return }
+        var object = base(id: state.id(Discovery.name(of: page.url, or: "listing")), kind: listing.kind, importer: "html", url: page.url.absoluteString)
+        object["options"] = .object(listing.options)
+        state.propose(object, how: Discovery.inferred, why: listing.why)
+    }
+
+    /// A recognizer's template as a proposal for `page` (or the site's origin).
+    func propose(_ template: Recognizer.PageTemplate, of recognizer: Recognizer, page: URL, state: inout CrawlState) {
+        var definition = template.definition
+        let origin = page.scheme.map { "\($0)://" + (page.host ?? "") + (page.port.map { ":\($0)" } ?? "") } ?? ""
+        let url = (definition["url"]?.stringValue ?? "{page}").replacingOccurrences(of: "{page}", with: page.absoluteString).replacingOccurrences(of: "{origin}", with: origin)
+        guard !state.proposed(url: url, importer: definition["importer"]?.stringValue ?? "") else { return }
+        var object = base(id: state.id(template.name), kind: template.kind, importer: definition["importer"]?.stringValue ?? "html", url: url)
+        definition["url"] = nil
+        definition["importer"] = nil
+        for (key, value) in definition { object[key] = value }
+        state.propose(object, how: "\(recognizer.platform) recognizer: \(template.name)", why: "recognized by " + (state.result.platforms.first { $0.platform == recognizer.platform }?.why.joined(separator: "; ") ?? ""))
+    }
+
+    /// Reads each proposal once (its first page) for a sample and a confidence.
+    func sample(_ proposals: inout [Proposal], web: WebClient) {
+        for index in proposals.indices {
+            var definition = proposals[index].definition
+            if var options = definition["options"]?.objectValue, options["maxPages"] != nil || options["next"] != nil || options["page"] != nil {
+                options["maxPages"] = .number(1)
+                definition["options"] = .object(options)
+            }
+            do {
+                let source = try SourceDefinition.parse(definition, file: (settings.importsPath as NSString).appendingPathComponent("\(proposals[index].id).json"))
+                _ = try ImporterRegistry.make(for: source)
+                var pipeline = ImportPipeline(importsRoot: URL(fileURLWithPath: settings.importsPath))
+                pipeline.http = web
+                pipeline.now = { [now = settings.now] in now }
+                let result = try pipeline.extract(source)
+                proposals[index].sample = Proposal.Sample(count: result.items.count, items: Array(result.items.prefix(3)), problems: result.problems)
+            } catch let error as TimeTrackError {
+                proposals[index].sample = Proposal.Sample(count: 0, items: [], problems: [ImportProblem(.error, error.message, location: proposals[index].url)])
+            } catch {
+                proposals[index].sample = Proposal.Sample(count: 0, items: [], problems: [ImportProblem(.error, "\(error)", location: proposals[index].url)])
+            }
+            proposals[index].confidence = Discovery.confidence(proposals[index])
+        }
+    }
+
+    /// High: items and no problem, from a declared feed or a recognized platform; medium: the
+    /// same from inference; low: problems, or nothing read.
+    static func confidence(_ proposal: Proposal) -> Proposal.Confidence {
+        guard let sample = proposal.sample, sample.count > 0 else { return .low }
+        let errors = sample.problems.filter { $0.severity == .error }.count
+        if errors * 5 > sample.count { return .low }
+        if proposal.how == inferred || errors > 0 { return .medium }
+        return .high
+    }
+
+    /// A name for a page's source: its address's last word ("news", "board-meetings").
+    static func name(of url: URL, or fallback: String) -> String {
+        let words = url.path.split(separator: "/").map(String.init).filter { !$0.isEmpty && Int($0) == nil }
+        guard let last = words.last else { return fallback }
+        let slug = String((last as NSString).deletingPathExtension.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" })
+        let trimmed = slug.split(separator: "-").prefix(4).joined(separator: "-")
+        return trimmed.isEmpty || ["default", "index", "home", "page"].contains(trimmed) ? fallback : String(trimmed.prefix(40))
+    }
+}

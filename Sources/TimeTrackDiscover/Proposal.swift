@@ -1,0 +1,49 @@
+import Foundation
+import TimeTrackCore
+import TimeTrackKit
+
+/// A source `discover` proposes: its definition, how it was found, and what it reads now.
+public struct Proposal: Sendable {
+    /// How sure the tool is that the definition reads the source right.
+    public enum Confidence: String, Sendable, Comparable {
+        case low, medium, high
+        public static func < (a: Confidence, b: Confidence) -> Bool {
+            let order: [Confidence] = [.low, .medium, .high]
+            return (order.firstIndex(of: a) ?? 0) < (order.firstIndex(of: b) ?? 0)
+        }
+    }
+
+    /// What was read with the definition: how many items, the first three, the problems.
+    public struct Sample: Sendable {
+        public var count: Int
+        public var items: [ExtractedItem]
+        public var problems: [ImportProblem]
+    }
+
+    public var id: String
+    public var kind: ItemKind
+    public var importer: String
+    /// The whole definition, as it would be written (without `enabled`).
+    public var definition: [String: JSONValue]
+    /// "Finalsite recognizer: news page", "a feed", "inferred".
+    public var how: String
+    /// Why: the fingerprints that matched, or what the inference saw.
+    public var why: String
+    public var sample: Sample?
+    public var confidence: Confidence = .low
+
+    /// The source's address.
+    public var url: String { definition["url"]?.stringValue ?? "" }
+}
+
+/// What `discover` found on a site.
+public struct DiscoveryResult: Sendable {
+    public var proposals: [Proposal] = []
+    /// Each platform recognized, and why.
+    public var platforms: [(platform: String, why: [String])] = []
+    public var pagesRead = 0
+    /// Pages that could not be read, and recognizer files that could not be used.
+    public var notes: [String] = []
+    /// The crawl stopped early (Ctrl-C): what was found so far.
+    public var interrupted = false
+}

@@ -1,0 +1,101 @@
+import Foundation
+import TestSupport
+import Testing
+import TimeTrackCore
+import TimeTrackDiscover
+import TimeTrackImport
+import TimeTrackKit
+
+/// `discover` on fixture sites in each platform's public markup, served on 127.0.0.1: it finds
+/// every source, recognizes the platform, and its proposals, unedited, read the items right.
+@Suite struct DiscoverTests {
+    static let zone = TimeZone(identifier: "America/Chicago") ?? .current
+    static let now = ISO8601DateFormatter().date(from: "2026-10-01T12:00:00Z") ?? Date()
+
+    /// An imports folder whose settings ask for no pause between requests (the server is ours).
+    static func imports() throws -> TemporaryDirectory {
+        let dir = try TemporaryDirectory("discover")
+        try dir.write("_settings.json", #"{"requestDelay": 0}"#)
+        return dir
+    }
+
+    static func discover(_ start: String, imports: TemporaryDirectory, maxPages: Int = 20) throws -> DiscoveryResult {
+        var settings = Discovery.Settings(zone: zone, importsPath: imports.url.path, version: "test")
+        settings.allowPrivate = true
+        settings.now = now
+        settings.maxPages = maxPages
+        guard let url = URL(string: start) else { throw TimeTrackError(.usage, "bad start \(start)") }
+        return try Discovery(settings: settings).run(url)
+    }
+
+    /// What a proposal's definition reads now, through the real pipeline.
+    static func extract(_ proposal: Proposal, imports: TemporaryDirectory) throws -> ImportResult {
+        let source = try SourceDefinition.parse(proposal.definition, file: imports.path("\(proposal.id).json"))
+        var pipeline = ImportPipeline(importsRoot: imports.url)
+        pipeline.http = try WebClient.forSource(source, cache: nil, version: "test")
+        pipeline.now = { now }
+        return try pipeline.extract(source)
+    }
+
+    /// Items of `keys` read with every field right; the misses described.
+    static func score(_ result: ImportResult, keys: [KeyItem]) -> (right: Int, misses: [String]) {
+        var right = 0
+        var misses: [String] = []
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        for key in keys {
+            guard let item = result.items.first(where: { $0.content.title == key.title }) else {
+                misses.append("missing '\(key.title)'")
+                continue
+            }
+            var wrong: [String] = []
+            switch item.content {
+            case .announcement(let a):
+                formatter.dateFormat = "yyyy-MM-dd"
+                if a.publishedAt.map(formatter.string) != key.when { wrong.append("date \(a.publishedAt.map(formatter.string) ?? "-")") }
+                if let link = key.link, a.link != link { wrong.append("link \(a.link ?? "-")") }
+            case .event(let e):
+                formatter.dateFormat = key.when.contains("T") ? "yyyy-MM-dd'T'HH:mm" : "yyyy-MM-dd"
+                if formatter.string(from: e.start) != key.when || e.allDay == key.when.contains("T") { wrong.append("start \(formatter.string(from: e.start)) allDay \(e.allDay)") }
+                if let link = key.link, e.link != link { wrong.append("link \(e.link ?? "-")") }
+                if let location = key.location, e.locationName != location { wrong.append("location \(e.locationName ?? "-")") }
+            case .schoolInfo(let info):
+                if let link = key.link, info.url != link { wrong.append("url \(info.url)") }
+            default:
+                wrong.append("kind")
+            }
+            if wrong.isEmpty { right += 1 } else { misses.append("'\(key.title)': " + wrong.joined(separator: ", ")) }
+        }
+        return (right, misses)
+    }
+
+    @Test func everyPlatformSiteIsRecognizedAndItsSourcesReadRight() throws {
+        var right = 0
+        var total = 0
+        for index in PlatformSites.all("").indices {
+            let server = try TestHTTPServer()
+            defer { server.stop() }
+            let site = PlatformSites.all(server.base)[index]
+            site.serve(on: server)
+            let imports = try Self.imports()
+            defer { imports.remove() }
+            let result = try Self.discover(server.base + "/", imports: imports)
+            #expect(result.platforms.map(\.platform).contains(site.name), "\(site.name): recognized \(result.platforms.map(\.platform))")
+            for (path, keys) in site.keys.sorted(by: { $0.key < $1.key }) {
+                total += keys.count
+                guard let proposal = result.proposals.first(where: { $0.url == server.base + path }) else {
+                    Issue.record("\(site.name): no source proposed for \(path); proposed: \(result.proposals.map(\.url))")
+                    continue
+                }
+                let extracted = try Self.extract(proposal, imports: imports)
+                let scored = Self.score(extracted, keys: keys)
+                right += scored.right
+                #expect(scored.misses.isEmpty, "\(site.name) \(path) (\(proposal.how)): \(scored.misses) \(extracted.problems)")
+            }
+        }
+        #expect(total >= 50, "answer keys: \(total) items")
+        #expect(Double(right) >= 0.9 * Double(total), "\(right) of \(total) items right")
+        print("discover on platform sites: \(right) of \(total) items right")
+    }
+}
