@@ -22,6 +22,10 @@ struct GroupReading {
 
     var datedShare: Double { Double(dated) / Double(max(1, group.members.count)) }
 
+    /// What follows a leading date and a dash, a bar or a colon ("November 10, 2026 – Board
+    /// Meeting" → "Board Meeting"); the whole text when there is none.
+    static let afterDate = #"^(?:.*?\d[^–—|]*?\s[–—|:-]\s+)?(.+)$"#
+
     static let genericLinkWords: Set<String> = ["read more", "more", "details", "learn more", "click here", "here", "view", "view details", "continue reading", "more info", "read"]
 
     init?(_ group: BlockGroup, dates: DateParser) {
@@ -127,7 +131,10 @@ struct GroupReading {
                 let names = (node.attribute("class") ?? "").lowercased()
                 return (names.contains("title") || names.contains("headline")) && !node.text.isEmpty
             }
-            if let node = heading ?? link ?? named ?? block.first("strong, b") {
+            // The title is words of its own: never the element that only says the date.
+            let candidates = [heading, link, named, block.first("strong, b")].compactMap { $0 }
+            let leaf = Self.descendants(block).first { $0.children.isEmpty && $0.text.count >= 3 && !Self.onlyADate($0.text) }
+            if let node = candidates.first(where: { !Self.onlyADate($0.text) }) ?? leaf {
                 titles.append(Self.relative(node, in: block))
             }
             if let link { links.append(Self.relative(link, in: block)) }
@@ -136,8 +143,9 @@ struct GroupReading {
         if share >= 0.8 {
             titleSelector = Self.choice(titles)
         } else if group.members.allSatisfy({ $0.text.count <= 200 }) {
-            // A line each ("Oct 5 – Picture Day"): the block's text.
-            titleSelector = .string(".")
+            // A line each ("November 10, 2026 – Board Meeting"): the block's text, without the
+            // date before a dash when the date is in the same text.
+            titleSelector = dateSpec == .string(".") ? .object(["select": .string("."), "pattern": .string(Self.afterDate)]) : .string(".")
         }
         if Double(links.count) / Double(group.members.count) >= 0.6 { linkSelector = Self.choice(links, suffix: "@href") }
     }
