@@ -32,6 +32,8 @@ struct GroupReading {
         var group = group
         // A block that holds only a date (an empty day of a calendar grid) is no item.
         group.members = group.members.filter { !Self.onlyADate($0.text) }
+        // A table's header rows are no items.
+        if group.members.first?.name == "tr" { group.members = group.members.filter { $0.first("td") != nil } }
         guard group.members.count >= 3 else { return nil }
         self.group = group
         guard let document = group.members.first?.document else { return nil }
