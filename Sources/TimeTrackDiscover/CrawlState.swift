@@ -100,11 +100,31 @@ enum DocumentPages {
             || ["resource-manager/view", "filedownload.ashx", "docs.google.com", "drive.google.com/file"].contains { lower.contains($0) }
     }
 
-    /// Why the page is a document page ("12 links to files under 4 headings"), or nil.
-    static func detect(_ document: HTMLDocument) -> String? {
-        let files = ((try? document.root.select("a[href]")) ?? []).filter { isFile($0.attribute("href") ?? "") && !BlockGroups.inChrome($0) }
-        guard files.count >= 4 else { return nil }
+    /// Why the page is a document page ("12 links to files under 4 headings"), or nil: four
+    /// links to files or more; without `filesOnly`, also eight links or more under three
+    /// headings or more (an information page of resources).
+    static func detect(_ document: HTMLDocument, filesOnly: Bool) -> String? {
+        let links = ((try? document.root.select("a[href]")) ?? []).filter { link in
+            let href = (link.attribute("href") ?? "").lowercased()
+            return !href.hasPrefix("#") && !href.hasPrefix("mailto:") && !href.hasPrefix("tel:") && !href.hasPrefix("javascript:") && !BlockGroups.inChrome(link)
+        }
+        let files = links.filter { isFile($0.attribute("href") ?? "") }
         let headings = ((try? document.root.select("h2, h3, h4")) ?? []).filter { !BlockGroups.inChrome($0) }
-        return "\(files.count) links to files" + (headings.isEmpty ? "" : " under \(headings.count) headings")
+        let under = headings.isEmpty ? "" : " under \(headings.count) headings"
+        if files.count >= 4 { return "\(files.count) links to files" + under }
+        if !filesOnly, links.count >= 8, headings.count >= 3 { return "\(links.count) links\(under)" }
+        return nil
+    }
+}
+
+/// A page that is one article (its own date and title in its metadata): the `metadata` importer.
+enum ArticlePages {
+    /// Why the page is an article ("article:published_time 2025-11-05"), or nil.
+    static func detect(_ document: HTMLDocument) -> String? {
+        let metas = (try? document.root.select("meta[property]")) ?? []
+        func meta(_ name: String) -> String? { metas.first { $0.attribute("property") == name }?.attribute("content") }
+        if let published = meta("article:published_time") { return "one article (article:published_time \(published.prefix(40)))" }
+        if meta("og:type") == "article" { return "one article (og:type article)" }
+        return nil
     }
 }

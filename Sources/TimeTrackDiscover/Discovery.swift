@@ -112,17 +112,30 @@ public final class Discovery {
             }
         }
         guard !matchedTemplate, !state.proposed(page: page.url.absoluteString) else { return }
-        if let documents = DocumentPages.detect(document) {
-            state.propose(
-                base(id: state.id(Discovery.name(of: page.url, or: "documents")), kind: .schoolInfo, importer: "documents", url: page.url.absoluteString), how: Discovery.inferred,
-                why: documents)
+        if let documents = DocumentPages.detect(document, filesOnly: true) {
+            proposeDocuments(page.url, why: documents, state: &state)
             return
         }
         // The home page's teasers repeat the listings the crawl reaches next.
-        guard !isStart || settings.maxPages == 1, let listing = ListingInference.infer(document, pageURL: page.url, zone: settings.zone, now: settings.now) else { return }
-        var object = base(id: state.id(Discovery.name(of: page.url, or: "listing")), kind: listing.kind, importer: "html", url: page.url.absoluteString)
-        object["options"] = .object(listing.options)
-        state.propose(object, how: Discovery.inferred, why: listing.why)
+        if !isStart || settings.maxPages == 1, let listing = ListingInference.infer(document, pageURL: page.url, zone: settings.zone, now: settings.now) {
+            var object = base(id: state.id(Discovery.name(of: page.url, or: "listing")), kind: listing.kind, importer: "html", url: page.url.absoluteString)
+            object["options"] = .object(listing.options)
+            state.propose(object, how: Discovery.inferred, why: listing.why)
+            return
+        }
+        guard !isStart || settings.maxPages == 1 else { return }
+        if let article = ArticlePages.detect(document) {
+            state.propose(
+                base(id: state.id(Discovery.name(of: page.url, or: "article")), kind: .announcement, importer: "metadata", url: page.url.absoluteString), how: Discovery.inferred,
+                why: article)
+        } else if let links = DocumentPages.detect(document, filesOnly: false) {
+            proposeDocuments(page.url, why: links, state: &state)
+        }
+    }
+
+    func proposeDocuments(_ page: URL, why: String, state: inout CrawlState) {
+        state.propose(
+            base(id: state.id(Discovery.name(of: page, or: "documents")), kind: .schoolInfo, importer: "documents", url: page.absoluteString), how: Discovery.inferred, why: why)
     }
 
     /// A recognizer's template as a proposal for `page` (or the site's origin).

@@ -57,3 +57,32 @@ import Testing
         #expect(items.compactMap { $0["title"] as? String }.sorted() == ["Board Approves Budget", "Fall Conferences", "Science Olympiad"], "\(pending.stdout)")
     }
 }
+
+/// Ctrl-C during a crawl stops it with what it found so far (a slow site: every page takes a
+/// second), after a progress line on the terminal.
+@Suite struct DiscoverInterruptTests {
+    @Test func ctrlCStopsTheCrawlAndShowsWhatWasFound() throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let links = (1...12).map { "<a href=\"/news/page-\($0)\">News \($0)</a>" }.joined(separator: " ")
+        let feed = #"<link rel="alternate" type="application/rss+xml" title="District News" href="/news.rss">"#
+        server.route("/", .html("<html><head><title>Home</title>\(feed)</head><body><main>\(links)</main></body></html>"))
+        for number in 1...12 {
+            var slow = TestHTTPServer.Response.html("<html><head><title>News \(number)</title></head><body><main><p>Page \(number)</p></main></body></html>")
+            slow.delay = 1
+            server.route("/news/page-\(number)", slow)
+        }
+        let dir = try TemporaryDirectory("discover-interrupt")
+        defer { dir.remove() }
+        try dir.write("imports/_settings.json", #"{"requestDelay": 0}"#)
+        let pty = try PseudoTerminal(
+            Binaries.path("timetrack-admin"), ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "discover", server.base + "/", "--allow-private"], rows: 24, columns: 80)
+        #expect(pty.expect("discover: ") != nil, "a progress line: \(pty.transcript)")
+        Thread.sleep(forTimeInterval: 1.5)
+        pty.send("\u{03}")
+        #expect(pty.expect("stopped early", timeout: 15) != nil, "\(pty.transcript)")
+        #expect(pty.expect("news.rss") != nil, "what was found so far is shown: \(pty.transcript)")
+        #expect(pty.waitForExit(timeout: 15) == 0, "\(pty.transcript)")
+        #expect(server.requests.filter { $0.path.hasPrefix("/news/page-") }.count < 12, "the crawl stopped")
+    }
+}
