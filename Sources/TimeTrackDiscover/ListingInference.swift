@@ -49,9 +49,37 @@ public enum ListingInference {
                 options["yearFrom"] = .string("url")
             }
         }
+        if let next = nextLink(document) { options["next"] = .string(next) }
         let why =
             "\(reading.group.members.count) \(reading.itemSelector) blocks, a date in \(reading.dated)" + (reading.dateFromHeading ? " (from the heading before each)" : "")
         return InferredListing(kind: kind, options: options, blocks: reading.group.members.count, dated: reading.dated, why: why)
+    }
+
+    /// The next page's link, as a field spec: `rel="next"`, a class or label that says next,
+    /// or the words ("Next ›", "Older posts"); nil when the page has none.
+    static func nextLink(_ document: HTMLDocument) -> String? {
+        let links = (try? document.root.select("a[href]")) ?? []
+        let words = ["next", "next page", "next »", "next ›", "next >", "older posts", "older entries", "older", "»", "›"]
+        for link in links {
+            guard let href = link.attribute("href"), !href.hasPrefix("#"), !href.lowercased().hasPrefix("javascript:") else { continue }
+            if (link.attribute("rel") ?? "").lowercased().split(separator: " ").contains("next") { return "a[rel~=next]@href" }
+            let classes = (link.attribute("class") ?? "").split(separator: " ").map(String.init)
+            if let name = classes.first(where: { $0.lowercased().contains("next") && $0.allSatisfy { $0.isLetter || $0 == "-" || $0 == "_" } }) {
+                return "a.\(name)@href"
+            }
+            if let parent = link.parent,
+                let name = (parent.attribute("class") ?? "").split(separator: " ").map(String.init).first(where: {
+                    $0.lowercased().contains("next") && $0.allSatisfy { $0.isLetter || $0 == "-" || $0 == "_" }
+                })
+            {
+                return "\(parent.name).\(name) > a@href"
+            }
+            let text = link.text.lowercased()
+            if words.contains(text), let label = link.text.first.map({ _ in link.text }), !label.contains("'") {
+                return "xpath://a[normalize-space(.)='\(label)']@href"
+            }
+        }
+        return nil
     }
 
     /// Events when the page says so (calendar, events, meetings) or most dates carry a time

@@ -40,7 +40,7 @@ public struct Recognizer: Sendable {
         var minimumItems: Int
         /// The definition, without id, kind or time zone; `url` may hold `{page}` (the default)
         /// or `{origin}`.
-        var definition: [String: JSONValue]
+        public var definition: [String: JSONValue]
     }
 
     public var platform: String

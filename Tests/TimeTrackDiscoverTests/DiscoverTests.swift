@@ -70,13 +70,15 @@ import TimeTrackKit
         return (right, misses)
     }
 
+    static func sites(_ base: String) -> [FixtureSite] { PlatformSites.all(base) + MorePlatformSites.all(base) }
+
     @Test func everyPlatformSiteIsRecognizedAndItsSourcesReadRight() throws {
         var right = 0
         var total = 0
-        for index in PlatformSites.all("").indices {
+        for index in Self.sites("").indices {
             let server = try TestHTTPServer()
             defer { server.stop() }
-            let site = PlatformSites.all(server.base)[index]
+            let site = Self.sites(server.base)[index]
             site.serve(on: server)
             let imports = try Self.imports()
             defer { imports.remove() }
@@ -94,8 +96,48 @@ import TimeTrackKit
                 #expect(scored.misses.isEmpty, "\(site.name) \(path) (\(proposal.how)): \(scored.misses) \(extracted.problems)")
             }
         }
-        #expect(total >= 50, "answer keys: \(total) items")
+        #expect(total >= 100, "answer keys: \(total) items")
+        let pages = Self.sites("").map { $0.pages.count + $0.other.count }.reduce(0, +)
+        #expect(pages >= 25, "fixture pages: \(pages)")
         #expect(Double(right) >= 0.9 * Double(total), "\(right) of \(total) items right")
         print("discover on platform sites: \(right) of \(total) items right")
+    }
+}
+
+/// The recognizers that come with the tool: each reads, and each page template is a definition
+/// its importer accepts (a mistake in one is found here, not on a district's first run).
+@Suite struct BundledRecognizerTests {
+    @Test func everyTemplateIsADefinitionItsImporterAccepts() throws {
+        let dir = try TemporaryDirectory("recognizers")
+        defer { dir.remove() }
+        let (recognizers, errors) = Recognizer.load(folder: nil)
+        #expect(errors.isEmpty, "\(errors)")
+        #expect(recognizers.count >= 10, "\(recognizers.map(\.platform))")
+        for recognizer in recognizers {
+            for template in recognizer.pages {
+                var object = template.definition
+                let url = (object["url"]?.stringValue ?? "{page}").replacingOccurrences(of: "{page}", with: "https://d.example/news").replacingOccurrences(of: "{origin}", with: "https://d.example")
+                object["url"] = .string(url)
+                object["id"] = .string("t")
+                object["kind"] = .string(template.kind.rawValue)
+                object["timeZone"] = .string("UTC")
+                do {
+                    let source = try SourceDefinition.parse(object, file: dir.path("t.json"))
+                    _ = try ImporterRegistry.make(for: source)
+                } catch {
+                    Issue.record("\(recognizer.platform) \(template.name): \(error)")
+                }
+            }
+        }
+    }
+
+    @Test func aDistrictsOwnRecognizerIsReadAndABrokenOneReported() throws {
+        let dir = try TemporaryDirectory("own-recognizers")
+        defer { dir.remove() }
+        try dir.write("catapult.json", #"{"platform": "CatapultK12", "fingerprints": [{"markup": "catapultcms"}], "pages": []}"#)
+        try dir.write("broken.json", #"{"platform": "Broken", "fingerprints": [{"selector": "div["}]}"#)
+        let (recognizers, errors) = Recognizer.load(folder: dir.url.path)
+        #expect(recognizers.contains { $0.platform == "CatapultK12" })
+        #expect(errors.count == 1 && errors[0].description.contains("broken.json") && errors[0].description.contains("fingerprints[0].selector"), "\(errors)")
     }
 }
