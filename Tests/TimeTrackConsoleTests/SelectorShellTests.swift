@@ -132,4 +132,23 @@ import Testing
         #expect(items.compactMap { $0["title"] as? String } == ["Book Fair", "Picture Day", "PTA Meeting"])
         #expect(items.compactMap { ($0["publishedAt"] as? String)?.prefix(10) } == ["2026-10-05", "2026-10-12", "2026-10-20"], "\(items)")
     }
+
+    /// `try SOURCE` opens a source's page with its definition, to change a field and save it
+    /// under a new id (what `discover` proposed, or any html source).
+    @Test func aSourceOpensWithItsDefinition() throws {
+        let dir = try TemporaryDirectory("try-source")
+        defer { dir.remove() }
+        let imports = dir.path("imports")
+        try FileManager.default.copyItem(atPath: ConsoleFixture.root.appendingPathComponent("Imports").path, toPath: imports)
+        let result = try Binaries.run(
+            "timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", imports, "try", "hillcrest-events"],
+            stdin: "items\nfield location=.event-title\nsave hillcrest-events-edited\ndone\n")
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("8 items, 0 problems") && result.stdout.contains("location: Back to School Night"), "\(result.stdout)\(result.stderr)")
+        let saved = try String(contentsOfFile: imports + "/hillcrest-events-edited.json", encoding: .utf8)
+        #expect(saved.contains("\"location\" : \".event-title\"") && saved.contains("\"url\" : \"samples/hillcrest/events.html\""), "\(saved)")
+        // Another importer's source is named, with what to use instead.
+        let feed = try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", imports, "try", "hillcrest-posts"], stdin: "done\n")
+        #expect(feed.status != 0 && feed.stderr.contains("try edits html definitions"), "\(feed.stdout)\(feed.stderr)")
+    }
 }

@@ -25,8 +25,8 @@ extension Console {
 
     static var tryCommand: CommandSpec {
         CommandSpec(
-            "try", usage: "URL|FILE [--kind K] [--zone Z] [--base URL] [--suggest] [--allow-private]",
-            summary: "a selector shell: load a page once, try css, xpath, item and field specs on it, see the items, save the definition",
+            "try", usage: "URL|FILE|SOURCE [--kind K] [--zone Z] [--base URL] [--suggest] [--allow-private]",
+            summary: "a selector shell: load a page once (or a source's, to change its definition), try css, xpath, item and field specs on it, see the items, save the definition",
             options: [
                 OptionSpec("kind", value: "K", help: "what the page lists: announcement (default), event or school-info"),
                 OptionSpec("zone", value: "Z", help: "the time zone of its dates (default: this machine's)"),
@@ -45,7 +45,14 @@ extension Console {
             if let base = args.option("base"), URL(string: base)?.scheme.map({ ["http", "https"].contains($0.lowercased()) }) != true {
                 throw TimeTrackError(.usage, "try: --base must be an http(s) URL", fix: "e.g. --base https://lincoln.example.org/news")
             }
-            let trial = try Trial(target: args.positional[0], kind: kind, zone: zone, baseURL: args.option("base"), allowPrivate: args.flag("allow-private"), importsPath: session.importsPath)
+            let word = args.positional[0]
+            let isPage = word.contains("://") || FileManager.default.fileExists(atPath: word)
+            let trial: Trial
+            if !isPage, let source = try? session.source(word) {
+                trial = try Trial(editing: source, importsPath: session.importsPath)
+            } else {
+                trial = try Trial(target: word, kind: kind, zone: zone, baseURL: args.option("base"), allowPrivate: args.flag("allow-private"), importsPath: session.importsPath)
+            }
             let out = session.output
             out.line("loaded \(trial.target): \(trial.document.root.select(try Selector("*")).count) elements. Commands: css, xpath, item, field, items, save ID, done (help lists them).")
             if args.flag("suggest") { try suggest(trial, kindGiven: args.option("kind") != nil, session: session) }

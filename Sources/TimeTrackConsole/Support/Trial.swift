@@ -64,6 +64,28 @@ final class Trial {
         document = try HTMLDocument(data: data, url: baseURL.flatMap(URL.init(string:)) ?? URL(string: target).flatMap { $0.scheme == nil ? nil : $0 } ?? URL(fileURLWithPath: target))
     }
 
+    /// A source's page with its definition loaded (an html source: `discover`'s proposals), to
+    /// change it and `save` it under a new id.
+    convenience init(editing source: SourceDefinition, importsPath: String) throws {
+        guard source.importer == "html" else {
+            throw TimeTrackError(
+                .usage, "try: \(source.id) is read by the \(source.importer) importer; try edits html definitions", fix: "extract \(source.id) shows what it reads")
+        }
+        let target = source.url.isFileURL ? source.url.path : source.url.absoluteString
+        try self.init(
+            target: target, kind: source.kind, zone: source.timeZone, baseURL: source.baseURL?.absoluteString, allowPrivate: source.allowPrivateNetwork != .none,
+            importsPath: importsPath)
+        var options = source.options
+        item = options.removeValue(forKey: "item")
+        fields = options.removeValue(forKey: "fields")?.objectValue ?? [:]
+        next = options.removeValue(forKey: "next")
+        if let detail = options.removeValue(forKey: "detail")?.objectValue {
+            detailFields = detail["fields"]?.objectValue ?? [:]
+            detailLink = detail["link"]?.stringValue ?? "link"
+        }
+        extraOptions = options
+    }
+
     /// A definition's top level, without options.
     static func object(id: String, target: String, kind: ItemKind, zone: TimeZone, baseURL: String?, allowPrivate: Bool) -> [String: JSONValue] {
         var object: [String: JSONValue] = ["id": .string(id), "importer": .string("html"), "kind": .string(kind.rawValue), "url": .string(target), "timeZone": .string(zone.identifier)]
