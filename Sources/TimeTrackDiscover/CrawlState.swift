@@ -128,3 +128,21 @@ enum ArticlePages {
         return nil
     }
 }
+
+/// Where an article's page says its date, the same way on every page given: its
+/// `article:published_time`, a `time[datetime]`, or the element whose text is the date.
+enum DetailDates {
+    static func selector(on documents: [HTMLDocument], dates: DateParser) -> String? {
+        var candidates = ["meta[property=\"article:published_time\"]@content", "time@datetime"]
+        if let first = documents.first {
+            let elements = (BlockGroups.any.map { first.root.select($0) } ?? []).filter { node in
+                !node.text.isEmpty && node.text.count <= 60 && !BlockGroups.inChrome(node) && !["title", "script", "style", "html", "body"].contains(node.name)
+                    && dates.parse(node.text) != nil
+            }
+            if let smallest = elements.min(by: { $0.text.count < $1.text.count }) { candidates.append(BlockGroups.step(smallest)) }
+        }
+        return candidates.first { candidate in
+            documents.allSatisfy { document in GroupReading.read(.string(candidate), in: document.root).flatMap { dates.parse($0) } != nil }
+        }
+    }
+}

@@ -81,6 +81,7 @@ public final class Discovery {
             let type = (page.contentType ?? "").lowercased()
             guard type.isEmpty || type.contains("html"), let document = try? HTMLDocument(data: page.data, url: page.url, declaredCharset: page.charset) else { continue }
             analyze(document, page: page, isStart: state.result.pagesRead == 1, state: &state)
+            if !state.proposed(page: page.url.absoluteString), state.result.pagesRead > 1 { proposeWithDetailDates(document, page: page.url, web: web, state: &state) }
             state.enqueue(links: document, from: page.url)
             progress?(state.result.pagesRead, state.result.proposals.count)
         }
@@ -131,6 +132,24 @@ public final class Discovery {
         } else if let links = DocumentPages.detect(document, filesOnly: false) {
             proposeDocuments(page.url, why: links, state: &state)
         }
+    }
+
+    /// A listing of headlines without dates whose articles carry theirs: the date is read on
+    /// each item's page (`detail`), when the first two articles give it the same way.
+    func proposeWithDetailDates(_ document: HTMLDocument, page: URL, web: WebClient, state: inout CrawlState) {
+        guard let (listing, links) = ListingInference.undated(document, pageURL: page, zone: settings.zone, now: settings.now), links.count >= 2 else { return }
+        var details: [HTMLDocument] = []
+        for link in links.prefix(2) where CrawlState.site(of: link) == state.site {
+            guard let fetched = try? web.get(link, maxBytes: 5_000_000), let parsed = try? HTMLDocument(data: fetched.data, url: fetched.url, declaredCharset: fetched.charset) else { continue }
+            details.append(parsed)
+        }
+        let dates = DateParser(timeZone: settings.zone, reference: settings.now)
+        guard details.count == 2, let date = DetailDates.selector(on: details, dates: dates) else { return }
+        var options = listing.options
+        options["detail"] = .object(["link": .string("link"), "fields": .object(["date": .string(date)])])
+        var object = base(id: state.id(Discovery.name(of: page, or: "news")), kind: .announcement, importer: "html", url: page.absoluteString)
+        object["options"] = .object(options)
+        state.propose(object, how: Discovery.inferred, why: listing.why + "; the date from each article's page (\(date))")
     }
 
     func proposeDocuments(_ page: URL, why: String, state: inout CrawlState) {

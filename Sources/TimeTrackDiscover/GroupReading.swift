@@ -28,7 +28,9 @@ struct GroupReading {
 
     static let genericLinkWords: Set<String> = ["read more", "more", "details", "learn more", "click here", "here", "view", "view details", "continue reading", "more info", "read"]
 
-    init?(_ group: BlockGroup, dates: DateParser) {
+    /// Reads a group; with `undated`, a group whose blocks carry no date is read too (for its
+    /// title and link, the date to come from each item's own page).
+    init?(_ group: BlockGroup, dates: DateParser, undated: Bool = false) {
         var group = group
         // A block that holds only a date (an empty day of a calendar grid) is no item.
         group.members = group.members.filter { !Self.onlyADate($0.text) }
@@ -43,7 +45,7 @@ struct GroupReading {
         } else {
             readDates(dates: dates)
             if dated < group.members.count { readHeadingDates(dates: dates, document: document) }
-            guard dated > 0 else { return nil }
+            guard dated > 0 || undated else { return nil }
             readTitleAndLink()
             readExtras(dates: dates)
         }

@@ -55,6 +55,27 @@ public enum ListingInference {
         return InferredListing(kind: kind, options: options, blocks: reading.group.members.count, dated: reading.dated, why: why)
     }
 
+    /// A listing whose blocks carry a title and a link but no date (headlines whose date is on
+    /// each article's page): its options without a date, and the first blocks' links, for
+    /// `DetailDates` to find the date on. Nil when the page has no such listing.
+    public static func undated(_ document: HTMLDocument, pageURL: URL, zone: TimeZone, now: Date) -> (listing: InferredListing, links: [URL])? {
+        let dates = DateParser(timeZone: zone, reference: now)
+        var best: GroupReading?
+        for group in BlockGroups.find(in: document) where group.members.count >= 3 {
+            guard let reading = GroupReading(group, dates: dates, undated: true), reading.dated == 0, let link = reading.linkSelector, reading.titleSelector != nil else { continue }
+            let linked = reading.group.members.filter { GroupReading.read(link, in: $0) != nil }.count
+            guard linked * 5 >= reading.group.members.count * 4 else { continue }
+            if reading.group.members.count > (best?.group.members.count ?? 0) { best = reading }
+        }
+        guard let reading = best, let title = reading.titleSelector, let link = reading.linkSelector else { return nil }
+        let links = reading.group.members.prefix(3).compactMap { GroupReading.read(link, in: $0) }.compactMap { URL(string: $0, relativeTo: pageURL)?.absoluteURL }
+        var options: [String: JSONValue] = ["item": .string(reading.itemSelector), "fields": .object(["title": title, "link": link])]
+        if let next = nextLink(document) { options["next"] = .string(next) }
+        let listing = InferredListing(
+            kind: .announcement, options: options, blocks: reading.group.members.count, dated: 0, why: "\(reading.group.members.count) \(reading.itemSelector) blocks with a link, no date")
+        return (listing, links)
+    }
+
     /// The next page's link, as a field spec: `rel="next"`, a class or label that says next,
     /// or the words ("Next ›", "Older posts"); nil when the page has none.
     static func nextLink(_ document: HTMLDocument) -> String? {

@@ -70,7 +70,7 @@ import TimeTrackKit
         return (right, misses)
     }
 
-    static func sites(_ base: String) -> [FixtureSite] { PlatformSites.all(base) + MorePlatformSites.all(base) }
+    static func sites(_ base: String) -> [FixtureSite] { PlatformSites.all(base) + MorePlatformSites.all(base) + [UnknownPlatformSite.site(base)] }
 
     @Test func everyPlatformSiteIsRecognizedAndItsSourcesReadRight() throws {
         var right = 0
@@ -83,7 +83,11 @@ import TimeTrackKit
             let imports = try Self.imports()
             defer { imports.remove() }
             let result = try Self.discover(server.base + "/", imports: imports)
-            #expect(result.platforms.map(\.platform).contains(site.name), "\(site.name): recognized \(result.platforms.map(\.platform))")
+            if site.name == UnknownPlatformSite.name {
+                #expect(result.platforms.isEmpty, "recognized \(result.platforms.map(\.platform)) on a site of no known platform")
+            } else {
+                #expect(result.platforms.map(\.platform).contains(site.name), "\(site.name): recognized \(result.platforms.map(\.platform))")
+            }
             for (path, keys) in site.keys.sorted(by: { $0.key < $1.key }) {
                 total += keys.count
                 guard let proposal = result.proposals.first(where: { $0.url == server.base + path }) else {

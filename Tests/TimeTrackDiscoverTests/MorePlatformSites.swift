@@ -165,3 +165,33 @@ enum MorePlatformSites {
         return site
     }
 }
+
+/// A district site on a CMS no recognizer knows: headlines without dates (each article's page
+/// has its date), and an events page of cards: read by inference alone.
+enum UnknownPlatformSite {
+    static let name = "(none)"
+
+    static func site(_ base: String) -> FixtureSite {
+        var site = FixtureSite(name: name)
+        let nav = #"<li><a href="/district/news">District News</a></li><li><a href="/district/events">Events</a></li><li><a href="/district/contact">Contact</a></li>"#
+        site.pages["/"] = Sample.page(title: "Lakeview Community Schools", body: "<h1>Lakeview Community Schools</h1><p>Welcome.</p>", nav: nav)
+        site.pages["/district/contact"] = Sample.page(title: "Contact", body: "<h1>Contact</h1><p>100 Main St, Lakeview</p>", nav: nav)
+        let headlines = Sample.news.map { n in
+            #"<div class="headline"><h3 class="headline-title"><a href="/district/news/\#(n.slug)">\#(n.title)</a></h3><p class="headline-teaser">\#(n.summary)</p></div>"#
+        }.joined()
+        site.pages["/district/news"] = Sample.page(title: "District News - Lakeview", body: #"<h1>District News</h1><div class="headlines">"# + headlines + "</div>", nav: nav)
+        for n in Sample.news {
+            site.pages["/district/news/\(n.slug)"] = Sample.page(
+                title: "\(n.title) - Lakeview",
+                body: #"<article class="story"><h1>\#(n.title)</h1><p class="byline">By Communications · <time datetime="\#(n.day)T09:00:00\#(Sample.offset(n.day))">\#(Sample.long(n.day))</time></p><p>\#(n.summary)</p></article>"#,
+                nav: nav)
+        }
+        site.keys["/district/news"] = Sample.newsKeys { "\(base)/district/news/\($0)" }
+        let cards = Sample.events.enumerated().map { index, e in
+            #"<div class="event-card"><div class="event-card__date">\#(Sample.weekdayLong(e.day))</div><h4 class="event-card__title"><a href="/district/events/\#(index + 1)">\#(e.title)</a></h4><div class="event-card__time">\#(e.time.map(Sample.twelveHour) ?? "All Day")</div><div class="event-card__location">\#(e.location)</div></div>"#
+        }.joined()
+        site.pages["/district/events"] = Sample.page(title: "Events - Lakeview", body: #"<h1>Upcoming Events</h1><div class="event-cards">"# + cards + "</div>", nav: nav)
+        site.keys["/district/events"] = Sample.eventKeys { "\(base)/district/events/\($0 + 1)" }
+        return site
+    }
+}
