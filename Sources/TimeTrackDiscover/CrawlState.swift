@@ -9,6 +9,8 @@ struct CrawlState {
     let site: String
     var result = DiscoveryResult()
     var recognized: Set<String> = []
+    /// JSON endpoints read already (a page's script names the same API on every page).
+    var checkedEndpoints: Set<String> = []
     private var queue: [(url: URL, score: Int, order: Int)] = []
     private var seen: Set<String> = []
     private var counter = 0

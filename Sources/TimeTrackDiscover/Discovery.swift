@@ -82,6 +82,7 @@ public final class Discovery {
             guard type.isEmpty || type.contains("html"), let document = try? HTMLDocument(data: page.data, url: page.url, declaredCharset: page.charset) else { continue }
             analyze(document, page: page, isStart: state.result.pagesRead == 1, state: &state)
             if !state.proposed(page: page.url.absoluteString), state.result.pagesRead > 1 { proposeWithDetailDates(document, page: page.url, web: web, state: &state) }
+            proposeJSONEndpoints(document, page: page.url, web: web, state: &state)
             state.enqueue(links: document, from: page.url)
             progress?(state.result.pagesRead, state.result.proposals.count)
         }
@@ -150,6 +151,21 @@ public final class Discovery {
         var object = base(id: state.id(Discovery.name(of: page, or: "news")), kind: .announcement, importer: "html", url: page.absoluteString)
         object["options"] = .object(options)
         state.propose(object, how: Discovery.inferred, why: listing.why + "; the date from each article's page (\(date))")
+    }
+
+    /// The JSON the page's markup names (an events API its script loads): read, and proposed
+    /// to the `json` importer when it holds a list of titled, dated objects.
+    func proposeJSONEndpoints(_ document: HTMLDocument, page: URL, web: WebClient, state: inout CrawlState) {
+        let dates = DateParser(timeZone: settings.zone, reference: settings.now)
+        for endpoint in JSONInference.endpoints(in: document, page: page) where CrawlState.site(of: endpoint) == state.site {
+            guard !state.proposed(url: endpoint.absoluteString, importer: "json"), state.checkedEndpoints.insert(endpoint.absoluteString).inserted,
+                let fetched = try? web.get(endpoint, maxBytes: 5_000_000), let json = try? JSONValue(parsing: fetched.data),
+                let (kind, options) = JSONInference.infer(json, endpoint: endpoint, dates: dates)
+            else { continue }
+            var object = base(id: state.id(Discovery.name(of: endpoint, or: "api")), kind: kind, importer: "json", url: endpoint.absoluteString)
+            object["options"] = .object(options)
+            state.propose(object, how: Discovery.inferred, why: "JSON that \(page.path.isEmpty ? "/" : page.path) loads, a list of \(kind == .event ? "events" : "posts")")
+        }
     }
 
     func proposeDocuments(_ page: URL, why: String, state: inout CrawlState) {

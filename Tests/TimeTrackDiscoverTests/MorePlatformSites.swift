@@ -190,8 +190,22 @@ enum UnknownPlatformSite {
         let cards = Sample.events.enumerated().map { index, e in
             #"<div class="event-card"><div class="event-card__date">\#(Sample.weekdayLong(e.day))</div><h4 class="event-card__title"><a href="/district/events/\#(index + 1)">\#(e.title)</a></h4><div class="event-card__time">\#(e.time.map(Sample.twelveHour) ?? "All Day")</div><div class="event-card__location">\#(e.location)</div></div>"#
         }.joined()
-        site.pages["/district/events"] = Sample.page(title: "Events - Lakeview", body: #"<h1>Upcoming Events</h1><div class="event-cards">"# + cards + "</div>", nav: nav)
+        let widget = #"<div id="athletics-calendar" class="js-calendar" data-events-url="/api/v1/athletics/events.json"></div><script>window.addEventListener('load', function () { loadCalendar('#athletics-calendar'); });</script>"#
+        site.pages["/district/events"] = Sample.page(
+            title: "Events - Lakeview", body: #"<h1>Upcoming Events</h1><div class="event-cards">"# + cards + "</div><h2>Athletics</h2>" + widget, nav: nav)
         site.keys["/district/events"] = Sample.eventKeys { "\(base)/district/events/\($0 + 1)" }
+        // The athletics calendar its script loads: a JSON API.
+        let games = [
+            ("Varsity Football vs. Central", "2026-10-16T19:00:00-05:00", "Lakeview Stadium"), ("JV Volleyball at Westfield", "2026-10-20T17:30:00-05:00", "Westfield High"), ("Cross Country Regional", "2026-10-24T09:00:00-05:00", "Pine Park"),
+        ]
+        let json = games.enumerated().map { index, game in
+            #"{"id": \#(500 + index), "title": "\#(game.0)", "startDate": "\#(game.1)", "location": {"name": "\#(game.2)", "address": "1 Field Rd"}, "url": "/athletics/events/\#(500 + index)"}"#
+        }.joined(separator: ",")
+        site.other["/api/v1/athletics/events.json"] = TestHTTPServer.Response(
+            status: 200, headers: ["Content-Type": "application/json"], body: Data((#"{"meta": {"count": 3}, "data": {"events": ["# + json + "]}}").utf8))
+        site.keys["/api/v1/athletics/events.json"] = games.enumerated().map { index, game in
+            KeyItem(title: game.0, when: String(game.1.prefix(16)), link: "\(base)/athletics/events/\(500 + index)", location: game.2)
+        }
         return site
     }
 }
