@@ -148,3 +148,32 @@ import TimeTrackKit
         }
     }
 }
+
+/// The feeds a page declares or links, as district sites do.
+@Suite struct FeedFinderTests {
+    @Test func feedsCalendarsAndAPIs() throws {
+        let page = """
+            <html><head>
+            <link rel="alternate" type="application/rss+xml" title="Valley Schools &raquo; Feed" href="/feed/">
+            <link rel="alternate" type="application/rss+xml" title="Valley Schools &raquo; Comments Feed" href="/comments/feed/">
+            <link rel="https://api.w.org/" href="https://valley.example/wp-json/">
+            <script src="https://www.gstatic.com/_/atari/_/js/k=atari.vw.en_US.abc/am=AAE/d=1/rs=AGEqA5n/m=view"></script>
+            </head><body>
+            <a href="webcal://valley.example/calendar/district.ics">Subscribe</a>
+            <a href="/site/handlers/icalfeed.ashx?MIID=60">iCal</a>
+            <iframe src="https://calendar.google.com/calendar/embed?src=valley.example_abc123%40group.calendar.google.com&amp;ctz=America%2FChicago"></iframe>
+            </body></html>
+            """
+        let document = try HTMLDocument(html: page, url: URL(string: "https://valley.example/"))
+        let feeds = FeedFinder.feeds(in: document, page: URL(string: "https://valley.example/") ?? URL(fileURLWithPath: "/"))
+        #expect(
+            feeds.map { "\($0.importer) \($0.url)" } == [
+                "wordpress https://valley.example/wp-json/wp/v2/posts", "ical https://valley.example/calendar/district.ics",
+                "ical https://valley.example/site/handlers/icalfeed.ashx?MIID=60",
+                "ical https://calendar.google.com/calendar/ical/valley.example_abc123%40group.calendar.google.com/public/basic.ics",
+            ], "\(feeds)")
+        let (recognizers, _) = Recognizer.load(folder: nil)
+        let googleSites = recognizers.first { $0.platform == "Google Sites" }
+        #expect(googleSites?.recognizes(document, markup: page.lowercased(), url: URL(string: "https://sites.google.com/valley.example/home") ?? URL(fileURLWithPath: "/")) != nil)
+    }
+}
