@@ -7,7 +7,7 @@ import TimeTrackKit
 extension Console {
     static var discoverCommand: CommandSpec {
         CommandSpec(
-            "discover", usage: "URL [--max-pages N] [--zone Z] [--write [--enable]] [--allow-private]",
+            "discover", usage: "URL [--max-pages N] [--zone Z] [--write [--enable]]",
             summary: "from a district's or a school's home page, find its sources (feeds, a platform's pages, listings, documents) and propose a definition for each",
             options: [
                 OptionSpec("max-pages", value: "N", help: "pages of the site to read at most, 1-500 (default 30)"),

@@ -25,7 +25,7 @@ extension Console {
 
     static var tryCommand: CommandSpec {
         CommandSpec(
-            "try", usage: "URL|FILE|SOURCE [--kind K] [--zone Z] [--base URL] [--suggest] [--allow-private]",
+            "try", usage: "URL|FILE|SOURCE [--kind K] [--zone Z] [--base URL] [--suggest]",
             summary: "a selector shell: load a page once (or a source's, to change its definition), try css, xpath, item and field specs on it, see the items, save the definition",
             options: [
                 OptionSpec("kind", value: "K", help: "what the page lists: announcement (default), event or school-info"),
