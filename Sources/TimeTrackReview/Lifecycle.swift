@@ -307,7 +307,9 @@ public struct Lifecycle {
             guard case .ticket(var ticket) = content else {
                 throw TimeTrackError(.usage, "\(id) is not a ticket; only tickets take replies", context: ["item": id])
             }
-            guard !ticket.closed else { throw TimeTrackError(.illegalTransition, "\(id) is closed", context: ["item": id]) }
+            guard !ticket.closed else {
+                throw TimeTrackError(.illegalTransition, "\(id) is closed", fix: "`reopen \(id) --reason R` first, then reply", context: ["item": id])
+            }
             ticket.replies.append(Ticket.Reply(by: who, at: now, text: text))
             return .ticket(ticket)
         }

@@ -111,9 +111,10 @@ extension Console {
         }
     }
 
-    /// The status column: `published*` when a change waits, `(missing N)` when the source lost it.
-    static func statusText(_ row: ItemSummary) -> String {
-        var status = row.status.rawValue
+    /// The status column: the status as people read it (`excused`, `closed`), `published*` when
+    /// a change waits, `(missing N)` when the source lost it. `closed` tells whether a ticket is.
+    static func statusText(_ row: ItemSummary, closed: Bool = false) -> String {
+        var status = ItemRendering.statusWord(kind: row.kind, status: row.status, closed: closed)
         if row.hasPendingRevision && row.status == .published { status += "*" }
         if row.missingRuns > 0 { status += " (missing \(row.missingRuns))" }
         return status
@@ -126,7 +127,10 @@ extension Console {
         // listed on its own day.
         for row in rows {
             let zone = row.timeZone.flatMap(TimeZone.init(identifier:)) ?? session.zone(ofSource: row.sourceID)
-            table.rows.append([row.id, statusText(row), row.sortDate.map { Display.date($0, zone: zone, allDay: true) } ?? "", SafeText.visible(row.sourceID ?? "-"), SafeText.visible(row.title)])
+            // Whether a ticket is closed is in its content: read for tickets only.
+            var closed = false
+            if row.kind == .ticket, case .ticket(let ticket)? = try? session.store().item(row.id).content { closed = ticket.closed }
+            table.rows.append([row.id, statusText(row, closed: closed), row.sortDate.map { Display.date($0, zone: zone, allDay: true) } ?? "", SafeText.visible(row.sourceID ?? "-"), SafeText.visible(row.title)])
         }
         session.output.printTable(table, width: terminalWidth())
     }
@@ -366,7 +370,10 @@ extension Console {
         ) { args, session in
             let target = try args.option("to").map { _ in try intOption(args, "to", default: 1, range: 1...Int(Int32.max)) }
             return try decideEach(args.positional, action: "revert", session: session) { store, id in
-                try Lifecycle(store).revert(id, to: target, by: session.operatorName)
+                let item = try Lifecycle(store).revert(id, to: target, by: session.operatorName)
+                // Which revision went back live (or that it left the app), as the audit log says.
+                if !session.output.json, let said = try store.audit(itemID: item.id, limit: 1).first?.detail { session.output.line("\(item.id): " + SafeText.visible(said)) }
+                return item
             }
         }
     }

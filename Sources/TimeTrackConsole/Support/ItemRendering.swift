@@ -89,10 +89,22 @@ enum ItemRendering {
             }
     }
 
-    /// The status as people read it: a closed ticket is `closed`, not `published`.
+    /// The status as people read it: an absence report is `excused` or `not excused` (it is
+    /// never published), a ticket `open` or `closed`.
     static func statusWord(_ item: Item) -> String {
-        if case .ticket(let ticket) = item.content, ticket.closed, item.status == .published { return "closed" }
-        return item.status.rawValue
+        var closed = false
+        if case .ticket(let ticket) = item.content { closed = ticket.closed }
+        return statusWord(kind: item.kind, status: item.status, closed: closed)
+    }
+
+    /// The same from an item's kind, status and, for a ticket, whether it is closed.
+    static func statusWord(kind: ItemKind, status: ItemStatus, closed: Bool) -> String {
+        switch (kind, status) {
+        case (.absence, .published): return "excused"
+        case (.absence, .rejected): return "not excused"
+        case (.ticket, .pending), (.ticket, .published): return closed ? "closed" : "open"
+        default: return status.rawValue
+        }
     }
 
     /// `- old / + new` lines for changed fields.

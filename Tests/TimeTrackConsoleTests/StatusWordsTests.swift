@@ -1,0 +1,39 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The words a decision leaves are the ones staff use (issue 35): an absence report is excused
+/// or not excused, never published; a ticket is open or closed; `revert` names the revision it
+/// put back; a reply to a closed ticket says to reopen it.
+@Suite struct StatusWordsTests {
+    @Test func absencesTicketsAndRevertsSayWhatHappened() throws {
+        let fixture = try ConsoleFixture()
+        defer { fixture.remove() }
+        let absences = try fixture.ids("absences")
+        let tickets = try fixture.ids("tickets")
+        try #require(absences.count >= 2 && !tickets.isEmpty)
+        let approved = try fixture.run(["approve", absences[0]])
+        #expect(approved.stdout.contains("\(absences[0]): excused") && !approved.stdout.contains("published"), "\(approved.stdout)")
+        let rejected = try fixture.run(["reject", absences[1], "--reason", "no note from a parent"])
+        #expect(rejected.stdout.contains("\(absences[1]): not excused"), "\(rejected.stdout)")
+        let excused = try fixture.run(["list", "absences", "--status", "published"])
+        #expect(excused.stdout.contains("\(absences[0])  excused") && !excused.stdout.contains("published"), "\(excused.stdout)")
+        #expect(try fixture.run(["list", "absences", "--status", "rejected"]).stdout.contains("\(absences[1])  not excused"))
+        #expect(try fixture.run(["show", absences[0]]).stdout.contains("absence  excused"))
+
+        let ticket = tickets[0]
+        #expect(try fixture.run(["list", "tickets"]).stdout.contains("\(ticket)  open"))
+        #expect(try fixture.run(["reply", ticket, "Thanks, fixed."]).status == 0)
+        let closed = try fixture.run(["close", ticket])
+        #expect(closed.stdout.contains("\(ticket): closed"), "\(closed.stdout)")
+        #expect(try fixture.run(["list", "tickets", "--status", "published"]).stdout.contains("\(ticket)  closed"))
+        let late = try fixture.run(["reply", ticket, "One more thing"])
+        #expect(late.status != 0 && late.stderr.contains("`reopen \(ticket) --reason R` first"), "\(late.stderr)")
+
+        let news = try fixture.ids("announcements")
+        try #require(!news.isEmpty)
+        #expect(try fixture.run(["approve", news[0]]).status == 0)
+        let reverted = try fixture.run(["revert", news[0]])
+        #expect(reverted.stdout.contains("\(news[0]): unpublished revision 1; back in review"), "\(reverted.stdout)")
+    }
+}
