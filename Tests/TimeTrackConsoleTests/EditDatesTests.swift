@@ -16,8 +16,9 @@ import Testing
         let fields = shown?["fields"] as? [String: Any]
         #expect(fields?["start"] as? String == "2026-09-16T00:30:00Z", "\(fields ?? [:])")
         #expect(fields?["end"] as? String == "2026-09-16T02:00:00Z")
-        // Moving the start alone keeps the 90 minutes.
-        #expect(try fixture.run(["--as", "ana", "edit", id, "start=19:00"]).status == 0)
+        // Moving the start with --keep-duration keeps the 90 minutes (and says end is locked).
+        let keep = try fixture.run(["--as", "ana", "edit", id, "start=19:00", "--keep-duration"])
+        #expect(keep.status == 0 && keep.stdout.contains("end"), "\(keep.stdout)\(keep.stderr)")
         let moved = (try fixture.json(["show", id]) as? [String: Any])?["fields"] as? [String: Any]
         #expect(moved?["start"] as? String == "2026-09-16T01:00:00Z")
         #expect(moved?["end"] as? String == "2026-09-16T02:30:00Z")
@@ -108,5 +109,30 @@ import Testing
         #expect(shown.contains("2026-10-31 18:30 EDT") && shown.contains("2026-11-01 20:00 EST"), "\(shown)")
         let auckland = try fixture.run(["show", events[1]]).stdout
         #expect(auckland.contains("2026-09-27 09:30 NZDT") && auckland.contains("2026-09-27 20:00 NZDT"), "\(auckland)")
+    }
+
+    /// Event edits as issue 35 asks: a day alone makes the event all day and says so; only what
+    /// was typed is locked; the end moves only with --keep-duration; a start past the end names
+    /// both ways out.
+    @Test func aDayAloneIsAllDayAndOnlyWhatWasTypedIsLocked() throws {
+        let fixture = try ConsoleFixture()
+        defer { fixture.remove() }
+        let events = (try fixture.json(["list", "events", "--limit", "100"])) as? [[String: Any]] ?? []
+        var timed: String?
+        for id in events.compactMap({ $0["id"] as? String }) {
+            let fields = (try fixture.json(["show", id]) as? [String: Any])?["fields"] as? [String: Any]
+            if fields?["allDay"] as? Bool == false, fields?["end"] != nil { timed = id }
+        }
+        let id = try #require(timed)
+        let day = try fixture.run(["--as", "ana", "edit", id, "start=2026-10-05"])
+        #expect(day.status == 0 && day.stdout.contains("the event is all day") && day.stdout.contains("locked against re-imports: start ("), "\(day.stdout)\(day.stderr)")
+        #expect(day.stdout.contains("not locked: allDay, end"), "\(day.stdout)")
+        let fields = (try fixture.json(["show", id]) as? [String: Any])?["fields"] as? [String: Any]
+        #expect(fields?["allDay"] as? Bool == true)
+        // Timed again, past its end: refused with both ways out named.
+        let late = try fixture.run(["--as", "ana", "edit", id, "start=2026-10-09 18:00", "allDay=false"])
+        #expect(late.status != 0 && late.stderr.contains("--keep-duration") && late.stderr.contains("end=…"), "\(late.stderr)")
+        let kept = try fixture.run(["--as", "ana", "edit", id, "start=2026-10-09 18:00", "allDay=false", "--keep-duration"])
+        #expect(kept.status == 0 && kept.stdout.contains("locked against re-imports: allDay, end, start"), "\(kept.stdout)\(kept.stderr)")
     }
 }

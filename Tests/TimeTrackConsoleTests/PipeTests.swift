@@ -178,10 +178,10 @@ import Testing
         let text = try fixture.run(["show", ticket]).stdout
         #expect(text.contains("\(ticket)  ticket  closed"), "\(text)")
         #expect(text.contains("replies:") && text.contains("sam (by ana):") && text.contains("      B lunch is 4th period on Fridays."), "\(text)")
-        // Reopened, it is open again (and published as such), and takes replies.
+        // Reopened, it is open again (published, and said as open), and takes replies.
         #expect(try fixture.run(["--as", "sam", "reopen", ticket, "--reason", "parent wrote back"]).status == 0)
         #expect((((try fixture.json(["show", ticket]) as? [String: Any])?["fields"] as? [String: Any])?["closed"] as? Bool) == false)
-        #expect(try fixture.run(["show", ticket]).stdout.contains("\(ticket)  ticket  published"))
+        #expect(try fixture.run(["show", ticket]).stdout.contains("\(ticket)  ticket  open"))
         #expect(try fixture.run(["--as", "sam", "reply", ticket, "Thanks, noted."]).status == 0)
         #expect(try fixture.run(["reopen", ticket]).status != 0)  // it is open
     }

@@ -40,13 +40,22 @@ import Testing
         #expect(throws: TimeTrackError.self) { _ = try parsed("19:00", zone: "America/Denver") }
     }
 
-    @Test func movingTheStartKeepsTheLength() throws {
+    /// The end moves with the start only when asked (issue 35: it moved, and was locked, silently).
+    @Test func movingTheStartKeepsTheLengthOnlyWhenAsked() throws {
         let f = ISO8601DateFormatter()
         let event = Event(title: "Board", start: f.date(from: "2026-09-16T00:00:00Z") ?? Date(), end: f.date(from: "2026-09-16T02:00:00Z"), timeZone: "America/Denver")
         let zone = try #require(TimeZone(identifier: "America/Denver"))
-        let edits = try ItemContent.parseEdits([("start", "2026-09-22 18:30")], kind: .event, current: .event(event), zone: zone)
+        let plain = try ItemContent.parseEdits([("start", "2026-09-15 17:30")], kind: .event, current: .event(event), zone: zone)
+        #expect(plain["start"]?.stringValue == "2026-09-15T23:30:00Z" && plain["end"] == nil)
+        let edits = try ItemContent.parseEdits([("start", "2026-09-22 18:30")], kind: .event, current: .event(event), zone: zone, keepDuration: true)
         #expect(edits["start"]?.stringValue == "2026-09-23T00:30:00Z")
         #expect(edits["end"]?.stringValue == "2026-09-23T02:30:00Z")
+        // A day alone makes the event all day, ending the next day (in the item's zone).
+        let day = try ItemContent.parseEdits([("start", "2026-09-14")], kind: .event, current: .event(event), zone: zone)
+        #expect(day["start"]?.stringValue == "2026-09-14T06:00:00Z" && day["allDay"] == .bool(true) && day["end"]?.stringValue == "2026-09-15T06:00:00Z")
+        // An offset or Z is read as the instant it names.
+        let zulu = try ItemContent.parseEdits([("start", "2026-09-22T18:30Z")], kind: .event, current: .event(event), zone: zone)
+        #expect(zulu["start"]?.stringValue == "2026-09-22T18:30:00Z" && zulu["allDay"] == nil)
         let both = try ItemContent.parseEdits([("start", "2026-09-22 18:30"), ("end", "2026-09-22 19:00")], kind: .event, current: .event(event), zone: zone)
         #expect(both["end"]?.stringValue == "2026-09-23T01:00:00Z")
     }

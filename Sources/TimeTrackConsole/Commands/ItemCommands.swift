@@ -305,9 +305,12 @@ extension Console {
 
     static var editCommand: CommandSpec {
         CommandSpec(
-            "edit", usage: "ID FIELD=VALUE... [--reason R]",
+            "edit", usage: "ID FIELD=VALUE... [--reason R] [--keep-duration]",
             summary: "change fields of an item and lock them against re-imports (empty VALUE clears a field)",
-            options: [OptionSpec("reason", value: "R", help: "why, for the audit log")], positional: 2...100
+            options: [
+                OptionSpec("reason", value: "R", help: "why, for the audit log"),
+                OptionSpec("keep-duration", help: "an event's new start moves its end too, keeping its length (and locks end)"),
+            ], positional: 2...100
         ) { args, session in
             let store = try session.store()
             let id = args.positional[0]
@@ -320,12 +323,28 @@ extension Console {
                 }
                 assignments.append((String(word[..<equals]), String(word[word.index(after: equals)...])))
             }
-            let changes = try ItemContent.parseEdits(assignments, kind: item.kind, current: item.pendingContent ?? item.content, zone: session.zone(of: item))
-            let edited = try Lifecycle(store).edit(id, changes: changes, by: session.operatorName, reason: args.option("reason"))
+            let keepDuration = args.flag("keep-duration")
+            let changes = try ItemContent.parseEdits(
+                assignments, kind: item.kind, current: item.pendingContent ?? item.content, zone: session.zone(of: item), keepDuration: keepDuration)
+            var typed = Set(assignments.map(\.0))
+            if keepDuration { typed.insert("end") }
+            let edited: Item
+            do {
+                edited = try Lifecycle(store).edit(id, changes: changes, by: session.operatorName, reason: args.option("reason"), locking: typed)
+            } catch let error as TimeTrackError where error.code == .validation && item.kind == .event && typed.contains("start") && !typed.contains("end") {
+                // A new start after the old end: the end stays where it was unless asked.
+                throw TimeTrackError(
+                    error.code, error.message, fix: "move the end too: `edit \(id) start=… end=…`, or `edit \(id) start=… --keep-duration` to keep its length",
+                    context: error.context)
+            }
             if session.output.json {
                 session.output.printJSON(ItemRendering.itemJSON(edited))
             } else {
-                session.output.line("\(edited.id): edited \(changes.keys.sorted().joined(separator: ", ")); locked against re-imports: \(edited.lockedFields.joined(separator: ", ")) (`unlock \(edited.id) FIELD` to follow the source again)")
+                let implied = changes.keys.filter { !typed.contains($0) }.sorted()
+                if implied.contains("allDay") { session.output.line("\(edited.id): start is a day alone, so the event is all day (allDay=true, ending the next day)") }
+                session.output.line(
+                    "\(edited.id): edited \(changes.keys.sorted().joined(separator: ", ")); locked against re-imports: \(edited.lockedFields.joined(separator: ", ")) (`unlock \(edited.id) FIELD` to follow the source again)"
+                        + (implied.isEmpty ? "" : "; not locked: \(implied.joined(separator: ", ")), which followed from what you typed"))
             }
             return 0
         }

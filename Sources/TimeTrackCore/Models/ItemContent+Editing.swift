@@ -60,9 +60,15 @@ extension ItemContent {
     /// `2026-09-15T18:30` (seconds optional), `18:30` (the same day as the field's current
     /// value), a plain day `2026-09-15` (local midnight, for all-day fields), or a full ISO 8601
     /// instant with its offset (`2026-09-15T18:30:00-06:00`, `…Z`). Anything only partly read is
-    /// a usage error naming the field and the accepted forms. Moving an event's `start` keeps
-    /// its length unless `end` is given too.
-    public static func parseEdits(_ assignments: [(String, String)], kind: ItemKind, current: ItemContent? = nil, zone: TimeZone = TimeZone(secondsFromGMT: 0) ?? .current) throws -> [String: JSONValue] {
+    /// a usage error naming the field and the accepted forms.
+    ///
+    /// An event's `start` given as a day alone makes it all-day (`allDay` true, `end` the next
+    /// day) unless `allDay` or `end` is given too; a timed event's new `start` moves its `end`
+    /// only with `keepDuration` (`edit --keep-duration`). What follows from the fields given is
+    /// in the result beside them: compare with the fields typed to tell the person.
+    public static func parseEdits(
+        _ assignments: [(String, String)], kind: ItemKind, current: ItemContent? = nil, zone: TimeZone = TimeZone(secondsFromGMT: 0) ?? .current, keepDuration: Bool = false
+    ) throws -> [String: JSONValue] {
         let types = fieldTypes(of: kind)
         var result: [String: JSONValue] = [:]
         let currentFields = current?.fields() ?? [:]
@@ -116,19 +122,38 @@ extension ItemContent {
         }
         // A due time a person typed is no longer a guess.
         if kind == .deadline, result["due"] != nil, result["dueTimeGuessed"] == nil { result["dueTimeGuessed"] = .bool(false) }
-        // An event moved by its start keeps its length.
-        if kind == .event, let newStart = result["start"]?.stringValue.flatMap({ ISO8601DateFormatter().date(from: $0) }), result["end"] == nil,
-            let oldStart = currentFields["start"]?.stringValue.flatMap({ ISO8601DateFormatter().date(from: $0) }),
-            let oldEnd = currentFields["end"]?.stringValue.flatMap({ ISO8601DateFormatter().date(from: $0) })
-        {
-            result["end"] = .string(ISO8601DateFormatter().string(from: newStart.addingTimeInterval(oldEnd.timeIntervalSince(oldStart))))
-        }
+        if kind == .event { eventDates(&result, typed: assignments, current: currentFields, zone: zone, keepDuration: keepDuration) }
         return result
+    }
+
+    /// What an event's new start implies: a day alone is an all-day event; with `keepDuration`
+    /// the end moves with the start.
+    static func eventDates(_ result: inout [String: JSONValue], typed: [(String, String)], current: [String: JSONValue], zone: TimeZone, keepDuration: Bool) {
+        let iso = ISO8601DateFormatter()
+        guard let startText = typed.last(where: { $0.0 == "start" })?.1, let newStart = result["start"]?.stringValue.flatMap(iso.date(from:)) else { return }
+        if EditDate.isDayAlone(startText), result["allDay"] == nil, result["end"] == nil {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            result["allDay"] = .bool(true)
+            if let next = calendar.date(byAdding: .day, value: 1, to: newStart) { result["end"] = .string(iso.string(from: next)) }
+            return
+        }
+        if keepDuration, result["end"] == nil, let oldStart = current["start"]?.stringValue.flatMap(iso.date(from:)),
+            let oldEnd = current["end"]?.stringValue.flatMap(iso.date(from:))
+        {
+            result["end"] = .string(iso.string(from: newStart.addingTimeInterval(oldEnd.timeIntervalSince(oldStart))))
+        }
     }
 }
 
 /// Dates as a person types them at the console, read strictly (the whole text, or nothing).
 enum EditDate {
+    /// Whether the text is a day without a time (`2026-09-14`).
+    static func isDayAlone(_ raw: String) -> Bool {
+        let text = raw.trimmingCharacters(in: .whitespaces)
+        return text.count == 10 && !text.contains("T") && !text.contains(" ") && text.split(separator: "-").count == 3
+    }
+
     static func parse(_ raw: String, zone: TimeZone, sameDayAs existing: Date?) -> Date? {
         let text = raw.trimmingCharacters(in: .whitespaces)
         // An explicit offset must be a real one (the formatter takes +99:99).
@@ -139,6 +164,11 @@ enum EditDate {
         // A full instant with its own offset.
         let instant = ISO8601DateFormatter()
         if let date = instant.date(from: text) { return date }
+        // Minutes and a zone without seconds (`2026-09-15T18:30Z`, `…18:30-06:00`).
+        if text.range(of: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(Z|[+-]\d{2}:\d{2})$"#, options: .regularExpression) != nil {
+            let withSeconds = String(text.prefix(16)) + ":00" + text.dropFirst(16)
+            if let date = instant.date(from: withSeconds) { return date }
+        }
         instant.formatOptions = [.withFullDate, .withTime, .withDashSeparatorInDate, .withColonSeparatorInTime, .withTimeZone]
         if text.count > 16, text.contains("T"), text.hasSuffix("Z") || text.dropFirst(16).contains(where: { $0 == "+" || $0 == "-" }),
             let date = instant.date(from: text)
