@@ -37,6 +37,7 @@ public enum Console {
         OptionSpec("no-input", help: "never prompt"),
         OptionSpec("no-pager", help: "never page long output (by default it goes through $PAGER, or less -FRX, on a terminal)"),
         OptionSpec("bail", help: "reading commands from stdin: stop at the first that fails (exit 1)"),
+        OptionSpec("utc", help: "times of runs, sources, the audit log and previews in UTC (by default: the district's zone, its sources' own)"),
         OptionSpec("help", help: "show help"),
         OptionSpec("version", help: "show the version"),
     ]
@@ -56,6 +57,7 @@ public enum Console {
         var noPager = false
         var csv = false
         var bail = false
+        var utc = false
         // no-color.org: a NO_COLOR that is set and not empty turns colors off.
         let colorAllowed = (environment["NO_COLOR"] ?? "").isEmpty
         let output = Output(json: false, color: stdoutIsTerminal && colorAllowed, errorColor: isatty(2) == 1 && colorAllowed)
@@ -112,6 +114,7 @@ public enum Console {
             case "no-input": noInput = true
             case "no-pager": noPager = true
             case "bail": bail = true
+            case "utc": utc = true
             case "help":
                 output.line(helpText())
                 output.flush()
@@ -132,6 +135,7 @@ public enum Console {
             interactive: stdinIsTerminal && !noInput, output: output)
         session.actingAs = actingAs
         session.storeGroup = group
+        session.utc = utc
         // External importers: Plugins.d beside the imports folder, or --plugins.
         session.pluginsPath = pluginsPath ?? ((URL(fileURLWithPath: importsPath).standardizedFileURL.deletingLastPathComponent().path as NSString).appendingPathComponent("Plugins.d"))
         ImporterRegistry.usePlugins(folder: session.pluginsPath)

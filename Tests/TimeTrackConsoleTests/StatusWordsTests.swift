@@ -37,3 +37,24 @@ import Testing
         #expect(reverted.stdout.contains("\(news[0]): unpublished revision 1; back in review"), "\(reverted.stdout)")
     }
 }
+
+/// What the console says when there is little to say (issue 35): `import --due` with nothing
+/// due says so unless `--quiet`; a script's errors name their line; times that belong to no
+/// item are in the district's zone, UTC only with `--utc`.
+@Suite struct QuietCasesTests {
+    @Test func nothingDueLineNumbersAndTheDistrictsZone() throws {
+        let fixture = try ConsoleFixture()
+        defer { fixture.remove() }
+        let due = try fixture.run(["--as", "ana", "import", "--due"])
+        #expect(due.status == 0 && due.stdout.contains("nothing due"), "\(due.stdout)\(due.stderr)")
+        let quiet = try fixture.run(["--as", "ana", "import", "--due", "--quiet"])
+        #expect(quiet.status == 0 && quiet.stdout.isEmpty && quiet.stderr.isEmpty)
+        let script = try fixture.run([], stdin: "list announcements --limit 1\nshow zz9\nbogus\n")
+        #expect(script.stderr.contains("error: line 2: no item zz9") && script.stderr.contains("error: line 3: unknown command 'bogus'"), "\(script.stderr)")
+        // The sample district's sources are in Denver: the audit log and runs read there.
+        let audit = try fixture.run(["audit"]).stdout
+        #expect(audit.contains(" MST") || audit.contains(" MDT"), "\(audit)")
+        #expect(try fixture.run(["runs"]).stdout.contains(" M"), "runs in Mountain time")
+        #expect(try fixture.run(["--utc", "audit"]).stdout.contains(" UTC"))
+    }
+}

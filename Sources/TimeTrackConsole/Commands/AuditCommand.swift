@@ -39,7 +39,7 @@ extension Console {
             }
             var table = Table(headers: ["#", "when", "who", "action", "item", "why"])
             for e in entries {
-                table.rows.append([String(e.id), Display.date(e.at, zone: .current), e.operatorName, e.action, e.itemID ?? "", [e.reason, e.detail].compactMap { $0 }.joined(separator: " · ")])
+                table.rows.append([String(e.id), Display.date(e.at, zone: session.districtZone), e.operatorName, e.action, e.itemID ?? "", [e.reason, e.detail].compactMap { $0 }.joined(separator: " · ")])
             }
             session.output.printTable(table, width: terminalWidth())
             return 0
@@ -64,7 +64,7 @@ extension Console {
         if session.output.json {
             session.output.printJSON(result)
         } else if result.holds {
-            let against = anchor.map { " and holds what the anchor of \(Display.date($0.at, zone: .current)) saw (\($0.entries) entries)" } ?? ""
+            let against = anchor.map { " and holds what the anchor of \(Display.date($0.at, zone: session.districtZone)) saw (\($0.entries) entries)" } ?? ""
             session.output.line("the audit log's chain verifies: \(result.entries) entries, none changed, deleted or reordered\(against)")
         } else {
             if !result.missingGuards.isEmpty {

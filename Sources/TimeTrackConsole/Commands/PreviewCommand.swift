@@ -36,7 +36,7 @@ extension Console {
                     }
                 }
             }
-            var preview = Preview(items: chosen, zone: .current)
+            var preview = Preview(items: chosen, zone: session.districtZone)
             preview.title = args.flag("pending") ? "Time Track preview: what review would publish" : "Time Track preview"
             let folder = args.option("out") ?? "timetrack-preview"
             let path = (folder as NSString).appendingPathComponent("index.html")

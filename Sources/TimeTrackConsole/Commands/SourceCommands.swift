@@ -97,7 +97,7 @@ extension Console {
                 var table = Table(headers: ["id", "kind", "importer", "schedule", "review", "last run", "result", "url"])
                 for s in sources {
                     let state = states[s.id]
-                    let lastRun = state?.heldReason != nil ? "HELD" : state?.lastRunAt.map { Display.date($0, zone: .current) } ?? "never"
+                    let lastRun = state?.heldReason != nil ? "HELD" : state?.lastRunAt.map { Display.date($0, zone: session.runZone(ofSource: s.id)) } ?? "never"
                     table.rows.append([s.id + (s.enabled ? "" : " (disabled)"), s.kind.rawValue, s.importer, s.schedule?.description ?? "-", s.review.rawValue, lastRun, result(lastRuns[s.id]), s.urlText])
                 }
                 if sources.isEmpty {
@@ -348,7 +348,14 @@ extension Console {
             }
             defer { withExtendedLifetime(runner) {} }  // the run lock is held until the command ends
             if runner.interruptedEarlier > 0 { session.output.note("\(runner.interruptedEarlier) earlier run(s) had been interrupted; carrying on") }
-            if args.flag("due") { sources = try runner.due(sources, at: Date()) }
+            if args.flag("due") {
+                sources = try runner.due(sources, at: Date())
+                // Cron's quarter-hourly run with nothing to do: said, unless asked to be quiet.
+                if sources.isEmpty {
+                    if !args.flag("quiet") { session.output.line("nothing due: every enabled source was read within its schedule (`sources` shows when)") }
+                    return 0
+                }
+            }
             runner.options.accept = args.flag("accept")
             runner.file = args.option("file")
             runner.shouldStop = { Interrupt.requested }

@@ -81,7 +81,9 @@ extension Console {
             } catch { continue }
             guard let first = words.first else { continue }
             if first == "quit" || first == "exit" || first == "\\q" { break }
+            session.output.scriptLine = lineNumber
             let code = run(words, in: session)
+            session.output.scriptLine = nil
             session.output.flush()
             if code == 0 {
                 successes += 1

@@ -5,6 +5,8 @@ import TimeTrackCore
 public final class Output {
     /// Whether results are printed as JSON.
     public var json: Bool
+    /// The line of stdin being run in script mode (errors name it); nil elsewhere.
+    public var scriptLine: Int?
     /// Whether tables are printed as CSV (RFC 4180), for spreadsheets (`--format csv`).
     public var csv = false
     /// Whether colors may be used on stdout (a terminal and no NO_COLOR).
@@ -62,6 +64,9 @@ public final class Output {
 
     /// Prints an error on stderr: as text, or as a JSON object with `--json`.
     public func error(_ error: TimeTrackError) {
+        var error = error
+        // Reading a script: which line failed, as psql says it.
+        if let scriptLine, !error.message.hasPrefix("line ") { error = TimeTrackError(error.code, "line \(scriptLine): " + error.message, fix: error.fix, context: error.context) }
         if json {
             let text = SafeText.inertJSON((try? JSONCoding.compactString(JSONValue.object(["error": .object(error.jsonObject)]))) ?? error.description)
             note(text)

@@ -17,9 +17,28 @@ extension Session {
         return zone(ofSource: item.provenance?.sourceID)
     }
 
+    /// The district's zone, for times that belong to no one item (the audit log, a preview's
+    /// stamp): the zone most of its sources are in (the machine's without sources); UTC with
+    /// `--utc`.
+    var districtZone: TimeZone {
+        if utc { return TimeZone(identifier: "UTC") ?? .current }
+        _ = zone(ofSource: "")
+        var counts: [String: Int] = [:]
+        for zone in (sourceZones ?? [:]).values { counts[zone.identifier, default: 0] += 1 }
+        return counts.max { ($0.value, $1.key) < ($1.value, $0.key) }.flatMap { TimeZone(identifier: $0.key) } ?? .current
+    }
+
+    /// A source's zone for the times of its runs: its own, UTC with `--utc`.
+    func runZone(ofSource sourceID: String?) -> TimeZone {
+        utc ? TimeZone(identifier: "UTC") ?? .current : zone(ofSource: sourceID)
+    }
+
     /// A source's time zone (the machine's for none or an unknown one); the definitions are
     /// read once per session, not once per item shown.
     func zone(ofSource sourceID: String?) -> TimeZone {
+        if sourceZones == nil {
+            sourceZones = Dictionary(sources().sources.map { ($0.id, $0.timeZone) }, uniquingKeysWith: { first, _ in first })
+        }
         guard let sourceID else { return TimeZone.current }
         if sourceZones == nil {
             sourceZones = Dictionary(sources().sources.map { ($0.id, $0.timeZone) }, uniquingKeysWith: { first, _ in first })
@@ -71,6 +90,7 @@ enum Display {
     /// The zone's abbreviation from the tz database as people know it (`MDT`, `NZST`), not
     /// Foundation's `GMT-6` on Linux; the offset where the database has no letters for it.
     static func abbreviation(_ zone: TimeZone, at date: Date) -> String {
+        if zone.identifier == "UTC" || zone.identifier == "GMT" && zone.secondsFromGMT() == 0 { return "UTC" }
         if let names = TZNames.names(of: zone.identifier) {
             return zone.isDaylightSavingTime(for: date) ? (names.daylight ?? names.standard) : names.standard
         }

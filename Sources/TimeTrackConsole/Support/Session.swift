@@ -24,6 +24,8 @@ public final class Session {
     public var storeGroup: gid_t?
     /// The operator named by `--as`, if any (admins only).
     public var actingAs: String?
+    /// `--utc`: times of runs, sources, the audit log and previews in UTC.
+    public var utc = false
     /// The operator this session works as, once checked against the store.
     var resolved: Operator?
     /// Whether the session may ask questions (a terminal, and no --no-input).
