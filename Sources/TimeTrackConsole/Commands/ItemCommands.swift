@@ -485,7 +485,8 @@ extension Console {
             var table = Table(headers: ["run", "source", "started", "status", "found", "new", "changed", "same", "missing", "problems", "message"])
             for r in runs {
                 table.rows.append([
-                    String(r.id), r.sourceID, Display.date(r.startedAt, zone: session.runZone(ofSource: r.sourceID)), r.status.rawValue, String(r.found), String(r.new), String(r.changed), String(r.unchanged), String(r.missing), String(r.problems), r.message ?? "",
+                    String(r.id), r.sourceID, Display.date(r.startedAt, zone: session.runZone(ofSource: r.sourceID)), r.status.rawValue, String(r.found), String(r.new), String(r.changed), String(r.unchanged), String(r.missing), String(r.problems),
+                    r.message ?? "",
                 ])
             }
             session.output.printTable(table, width: terminalWidth())
