@@ -58,3 +58,20 @@ import Testing
         #expect(try fixture.run(["--utc", "audit"]).stdout.contains(" UTC"))
     }
 }
+
+/// The review walk after `import --all` on a terminal opens with the district's public content,
+/// not with a private absence note (issue 35: the walk followed the sources' order).
+@Suite struct ImportWalkOrderTests {
+    @Test func theFirstScreenIsPublicContent() throws {
+        let dir = try TemporaryDirectory("walk-order")
+        defer { dir.remove() }
+        try FileManager.default.copyItem(atPath: ConsoleFixture.root.appendingPathComponent("Imports").path, toPath: dir.path("imports"))
+        let pty = try PseudoTerminal(Binaries.path("timetrack-admin"), ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--as", "ana", "import", "--all"], rows: 24, columns: 80)
+        let first = pty.expect("[a]pprove")
+        #expect(first != nil, "\(pty.transcript)")
+        let screen = pty.transcript.components(separatedBy: "[1/").last ?? ""
+        #expect(screen.contains("announcement ·") && !screen.contains("absence ·"), "\(screen)")
+        pty.send("q\r")
+        #expect(pty.waitForExit() != nil, "\(pty.transcript)")
+    }
+}

@@ -426,7 +426,15 @@ extension Console {
             if pending > 0 && !session.output.json && !quiet {
                 if session.interactive, session.reader != nil, !args.flag("no-review"), !Interrupt.requested {
                     // On a terminal, go straight to reviewing what this import found.
-                    _ = try walkReview(summaries.filter { ImportSourceReview.required($0, sources) }.flatMap { $0.newIDs + $0.changedIDs }, store: store, session: session)
+                    // The district's public content first (news, events, school info), then posts,
+                    // absence reports and tickets, as `review` walks them: not in source order.
+                    let waiting = summaries.filter { ImportSourceReview.required($0, sources) }.flatMap { $0.newIDs + $0.changedIDs }
+                    let order = Dictionary(uniqueKeysWithValues: ItemKind.allCases.enumerated().map { ($0.element, $0.offset) })
+                    let walk = waiting.enumerated().sorted { a, b in
+                        let (ka, kb) = (ItemKind.parseID(a.element)?.0, ItemKind.parseID(b.element)?.0)
+                        return (ka.flatMap { order[$0] } ?? 99, a.offset) < (kb.flatMap { order[$0] } ?? 99, b.offset)
+                    }.map(\.element)
+                    _ = try walkReview(walk, store: store, session: session)
                 } else {
                     session.output.line("\(pending) item(s) wait for review: `timetrack-admin review`")
                 }
