@@ -4,7 +4,18 @@ import TimeTrackCore
 /// Runs Tesseract on a photo's bytes: the image goes to a private temporary file, the text
 /// comes back on standard output. A time limit ends a run that hangs.
 enum OCR {
-    static func read(_ image: Data, program: String, language: String, timeout: Int) throws -> String {
+    /// Page-segmentation modes that fit an assignment sheet, tried in turn: a uniform block of
+    /// text (6) reads a sheet turned a few degrees whole, where columns (4) cut its lines.
+    static let sheetModes = [6, 4]
+
+    /// The photo read in each of `sheetModes`; `choose` picks the best reading.
+    static func readSheet(_ image: Data, program: String, language: String, timeout: Int, choose: ([String]) -> String) throws -> String {
+        var readings: [String] = []
+        for mode in sheetModes { readings.append(try read(image, program: program, language: language, timeout: timeout, mode: mode)) }
+        return choose(readings)
+    }
+
+    static func read(_ image: Data, program: String, language: String, timeout: Int, mode: Int = 4) throws -> String {
         guard PhotoKind.of(image) != nil else {
             throw TimeTrackError(.parse, "not a JPEG or PNG image", fix: "photos must be .jpg or .png files")
         }
@@ -15,7 +26,7 @@ enum OCR {
         try image.write(to: input)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = [input.path, "stdout", "-l", language, "--psm", "4"]
+        process.arguments = [input.path, "stdout", "-l", language, "--psm", String(mode)]
         var environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "OMP_THREAD_LIMIT": "1"]
         if let prefix = ProcessInfo.processInfo.environment["TESSDATA_PREFIX"] { environment["TESSDATA_PREFIX"] = prefix }
         process.environment = environment

@@ -62,7 +62,12 @@ public struct PhotoImporter: Importer {
         let rules = try CourseRules(source: source)
         var found: [MappedFields.Found] = []
         var undated: Set<String> = []
-        let signature = "photo-ocr-1|\(language)"
+        var garbled: Set<String> = []
+        var formerKeys: [String: String] = [:]
+        // 2: the best of several page-segmentation modes (`OCR.sheetModes`).
+        let signature = "photo-ocr-2|\(language)"
+        var takenByKey: [String: Date] = [:]
+        var indexByKey: [String: Int] = [:]
         for photo in photos.prefix(maxPhotos) {
             if context.shouldStop?() == true { break }
             let name = photo.lastPathComponent
@@ -80,7 +85,10 @@ public struct PhotoImporter: Importer {
                 text = String(decoding: memo, as: UTF8.self)
             } else {
                 do {
-                    text = try OCR.read(page.data, program: tesseract, language: language, timeout: timeout)
+                    // The reading with the most dated lines (the first mode's on a tie).
+                    text = try OCR.readSheet(page.data, program: tesseract, language: language, timeout: timeout) { readings in
+                        readings.max { SheetReader.read($0).lines.count < SheetReader.read($1).lines.count } ?? ""
+                    }
                 } catch let error as TimeTrackError {
                     result.problems.append(ImportProblem(.error, "not read: \(error.message)" + (error.fix.map { "; \($0)" } ?? ""), location: name))
                     continue
@@ -102,9 +110,22 @@ public struct PhotoImporter: Importer {
                 raw["course"] = course
                 raw["description"] = text
                 raw[Normalizer.referenceField] = ISO8601DateFormatter().string(from: taken)
-                let key = "\(name)#\(CourseRules.fold(line.title).replacingOccurrences(of: " ", with: "-"))"
-                if !exact { undated.insert(key) }
-                found.append(MappedFields.Found(key: key, raw: raw, page: page, pageURL: photo.absoluteString, location: "\(name) line \(line.number)"))
+                // One assignment, whichever photos show it: its course and title (the newest photo's reading wins).
+                let title = CourseRules.fold(line.title).replacingOccurrences(of: " ", with: "-")
+                let key = "\(course ?? "-")#\(title)"
+                let entry = MappedFields.Found(key: key, raw: raw, page: page, pageURL: photo.absoluteString, location: "\(name) line \(line.number)")
+                if let earlier = indexByKey[key] {
+                    result.duplicatesMerged += 1
+                    guard taken > (takenByKey[key] ?? .distantPast) else { continue }
+                    found[earlier] = entry
+                } else {
+                    indexByKey[key] = found.count
+                    found.append(entry)
+                }
+                takenByKey[key] = taken
+                formerKeys[key] = "\(name)#\(title)"
+                if !exact { undated.insert(key) } else { undated.remove(key) }
+                if SheetReader.garbled(line.text) { garbled.insert(key) }
             }
             if !exact {
                 result.problems.append(ImportProblem(.warning, "the photo has no EXIF date: its dates were read against the file's time", location: name))
@@ -112,9 +133,23 @@ public struct PhotoImporter: Importer {
         }
         let normalizer = Normalizer(source: source, now: context.now)
         MappedFields.finish(found, normalizer: normalizer, into: &result, context: context)
-        // A photo read against the file's time says so on each of its deadlines.
-        for index in result.items.indices where undated.contains(result.items[index].key) {
-            result.items[index].guesses.append("the photo has no date of its own: its file's time was used")
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = source.timeZone
+        for index in result.items.indices {
+            let key = result.items[index].key
+            // The key older versions gave it (the photo's name and the title).
+            result.items[index].formerKey = formerKeys[key]
+            // A photo read against the file's time says so on each of its deadlines.
+            if undated.contains(key) { result.items[index].guesses.append("the photo has no date of its own: its file's time was used") }
+            // A due date before the photo was taken is a misread (or an old line): the reviewer checks it.
+            if case .deadline(let deadline) = result.items[index].content, let taken = takenByKey[key], deadline.due < calendar.startOfDay(for: taken) {
+                let day = DateFormatter()
+                day.locale = Locale(identifier: "en_US_POSIX")
+                day.timeZone = source.timeZone
+                day.dateFormat = "yyyy-MM-dd"
+                result.items[index].guesses.append("due \(day.string(from: deadline.due)) is before the photo was taken (\(day.string(from: taken))): check the line")
+            }
+            if garbled.contains(key) { result.items[index].guesses.append("OCR could not read this line whole: check it against the sheet") }
         }
         return result
     }

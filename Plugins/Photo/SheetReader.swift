@@ -61,11 +61,25 @@ enum SheetReader {
         return parts[0].count <= 2 && parts[1].count <= 2 && w.contains("/") && (parts.count == 2 || [2, 4].contains(parts[2].count))
     }
 
-    /// Trailing dashes, colons, commas and bullets dropped.
+    /// Trailing dashes, colons, commas and bullets dropped, and a list number before the title
+    /// ("3. Quiz", "4) Lab", "#2 Essay").
     static func clean(_ text: String) -> String {
         let junk = CharacterSet(charactersIn: "-–—:;,.•*·|()[] ")
         var t = text.trimmingCharacters(in: junk)
         if t.hasPrefix("- ") || t.hasPrefix("• ") { t = String(t.dropFirst(2)) }
+        if let range = t.range(of: #"^#?\d{1,2}[.)]?\s+"#, options: .regularExpression), t[range].contains(where: { !$0.isNumber }) || t[range].hasSuffix(" ") {
+            let rest = t[range.upperBound...]
+            // A number that is the title's own ("5.2 Worksheet" keeps it: no space after the dot).
+            if rest.first?.isLetter == true, t[range].contains(".") || t[range].contains(")") || t.hasPrefix("#") { t = String(rest) }
+        }
         return t
+    }
+
+    /// Whether OCR left the line in pieces: many characters that are neither letters, digits nor
+    /// the punctuation of a sheet, or a word of one letter run into digits.
+    static func garbled(_ line: String) -> Bool {
+        let usual = CharacterSet.alphanumerics.union(.whitespaces).union(CharacterSet(charactersIn: "-–—:;,./()'&#?!%+"))
+        let odd = line.unicodeScalars.filter { !usual.contains($0) }.count
+        return odd * 10 > line.unicodeScalars.count
     }
 }

@@ -142,6 +142,63 @@ import Testing
         #expect(again.stderr.contains("0 new") && again.stderr.contains("0 changed") && again.stderr.contains("15 unchanged"), "\(again.stderr)")
     }
 
+    /// A sheet turned 3.5° with noise, its lines numbered, photographed twice (issue 35: Tesseract's
+    /// column mode read 4 of 6 lines and stored "10/20 at 8:00 AM" as October 2): every line is
+    /// read with its date, list numbers leave the titles, the two photos give one deadline each,
+    /// and a line due before the photo was taken is flagged for the reviewer.
+    @Test func aTurnedNumberedSheetTwiceEveryLineOnceAndAnOldDateFlagged() throws {
+        guard let convert = Self.tool("convert"), Self.tool("tesseract") != nil, let exiftool = Self.tool("exiftool") else {
+            let message = "tesseract, ImageMagick or exiftool is missing (.ci/run installs them)"
+            if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record(Comment(rawValue: message)) }
+            print("PhotoDeadlineTests skipped: \(message)")
+            return
+        }
+        let dir = try TemporaryDirectory("photo-turned")
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(atPath: dir.path("imports/photos"), withIntermediateDirectories: true)
+        let lines = [
+            "AP Chemistry - Ms. Patel", "Unit 3 Assignments", "", "1. Lab report 3 - due Fri 10/9", "2. Chapter 4 reading - due Oct. 12th", "3. Quiz: stoichiometry - next Monday",
+            "4. Problem set 7 - due 10/20 at 8:00 AM", "5. Unit test - Thursday, October 29", "6. Old worksheet - due 9/28",
+        ]
+        for (file, angle, taken) in [("sheet-a.jpg", "3.5", "2026:10:07 15:42:10"), ("sheet-b.jpg", "-2", "2026:10:07 15:43:02")] {
+            let path = dir.path("imports/photos/\(file)")
+            let drawn = try Binaries.runPath(
+                convert,
+                [
+                    "-size", "1512x2016", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "46", "-fill", "black", "-annotate", "+110+220", lines.joined(separator: "\n"),
+                    "-rotate", angle, "-attenuate", "0.6", "+noise", "Gaussian", "-background", "white", "-flatten", "-quality", "85", path,
+                ])
+            #expect(drawn.status == 0, "\(drawn.stderr)")
+            #expect(try Binaries.runPath(exiftool, ["-q", "-overwrite_original", "-DateTimeOriginal=\(taken)", path]).status == 0)
+        }
+        try dir.write(
+            "imports/sheets.json",
+            #"{ "id": "sheets", "importer": "photo", "kind": "deadline", "url": "photos", "timeZone": "America/Denver", "options": { "courses": [ { "code": "CHEM-AP", "name": "AP Chemistry", "teacher": "Ms. Patel" } ] } }"#
+        )
+        let extracted = try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports"), "--json", "extract", "sheets"])
+        #expect(extracted.status == 0, "\(extracted.stderr)")
+        let document = try JSONSerialization.jsonObject(with: Data(extracted.stdout.utf8)) as? [String: Any] ?? [:]
+        let items = document["items"] as? [[String: Any]] ?? []
+        let local = DateFormatter()
+        local.locale = Locale(identifier: "en_US_POSIX")
+        local.timeZone = TimeZone(identifier: "America/Denver")
+        local.dateFormat = "yyyy-MM-dd HH:mm"
+        let found = items.compactMap { item -> String? in
+            guard let fields = item["fields"] as? [String: Any], let title = fields["title"] as? String else { return nil }
+            let due = (fields["due"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) }.map(local.string) ?? "?"
+            return "\(title) \(due)"
+        }
+        #expect(
+            found.sorted() == [
+                "Chapter 4 reading 2026-10-12 15:30", "Lab report 3 2026-10-09 15:30", "Old worksheet 2026-09-28 15:30", "Problem set 7 2026-10-20 08:00",
+                "Quiz: stoichiometry 2026-10-12 15:30", "Unit test 2026-10-29 15:30",
+            ], "\(found)")
+        #expect((document["duplicatesMerged"] as? Int) == 6, "the second photo's six lines are the first's")
+        let old = items.first { ($0["fields"] as? [String: Any])?["title"] as? String == "Old worksheet" }
+        let guesses = (old?["guessed"] as? [String]) ?? (old?["guesses"] as? [String]) ?? []
+        #expect(guesses.contains { $0.contains("is before the photo was taken") }, "\(old ?? [:])")
+    }
+
     /// Without Tesseract the run fails with the package to install, and nothing is stored; a
     /// file that is not an image is a problem of that photo only.
     @Test func aMissingTesseractNamesThePackage() throws {
