@@ -75,3 +75,34 @@ import Testing
         #expect(pty.waitForExit() != nil, "\(pty.transcript)")
     }
 }
+
+/// The manual page and help text (issue 35): `man ./timetrack-admin.1` renders every command
+/// without a groff warning, and help at 80 columns wraps between words, never inside one.
+@Suite struct ManualTests {
+    @Test func theManualPageRendersEveryCommand() throws {
+        let dir = try TemporaryDirectory("man")
+        defer { dir.remove() }
+        let page = try Binaries.run("timetrack-admin", ["man"])
+        #expect(page.status == 0 && page.stdout.hasPrefix(".\\\""), "\(page.stderr)")
+        try dir.write("timetrack-admin.1", page.stdout)
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/man"), FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") else {
+            if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record("man and groff are missing (apt-get install man-db groff-base)") }
+            return
+        }
+        let warnings = try Binaries.runPath("/usr/bin/groff", ["-man", "-ww", "-z", dir.path("timetrack-admin.1")])
+        #expect(warnings.status == 0 && warnings.stderr.isEmpty, "\(warnings.stderr)")
+        let rendered = try Binaries.runPath("/usr/bin/man", ["./timetrack-admin.1"], environment: ["MANPAGER": "cat", "MANWIDTH": "80", "PAGER": "cat"], currentDirectory: dir.url.path)
+        #expect(rendered.status == 0, "\(rendered.stderr)")
+        for command in ["discover", "import", "review", "approve", "undo", "export", "completions"] {
+            #expect(rendered.stdout.contains("\n       \(command)"), "\(command) is not in the rendered page")
+        }
+        #expect(rendered.stdout.contains("--keep-duration") && rendered.stdout.contains("EXIT STATUS"))
+    }
+
+    @Test func helpWrapsBetweenWords() throws {
+        let wide = try Binaries.run("timetrack-admin", ["help"], environment: ["COLUMNS": "1000"]).stdout
+        let narrow = try Binaries.run("timetrack-admin", ["help"], environment: ["COLUMNS": "80"]).stdout
+        let words = { (text: String) in text.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init) }
+        #expect(words(narrow) == words(wide), "a word was broken: \(Set(words(narrow)).subtracting(words(wide)).sorted().prefix(10))")
+    }
+}
