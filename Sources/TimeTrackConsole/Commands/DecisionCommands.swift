@@ -1,0 +1,191 @@
+import Foundation
+import TimeTrackCore
+import TimeTrackKit
+import TimeTrackReview
+
+extension Console {
+    /// Runs `decide` for each id (one transaction each); prints a line per id; 3 when some failed.
+    static func decideEach(_ ids: [String], action: String, session: Session, _ decide: (any ItemStore, String) throws -> Item) throws -> Int32 {
+        let store = try session.store()
+        var failed = 0
+        var done: [JSONValue] = []
+        for id in ids {
+            if Interrupt.requested {
+                session.output.note("interrupted: \(done.count) done, \(ids.count - done.count - failed) not attempted")
+                break
+            }
+            do {
+                let target = try store.item(id)
+                try session.requireDecision(on: target.kind, school: target.school, action: action, in: store)
+                let item = try decide(store, id)
+                done.append(.object(["id": .string(item.id), "status": .string(item.status.rawValue)]))
+                if !session.output.json { session.output.line("\(item.id): \(ItemRendering.statusWord(item))" + (item.pendingContent != nil ? " (a change still waits)" : "")) }
+            } catch let error as TimeTrackError {
+                failed += 1
+                session.output.error(error)
+                if error.code == .permission && ids.count > 1 { break }
+            }
+        }
+        if session.output.json { session.output.printJSON(JSONValue.array(done)) }
+        if failed == 0 { return 0 }
+        return done.isEmpty ? 1 : 3
+    }
+
+    static var approveCommand: CommandSpec {
+        CommandSpec(
+            "approve", usage: "ID... [--anyway]", summary: "publish the pending content of items (an absence report: excuse it)",
+            options: [OptionSpec("anyway", help: "publish even what the privacy check flags (a phone number, an e-mail, an address, a student's name); recorded")],
+            positional: 1...10_000
+        ) { args, session in
+            try decideEach(args.positional, action: "approve", session: session) { store, id in
+                try Lifecycle(store).approve(id, by: session.operatorName, anyway: args.flag("anyway"))
+            }
+        }
+    }
+
+    static var rejectCommand: CommandSpec {
+        CommandSpec(
+            "reject", usage: "ID... --reason R", summary: "refuse the pending content of items, with a reason (an absence report: unexcused)",
+            options: [OptionSpec("reason", value: "R", help: "why (required)")], positional: 1...10_000
+        ) { args, session in
+            guard let reason = args.option("reason"), !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw TimeTrackError(.usage, "reject: a reason is required", fix: "usage: reject ID... --reason \"why\"")
+            }
+            return try decideEach(args.positional, action: "reject", session: session) { store, id in
+                try Lifecycle(store).reject(id, reason: reason, by: session.operatorName)
+            }
+        }
+    }
+
+    static var editCommand: CommandSpec {
+        CommandSpec(
+            "edit", usage: "ID FIELD=VALUE... [--reason R] [--keep-duration]",
+            summary: "change fields of an item and lock them against re-imports (empty VALUE clears a field)",
+            options: [
+                OptionSpec("reason", value: "R", help: "why, for the audit log"),
+                OptionSpec("keep-duration", help: "an event's new start moves its end too, keeping its length (and locks end)"),
+            ], positional: 2...100
+        ) { args, session in
+            let store = try session.store()
+            let id = args.positional[0]
+            let item = try store.item(id)
+            try session.requireDecision(on: item.kind, school: item.school, action: "edit", in: store)
+            var assignments: [(String, String)] = []
+            for word in args.positional.dropFirst() {
+                guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
+                    throw TimeTrackError(.usage, "edit: '\(word)' is not FIELD=VALUE", fix: "fields of \(item.kind.rawValue): " + ItemContent.fieldNames(of: item.kind).joined(separator: ", "))
+                }
+                assignments.append((String(word[..<equals]), String(word[word.index(after: equals)...])))
+            }
+            let keepDuration = args.flag("keep-duration")
+            let changes = try ItemContent.parseEdits(
+                assignments, kind: item.kind, current: item.pendingContent ?? item.content, zone: session.zone(of: item), keepDuration: keepDuration)
+            var typed = Set(assignments.map(\.0))
+            if keepDuration { typed.insert("end") }
+            let edited: Item
+            do {
+                edited = try Lifecycle(store).edit(id, changes: changes, by: session.operatorName, reason: args.option("reason"), locking: typed)
+            } catch let error as TimeTrackError where error.code == .validation && item.kind == .event && typed.contains("start") && !typed.contains("end") {
+                // A new start after the old end: the end stays where it was unless asked.
+                throw TimeTrackError(
+                    error.code, error.message, fix: "move the end too: `edit \(id) start=… end=…`, or `edit \(id) start=… --keep-duration` to keep its length",
+                    context: error.context)
+            }
+            if session.output.json {
+                session.output.printJSON(ItemRendering.itemJSON(edited))
+            } else {
+                let implied = changes.keys.filter { !typed.contains($0) }.sorted()
+                if implied.contains("allDay") { session.output.line("\(edited.id): start is a day alone, so the event is all day (allDay=true, ending the next day)") }
+                session.output.line(
+                    "\(edited.id): edited \(changes.keys.sorted().joined(separator: ", ")); locked against re-imports: \(edited.lockedFields.joined(separator: ", ")) (`unlock \(edited.id) FIELD` to follow the source again)"
+                        + (implied.isEmpty ? "" : "; not locked: \(implied.joined(separator: ", ")), which followed from what you typed"))
+            }
+            return 0
+        }
+    }
+
+    static var archiveCommand: CommandSpec {
+        CommandSpec(
+            "archive", usage: "ID... [--reason R]", summary: "move items to the archive (read-only history, restorable)",
+            options: [OptionSpec("reason", value: "R", help: "why, for the audit log")], positional: 1...10_000
+        ) { args, session in
+            try decideEach(args.positional, action: "archive", session: session) { store, id in try Lifecycle(store).archive(id, by: session.operatorName, reason: args.option("reason")) }
+        }
+    }
+
+    static var restoreCommand: CommandSpec {
+        CommandSpec("restore", usage: "ID...", summary: "bring archived items back, or rejected items back into review", positional: 1...10_000) { args, session in
+            try decideEach(args.positional, action: "restore", session: session) { store, id in try Lifecycle(store).restore(id, by: session.operatorName) }
+        }
+    }
+
+    static var unlockCommand: CommandSpec {
+        CommandSpec("unlock", usage: "ID FIELD...", summary: "let edited fields follow their source again (its latest value comes back)", positional: 2...100) { args, session in
+            let store = try session.store()
+            let id = args.positional[0]
+            let item = try store.item(id)
+            try session.requireDecision(on: item.kind, school: item.school, action: "unlock", in: store)
+            let unlocked = try Lifecycle(store).unlock(id, fields: Array(args.positional.dropFirst()), by: session.operatorName)
+            if session.output.json {
+                session.output.printJSON(ItemRendering.itemJSON(unlocked))
+            } else {
+                session.output.line("\(unlocked.id): unlocked \(args.positional.dropFirst().joined(separator: ", "))" + (unlocked.lockedFields.isEmpty ? "" : "; still locked: " + unlocked.lockedFields.joined(separator: ", ")))
+            }
+            return 0
+        }
+    }
+
+    static var revertCommand: CommandSpec {
+        CommandSpec(
+            "revert", usage: "ID [--to REVISION]",
+            summary: "put the previously published version back live (never published before: back to review); `history ID` lists revisions",
+            options: [OptionSpec("to", value: "REVISION", help: "the revision number to put back live (see `history ID`)")], positional: 1...1
+        ) { args, session in
+            let target = try args.option("to").map { _ in try intOption(args, "to", default: 1, range: 1...Int(Int32.max)) }
+            return try decideEach(args.positional, action: "revert", session: session) { store, id in
+                let item = try Lifecycle(store).revert(id, to: target, by: session.operatorName)
+                // Which revision went back live (or that it left the app), as the audit log says.
+                if !session.output.json, let said = try store.audit(itemID: item.id, limit: 1).first?.detail { session.output.line("\(item.id): " + SafeText.visible(said)) }
+                return item
+            }
+        }
+    }
+
+    static var undoCommand: CommandSpec {
+        CommandSpec(
+            "undo", usage: "",
+            summary: "take back your last decision, or your last bulk approval whole (approvals reverted, rejections and archivings restored)"
+        ) { _, session in
+            let store = try session.store()
+            let undone = try Lifecycle(store).undo(by: session.operatorName)
+            let out = session.output
+            if out.json {
+                out.printJSON(
+                    JSONValue.array(
+                        undone.map { entry in
+                            var object: [String: JSONValue] = ["id": .string(entry.itemID), "undid": .string(entry.action)]
+                            switch entry.outcome {
+                            case .undone(let status): object["status"] = .string(status.rawValue)
+                            case .decidedSince(let what): object["skipped"] = .string("decided again since: " + what)
+                            }
+                            return .object(object)
+                        }))
+                return 0
+            }
+            guard !undone.isEmpty else {
+                out.line("nothing to undo: \(session.operatorName) has no approval, rejection or archiving left to take back")
+                return 0
+            }
+            for entry in undone {
+                switch entry.outcome {
+                case .undone(let status): out.line("\(entry.itemID): \(entry.action) undone; now \(status.rawValue)")
+                case .decidedSince(let what):
+                    out.line("\(entry.itemID): left alone, decided again since (\(SafeText.visible(what))); `revert \(entry.itemID) --to N` if needed")
+                }
+            }
+            let count = undone.filter { if case .undone = $0.outcome { return true } else { return false } }.count
+            out.line("undid \(count) of \(undone.count) decision(s); the audit log keeps both")
+            return count == undone.count ? 0 : 3
+        }
+    }
+}

@@ -1,0 +1,246 @@
+import Foundation
+import TimeTrackCore
+import TimeTrackExport
+import TimeTrackImport
+import TimeTrackKit
+import TimeTrackReview
+
+extension Console {
+    static var importCommand: CommandSpec {
+        CommandSpec(
+            "import", usage: "SOURCE... | --all | --due [--file PATH] [--accept] [--dry-run] [--quiet]",
+            summary: "fetch sources and store their items as pending (new, changed, unchanged, missing)",
+            options: [
+                OptionSpec("all", help: "every enabled source in the imports folder"),
+                OptionSpec("due", help: "the enabled sources whose schedule says they are due (for cron)"),
+                OptionSpec("file", value: "PATH", help: "read this local file instead of the source's url (one source)"),
+                OptionSpec("accept", help: "apply a run the shrink guard would hold (after a look at `extract`)"),
+                OptionSpec("dry-run", help: "read and report, write nothing (like extract)"),
+                OptionSpec("quiet", help: "print nothing when nothing changed and nothing failed"),
+                OptionSpec("no-review", help: "on a terminal, do not walk the review after importing"),
+            ],
+            positional: 0...100
+        ) { args, session in
+            var exit: Int32 = 0
+            let selectors = [args.flag("all"), args.flag("due"), !args.positional.isEmpty].filter { $0 }.count
+            guard selectors == 1 else {
+                throw TimeTrackError(.usage, selectors == 0 ? "import: name at least one source, or --all, or --due" : "import: give source ids, --all or --due, only one of them", fix: "usage: import SOURCE... | --all | --due; `sources` lists them")
+            }
+            var sources: [SourceDefinition]
+            if args.positional.isEmpty {
+                let (all, errors) = session.sources()
+                for error in errors { session.output.error(error) }
+                if !errors.isEmpty { exit = 3 }
+                sources = all.filter(\.enabled)
+                if sources.isEmpty && errors.isEmpty { throw TimeTrackError(.configuration, "no enabled sources in \(session.importsPath)", fix: "add a definition, or pass --imports DIR") }
+                if all.isEmpty && !errors.isEmpty {
+                    // Nothing readable at all (no such folder, only broken definitions): a configuration error, no store made.
+                    throw TimeTrackError(.configuration, "no source definitions could be read from \(session.importsPath)", fix: "check the folder (`--imports DIR`) and the errors above")
+                }
+            } else {
+                sources = try args.positional.map { try session.source($0) }
+            }
+            if args.option("file") != nil && sources.count != 1 {
+                throw TimeTrackError(.usage, "import: --file goes with exactly one source")
+            }
+            // Configuration first: a definition whose importer refuses its options is an error
+            // before any store is opened or made (named sources: the command fails, exit 2;
+            // --all/--due: that source fails, the rest run, exit 3).
+            var checked: [SourceDefinition] = []
+            for source in sources {
+                do {
+                    _ = try ImporterRegistry.make(for: source)
+                    checked.append(source)
+                } catch let error as TimeTrackError {
+                    if !args.positional.isEmpty { throw error }
+                    session.output.error(error)
+                    exit = 3
+                }
+            }
+            sources = checked
+            if sources.isEmpty && exit != 0 {
+                throw TimeTrackError(.configuration, "no source could be read: every definition has an error (above)", fix: "fix the definitions; `sources` checks them")
+            }
+            if args.flag("dry-run") {
+                let code = try dryRun(sources, file: args.option("file"), session: session)
+                return exit != 0 ? exit : code
+            }
+            let store = try session.store(create: true)
+            try store.requireHealthy()
+            try session.requireImport(in: store)
+            // Ctrl-C stops the import between steps and cancels a request in flight; what was
+            // applied stays, the source being read is recorded as interrupted.
+            Interrupt.install()
+            let runner: ImportRunner
+            do {
+                runner = try session.importRunner()
+            } catch let error as TimeTrackError where error.code == .busy && args.flag("due") {
+                // Cron's overlap: the run that holds the lock imports what is due; this one has
+                // nothing to do, and says so only when asked to talk (no mail every quarter hour).
+                if !args.flag("quiet") { session.output.note("skipped: \(error.message); what is due is imported by that run or the next") }
+                return 0
+            }
+            defer { withExtendedLifetime(runner) {} }  // the run lock is held until the command ends
+            if runner.interruptedEarlier > 0 { session.output.note("\(runner.interruptedEarlier) earlier run(s) had been interrupted; carrying on") }
+            if args.flag("due") {
+                sources = try runner.due(sources, at: Date())
+                // Cron's quarter-hourly run with nothing to do: said, unless asked to be quiet.
+                if sources.isEmpty {
+                    if !args.flag("quiet") { session.output.line("nothing due: every enabled source was read within its schedule (`sources` shows when)") }
+                    return 0
+                }
+            }
+            runner.options.accept = args.flag("accept")
+            runner.file = args.option("file")
+            runner.shouldStop = { Interrupt.requested }
+            var summaries: [SourceRunSummary] = []
+            var failed = 0, held = 0
+            var errorsBySource: [String: TimeTrackError] = [:]
+            let quiet = args.flag("quiet")
+            // On a terminal each source shows its progress and is read in its turn; otherwise
+            // (cron, pipes) the next sources are read on other threads, each lane with its own
+            // connection, while the current one is applied.
+            let showProgress = session.interactive && isatty(2) == 1 && !session.output.json
+            let progressBars = sources.map { Progress(label: $0.id, enabled: showProgress) }
+            if showProgress {
+                runner.lanes = 0
+                runner.progress = { index, pages, items in progressBars[index].update(pages: pages, items: items) }
+                runner.transfer = { index, host, bytes, elapsed in progressBars[index].transfer(host: host, bytes: bytes, elapsed: elapsed) }
+            }
+            try runner.run(sources) { outcome in
+                let (index, source) = (outcome.index, outcome.source)
+                progressBars[index].finish()
+                switch outcome.result {
+                case .success(let summary):
+                    summaries.append(summary)
+                    let run = summary.run
+                    let changed = (run?.new ?? 0) + (run?.changed ?? 0) + (run?.missing ?? 0) > 0 || run?.status != .ok
+                    if !(quiet && !changed) {
+                        var line =
+                            "\(source.id): \(run?.status.rawValue ?? "?") · \(run?.found ?? 0) found · \(run?.new ?? 0) new · \(run?.changed ?? 0) changed · \(run?.unchanged ?? 0) unchanged · \(run?.missing ?? 0) missing · \(run?.problems ?? 0) problems"
+                        if let message = run?.message, run?.status != .ok { line += " · " + message }
+                        if outcome.requests > 0 {
+                            line += " · \(outcome.requests) requests, \(outcome.notModified) not modified"
+                        }
+                        session.output.note(line)
+                        for problem in summary.result.problems + summary.failures where problem.severity == .error {
+                            session.output.note("  \(source.id): \(problem.location): \(problem.message)")
+                        }
+                    }
+                    switch run?.status {
+                    case .failed?: failed += 1
+                    case .held?: held += 1
+                    case .partial?: exit = 3
+                    default: break
+                    }
+                case .failure(let error):
+                    failed += 1
+                    let tagged = TimeTrackError(error.code, error.message, fix: error.fix, context: error.context.merging(["source": source.id]) { a, _ in a })
+                    errorsBySource[source.id] = tagged
+                    session.output.error(tagged)
+                }
+                return !Interrupt.requested
+            }
+            if session.output.json {
+                var rows: [JSONValue] = summaries.map { s in
+                    .object([
+                        "source": .string(s.source), "status": .string(s.run?.status.rawValue ?? "failed"), "run": .number(Double(s.run?.id ?? 0)),
+                        "found": .number(Double(s.run?.found ?? 0)), "new": .array(s.newIDs.map { .string($0) }),
+                        "changed": .array(s.changedIDs.map { .string($0) }), "missing": .array(s.missingIDs.map { .string($0) }),
+                        "message": s.run?.message.map { .string($0) } ?? .null,
+                        "problems": .array((s.result.problems + s.failures).map { (try? JSONCoding.value($0)) ?? .null }),
+                    ])
+                }
+                for (id, error) in errorsBySource.sorted(by: { $0.key < $1.key }) {
+                    rows.append(.object(["source": .string(id), "status": .string("failed"), "error": .object(error.jsonObject)]))
+                }
+                session.output.printJSON(JSONValue.array(rows))
+            }
+            let pending = summaries.filter { ImportSourceReview.required($0, sources) }.reduce(0) { $0 + $1.newIDs.count + $1.changedIDs.count }
+            if pending > 0 && !session.output.json && !quiet {
+                if session.interactive, session.reader != nil, !args.flag("no-review"), !Interrupt.requested {
+                    // On a terminal, go straight to reviewing what this import found.
+                    // The district's public content first (news, events, school info), then posts,
+                    // absence reports and tickets, as `review` walks them: not in source order.
+                    let waiting = summaries.filter { ImportSourceReview.required($0, sources) }.flatMap { $0.newIDs + $0.changedIDs }
+                    let order = Dictionary(uniqueKeysWithValues: ItemKind.allCases.enumerated().map { ($0.element, $0.offset) })
+                    let walk = waiting.enumerated().sorted { a, b in
+                        let (ka, kb) = (ItemKind.parseID(a.element)?.0, ItemKind.parseID(b.element)?.0)
+                        return (ka.flatMap { order[$0] } ?? 99, a.offset) < (kb.flatMap { order[$0] } ?? 99, b.offset)
+                    }.map(\.element)
+                    _ = try walkReview(walk, store: store, session: session)
+                } else {
+                    session.output.line("\(pending) item(s) wait for review: `timetrack-admin review`")
+                }
+            }
+            if sources.isEmpty { return exit }
+            if failed + held == sources.count { return 1 }
+            return failed + held > 0 ? 3 : exit
+        }
+    }
+
+    /// `import --dry-run`: reads each source and says what an import would add, change and
+    /// count missing against the store (all new when there is no store yet), like `terraform
+    /// plan`; writes nothing, makes no store. Exits as `extract` does: 1 when no source gave an
+    /// item, 3 when a source failed, gave none, or skipped items with errors.
+    static func dryRun(_ sources: [SourceDefinition], file: String?, session: Session) throws -> Int32 {
+        let store: (any ItemStore)?
+        do {
+            store = session.storeExists ? try session.store() : nil
+        } catch let error as TimeTrackError where error.code == .notFound {
+            store = nil  // a PostgreSQL database with no store in it yet: everything would be new
+        }
+        var rows: [JSONValue] = []
+        var failed = 0, empty = 0, skippedItems = false
+        for source in sources {
+            let result: ImportResult
+            do {
+                var pipeline = session.pipeline(for: source)
+                pipeline.http = try session.webClient(for: source, cache: nil)
+                result = try pipeline.extract(source, file: file)
+            } catch let error as TimeTrackError {
+                failed += 1
+                session.output.error(TimeTrackError(error.code, error.message, fix: error.fix, context: error.context.merging(["source": source.id]) { a, _ in a }))
+                rows.append(.object(["source": .string(source.id), "error": .object(error.jsonObject)]))
+                continue
+            }
+            // Counted as `extract` counts them: no item at all, or items skipped with an error.
+            if result.found == 0 {
+                empty += 1
+                session.output.note("warning: 0 items from \(source.id)")
+            } else if result.problems.contains(where: { $0.severity == .error }) {
+                skippedItems = true
+            }
+            let items = result.items.compactMap { item -> (key: String, content: PreparedContent)? in
+                guard let prepared = item.prepared ?? (try? PreparedContent(item.content)) else { return nil }
+                return (item.key, prepared)
+            }
+            var plan = ImportPlan()
+            if let store {
+                plan = try Lifecycle(store).plan(sourceID: source.id, items: items, readEveryPage: result.readEveryPage)
+            } else {
+                plan.new = items.map { .init(id: nil, key: $0.key, title: $0.content.content.title) }
+            }
+            if session.output.json {
+                var object = (try? JSONCoding.value(plan))?.objectValue ?? [:]
+                object["source"] = .string(source.id)
+                object["found"] = .number(Double(result.items.count))
+                object["problems"] = .array(result.problems.map { (try? JSONCoding.value($0)) ?? .null })
+                rows.append(.object(object))
+                continue
+            }
+            let out = session.output
+            out.line(
+                "\(source.id): \(result.items.count) found, \(result.problems.count) problems: would add \(plan.new.count), change \(plan.changed.count), "
+                    + "leave \(plan.unchanged) unchanged, count \(plan.missing.count) missing (dry run, nothing written)")
+            for item in plan.new { out.line(out.paint("  + ", .green) + SafeText.visible(item.title)) }
+            for item in plan.changed { out.line(out.paint("  ~ ", .yellow) + "\(item.id ?? "")  " + SafeText.visible(item.title)) }
+            for item in plan.missing { out.line(out.paint("  - ", .red) + "\(item.id ?? "")  " + SafeText.visible(item.title) + " (missing from the source)") }
+            for item in plan.skipped { out.line("  = \(item.id ?? "")  " + SafeText.visible(item.title) + " (rejected or archived: left alone)") }
+        }
+        if session.output.json { session.output.printJSON(JSONValue.array(rows)) }
+        // The exit code `extract` gives: 1 when nothing was read, 3 when part of it was.
+        if !sources.isEmpty && failed + empty == sources.count { return 1 }
+        return failed + empty > 0 || skippedItems ? 3 : 0
+    }
+}
