@@ -48,7 +48,8 @@ public enum PrivacyLint {
     public static func applies(to kind: ItemKind) -> Bool { kind.traits.exported }
 
     /// What in `content` looks private; `students` are the names from absence reports.
-    public static func findings(_ content: ItemContent, students: [String]) -> [Finding] {
+    /// `allowed`: the district's own e-mails, phones and domains, not flagged.
+    public static func findings(_ content: ItemContent, students: [String], allowed: PrivacyAllowList = PrivacyAllowList()) -> [Finding] {
         guard applies(to: content.kind) else { return [] }
         var found: [Finding] = []
         let studentPatterns = students.filter { $0.count >= 3 }.map { name in
@@ -71,6 +72,6 @@ public enum PrivacyLint {
                 for match in pattern?.matches(in: text, range: NSRange(location: 0, length: ns.length)) ?? [] { add(.student, match.range) }
             }
         }
-        return found
+        return found.filter { !allowed.allows($0) }
     }
 }

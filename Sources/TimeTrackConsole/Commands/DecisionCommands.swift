@@ -37,8 +37,9 @@ extension Console {
             options: [OptionSpec("anyway", help: "publish even what the privacy check flags (a phone number, an e-mail, an address, a student's name); recorded")],
             positional: 1...10_000
         ) { args, session in
-            try decideEach(args.positional, action: "approve", session: session) { store, id in
-                try Lifecycle(store).approve(id, by: session.operatorName, anyway: args.flag("anyway"))
+            let allowed = session.privacyAllowList()
+            return try decideEach(args.positional, action: "approve", session: session) { store, id in
+                try Lifecycle(store).approve(id, by: session.operatorName, anyway: args.flag("anyway"), allowed: allowed)
             }
         }
     }

@@ -178,7 +178,7 @@ extension Console {
             for line in ItemRendering.replyLines(item.content, zone: zone) { out.line(line) }
             for line in ItemRendering.photoLines(item.content) { out.line(out.paint(line, .yellow)) }
             if case .event(let event) = item.content { out.line(ItemRendering.pinLine(event, school: item.school, places: try store.places())) }
-            for line in ItemRendering.privacyLines(PrivacyLint.findings(item.pendingContent ?? item.content, students: try store.absenceStudents()), output: out) { out.line(line) }
+            for line in ItemRendering.privacyLines(PrivacyLint.findings(item.pendingContent ?? item.content, students: try store.absenceStudents(), allowed: session.privacyAllowList()), output: out) { out.line(line) }
             if let pending = item.pendingContent {
                 out.line(out.paint("pending change:", .yellow))
                 for line in ItemRendering.diffLines(ItemContent.changedFields(from: item.content, to: pending), zone: zone, output: out) { out.line(line) }

@@ -85,8 +85,9 @@ extension Console {
             if items.isEmpty { out.line("nothing to review"); return 0 }
             var table = Table(headers: ["id", "kind", "state", "source", "title"])
             let students = try store.absenceStudents()
+            let allowed = session.privacyAllowList()
             for item in items {
-                let flags = reviewState(item) == .missing ? [] : PrivacyLint.findings(item.pendingContent ?? item.content, students: students)
+                let flags = reviewState(item) == .missing ? [] : PrivacyLint.findings(item.pendingContent ?? item.content, students: students, allowed: allowed)
                 let state = String(describing: reviewState(item)).uppercased() + (flags.isEmpty ? "" : " ⚠ " + Set(flags.map(\.kind.rawValue)).sorted().joined(separator: ", "))
                 table.rows.append([item.id, item.kind.rawValue, state, item.provenance?.sourceID ?? "-", SafeText.visible((item.pendingContent ?? item.content).title)])
             }
@@ -100,6 +101,7 @@ extension Console {
         var approveRestKind: ItemKind?
         var bulkBatch: String?
         var decided = 0, skipped = 0
+        var flaggedInBulk: [String] = []
         /// Approves one item of a bulk approval and names it.
         func approveNamed(_ item: Item, _ state: ReviewState) {
             do {
@@ -107,6 +109,10 @@ extension Console {
                     decided += 1
                     out.line("  approved \(item.id)  \(SafeText.visible((item.pendingContent ?? item.content).title))")
                 }
+            } catch let error as TimeTrackError where error.code == .validation {
+                // Flagged by the privacy check: left pending, the rest goes on, listed at the end.
+                flaggedInBulk.append(item.id)
+                out.line("  left for you  \(item.id)  \(SafeText.visible((item.pendingContent ?? item.content).title)): " + SafeText.visible(error.message))
             } catch let error as TimeTrackError {
                 out.error(error)
             } catch {
@@ -114,6 +120,7 @@ extension Console {
             }
         }
         let students = try store.absenceStudents()
+        let allowed = session.privacyAllowList()
         itemLoop: for (index, id) in ids.enumerated() {
             if Interrupt.requested { break }
             let item = try store.item(id)
@@ -134,7 +141,7 @@ extension Console {
             out.line(out.paint("[\(index + 1)/\(ids.count)] \(item.id)", .bold) + "  \(item.kind.rawValue) · \(item.provenance?.sourceID ?? "app") · " + label)
             for guess in item.provenance?.guessed ?? [] { out.line(out.paint("  ⚠ \(SafeText.visible(guess)): check it", .yellow)) }
             if state != .missing {
-                for line in ItemRendering.privacyLines(PrivacyLint.findings(item.pendingContent ?? item.content, students: students), output: out) { out.line(line) }
+                for line in ItemRendering.privacyLines(PrivacyLint.findings(item.pendingContent ?? item.content, students: students, allowed: allowed), output: out) { out.line(line) }
             }
             switch state {
             case .new:
@@ -204,6 +211,9 @@ extension Console {
         out.line()
         out.line("reviewed: \(decided) decided, \(skipped) skipped, \(ids.count - decided - skipped) left")
         if bulkBatch != nil { out.line("`undo` takes the bulk approval back whole") }
+        if !flaggedInBulk.isEmpty {
+            out.line("left for you by the privacy check: \(flaggedInBulk.joined(separator: ", ")) (`show ID`; `privacy allow` lets the district's own contacts through)")
+        }
         return 0
     }
 
@@ -233,7 +243,8 @@ extension Console {
             out.line("  closed")
         case ("a", _, _):
             var anyway = false
-            if !quiet, !PrivacyLint.findings(item.pendingContent ?? item.content, students: try store.absenceStudents()).isEmpty {
+            let allowed = session.privacyAllowList()
+            if !quiet, !PrivacyLint.findings(item.pendingContent ?? item.content, students: try store.absenceStudents(), allowed: allowed).isEmpty {
                 guard case .line(let reply) = session.reader?.read(prompt: "  it may expose private information (above); approve anyway? the audit records it [y/N] ", remember: false),
                     reply.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("y")
                 else {
@@ -242,7 +253,7 @@ extension Console {
                 }
                 anyway = true
             }
-            let done = try Lifecycle(store).approve(item.id, by: who, batch: batch, anyway: anyway)
+            let done = try Lifecycle(store).approve(item.id, by: who, batch: batch, anyway: anyway, allowed: allowed)
             if !quiet { out.line("  " + out.paint("approved", .green) + " (\(done.status.rawValue))") }
         case ("r", _, _):
             guard let reason = ask("  reason: ") else {
