@@ -14,7 +14,8 @@ public enum Console {
             helpCommand, statusCommand, pluginsCommand, sourcesCommand, extractCommand, tryCommand, discoverCommand, pluginCommand, importCommand, reviewCommand, listCommand,
             showCommand, historyCommand, approveCommand, rejectCommand, editCommand, unlockCommand, archiveCommand, restoreCommand, keepCommand,
             revertCommand, undoCommand,
-            replyCommand, closeCommand, reopenCommand, runsCommand, auditCommand, exportCommand, previewCommand, gradesCommand, courseCommand, coursesCommand, placeCommand, placesCommand, privacyCommand, storeCommand, operatorCommand, completionsCommand, manCommand,
+            replyCommand, closeCommand, reopenCommand, runsCommand, auditCommand, exportCommand, previewCommand, gradesCommand, courseCommand, coursesCommand, placeCommand,
+            placesCommand, privacyCommand, storeCommand, operatorCommand, completionsCommand, manCommand,
             quitCommand,
         ]
     }
