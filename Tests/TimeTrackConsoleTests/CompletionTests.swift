@@ -51,6 +51,9 @@ import Testing
             echo "== page"; ask timetrack-admin try \(fixture.dir.path("t.sq"))
             echo "== language"; ask timetrack-admin plugin new x --language p
             echo "== place"; ask timetrack-admin place a
+            echo "== fields"; ask timetrack-admin --store \(fixture.store) edit \(ids[0]) ti
+            echo "== revert ids"; ask timetrack-admin --store \(fixture.store) revert ""
+            echo "== roles"; ask timetrack-admin operator add x --role ""
             """
         let result = try Binaries.runPath(bash, ["-c", test], environment: Self.environment)
         #expect(result.status == 0, "\(result.stderr)")
@@ -61,6 +64,10 @@ import Testing
         #expect(answers["page"]?.contains(fixture.store) == true, "\(answers["page"] ?? [])")
         #expect(answers["language"] == ["python"], "\(answers["language"] ?? [])")
         #expect(answers["place"] == ["add"], "\(answers["place"] ?? [])")
+        // `edit ID <TAB>` gives the item's fields; ids for revert; every role.
+        #expect(answers["fields"] == ["title="], "\(answers["fields"] ?? [])")
+        #expect(Set(ids).isSubset(of: Set(answers["revert ids"] ?? [])), "\(answers["revert ids"] ?? [])")
+        #expect(answers["roles"]?.sorted() == ["admin", "importer", "staff", "viewer"], "\(answers["roles"] ?? [])")
     }
 
     @Test func zshCompletesNativelyTheSame() throws {
@@ -84,10 +91,12 @@ import Testing
             echo "== kinds"; ask timetrack-admin list ann
             echo "== files"; ask timetrack-admin --store \(fixture.dir.path("t.sq"))
             echo "== commands"; ask timetrack-admin re
+            echo "== fields"; ask timetrack-admin --store \(fixture.store) edit \(ids[0]) ti
             """
         let result = try Binaries.runPath(zsh, ["-f", "-c", test], environment: Self.environment)
         #expect(result.status == 0, "\(result.stderr)")
         check(Self.sections(result.stdout), store: fixture.store, ids: ids, shellName: "zsh")
+        #expect(Self.sections(result.stdout)["fields"] == ["title="], "\(result.stdout)")
     }
 
     @Test func fishCompletesIdsWhenFishIsThere() throws {
@@ -102,8 +111,14 @@ import Testing
         var environment = Self.environment
         environment["TIMETRACK_STORE"] = fixture.store
         environment["HOME"] = fixture.dir.url.path
-        let result = try Binaries.runPath(fish, ["-c", "source \(fixture.dir.path("c.fish")); complete -C 'timetrack-admin show '; echo ==; complete -C 'timetrack-admin list --status pu'"], environment: environment)
+        let result = try Binaries.runPath(
+            fish,
+            [
+                "-c",
+                "source \(fixture.dir.path("c.fish")); complete -C 'timetrack-admin show '; echo ==; complete -C 'timetrack-admin edit \(ids[0]) star'; echo ==; complete -C 'timetrack-admin list --status pu'",
+            ], environment: environment)
         let parts = result.stdout.components(separatedBy: "==\n")
+        #expect(parts.count == 3 && parts[1].hasPrefix("start="), "\(result.stdout) \(result.stderr)")
         let offered = Set((parts.first ?? "").split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") })
         #expect(Set(ids).isSubset(of: offered), "\(result.stdout) \(result.stderr)")
         #expect(parts.last?.hasPrefix("published") == true, "\(result.stdout)")

@@ -4,8 +4,11 @@ import TimeTrackCore
 extension Console {
     /// Commands that take item ids.
     static let idCommands: Set<String> = [
-        "show", "history", "approve", "reject", "edit", "unlock", "archive", "restore", "keep", "revert", "reply", "close", "reopen",
+        "show", "history", "approve", "reject", "edit", "unlock", "archive", "restore", "keep", "revert", "reply", "close", "reopen", "preview", "audit",
     ]
+    /// Commands whose words after an item id are the item's fields: `edit ID <TAB>` gives
+    /// `title=`, `start=`…; `unlock ID <TAB>` its locked fields.
+    static let fieldCommands = ["edit", "unlock"]
     /// Commands whose word is a file (a page, a grade book).
     static let fileCommands = ["try", "grades"]
     /// Options whose value is a file or folder.
@@ -86,6 +89,10 @@ extension Console {
             \(shellCases(perCommand) { "    \($0)) opts=\"\($1)\" ;;" })
               esac
               case "$cmd" in
+                \(fieldCommands.joined(separator: "|"))) local words; words=$(timetrack-admin "${store[@]}" __complete fields "${COMP_WORDS[@]:1:COMP_CWORD-1}" 2>/dev/null)
+                  if [[ -n "$words" ]]; then compopt -o nospace 2>/dev/null; COMPREPLY=($(compgen -W "$words" -- "$cur")); return; fi ;;
+              esac
+              case "$cmd" in
                 \(idCommands.sorted().joined(separator: "|"))) opts="$opts $(timetrack-admin "${store[@]}" __complete ids 2>/dev/null)" ;;
                 extract|import) opts="$opts $(timetrack-admin __complete sources 2>/dev/null)" ;;
                 \(fileCommands.joined(separator: "|"))) COMPREPLY=($(compgen -W "$opts" -- "$cur") $(compgen -f -- "$cur")); return ;;
@@ -125,6 +132,11 @@ extension Console {
             \(shellCases(perCommand) { "    \($0)) compadd -- \($1) ;;" })
               esac
               case $cmd in
+                \(fieldCommands.joined(separator: "|")))
+                  local -a fields; fields=(${(f)"$(timetrack-admin $store __complete fields ${words[2,CURRENT-1]} 2>/dev/null)"})
+                  if (( ${#fields} )); then compadd -S '' -- $fields; return; fi ;;
+              esac
+              case $cmd in
                 \(idCommands.sorted().joined(separator: "|"))) compadd -- ${(f)"$(timetrack-admin $store __complete ids 2>/dev/null)"} ;;
                 extract|import) compadd -- ${(f)"$(timetrack-admin __complete sources 2>/dev/null)"} ;;
                 \(fileCommands.joined(separator: "|"))) _files ;;
@@ -153,7 +165,12 @@ extension Console {
             }
         }
         for name in pathOptions { lines.append("complete -c timetrack-admin -l \(name) -rF") }
-        lines.append("complete -c timetrack-admin -n '__fish_seen_subcommand_from \(idCommands.sorted().joined(separator: " "))' -a '(timetrack-admin __complete ids 2>/dev/null)'")
+        lines.append(
+            "complete -c timetrack-admin -n 'timetrack-admin __complete fields (commandline -opc)[2..-1] >/dev/null 2>&1' -a '(timetrack-admin __complete fields (commandline -opc)[2..-1] 2>/dev/null)'"
+        )
+        lines.append(
+            "complete -c timetrack-admin -n '__fish_seen_subcommand_from \(idCommands.sorted().joined(separator: " ")); and not timetrack-admin __complete fields (commandline -opc)[2..-1] >/dev/null 2>&1' -a '(timetrack-admin __complete ids 2>/dev/null)'"
+        )
         lines.append("complete -c timetrack-admin -n '__fish_seen_subcommand_from list' -a '\(ItemKind.plurals.joined(separator: " "))'")
         lines.append("complete -c timetrack-admin -n '__fish_seen_subcommand_from import extract' -a '(timetrack-admin __complete sources 2>/dev/null)'")
         lines.append("complete -c timetrack-admin -n '__fish_seen_subcommand_from \(fileCommands.joined(separator: " "))' -F")
@@ -167,8 +184,13 @@ extension Console {
     /// `__complete ids|sources`: the words completion scripts ask for, one a line; hidden from
     /// help. Ids are the store's newest 500 the operator may read, without creating anything.
     static var completeCommand: CommandSpec {
-        CommandSpec("__complete", usage: "ids|sources", summary: "(for completion scripts)", positional: 1...1) { args, session in
+        CommandSpec("__complete", usage: "ids|sources|fields WORDS...", summary: "(for completion scripts)", positional: 1...100) { args, session in
             switch args.positional[0] {
+            case "fields":
+                // Exit 1 with no fields: fish's conditions test the status.
+                let words = fieldCompletions(Array(args.positional.dropFirst()), session: session)
+                for word in words { session.output.line(word) }
+                return words.isEmpty ? 1 : 0
             case "ids":
                 guard session.storeExists, let store = try? session.store() else { return 0 }
                 for row in (try? session.listVisible(ItemQuery(limit: 500), in: store)) ?? [] { session.output.line(row.id) }
@@ -179,6 +201,26 @@ extension Console {
             }
             return 0
         }
+    }
+
+    /// For a command line's words (global options and their values left out): after `edit ID`,
+    /// the item's fields as `FIELD=`; after `unlock ID`, its locked fields; else nothing.
+    static func fieldCompletions(_ words: [String], session: Session) -> [String] {
+        var positional: [String] = []
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            if word.hasPrefix("--") {
+                if let option = (globalOptions + commands.flatMap(\.options)).first(where: { "--" + $0.name == word }), option.value != nil { index += 1 }
+            } else {
+                positional.append(word)
+            }
+            index += 1
+        }
+        guard positional.count >= 2, fieldCommands.contains(positional[0]), session.storeExists, let store = try? session.store(), let item = try? store.item(positional[1]) else { return [] }
+        if positional[0] == "unlock" { return item.lockedFields }
+        let typed = Set(positional.dropFirst(2).compactMap { $0.split(separator: "=").first.map(String.init) })
+        return ItemContent.fieldNames(of: item.kind).filter { !typed.contains($0) }.map { $0 + "=" }
     }
 
     static var quitCommand: CommandSpec {

@@ -116,7 +116,10 @@ extension Console {
             candidates = ItemKind.plurals
         case "help":
             candidates = commands.map(\.name)
-        case "show", "history", "approve", "reject", "edit", "archive", "restore", "keep", "reply", "close", "audit":
+        case let name where fieldCommands.contains(name) && words.count >= (line.hasSuffix(" ") ? 2 : 3):
+            // `edit ID <TAB>`: the item's fields; `unlock ID <TAB>`: its locked ones.
+            candidates = fieldCompletions(line.hasSuffix(" ") ? words : Array(words.dropLast()), session: session)
+        case let name where idCommands.contains(name):
             if let store = try? session.store() {
                 let prefix = word.lowercased()
                 let kinds = ItemKind.allCases.filter { prefix.isEmpty || prefix.hasPrefix($0.idPrefix) }
@@ -132,8 +135,8 @@ extension Console {
             case "--kind": candidates = ItemKind.plurals
             case "--source": candidates = session.sources().sources.map(\.id)
             case "--status": candidates = ItemStatus.allCases.map(\.rawValue)
-            case "--role": candidates = ["staff", "admin"]
-            case "--format": candidates = ["json", "ics", "rss"]
+            case "--role": candidates = Operator.Role.allCases.map(\.rawValue)
+            case "--format": candidates = command.name == "export" ? ["json", "ics", "rss"] : ["table", "json", "csv"]
             default: break
             }
         }
