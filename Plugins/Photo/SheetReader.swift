@@ -67,10 +67,11 @@ enum SheetReader {
         let junk = CharacterSet(charactersIn: "-–—:;,.•*·|()[] ")
         var t = text.trimmingCharacters(in: junk)
         if t.hasPrefix("- ") || t.hasPrefix("• ") { t = String(t.dropFirst(2)) }
-        if let range = t.range(of: #"^#?\d{1,2}[.)]?\s+"#, options: .regularExpression), t[range].contains(where: { !$0.isNumber }) || t[range].hasSuffix(" ") {
+        // (OCR reads a list number's dot as a comma at times: "5, Unit test".)
+        if let range = t.range(of: #"^#?\d{1,2}[.,)]?\s+"#, options: .regularExpression), t[range].contains(where: { !$0.isNumber }) || t[range].hasSuffix(" ") {
             let rest = t[range.upperBound...]
             // A number that is the title's own ("5.2 Worksheet" keeps it: no space after the dot).
-            if rest.first?.isLetter == true, t[range].contains(".") || t[range].contains(")") || t.hasPrefix("#") { t = String(rest) }
+            if rest.first?.isLetter == true, t[range].contains(where: { ".,)".contains($0) }) || t.hasPrefix("#") { t = String(rest) }
         }
         return t
     }

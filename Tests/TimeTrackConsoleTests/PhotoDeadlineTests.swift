@@ -166,7 +166,7 @@ import Testing
                 convert,
                 [
                     "-size", "1512x2016", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "46", "-fill", "black", "-annotate", "+110+220", lines.joined(separator: "\n"),
-                    "-rotate", angle, "-attenuate", "0.6", "+noise", "Gaussian", "-background", "white", "-flatten", "-quality", "85", path,
+                    "-rotate", angle, "-seed", "7", "-attenuate", "0.6", "+noise", "Gaussian", "-background", "white", "-flatten", "-quality", "85", path,
                 ])
             #expect(drawn.status == 0, "\(drawn.stderr)")
             #expect(try Binaries.runPath(exiftool, ["-q", "-overwrite_original", "-DateTimeOriginal=\(taken)", path]).status == 0)
