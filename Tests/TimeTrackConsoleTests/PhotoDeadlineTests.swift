@@ -75,7 +75,7 @@ import Testing
                 convert,
                 [
                     "-size", "1512x2016", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "46", "-fill", "black", "-annotate", "+110+220", sheet.lines.joined(separator: "\n"),
-                    "-rotate", "1.2", "-attenuate", "0.5", "+noise", "Gaussian", "-background", "white", "-flatten", "-quality", "85", path,
+                    "-rotate", "1.2", "-seed", "11", "-attenuate", "0.5", "+noise", "Gaussian", "-background", "white", "-flatten", "-quality", "85", path,
                 ])
             #expect(drawn.status == 0, "\(drawn.stderr)")
             if let taken = sheet.taken {

@@ -192,6 +192,8 @@ extension Console {
         }
         var rows: [JSONValue] = []
         var failed = 0, empty = 0, skippedItems = false
+        // With --format csv: a row an item the run would touch.
+        var csv = Table(headers: ["source", "would", "id", "title"])
         for source in sources {
             let result: ImportResult
             do {
@@ -230,6 +232,12 @@ extension Console {
                 continue
             }
             let out = session.output
+            if out.csv {
+                csv.rows +=
+                    plan.new.map { [source.id, "add", "", $0.title] } + plan.changed.map { [source.id, "change", $0.id ?? "", $0.title] }
+                    + plan.missing.map { [source.id, "count missing", $0.id ?? "", $0.title] } + plan.skipped.map { [source.id, "leave alone", $0.id ?? "", $0.title] }
+                continue
+            }
             out.line(
                 "\(source.id): \(result.items.count) found, \(result.problems.count) problems: would add \(plan.new.count), change \(plan.changed.count), "
                     + "leave \(plan.unchanged) unchanged, count \(plan.missing.count) missing (dry run, nothing written)")
@@ -239,6 +247,7 @@ extension Console {
             for item in plan.skipped { out.line("  = \(item.id ?? "")  " + SafeText.visible(item.title) + " (rejected or archived: left alone)") }
         }
         if session.output.json { session.output.printJSON(JSONValue.array(rows)) }
+        if session.output.csv && !session.output.json { session.output.printTable(csv, width: terminalWidth()) }
         // The exit code `extract` gives: 1 when nothing was read, 3 when part of it was.
         if !sources.isEmpty && failed + empty == sources.count { return 1 }
         return failed + empty > 0 || skippedItems ? 3 : 0

@@ -173,6 +173,16 @@ extension Console {
             let out = session.output
             // Every date in the item's own zone, its fields' and its decisions' alike.
             let zone = session.zone(of: item)
+            if out.csv {
+                // A row a field: the item's status and school first, then its fields by name.
+                var table = Table(headers: ["field", "value"])
+                table.rows = [["id", item.id], ["kind", item.kind.rawValue], ["status", ItemRendering.statusWord(item)], ["school", item.school ?? ""]]
+                for (name, value) in item.content.fields().sorted(by: { $0.key < $1.key }) {
+                    table.rows.append([name, ItemRendering.value(value, zone: zone, limit: args.flag("full") ? Int.max : 200)])
+                }
+                out.printTable(table, width: terminalWidth())
+                return 0
+            }
             out.line(out.paint("\(item.id)  \(item.kind.rawValue)  \(ItemRendering.statusWord(item))", .bold) + (item.school.map { "  school: \($0)" } ?? ""))
             for line in ItemRendering.fieldLines(item.content, zone: zone, full: args.flag("full")) { out.line(line) }
             for line in ItemRendering.replyLines(item.content, zone: zone) { out.line(line) }
@@ -227,6 +237,14 @@ extension Console {
                             }),
                         "audit": .array(audit.map { (try? JSONCoding.value($0)) ?? .null }),
                     ]))
+                return 0
+            }
+            if session.output.csv {
+                // A row a revision, then a row a decision, in time order.
+                var table = Table(headers: ["when", "what", "number", "state", "by", "note"])
+                for r in revisions { table.rows.append([Display.date(r.createdAt, zone: zone), "revision", String(r.number), r.state.rawValue, r.createdBy, r.note ?? ""]) }
+                for e in audit.reversed() { table.rows.append([Display.date(e.at, zone: zone), e.action, "", "", e.operatorName, [e.reason, e.detail].compactMap { $0 }.joined(separator: " · ")]) }
+                session.output.printTable(table, width: terminalWidth())
                 return 0
             }
             var previous: ItemContent?

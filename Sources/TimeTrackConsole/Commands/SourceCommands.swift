@@ -21,6 +21,18 @@ extension Console {
                         }))
                 return 0
             }
+            if session.output.csv {
+                // A row an option (an importer without options: one row with none).
+                var table = Table(headers: ["importer", "version", "kinds", "option", "required", "help"])
+                for info in infos {
+                    let kinds = info.kinds.map(\.rawValue).joined(separator: " ")
+                    if info.options.isEmpty { table.rows.append([info.name, info.version, kinds, "", "", info.summary]) }
+                    for option in info.options { table.rows.append([info.name, info.version, kinds, option.name, option.required ? "yes" : "no", option.help]) }
+                }
+                session.output.printTable(table, width: terminalWidth())
+                for error in ImporterRegistry.external.errors { session.output.error(error) }
+                return ImporterRegistry.external.errors.isEmpty ? 0 : 2
+            }
             for info in infos {
                 session.output.line("\(info.name) \(info.version): \(info.summary)")
                 session.output.line("  kinds: " + info.kinds.map(\.rawValue).joined(separator: ", "))
