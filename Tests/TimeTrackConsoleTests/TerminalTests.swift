@@ -100,15 +100,15 @@ import Testing
         // The queue is in kind order: absence reports first (never in a bulk approval).
         for _ in 0..<10 {
             guard let seen = pty.expect(" [q]uit [?] ") else { break }
-            if seen.contains("[A]pprove the rest of these announcements") { break }
-            #expect(!seen.contains("[A]pprove"), "bulk approval offered for a submission: \(seen)")
+            if seen.contains("[A]ll announcements") { break }
+            #expect(!seen.contains("[A]ll"), "bulk approval offered for a submission: \(seen)")
             pty.send("s\r")
         }
         pty.send("A\r")
         #expect(pty.expect("approve this and \(news.count - 1) more announcements? [y/N]") != nil, "\(pty.transcript)")
         pty.send("y\r")
         // The next kind's first item is asked about, not approved.
-        #expect(pty.expect("[A]pprove the rest of these events") != nil, "\(pty.transcript)")
+        #expect(pty.expect("[A]ll events") != nil, "\(pty.transcript)")
         pty.send("q\r")
         #expect(pty.expect("`undo` takes the bulk approval back whole") != nil, "\(pty.transcript)")
         #expect(pty.waitForExit() == 0)

@@ -41,6 +41,7 @@ extension Console {
                 OptionSpec("source", value: "S", help: "only items from this source id"),
                 OptionSpec("limit", value: "N", help: "at most N rows (default 50)"),
                 OptionSpec("offset", value: "N", help: "skip the first N rows"),
+                OptionSpec("flag", value: "F", help: "a11y: only items the accessibility check flags; privacy: only those the privacy check flags"),
             ],
             positional: 0...1
         ) { args, session in
@@ -74,7 +75,13 @@ extension Console {
             // One row more than asked says whether there are more.
             var probe = query
             probe.limit += 1
-            var rows = try session.listVisible(probe, in: session.store())
+            var rows: [ItemSummary]
+            if let flag = args.option("flag") {
+                // Flagged items among up to 10,000: each one's content is checked.
+                rows = try flaggedRows(flag, query: query, session: session)
+            } else {
+                rows = try session.listVisible(probe, in: session.store())
+            }
             let more = rows.count > query.limit
             if more { rows.removeLast() }
             if session.output.json {
@@ -109,6 +116,22 @@ extension Console {
             }
             return 0
         }
+    }
+
+    /// The rows of `query` (its page, and one more) whose items the named check flags.
+    static func flaggedRows(_ flag: String, query: ItemQuery, session: Session) throws -> [ItemSummary] {
+        guard ["a11y", "privacy"].contains(flag) else { throw TimeTrackError(.usage, "list: --flag takes a11y or privacy", fix: "list announcements --flag a11y") }
+        let store = try session.store()
+        var all = query
+        (all.limit, all.offset) = (10_000, 0)
+        let students = flag == "privacy" ? try store.absenceStudents() : []
+        let allowed = session.privacyAllowList()
+        let flagged = try session.listVisible(all, in: store).filter { row in
+            guard let item = try? store.item(row.id) else { return false }
+            let content = item.pendingContent ?? item.content
+            return flag == "a11y" ? !AccessibilityCheck.findings(content).isEmpty : !PrivacyLint.findings(content, students: students, allowed: allowed).isEmpty
+        }
+        return Array(flagged.dropFirst(query.offset).prefix(query.limit + 1))
     }
 
     /// The status column: the status as people read it (`excused`, `closed`), `published*` when
@@ -189,6 +212,7 @@ extension Console {
             for line in ItemRendering.photoLines(item.content) { out.line(out.paint(line, .yellow)) }
             if case .event(let event) = item.content { out.line(ItemRendering.pinLine(event, school: item.school, places: try store.places())) }
             for line in ItemRendering.privacyLines(PrivacyLint.findings(item.pendingContent ?? item.content, students: try store.absenceStudents(), allowed: session.privacyAllowList()), output: out) { out.line(line) }
+            for line in ItemRendering.accessibilityLines(AccessibilityCheck.findings(item.pendingContent ?? item.content), output: out) { out.line(line) }
             if let pending = item.pendingContent {
                 out.line(out.paint("pending change:", .yellow))
                 for line in ItemRendering.diffLines(ItemContent.changedFields(from: item.content, to: pending), zone: zone, output: out) { out.line(line) }

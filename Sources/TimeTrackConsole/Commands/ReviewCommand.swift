@@ -88,7 +88,10 @@ extension Console {
             let allowed = session.privacyAllowList()
             for item in items {
                 let flags = reviewState(item) == .missing ? [] : PrivacyLint.findings(item.pendingContent ?? item.content, students: students, allowed: allowed)
-                let state = String(describing: reviewState(item)).uppercased() + (flags.isEmpty ? "" : " ⚠ " + Set(flags.map(\.kind.rawValue)).sorted().joined(separator: ", "))
+                let a11y = reviewState(item) == .missing ? [] : AccessibilityCheck.findings(item.pendingContent ?? item.content)
+                let state =
+                    String(describing: reviewState(item)).uppercased() + (flags.isEmpty ? "" : " ⚠ " + Set(flags.map(\.kind.rawValue)).sorted().joined(separator: ", "))
+                    + (a11y.isEmpty ? "" : " ♿ " + Set(a11y.map(\.criterion)).sorted().joined(separator: ", "))
                 table.rows.append([item.id, item.kind.rawValue, state, item.provenance?.sourceID ?? "-", SafeText.visible((item.pendingContent ?? item.content).title)])
             }
             out.printTable(table, width: terminalWidth())
@@ -142,6 +145,7 @@ extension Console {
             for guess in item.provenance?.guessed ?? [] { out.line(out.paint("  ⚠ \(SafeText.visible(guess)): check it", .yellow)) }
             if state != .missing {
                 for line in ItemRendering.privacyLines(PrivacyLint.findings(item.pendingContent ?? item.content, students: students, allowed: allowed), output: out) { out.line(line) }
+                for line in ItemRendering.accessibilityLines(AccessibilityCheck.findings(item.pendingContent ?? item.content), output: out) { out.line(line) }
             }
             switch state {
             case .new:
@@ -161,12 +165,17 @@ extension Console {
             case (.missing, _): choices = "[a]rchive [k]eep [s]kip [q]uit [?]"
             case (_, .helpDesk): choices = "[r]eply [c]lose [s]kip [q]uit [?]"
             case (_, .staffWork): choices = "[a]pprove [r]eject [e]dit [s]kip [q]uit [?]"
-            case (_, .importedContent): choices = "[a]pprove [r]eject [e]dit [s]kip [A]pprove the rest of these \(item.kind.plural) [q]uit [?]"
+            // Within 80 columns: `?` says what each key does.
+            case (_, .importedContent): choices = "[a]pprove [r]eject [e]dit [s]kip [A]ll \(item.kind.plural) [q]uit [?]"
             }
+            // A picture without a description: `l` writes one (shown only when there is one to write).
+            let describable = state == .missing ? nil : AltText.firstToDescribe(item.pendingContent ?? item.content)
+            let prompt = describable == nil ? choices : choices.replacingOccurrences(of: " [q]uit", with: " [l] [q]uit")
+            if describable != nil { out.line(out.paint("  l: describe the picture (it has no text alternative)", .yellow)) }
             while true {
                 out.flush()
                 let answer: String
-                switch reader.read(prompt: choices + " ", remember: false) {
+                switch reader.read(prompt: prompt + " ", remember: false) {
                 case .end, .interrupted: break itemLoop
                 case .line(let text): answer = text.trimmingCharacters(in: .whitespaces)
                 }
@@ -180,7 +189,11 @@ extension Console {
                             : item.kind == .ticket
                                 ? "  r: reply (you type the text)  c: close the ticket  s: decide later  q: stop reviewing"
                                 : "  a: publish  r: refuse (you give a reason)  e: change fields (FIELD=VALUE ...), locked against imports\n  s: decide later  "
-                                    + (item.kind.isImportedContent ? "A: approve this and the remaining \(item.kind.plural) (asks first)  " : "") + "q: stop reviewing")
+                                    + (item.kind.isImportedContent ? "A: approve this and the remaining \(item.kind.plural) (asks first)  " : "")
+                                    + (describable != nil ? "l: describe the picture  " : "") + "q: stop reviewing")
+                    continue
+                case "l" where describable != nil:
+                    if let picture = describable, try AltText.describe(picture, item: item, store: store, session: session) { continue itemLoop }
                     continue
                 case "A" where state != .missing && item.kind.isImportedContent:
                     let rest = ids[(index + 1)...].compactMap { try? store.item($0) }.filter { $0.kind == item.kind && reviewState($0) != .missing }

@@ -57,6 +57,11 @@ enum ItemRendering {
         }
     }
 
+    /// The accessibility check's findings, each with the criterion and the fix.
+    static func accessibilityLines(_ findings: [AccessibilityFinding], output: Output) -> [String] {
+        findings.map { f in output.paint("  ♿ " + SafeText.visible(f.description), .yellow) + " — " + SafeText.visible(f.fix) }
+    }
+
     /// Where the app's map puts an event: its own coordinates, its place's, or nowhere yet.
     static func pinLine(_ event: Event, school: String?, places: [Place]) -> String {
         if let latitude = event.latitude, let longitude = event.longitude { return "  pin:  \(latitude), \(longitude) (the event's own)" }

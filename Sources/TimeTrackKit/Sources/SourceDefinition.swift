@@ -78,6 +78,10 @@ public struct SourceDefinition: Sendable {
     public var timeZone: TimeZone
     public var schedule: Schedule?
     public var review: Review
+    /// What an accessibility finding does to an item of this source: `warn` (shown in review),
+    /// or `hold` (kept pending, even when the source is trusted to publish at once).
+    public enum AccessibilityPolicy: String, Sendable { case warn, hold }
+    public var accessibility: AccessibilityPolicy = .warn
     public var enabled: Bool
     /// Allows fetching from loopback and private network addresses: all of them (`true`), or
     /// only the hosts and addresses listed (`["127.0.0.1", "intranet.district.local"]`).
@@ -124,7 +128,7 @@ public struct SourceDefinition: Sendable {
     }
 
     static let knownKeys: Set<String> = [
-        "id", "name", "importer", "kind", "url", "baseURL", "school", "timeZone", "schedule", "review", "enabled", "allowPrivateNetwork",
+        "id", "name", "importer", "kind", "url", "baseURL", "school", "timeZone", "schedule", "review", "accessibility", "enabled", "allowPrivateNetwork",
         "followRemoteLinks", "options", "$comment", "description",
     ]
 
@@ -225,6 +229,9 @@ public struct SourceDefinition: Sendable {
             enabled: try bool("enabled", default: true), allowPrivateNetwork: try allowance(),
             options: options, file: file)
         definition.followsRemoteLinks = try bool("followRemoteLinks", default: false)
+        let policy = try string("accessibility", required: false) ?? "warn"
+        guard let accessibility = AccessibilityPolicy(rawValue: policy) else { throw fail("accessibility", "'\(policy)' must be \"warn\" or \"hold\"") }
+        definition.accessibility = accessibility
         return definition
     }
 

@@ -1,0 +1,44 @@
+import Foundation
+import TimeTrackCore
+import TimeTrackKit
+
+extension Console {
+    static var a11yCommand: CommandSpec {
+        CommandSpec(
+            "a11y", usage: "report [--school S]",
+            summary: "accessibility: every published item with open findings (WCAG 2.1 AA), for the district's compliance officer (--format csv|json)",
+            options: [OptionSpec("school", value: "S", help: "only this school's items")], positional: 1...1
+        ) { args, session in
+            guard args.positional[0] == "report" else { throw TimeTrackError(.usage, "a11y: 'report' is the only word it takes", fix: "a11y report [--school S] [--format csv]") }
+            let store = try session.store()
+            var table = Table(headers: ["id", "kind", "school", "criterion", "field", "problem", "fix"])
+            var rows: [JSONValue] = []
+            for kind in ItemKind.allCases where kind.traits.exported {
+                for row in try session.listVisible(ItemQuery(kind: kind, status: .published, limit: 100_000), in: store) {
+                    if let school = args.option("school"), row.school != school { continue }
+                    let item = try store.item(row.id)
+                    for finding in AccessibilityCheck.findings(item.content) {
+                        let criterion = finding.criterion == "advisory" ? "advisory" : "WCAG \(finding.criterion) \(finding.name)"
+                        table.rows.append([item.id, kind.rawValue, item.school ?? "", criterion, finding.field, SafeText.visible(finding.problem), finding.fix])
+                        rows.append(
+                            .object([
+                                "id": .string(item.id), "kind": .string(kind.rawValue), "school": item.school.map(JSONValue.string) ?? .null, "criterion": .string(finding.criterion),
+                                "name": .string(finding.name), "field": .string(finding.field), "problem": .string(finding.problem), "fix": .string(finding.fix),
+                            ]))
+                    }
+                }
+            }
+            if session.output.json {
+                session.output.printJSON(JSONValue.array(rows))
+            } else if table.rows.isEmpty {
+                session.output.line("no open findings in what is published")
+            } else {
+                session.output.printTable(table, width: terminalWidth())
+                if !session.output.csv {
+                    session.output.line("\(Set(table.rows.map { $0[0] }).count) published item(s) with \(table.rows.count) finding(s); docs/accessibility.md says how to fix each")
+                }
+            }
+            return 0
+        }
+    }
+}
