@@ -120,8 +120,8 @@ public struct Preview {
         .slide .img,.post .img{background:#cbd5e1;color:#334155;border-radius:6px;padding:30px 8px;text-align:center;margin-bottom:8px}
         .slide footer{font-size:13px;opacity:.85}.badge{background:#f59e0b;color:#111;border-radius:4px;padding:0 5px}
         ul{list-style:none;padding:0;margin:0 0 8px}.event{padding:6px 0;border-bottom:1px solid #eee}.chip{display:inline-block;border-radius:8px;padding:0 7px;color:#fff;background:#6b7280;font-size:12px}
-        .academic .chip{background:#2563eb}.athletics .chip{background:#16a34a}.arts .chip{background:#9333ea}.community .chip{background:#ea580c}
-        .board .chip{background:#0f766e}.no-school .chip{background:#dc2626}.off{opacity:.6}.time{color:#444}.place{color:#555;font-size:14px;margin-left:4px}
+        .academic .chip{background:#2563eb}.athletics .chip{background:#15803d}.arts .chip{background:#7e22ce}.community .chip{background:#c2410c}
+        .board .chip{background:#0f766e}.no-school .chip{background:#b91c1c}.off{color:#4b5563;text-decoration:line-through}.time{color:#444}.place{color:#555;font-size:14px;margin-left:4px}
         .docs li{padding:4px 0}.icon{display:inline-block;min-width:2.6em;text-align:center;font-size:11px;font-weight:600;background:#e0e7ff;color:#3730a3;border-radius:4px;margin-right:6px}.post{border:1px solid #e5e7eb;border-radius:10px;padding:12px;margin:0 0 10px}.empty{color:#555}
         """
 

@@ -73,3 +73,61 @@ import Testing
         #expect(refused.stderr.contains("private, never shown in the app"))
     }
 }
+
+/// The preview page passes axe-core with no violation of WCAG 2 A and AA (issue 38), run in
+/// headless Chromium with the axe-core engine the axe-selenium-python package ships (.ci/run
+/// installs it from PyPI), on what review would publish and on what is published.
+@Suite struct AccessiblePreviewTests {
+    /// axe.min.js from the installed axe-selenium-python package.
+    static func axeScript() throws -> String? {
+        let found = try Binaries.runPath(
+            "/usr/bin/env", ["python3", "-c", "import axe_selenium_python, os; print(os.path.join(os.path.dirname(axe_selenium_python.__file__), 'node_modules', 'axe-core', 'axe.min.js'))"])
+        let path = found.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard found.status == 0, let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        return text
+    }
+
+    /// The violations axe finds on a page: ids, with the first elements each.
+    static func violations(_ page: String, axe: String, browser: String, dir: TemporaryDirectory) throws -> [String] {
+        let runner = """
+            <script>\(axe)</script><script>
+            axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']}}).then(function (r) {
+              var pre = document.createElement('pre'); pre.id = 'axe-result';
+              pre.textContent = JSON.stringify(r.violations.map(function (v) { return v.id + ': ' + v.nodes.map(function (n) { return n.target.join(' '); }).slice(0, 3).join(', '); }));
+              document.body.appendChild(pre);
+            }).catch(function (e) { var pre = document.createElement('pre'); pre.id = 'axe-result'; pre.textContent = JSON.stringify(['axe failed: ' + e]); document.body.appendChild(pre); });
+            </script></body>
+            """
+        let html = try String(contentsOfFile: page, encoding: .utf8).replacingOccurrences(of: "</body>", with: runner)
+        let checked = try dir.write("axe-\(UUID().uuidString).html", html)
+        let dom = try PreviewTests.headless(browser, dir, ["--virtual-time-budget=20000", "--dump-dom", URL(fileURLWithPath: checked).absoluteString])
+        guard let start = dom.stdout.range(of: "<pre id=\"axe-result\">"), let end = dom.stdout.range(of: "</pre>", range: start.upperBound..<dom.stdout.endIndex) else {
+            return ["axe did not run: \(dom.stderr.suffix(300))"]
+        }
+        let json = String(dom.stdout[start.upperBound..<end.lowerBound]).replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&lt;", with: "<")
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&amp;", with: "&")
+        return (try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String]) ?? ["unreadable: \(json.prefix(200))"]
+    }
+
+    @Test func pendingAndPublishedPreviewsHaveNoViolations() throws {
+        guard let browser = PreviewTests.browser, let axe = try Self.axeScript() else {
+            let message = "Chromium or the axe-selenium-python package is missing (.ci/run installs them)"
+            if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record(Comment(rawValue: message)) }
+            print("skipped: \(message)")
+            return
+        }
+        let fixture = try ConsoleFixture()
+        defer { fixture.remove() }
+        #expect(try fixture.run(["preview", "--pending", "--out", fixture.dir.path("pending"), "--no-open"]).status == 0)
+        // Published: everything public approved (anyway: the sample's news holds the office's phone).
+        for kind in ["announcements", "events", "school-info", "posts"] {
+            let ids = try fixture.ids(kind)
+            if !ids.isEmpty { _ = try fixture.run(["--as", "ana", "approve", "--anyway"] + ids) }
+        }
+        #expect(try fixture.run(["preview", "--out", fixture.dir.path("published"), "--no-open"]).status == 0)
+        for name in ["pending", "published"] {
+            let found = try Self.violations(fixture.dir.path("\(name)/index.html"), axe: axe, browser: browser, dir: fixture.dir)
+            #expect(found.isEmpty, "preview \(name): \(found)")
+        }
+    }
+}
