@@ -38,8 +38,10 @@ extension Console {
             positional: 1...10_000
         ) { args, session in
             let allowed = session.privacyAllowList()
+            // Items approved in one command are one decision: `undo` takes them back together.
+            let batch = args.positional.count > 1 ? Lifecycle.newBatch() : nil
             return try decideEach(args.positional, action: "approve", session: session) { store, id in
-                try Lifecycle(store).approve(id, by: session.operatorName, anyway: args.flag("anyway"), allowed: allowed)
+                try Lifecycle(store).approve(id, by: session.operatorName, batch: batch, anyway: args.flag("anyway"), allowed: allowed)
             }
         }
     }

@@ -1,0 +1,87 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The README's tour, as a newcomer types it (issue 35): every line in order, on an 80x24
+/// terminal under `bash -i`, in a fresh folder with the sample district's imports, on today's
+/// date. Each line must end with status 0 and print no error; screens that wait for a person
+/// (the selector shell, the review walk, the console) are left the way the README says.
+/// Lines that say they need the network or a PostgreSQL server are left out. Long output goes to
+/// `cat` here (the real pager is RealPagerTests').
+@Suite(.serialized) struct ReadmeTourTests {
+    struct Line {
+        var command: String
+        var comment: String
+    }
+
+    /// The lines of the README's tour block, each split from its comment.
+    static func tour() throws -> [Line] {
+        let readme = try String(contentsOf: ConsoleFixture.root.appendingPathComponent("README.md"), encoding: .utf8)
+        guard let section = readme.range(of: "## A two-minute tour"), let start = readme.range(of: "```sh\n", range: section.upperBound..<readme.endIndex),
+            let end = readme.range(of: "```", range: start.upperBound..<readme.endIndex)
+        else { return [] }
+        return readme[start.upperBound..<end.lowerBound].split(separator: "\n").map { raw in
+            let text = String(raw)
+            guard let comment = text.range(of: #"\s{2,}# "#, options: .regularExpression) else { return Line(command: text.trimmingCharacters(in: .whitespaces), comment: "") }
+            return Line(command: String(text[..<comment.lowerBound]).trimmingCharacters(in: .whitespaces), comment: String(text[comment.upperBound...]))
+        }
+    }
+
+    @Test func everyLineRunsAsWrittenOnAnyDate() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/bin/bash") else { Issue.record("bash is missing"); return }
+        let lines = try Self.tour()
+        #expect(lines.count >= 30, "the tour has \(lines.count) lines")
+        let dir = try TemporaryDirectory("readme-tour")
+        defer { dir.remove() }
+        try FileManager.default.copyItem(atPath: ConsoleFixture.root.appendingPathComponent("Imports").path, toPath: dir.path("Imports"))
+        let pty = try PseudoTerminal(
+            "/bin/bash", ["--norc", "--noprofile", "-i"],
+            environment: ["PS1": "READY> ", "PAGER": "cat", "MANPAGER": "cat", "HISTFILE": "/dev/null", "HOME": dir.url.path, "TIMETRACK_HISTORY": "/dev/null"], rows: 24,
+            columns: 80)
+        #expect(pty.expect("READY> ") != nil, "\(pty.transcript)")
+        pty.send("cd '\(dir.url.path)'\r")
+        #expect(pty.expect("READY> ") != nil)
+        var ran = 0
+        for line in lines where !line.command.isEmpty {
+            if line.comment.contains("needs the network") || line.comment.contains("needs a PostgreSQL server") { continue }
+            let command = line.command.hasPrefix("alias tta=") ? "alias tta='\(Binaries.path("timetrack-admin"))'" : line.command
+            let before = pty.transcript.count
+            pty.send(command + "\r")
+            // Until the shell's prompt is back: screens that wait for a person are left the way
+            // the README's comments say (the selector shell with `done`, the review walk with
+            // `q`, the console with Ctrl-D).
+            var answered = 0
+            var seen = before + command.count
+            let deadline = Date().addingTimeInterval(45)
+            while Date() < deadline {
+                let since = String(pty.transcript.dropFirst(seen))
+                if since.contains("READY> ") { break }
+                if since.contains("try> ") {
+                    pty.send("done\r")
+                } else if since.contains("[q]uit [?]") {
+                    pty.send("q\r")
+                } else if since.contains(")> ") {
+                    pty.send("\u{4}")
+                } else {
+                    // The terminal is read only while something is expected: read on.
+                    _ = pty.expect("\u{0}never\u{0}", timeout: 0.1)
+                    continue
+                }
+                seen = pty.transcript.count
+                answered += 1
+                _ = pty.expect("\u{0}never\u{0}", timeout: 0.3)
+            }
+            pty.send("echo \"RC-$?-END\"\r")
+            let done = pty.expect("-END\r\n", timeout: 30)
+            let output = String(pty.transcript.dropFirst(before))
+            #expect(done != nil, "\(command) did not finish: \(output.suffix(800))")
+            #expect(output.contains("RC-0-END"), "\(command) failed: \(output.suffix(1200))")
+            #expect(!output.contains("error:"), "\(command) printed an error: \(output.suffix(1200))")
+            #expect(answered <= 3, "\(command) kept asking: \(output.suffix(800))")
+            ran += 1
+        }
+        #expect(ran >= 30, "ran \(ran) lines")
+        pty.send("exit\r")
+        _ = pty.waitForExit(timeout: 10)
+    }
+}
