@@ -81,6 +81,10 @@ import Testing
             ran += 1
         }
         #expect(ran >= 30, "ran \(ran) lines")
+        // The console's history went to /dev/null: libedit makes the file it saves to private,
+        // and /dev/null must stay open to every user (it was made 0600 once, as root).
+        let mode = ((try? FileManager.default.attributesOfItem(atPath: "/dev/null"))?[.posixPermissions] as? NSNumber)?.intValue ?? 0
+        #expect(mode & 0o666 == 0o666, "/dev/null is now mode \(String(mode, radix: 8))")
         pty.send("exit\r")
         _ = pty.waitForExit(timeout: 10)
     }

@@ -187,6 +187,16 @@ final class EditLineReader: LineReader {
     }
 
     func save() {
-        if let historyPath { _ = writeHistory(historyPath) }
+        // libedit makes the file it saves to private (mode 0600): only a regular file, or none
+        // yet, is saved to. A history path naming /dev/null or another device is left alone
+        // (as root, its mode changed for every user of the machine).
+        guard let historyPath, EditLineReader.isRegularOrMissing(historyPath) else { return }
+        _ = writeHistory(historyPath)
+    }
+
+    static func isRegularOrMissing(_ path: String) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return errno == ENOENT }
+        return (info.st_mode & S_IFMT) == S_IFREG
     }
 }
