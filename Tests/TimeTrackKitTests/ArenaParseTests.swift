@@ -24,7 +24,7 @@ import TimeTrackFuzz
             "<!DOCTYPE html>", "<head><title>T</title></head>", "<body>", "<base href=\"/sub/\">", String(repeating: "long text ", count: 50),
         ]
         var html = ""
-        for _ in 0..<Int.random(in: 1...80, using: &random) { html += pieces.randomElement(using: &random)! }
+        for _ in 0..<Int.random(in: 1...80, using: &random) { html += pieces.randomElement(using: &random) ?? "" }
         return html
     }
 
