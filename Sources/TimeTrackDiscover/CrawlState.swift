@@ -83,11 +83,11 @@ struct CrawlState {
 
     func proposed(page: String) -> Bool { result.proposals.contains { $0.url == page } }
 
-    mutating func propose(_ definition: [String: JSONValue], how: String, why: String) {
+    mutating func propose(_ definition: [String: JSONValue], origin: Proposal.Origin, how: String, why: String) {
         let url = definition["url"]?.stringValue ?? ""
         let importer = definition["importer"]?.stringValue ?? ""
         guard !proposed(url: url, importer: importer), let kindWord = definition["kind"]?.stringValue, let kind = ItemKind(word: kindWord) else { return }
-        result.proposals.append(Proposal(id: definition["id"]?.stringValue ?? "", kind: kind, importer: importer, definition: definition, how: how, why: why))
+        result.proposals.append(Proposal(id: definition["id"]?.stringValue ?? "", origin: origin, kind: kind, importer: importer, definition: definition, how: how, why: why))
     }
 }
 

@@ -87,7 +87,7 @@ public final class Discovery {
             progress?(state.result.pagesRead, state.result.proposals.count)
         }
         sample(&state.result.proposals, web: web)
-        state.result.proposals.removeAll { $0.how == Discovery.inferred && ($0.sample?.count ?? 0) == 0 }
+        state.result.proposals.removeAll { $0.origin == .inferred && ($0.sample?.count ?? 0) == 0 }
         return state.result
     }
 
@@ -98,7 +98,7 @@ public final class Discovery {
         let markup = String(decoding: page.data.prefix(2_000_000), as: UTF8.self).lowercased()
         for feed in FeedFinder.feeds(in: document, page: page.url) {
             let name = feed.importer == "ical" ? "calendar" : feed.importer == "wordpress" ? "news" : "feed"
-            state.propose(base(id: state.id(name), kind: feed.kind, importer: feed.importer, url: feed.url), how: "a \(feed.importer == "ical" ? "calendar" : "feed") the site declares", why: feed.why)
+            state.propose(base(id: state.id(name), kind: feed.kind, importer: feed.importer, url: feed.url), origin: .declared, how: "a \(feed.importer == "ical" ? "calendar" : "feed") the site declares", why: feed.why)
         }
         for recognizer in recognizers where !state.recognized.contains(recognizer.platform) {
             guard let why = recognizer.recognizes(document, markup: markup, url: page.url) else { continue }
@@ -122,13 +122,13 @@ public final class Discovery {
         if !isStart || settings.maxPages == 1, let listing = ListingInference.infer(document, pageURL: page.url, zone: settings.zone, now: settings.now) {
             var object = base(id: state.id(Discovery.name(of: page.url, or: "listing")), kind: listing.kind, importer: "html", url: page.url.absoluteString)
             object["options"] = .object(listing.options)
-            state.propose(object, how: Discovery.inferred, why: listing.why)
+            state.propose(object, origin: .inferred, how: Discovery.inferred, why: listing.why)
             return
         }
         guard !isStart || settings.maxPages == 1 else { return }
         if let article = ArticlePages.detect(document) {
             state.propose(
-                base(id: state.id(Discovery.name(of: page.url, or: "article")), kind: .announcement, importer: "metadata", url: page.url.absoluteString), how: Discovery.inferred,
+                base(id: state.id(Discovery.name(of: page.url, or: "article")), kind: .announcement, importer: "metadata", url: page.url.absoluteString), origin: .inferred, how: Discovery.inferred,
                 why: article)
         } else if let links = DocumentPages.detect(document, filesOnly: false) {
             proposeDocuments(page.url, why: links, state: &state)
@@ -150,7 +150,7 @@ public final class Discovery {
         options["detail"] = .object(["link": .string("link"), "fields": .object(["date": .string(date)])])
         var object = base(id: state.id(Discovery.name(of: page, or: "news")), kind: .announcement, importer: "html", url: page.absoluteString)
         object["options"] = .object(options)
-        state.propose(object, how: Discovery.inferred, why: listing.why + "; the date from each article's page (\(date))")
+        state.propose(object, origin: .inferred, how: Discovery.inferred, why: listing.why + "; the date from each article's page (\(date))")
     }
 
     /// The JSON the page's markup names (an events API its script loads): read, and proposed
@@ -164,13 +164,13 @@ public final class Discovery {
             else { continue }
             var object = base(id: state.id(Discovery.name(of: endpoint, or: "api")), kind: kind, importer: "json", url: endpoint.absoluteString)
             object["options"] = .object(options)
-            state.propose(object, how: Discovery.inferred, why: "JSON that \(page.path.isEmpty ? "/" : page.path) loads, a list of \(kind == .event ? "events" : "posts")")
+            state.propose(object, origin: .inferred, how: Discovery.inferred, why: "JSON that \(page.path.isEmpty ? "/" : page.path) loads, a list of \(kind == .event ? "events" : "posts")")
         }
     }
 
     func proposeDocuments(_ page: URL, why: String, state: inout CrawlState) {
         state.propose(
-            base(id: state.id(Discovery.name(of: page, or: "documents")), kind: .schoolInfo, importer: "documents", url: page.absoluteString), how: Discovery.inferred, why: why)
+            base(id: state.id(Discovery.name(of: page, or: "documents")), kind: .schoolInfo, importer: "documents", url: page.absoluteString), origin: .inferred, how: Discovery.inferred, why: why)
     }
 
     /// A recognizer's template as a proposal for `page` (or the site's origin).
@@ -183,7 +183,7 @@ public final class Discovery {
         definition["url"] = nil
         definition["importer"] = nil
         for (key, value) in definition { object[key] = value }
-        state.propose(object, how: "\(recognizer.platform) recognizer: \(template.name)", why: "recognized by " + (state.result.platforms.first { $0.platform == recognizer.platform }?.why.joined(separator: "; ") ?? ""))
+        state.propose(object, origin: .recognized, how: "\(recognizer.platform) recognizer: \(template.name)", why: "recognized by " + (state.result.platforms.first { $0.platform == recognizer.platform }?.why.joined(separator: "; ") ?? ""))
     }
 
     /// Reads each proposal once (its first page) for a sample and a confidence.
@@ -217,7 +217,7 @@ public final class Discovery {
         guard let sample = proposal.sample, sample.count > 0 else { return .low }
         let errors = sample.problems.filter { $0.severity == .error }.count
         if errors * 5 > sample.count { return .low }
-        if proposal.how == inferred || errors > 0 { return .medium }
+        if proposal.origin == .inferred || errors > 0 { return .medium }
         return .high
     }
 

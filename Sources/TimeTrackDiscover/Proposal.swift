@@ -20,7 +20,12 @@ public struct Proposal: Sendable {
         public var problems: [ImportProblem]
     }
 
+    /// Where a proposal comes from: a feed or API the site declares, a recognized platform's
+    /// page, or inference (read, and dropped when it reads nothing).
+    public enum Origin: Sendable, Equatable { case declared, recognized, inferred }
+
     public var id: String
+    public var origin: Origin
     public var kind: ItemKind
     public var importer: String
     /// The whole definition, as it would be written (without `enabled`).

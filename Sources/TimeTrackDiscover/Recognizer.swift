@@ -85,7 +85,7 @@ public struct Recognizer: Sendable {
         guard let platform = object["platform"]?.stringValue, !platform.isEmpty else { throw fail("platform", "is required: the platform's name") }
         self.platform = platform
         self.file = file
-        minimum = Int(object["minimum"]?.numberValue ?? 1)
+        minimum = Recognizer.count(object["minimum"], default: 1)
         fingerprints = try (object["fingerprints"]?.arrayValue ?? []).enumerated().map { index, entry in
             try Recognizer.fingerprint(entry, at: "fingerprints[\(index)]", fail: fail)
         }
@@ -99,8 +99,14 @@ public struct Recognizer: Sendable {
             if let text = page["match"]?.stringValue {
                 do { match = try Selector(text) } catch let error as TimeTrackError { throw fail("\(at).match", error.message) }
             }
-            return PageTemplate(name: name, kind: kind, match: match, minimumItems: Int(page["minimumItems"]?.numberValue ?? 2), definition: definition)
+            return PageTemplate(name: name, kind: kind, match: match, minimumItems: Recognizer.count(page["minimumItems"], default: 2), definition: definition)
         }
+    }
+
+    /// A count from a recognizer file, 1 to 1000 (a huge or fractional number cannot trap).
+    static func count(_ value: JSONValue?, default fallback: Int) -> Int {
+        guard let number = value?.numberValue, number.isFinite else { return fallback }
+        return Int(min(1000, max(1, number.rounded())))
     }
 
     static func fingerprint(_ entry: JSONValue, at: String, fail: (String, String) -> TimeTrackError) throws -> Fingerprint {

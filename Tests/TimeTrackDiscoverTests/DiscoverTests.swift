@@ -140,8 +140,11 @@ import TimeTrackKit
         defer { dir.remove() }
         try dir.write("catapult.json", #"{"platform": "CatapultK12", "fingerprints": [{"markup": "catapultcms"}], "pages": []}"#)
         try dir.write("broken.json", #"{"platform": "Broken", "fingerprints": [{"selector": "div["}]}"#)
+        // Counts a district typed wildly are clamped, never a trap (Int of 1e300 traps).
+        try dir.write(
+            "huge.json", #"{"platform": "Huge", "minimum": 1e300, "fingerprints": [{"markup": "x"}], "pages": [{"name": "n", "kind": "announcement", "match": "li", "minimumItems": -5e300, "definition": {"importer": "html"}}]}"#)
         let (recognizers, errors) = Recognizer.load(folder: dir.url.path)
-        #expect(recognizers.contains { $0.platform == "CatapultK12" })
+        #expect(recognizers.contains { $0.platform == "CatapultK12" } && recognizers.contains { $0.platform == "Huge" })
         #expect(errors.count == 1 && errors[0].description.contains("broken.json") && errors[0].description.contains("fingerprints[0].selector"), "\(errors)")
     }
 }

@@ -22,7 +22,7 @@ import TimeTrackKit
             try AddressPolicy.check(URL(string: "http://\(host)/news")!, allowance: .none)
         } throws: { error in
             guard let error = error as? TimeTrackError else { return false }
-            return error.code == .fetch && error.message.contains(reason) && error.fix?.contains("allowPrivateNetwork") == true
+            return error.code == .refusedAddress && error.message.contains(reason) && error.fix?.contains("allowPrivateNetwork") == true
         }
     }
 

@@ -36,9 +36,9 @@ extension Console {
             let result: DiscoveryResult
             do {
                 result = try discovery.run(start)
-            } catch let error as TimeTrackError where error.message.hasPrefix("refused: ") && !settings.allowPrivate {
+            } catch let error as TimeTrackError where error.code == .refusedAddress && !settings.allowPrivate {
                 progress.finish()
-                throw TimeTrackError(.fetch, "discover: \(error.message)", fix: "if the site really is on your network, run discover \(start.absoluteString) --allow-private", context: error.context)
+                throw TimeTrackError(.refusedAddress, "discover: \(error.message)", fix: "if the site really is on your network, run discover \(start.absoluteString) --allow-private", context: error.context)
             }
             progress.finish()
             let written = args.flag("write") ? try writeProposals(result.proposals, enabled: args.flag("enable"), session: session) : [:]
@@ -86,7 +86,8 @@ extension Console {
 
     static func printDiscovery(_ result: DiscoveryResult, written: [String: String], session: Session) {
         let out = session.output
-        for platform in result.platforms { out.line("platform: \(platform.platform) (" + platform.why.joined(separator: "; ") + ")") }
+        // Recognizer files are a district's data: printed through the one cleaning step.
+        for platform in result.platforms { out.line(SafeText.visible("platform: \(platform.platform) (" + platform.why.joined(separator: "; ") + ")")) }
         if result.platforms.isEmpty { out.line("platform: none recognized; listings inferred from the pages") }
         out.line("\(result.pagesRead) pages read, \(result.proposals.count) sources found" + (result.interrupted ? " (stopped early: what was found so far)" : ""))
         for (index, proposal) in result.proposals.enumerated() {

@@ -48,9 +48,9 @@ final class Trial {
             let probe = try SourceDefinition.parse(Trial.object(id: "probe", target: target, kind: kind, zone: zone, baseURL: nil, allowPrivate: allowPrivate), file: (importsPath as NSString).appendingPathComponent("try.json"))
             do {
                 data = try WebClient.forSource(probe, cache: nil, version: Console.version).get(url, maxBytes: 20_000_000).data
-            } catch let error as TimeTrackError where !allowPrivate && error.message.hasPrefix("refused: ") {
+            } catch let error as TimeTrackError where !allowPrivate && error.code == .refusedAddress {
                 throw TimeTrackError(
-                    .fetch, "try: \(error.message)", fix: "if the page really lives on your network, run try \(target) --allow-private (the saved definition allows it too)",
+                    .refusedAddress, "try: \(error.message)", fix: "if the page really lives on your network, run try \(target) --allow-private (the saved definition allows it too)",
                     context: error.context)
             }
         } else {

@@ -31,6 +31,9 @@ public struct TimeTrackError: Error, CustomStringConvertible, Sendable, Equatabl
         public static let database = Code(rawValue: "database")
         /// Reading a page or file failed.
         public static let fetch = Code(rawValue: "fetch")
+        /// A fetch the address policy refused: a private or loopback address the source does
+        /// not allow (`allowPrivateNetwork`).
+        public static let refusedAddress = Code(rawValue: "refused-address")
         /// A page could not be parsed.
         public static let parse = Code(rawValue: "parse")
         /// A CSS selector or XPath expression is invalid.

@@ -25,7 +25,7 @@ public enum AddressPolicy {
         for address in resolved {
             if let reason = address.privateReason, !allowance.allows(host: host, address: address.numeric) {
                 throw TimeTrackError(
-                    .fetch, "refused: \(host) is \(reason)",
+                    .refusedAddress, "refused: \(host) is \(reason)",
                     fix: "if this source really lives on your network, set \"allowPrivateNetwork\": true in its definition",
                     context: ["url": url.absoluteString])
             }
