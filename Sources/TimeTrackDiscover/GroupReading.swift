@@ -6,7 +6,8 @@ import TimeTrackKit
 /// as selectors that read every block alike.
 struct GroupReading {
     let group: BlockGroup
-    let itemSelector: String
+    /// Set by `finish`, for the group chosen only: finding it selects on the whole page.
+    var itemSelector = ""
     /// How each block's date is read (a selector, or the heading before it).
     var dateSpec: JSONValue = .null
     var dated = 0
@@ -30,7 +31,7 @@ struct GroupReading {
 
     /// Reads a group; with `undated`, a group whose blocks carry no date is read too (for its
     /// title and link, the date to come from each item's own page).
-    init?(_ group: BlockGroup, dates: DateParser, undated: Bool = false) {
+    init?(_ group: BlockGroup, dates: DateParser, headings: HeadingCache, undated: Bool = false) {
         var group = group
         // A block that holds only a date (an empty day of a calendar grid) is no item.
         group.members = group.members.filter { !Self.onlyADate($0.text) }
@@ -39,16 +40,22 @@ struct GroupReading {
         guard group.members.count >= 3 else { return nil }
         self.group = group
         guard let document = group.members.first?.document else { return nil }
-        itemSelector = BlockGroups.itemSelector(group, in: document)
         if group.members.first?.name == "tr" {
             guard readTable(dates: dates) else { return nil }
         } else {
             readDates(dates: dates)
-            if dated < group.members.count { readHeadingDates(dates: dates, document: document) }
+            if dated < group.members.count { readHeadingDates(dates: dates, document: document, cache: headings) }
             guard dated > 0 || undated else { return nil }
             readTitleAndLink()
             readExtras(dates: dates)
         }
+    }
+
+    /// What only the chosen group needs: its item selector and the heading that gives its
+    /// dates' year.
+    mutating func finish() {
+        guard let document = group.members.first?.document else { return }
+        itemSelector = BlockGroups.itemSelector(group, in: document)
         readYearHeading(document: document)
     }
 
@@ -89,14 +96,13 @@ struct GroupReading {
 
     /// Blocks without a date of their own under headings that are dates ("Monday, October 5",
     /// then the day's entries; a `<dt>` date before each `<dd>`).
-    mutating func readHeadingDates(dates: DateParser, document: HTMLDocument) {
+    mutating func readHeadingDates(dates: DateParser, document: HTMLDocument, cache: HeadingCache) {
         guard let first = group.members.first, let siblings = first.parent?.children else { return }
         var shapes: [String: Int] = [:]
         for sibling in siblings where sibling.name != first.name || BlockGroups.step(sibling) != group.step {
             if dates.parse(sibling.text) != nil, sibling.text.count <= 80 { shapes[BlockGroups.step(sibling), default: 0] += 1 }
         }
-        guard let shape = shapes.max(by: { $0.value < $1.value })?.key, let selector = try? Selector(shape) else { return }
-        let headings = document.root.select(selector)
+        guard let shape = shapes.max(by: { $0.value < $1.value })?.key, let headings = cache.index(shape, in: document) else { return }
         var parsed: [ParsedDate] = []
         let own = dateSpec
         for block in group.members {
@@ -104,7 +110,7 @@ struct GroupReading {
                 parsed.append(date)
                 continue
             }
-            guard let heading = headings.last(where: { HTMLNode.precedes($0, block) }), let date = dates.parse(heading.text) else { continue }
+            guard let heading = headings.nearest(before: block), let date = dates.parse(heading.text) else { continue }
             parsed.append(date)
         }
         guard parsed.count > dated else { return }
@@ -287,5 +293,18 @@ struct GroupReading {
             return value.isEmpty ? nil : value
         default: return nil
         }
+    }
+}
+
+/// The page's headings of each shape, found once for all the groups read (a binary search for
+/// the nearest one before a block: no group costs the page's size again).
+final class HeadingCache {
+    private var indexes: [String: HeadingIndex?] = [:]
+
+    func index(_ shape: String, in document: HTMLDocument) -> HeadingIndex? {
+        if let known = indexes[shape] { return known }
+        let index = (try? Selector.compiled(shape)).map { HeadingIndex(document: document, selector: $0) }
+        indexes[shape] = index
+        return index
     }
 }

@@ -27,12 +27,14 @@ public enum ListingInference {
     public static func infer(_ document: HTMLDocument, pageURL: URL, zone: TimeZone, now: Date) -> InferredListing? {
         let dates = DateParser(timeZone: zone, reference: now)
         var best: (reading: GroupReading, score: Double)?
+        let headings = HeadingCache()
         for group in BlockGroups.find(in: document) {
-            guard let reading = GroupReading(group, dates: dates), reading.datedShare >= datedShare else { continue }
+            guard let reading = GroupReading(group, dates: dates, headings: headings), reading.datedShare >= datedShare else { continue }
             let score = Double(reading.group.members.count) * reading.datedShare * (reading.titleSelector == nil ? 0.5 : 1)
             if score > (best?.score ?? 0) { best = (reading, score) }
         }
-        guard let reading = best?.reading, let title = reading.titleSelector else { return nil }
+        guard var reading = best?.reading, let title = reading.titleSelector else { return nil }
+        reading.finish()
         let kind = kindOf(reading, document: document, pageURL: pageURL, now: now)
         var fields: [String: JSONValue] = ["title": title]
         fields[kind == .event ? "start" : "date"] = reading.dateSpec
@@ -61,13 +63,15 @@ public enum ListingInference {
     public static func undated(_ document: HTMLDocument, pageURL: URL, zone: TimeZone, now: Date) -> (listing: InferredListing, links: [URL])? {
         let dates = DateParser(timeZone: zone, reference: now)
         var best: GroupReading?
+        let headings = HeadingCache()
         for group in BlockGroups.find(in: document) where group.members.count >= 3 {
-            guard let reading = GroupReading(group, dates: dates, undated: true), reading.dated == 0, let link = reading.linkSelector, reading.titleSelector != nil else { continue }
+            guard let reading = GroupReading(group, dates: dates, headings: headings, undated: true), reading.dated == 0, let link = reading.linkSelector, reading.titleSelector != nil else { continue }
             let linked = reading.group.members.filter { GroupReading.read(link, in: $0) != nil }.count
             guard linked * 5 >= reading.group.members.count * 4 else { continue }
             if reading.group.members.count > (best?.group.members.count ?? 0) { best = reading }
         }
-        guard let reading = best, let title = reading.titleSelector, let link = reading.linkSelector else { return nil }
+        guard var reading = best, let title = reading.titleSelector, let link = reading.linkSelector else { return nil }
+        reading.finish()
         let links = reading.group.members.prefix(3).compactMap { GroupReading.read(link, in: $0) }.compactMap { URL(string: $0, relativeTo: pageURL)?.absoluteURL }
         var options: [String: JSONValue] = ["item": .string(reading.itemSelector), "fields": .object(["title": title, "link": link])]
         if let next = nextLink(document) { options["next"] = .string(next) }
