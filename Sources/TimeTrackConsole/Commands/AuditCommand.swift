@@ -38,8 +38,9 @@ extension Console {
                 return 0
             }
             var table = Table(headers: ["#", "when", "who", "action", "item", "why"])
+            let zone = session.districtZone
             for e in entries {
-                table.rows.append([String(e.id), Display.date(e.at, zone: session.districtZone), e.operatorName, e.action, e.itemID ?? "", [e.reason, e.detail].compactMap { $0 }.joined(separator: " · ")])
+                table.rows.append([String(e.id), Display.date(e.at, zone: zone), e.operatorName, e.action, e.itemID ?? "", [e.reason, e.detail].compactMap { $0 }.joined(separator: " · ")])
             }
             session.output.printTable(table, width: terminalWidth())
             return 0

@@ -7,6 +7,7 @@ extension Session {
     /// The privacy check's allow list: `_privacy.json` in the imports folder, and the hosts of
     /// the sources' sites (their e-mail domains are the district's own).
     func privacyAllowList() -> PrivacyAllowList {
+        if let privacyAllowed { return privacyAllowed }
         var list = PrivacyAllowList()
         for entry in Console.privacyEntries(importsPath: importsPath) { _ = list.add(entry) }
         for source in sources().sources {
@@ -15,6 +16,7 @@ extension Session {
                 list.siteHosts.insert(host.hasPrefix("www.") ? String(host.dropFirst(4)) : host)
             }
         }
+        privacyAllowed = list
         return list
     }
 }
@@ -64,6 +66,7 @@ extension Console {
             }
             let text = (try? JSONCoding.prettyString(JSONValue.object(["allow": .array(entries.sorted().map(JSONValue.string))]))) ?? "{}"
             try AtomicFile.write(Data(text.utf8), to: privacyFile(session.importsPath))
+            session.privacyAllowed = nil
             return 0
         }
     }

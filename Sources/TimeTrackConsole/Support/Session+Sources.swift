@@ -22,7 +22,7 @@ extension Session {
     /// `--utc`.
     var districtZone: TimeZone {
         if utc { return TimeZone(identifier: "UTC") ?? .current }
-        _ = zone(ofSource: "")
+        _ = zone(ofSource: nil)  // reads the sources' zones once
         var counts: [String: Int] = [:]
         for zone in (sourceZones ?? [:]).values { counts[zone.identifier, default: 0] += 1 }
         return counts.max { ($0.value, $1.key) < ($1.value, $0.key) }.flatMap { TimeZone(identifier: $0.key) } ?? .current

@@ -1,6 +1,7 @@
 import Foundation
 import TimeTrackCore
 import TimeTrackImport
+import TimeTrackReview
 import TimeTrackStore
 
 /// What one console or CLI process works with: the store, the imports folder, the operator, output.
@@ -36,6 +37,8 @@ public final class Session {
     private var openStore: (any ImportStore)?
     /// Each source's time zone, read from the definitions once per session (`zone(of:)`).
     var sourceZones: [String: TimeZone]?
+    /// The privacy check's allow list, read once per session (`privacy allow` drops it).
+    var privacyAllowed: PrivacyAllowList?
 
     public init(storePath: String, importsPath: String, operatorName: String, interactive: Bool, output: Output) {
         self.storePath = storePath

@@ -265,10 +265,12 @@ public struct ImportPipeline {
             // its own transaction (desks are not kept waiting for the whole list).
             for id in summary.newIDs + summary.changedIDs {
                 // A held source's items with accessibility findings wait for a person.
-                if source.accessibility == .hold, let item = try? store.item(id), !AccessibilityCheck.findings(item.pendingContent ?? item.content).isEmpty {
-                    let found = AccessibilityCheck.findings(item.pendingContent ?? item.content).map(\.description).joined(separator: "; ")
-                    summary.failures.append(ImportProblem(.warning, "held for review (accessibility: hold): \(found)", location: id))
-                    continue
+                if source.accessibility == .hold, let item = try? store.item(id) {
+                    let findings = AccessibilityCheck.findings(item.pendingContent ?? item.content)
+                    if !findings.isEmpty {
+                        summary.failures.append(ImportProblem(.warning, "held for review (accessibility: hold): " + findings.map(\.description).joined(separator: "; "), location: id))
+                        continue
+                    }
                 }
                 do { _ = try Lifecycle(store).approve(id, by: options.autoOperator) } catch let error as TimeTrackError {
                     summary.failures.append(ImportProblem(.error, "not auto-published: \(error.message)", location: id))
