@@ -227,11 +227,7 @@ public struct Lifecycle {
     /// Changes fields and locks them against re-imports. A new lock remembers what the source
     /// said (the value the edit replaced), so the next import of the same upstream value is no
     /// news; a lock already there keeps the upstream value it recorded.
-    ///
-    /// `locking`: the fields to lock (those the person typed); nil locks every changed field. A
-    /// field changed because of another (an event's end when its start became a day) follows
-    /// the source again from the next import that brings news.
-    public func edit(_ id: String, changes: [String: JSONValue], by who: String, reason: String?, locking: Set<String>? = nil) throws -> Item {
+    public func edit(_ id: String, changes: [String: JSONValue], by who: String, reason: String?) throws -> Item {
         guard !changes.isEmpty else {
             throw TimeTrackError(.usage, "nothing to change", fix: "edit \(id) FIELD=VALUE...", context: ["item": id])
         }
@@ -256,7 +252,7 @@ public struct Lifecycle {
             guard !changed.isEmpty else { throw TimeTrackError(.usage, "the new values equal the current ones; nothing changed", context: ["item": row.id]) }
             let written = try writeOperatorRevision(of: row, edited, by: who, note: reason)
             let existing = Dictionary(try repository.locks(of: row).map { ($0.field, $0) }, uniquingKeysWith: { first, _ in first })
-            for change in changed where ItemContent.owner(of: change.field, kind: row.kind) == .source && (locking?.contains(change.field) ?? true) {
+            for change in changed where ItemContent.owner(of: change.field, kind: row.kind) == .source {
                 let upstream = existing[change.field].map { $0.upstream } ?? (row.sourceID != nil ? change.old : nil)
                 try repository.putLock(FieldLock(field: change.field, lockedBy: who, lockedAt: now, upstream: upstream), upstreamAt: nil, on: written)
             }

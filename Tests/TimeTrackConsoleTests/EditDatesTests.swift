@@ -111,10 +111,10 @@ import Testing
         #expect(auckland.contains("2026-09-27 09:30 NZDT") && auckland.contains("2026-09-27 20:00 NZDT"), "\(auckland)")
     }
 
-    /// Event edits as issue 35 asks: a day alone makes the event all day and says so; only what
-    /// was typed is locked; the end moves only with --keep-duration; a start past the end names
-    /// both ways out.
-    @Test func aDayAloneIsAllDayAndOnlyWhatWasTypedIsLocked() throws {
+    /// Event edits as issue 35 asks: a day alone makes the event all day and says so (what
+    /// follows from the day is locked with it: an import must not take half the decision back);
+    /// the end moves only with --keep-duration; a start past the end names both ways out.
+    @Test func aDayAloneIsAllDayAndWhatFollowsIsLockedWithIt() throws {
         let fixture = try ConsoleFixture()
         defer { fixture.remove() }
         let events = (try fixture.json(["list", "events", "--limit", "100"])) as? [[String: Any]] ?? []
@@ -125,8 +125,9 @@ import Testing
         }
         let id = try #require(timed)
         let day = try fixture.run(["--as", "ana", "edit", id, "start=2026-10-05"])
-        #expect(day.status == 0 && day.stdout.contains("the event is all day") && day.stdout.contains("locked against re-imports: start ("), "\(day.stdout)\(day.stderr)")
-        #expect(day.stdout.contains("not locked: allDay, end"), "\(day.stdout)")
+        // allDay and end follow from the day typed: locked with it, and said.
+        #expect(day.status == 0 && day.stdout.contains("the event is all day") && day.stdout.contains("locked against re-imports: allDay, end, start ("), "\(day.stdout)\(day.stderr)")
+        #expect(day.stdout.contains("allDay, end followed from what you typed"), "\(day.stdout)")
         let fields = (try fixture.json(["show", id]) as? [String: Any])?["fields"] as? [String: Any]
         #expect(fields?["allDay"] as? Bool == true)
         // Timed again, past its end: refused with both ways out named.

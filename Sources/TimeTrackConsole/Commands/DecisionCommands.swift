@@ -87,7 +87,9 @@ extension Console {
             if keepDuration { typed.insert("end") }
             let edited: Item
             do {
-                edited = try Lifecycle(store).edit(id, changes: changes, by: session.operatorName, reason: args.option("reason"), locking: typed)
+                // What follows from a typed value (an all-day event's end) is part of the same
+                // decision and locked with it: an import must not take half of it back.
+                edited = try Lifecycle(store).edit(id, changes: changes, by: session.operatorName, reason: args.option("reason"))
             } catch let error as TimeTrackError where error.code == .validation && item.kind == .event && typed.contains("start") && !typed.contains("end") {
                 // A new start after the old end: the end stays where it was unless asked.
                 throw TimeTrackError(
@@ -101,7 +103,7 @@ extension Console {
                 if implied.contains("allDay") { session.output.line("\(edited.id): start is a day alone, so the event is all day (allDay=true, ending the next day)") }
                 session.output.line(
                     "\(edited.id): edited \(changes.keys.sorted().joined(separator: ", ")); locked against re-imports: \(edited.lockedFields.joined(separator: ", ")) (`unlock \(edited.id) FIELD` to follow the source again)"
-                        + (implied.isEmpty ? "" : "; not locked: \(implied.joined(separator: ", ")), which followed from what you typed"))
+                        + (implied.isEmpty ? "" : "; \(implied.joined(separator: ", ")) followed from what you typed"))
             }
             return 0
         }
