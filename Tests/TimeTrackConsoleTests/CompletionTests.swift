@@ -54,6 +54,8 @@ import Testing
             echo "== fields"; ask timetrack-admin --store \(fixture.store) edit \(ids[0]) ti
             echo "== revert ids"; ask timetrack-admin --store \(fixture.store) revert ""
             echo "== roles"; ask timetrack-admin operator add x --role ""
+            echo "== privacy"; ask timetrack-admin privacy al
+            echo "== flag"; ask timetrack-admin list --flag a
             """
         let result = try Binaries.runPath(bash, ["-c", test], environment: Self.environment)
         #expect(result.status == 0, "\(result.stderr)")
@@ -68,6 +70,7 @@ import Testing
         #expect(answers["fields"] == ["title="], "\(answers["fields"] ?? [])")
         #expect(Set(ids).isSubset(of: Set(answers["revert ids"] ?? [])), "\(answers["revert ids"] ?? [])")
         #expect(answers["roles"]?.sorted() == ["admin", "importer", "staff", "viewer"], "\(answers["roles"] ?? [])")
+        #expect(answers["privacy"] == ["allow"] && answers["flag"] == ["a11y"], "\(answers["privacy"] ?? []) \(answers["flag"] ?? [])")
     }
 
     @Test func zshCompletesNativelyTheSame() throws {

@@ -19,7 +19,7 @@ extension Console {
             "status": ItemStatus.allCases.map(\.rawValue), "kind": ItemKind.plurals, "format": ["json", "ics", "rss"],
             "role": Operator.Role.allCases.map(\.rawValue), "language": ["python", "sh"], "target": ["A", "B", "C", "D"],
             "due-within": ["1d", "2d", "7d", "14d"], "reminders": ["1d,2h", "2d,1h", "3d,1d,1h"],
-            "weight": Deadline.Category.allCases.map { $0.rawValue + "=" },
+            "weight": Deadline.Category.allCases.map { $0.rawValue + "=" }, "flag": ["a11y", "privacy"],
         ]
     }
 
@@ -40,6 +40,8 @@ extension Console {
                 case "store": words += ["copy", "repair", "grant"]
                 case "audit": words += ["verify", "anchor"]
                 case "sources": words += ["enable", "disable"]
+                case "privacy": words += ["allow", "disallow"]
+                case "a11y": words += ["report"]
                 default: break
                 }
                 perCommand[command.name] = words

@@ -136,6 +136,7 @@ extension Console {
             case "--source": candidates = session.sources().sources.map(\.id)
             case "--status": candidates = ItemStatus.allCases.map(\.rawValue)
             case "--role": candidates = Operator.Role.allCases.map(\.rawValue)
+            case "--flag": candidates = ["a11y", "privacy"]
             case "--format": candidates = command.name == "export" ? ["json", "ics", "rss"] : ["table", "json", "csv"]
             default: break
             }
