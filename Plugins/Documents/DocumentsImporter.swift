@@ -10,7 +10,7 @@ import TimeTrackKit
 /// so a changed PDF shows up as a change in review.
 public struct DocumentsImporter: Importer {
     public static let info = ImporterInfo(
-        name: "documents", version: "1.1.0", kinds: [.schoolInfo],
+        name: "documents", version: "1.2.0", kinds: [.schoolInfo],
         summary: "every document link of a School Info page, sectioned by its headings",
         options: [
             ImporterOption("content", type: "selector", help: "the content area (default: main, #content, .content, article, body: the first that exists)"),
@@ -19,6 +19,9 @@ public struct DocumentsImporter: Importer {
             ImporterOption("section", type: "string", help: "School Info section when no heading points to one (default: other)"),
             ImporterOption("fingerprint", type: "boolean", help: "fetch each document and keep its SHA-256 (default false)"),
             ImporterOption("detectTypes", type: "boolean", help: "ask the server for the type of links without one (default false)"),
+            ImporterOption(
+                "checkPDFs", type: "boolean",
+                help: "fetch each PDF and check it for a screen reader: text layer, tags, title, language (poppler-utils; default false)"),
         ])
 
     let source: SourceDefinition
@@ -28,6 +31,7 @@ public struct DocumentsImporter: Importer {
     let headings: Selector
     let fingerprint: Bool
     let detectTypes: Bool
+    let checkPDFs: Bool
 
     public init(source: SourceDefinition) throws {
         self.source = source
@@ -59,6 +63,7 @@ public struct DocumentsImporter: Importer {
         }
         fingerprint = try source.boolOption("fingerprint")
         detectTypes = try source.boolOption("detectTypes")
+        checkPDFs = try source.boolOption("checkPDFs")
     }
 
     /// One document link as read from the page, before any document is fetched.
@@ -130,27 +135,35 @@ public struct DocumentsImporter: Importer {
         }
         result.duplicatesMerged = reading.duplicates
         let normalizer = Normalizer(source: source, now: context.now)
+        let checking = checkPDFs && PDFCheck.available
+        if checkPDFs && !checking {
+            result.problems.append(ImportProblem(.warning, "PDFs were not checked: poppler-utils is not installed (apt-get install poppler-utils)", location: source.urlText))
+        }
         for link in reading.links {
             var raw = link.raw
             guard let url = raw["url"] else { continue }
             var type = raw["type"].flatMap(SchoolInfoItem.DocumentType.init(rawValue:)) ?? .other
-            var fingerprintValue: String?
-            if (fingerprint || (detectTypes && (type == .page || type == .other))), let target = URL(string: url) {
+            var fetchedHash: String?
+            var documentProblems: [SchoolInfoItem.DocumentProblem]?
+            let checksPDF = checking && type == .pdf
+            if (fingerprint || checksPDF || (detectTypes && (type == .page || type == .other))), let target = URL(string: url) {
                 do {
                     let fetched = try context.fetcher.fetch(target)
                     result.pagesFetched += 1
                     if fetched.contentType != nil { type = DocumentClassifier.documentType(url: url, label: link.label, mimeType: fetched.contentType) }
-                    if fingerprint { fingerprintValue = fetched.hash }
+                    fetchedHash = fetched.hash
+                    if checksPDF { documentProblems = try Self.check(fetched, location: link.location, into: &result) }
                 } catch let error as TimeTrackError where error.code != .interrupted {
                     result.problems.append(ImportProblem(.warning, "could not fetch the document: \(error.message)", location: link.location))
                 }
             }
+            let fingerprintValue = fingerprint ? fetchedHash : nil
             raw["type"] = type.rawValue
-            // Settled (`ItemMemo`): the same values (and fingerprint) its stored content came from.
+            // Settled (`ItemMemo`): the same values (and document bytes) its stored content came from.
             var digest: String?
             if let memo = context.items {
                 var values = raw
-                if let fingerprintValue { values[DocumentsImporter.fingerprintDigestField] = fingerprintValue }
+                if let fetchedHash { values[DocumentsImporter.fingerprintDigestField] = fetchedHash + (checksPDF ? "|checked" : "") }
                 let made = ItemMemo.digest(values)
                 if let settled = memo.settled(key: url, digest: made) {
                     result.settled.append(SettledItem(key: url, dated: settled.dated, location: link.location))
@@ -161,6 +174,7 @@ public struct DocumentsImporter: Importer {
             switch normalizer.build(raw) {
             case .success(.schoolInfo(var item)):
                 item.fingerprint = fingerprintValue
+                item.documentProblems = documentProblems
                 let (prepared, problems) = PreparedContent.checked(.schoolInfo(item))
                 guard let prepared else {
                     result.problems.append(ImportProblem(.error, "skipped '\(link.label)': \(problems.map(\.description).joined(separator: "; "))", location: link.location))
@@ -182,6 +196,17 @@ public struct DocumentsImporter: Importer {
             result.problems.append(ImportProblem(.warning, "0 items: no document links in the content area", location: source.urlText))
         }
         return result
+    }
+
+    /// The accessibility problems of a fetched PDF; a file poppler cannot read is a warning, and
+    /// nil (not checked).
+    static func check(_ fetched: FetchedPage, location: String, into result: inout ImportResult) throws -> [SchoolInfoItem.DocumentProblem]? {
+        do {
+            return try PDFCheck.problems(of: fetched.data)
+        } catch let error as TimeTrackError where error.code == .parse {
+            result.problems.append(ImportProblem(.warning, "the PDF was not checked: \(error.message)", location: location))
+            return nil
+        }
     }
 
     /// Parses the page: every document link of the content area, in order, chrome skipped, the

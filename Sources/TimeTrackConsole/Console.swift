@@ -15,7 +15,7 @@ public enum Console {
             showCommand, historyCommand, approveCommand, rejectCommand, editCommand, unlockCommand, archiveCommand, restoreCommand, keepCommand,
             revertCommand, undoCommand,
             replyCommand, closeCommand, reopenCommand, runsCommand, auditCommand, exportCommand, previewCommand, gradesCommand, courseCommand, coursesCommand, placeCommand,
-            placesCommand, privacyCommand, a11yCommand, storeCommand, operatorCommand, completionsCommand, manCommand,
+            placesCommand, privacyCommand, a11yCommand, ocrCommand, storeCommand, operatorCommand, completionsCommand, manCommand,
             quitCommand,
         ]
     }

@@ -21,6 +21,10 @@ public struct Exporter {
     /// The only folder local photos are copied from (the imports folder): a photo whose real
     /// path (links resolved) lies elsewhere is left out with a note. Nil: no local photo is copied.
     public var localRoot: String?
+    /// Where the accessible copies of documents go, and the link to that folder the JSON uses
+    /// (`documents/`); and the district's kept copies they are read from. Nil: documents are
+    /// linked where they are.
+    public var documents: (folder: String, link: String, copies: AccessibleCopies)?
     /// What the export left out or changed, for the person who ran it.
     public let notes = Notes()
     /// The schools' places: events without coordinates of their own get their place's pin
@@ -72,6 +76,10 @@ public struct Exporter {
                 object = ItemContent.event(pinned).fields()
                 object["place"] = place.map { .string($0.name) } ?? .null
             }
+            if case .schoolInfo(let info) = item.content, let copy = info.accessibleCopy, let served = exportedCopy(copy, of: item.id) {
+                object["originalUrl"] = .string(info.url)
+                object["url"] = .string(served)
+            }
             if case .post(let post) = item.content {
                 object["imageURLs"] = .array(post.imageURLs.compactMap { url in exportedImage(url, of: item.id).map(JSONValue.string) })
             }
@@ -121,6 +129,29 @@ public struct Exporter {
         }
         if !result.removed.isEmpty { notes.add("\(id): \(parsed.lastPathComponent): removed \(result.removed.joined(separator: ", ")) from the exported copy") }
         return images.link + name
+    }
+
+    /// A document's accessible copy as the export links it: copied beside the JSON as
+    /// `documents/HASH.pdf`; nil (the original served, with a note) when the kept copy is
+    /// missing or its bytes no longer match its name.
+    func exportedCopy(_ hash: String, of id: String) -> String? {
+        guard let documents else {
+            notes.add("\(id): its accessible copy was not exported (no documents folder for this export); the original is linked")
+            return nil
+        }
+        guard let data = documents.copies.read(hash) else {
+            notes.add("\(id): its accessible copy \(hash.prefix(12))… is missing from \(documents.copies.folder) or was changed; the original is linked (`ocr \(id)` makes it again)")
+            return nil
+        }
+        let name = hash + ".pdf"
+        do {
+            try FileManager.default.createDirectory(atPath: documents.folder, withIntermediateDirectories: true)
+            try AtomicFile.write(data, to: (documents.folder as NSString).appendingPathComponent(name))
+        } catch {
+            notes.add("\(id): its accessible copy could not be written: \(error); the original is linked")
+            return nil
+        }
+        return documents.link + name
     }
 
     /// Kinds the app reads as JSON.

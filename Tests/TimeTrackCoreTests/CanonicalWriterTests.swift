@@ -59,7 +59,9 @@ import Testing
             let info = SchoolInfoItem(
                 section: SchoolInfoItem.Section.allCases[random.int(0...(SchoolInfoItem.Section.allCases.count - 1))], title: text(), url: text(),
                 documentType: SchoolInfoItem.DocumentType.allCases[random.int(0...(SchoolInfoItem.DocumentType.allCases.count - 1))],
-                fingerprint: maybe(text), group: maybe(text))
+                fingerprint: maybe(text), group: maybe(text),
+                documentProblems: random.int(0...2) == 0 ? nil : SchoolInfoItem.DocumentProblem.allCases.filter { _ in random.int(0...1) == 0 },
+                accessibleCopy: maybe(text))
             #expect(info.handWrittenJSON() == (try JSONCoding.compactString(info)))
             #expect(ItemContent.schoolInfo(info).canonicalJSON() == (try JSONCoding.compactString(info)))
         }

@@ -4,7 +4,7 @@ import TimeTrackCore
 extension Console {
     /// Commands that take item ids.
     static let idCommands: Set<String> = [
-        "show", "history", "approve", "reject", "edit", "unlock", "archive", "restore", "keep", "revert", "reply", "close", "reopen", "preview", "audit",
+        "show", "history", "approve", "reject", "edit", "unlock", "archive", "restore", "keep", "revert", "reply", "close", "reopen", "preview", "ocr", "audit",
     ]
     /// Commands whose words after an item id are the item's fields: `edit ID <TAB>` gives
     /// `title=`, `start=`…; `unlock ID <TAB>` its locked fields.

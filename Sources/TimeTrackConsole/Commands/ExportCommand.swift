@@ -80,6 +80,10 @@ extension Console {
                 // Posts' local photos are copied beside the JSON, without their location.
                 let folder = kind == nil || toStdout ? (toStdout ? "." : out) : (out as NSString).deletingLastPathComponent
                 exporter.images = ((folder.isEmpty ? "." : folder as NSString).appendingPathComponent("images"), "images/")
+                // Accessible copies of documents (`ocr`), beside the JSON.
+                exporter.documents = (
+                    ((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent("documents"), "documents/", AccessibleCopies(importsFolder: session.importsPath)
+                )
                 if let kind {
                     try write(try exporter.json(kind, school: school), to: out)
                 } else {

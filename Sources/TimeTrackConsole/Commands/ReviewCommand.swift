@@ -170,8 +170,11 @@ extension Console {
             }
             // A picture without a description: `l` writes one (shown only when there is one to write).
             let describable = state == .missing ? nil : AltText.firstToDescribe(item.pendingContent ?? item.content)
-            let prompt = describable == nil ? choices : choices.replacingOccurrences(of: " [q]uit", with: " [l] [q]uit")
+            // A scanned PDF: `o` makes its searchable copy.
+            let scanned = state != .missing && Self.isScan(item.pendingContent ?? item.content)
+            let prompt = choices.replacingOccurrences(of: " [q]uit", with: (describable == nil ? "" : " [l]") + (scanned ? " [o]" : "") + " [q]uit")
             if describable != nil { out.line(out.paint("  l: describe the picture (it has no text alternative)", .yellow)) }
+            if scanned { out.line(out.paint("  o: make a searchable copy of the scanned PDF (ocrmypdf)", .yellow)) }
             while true {
                 out.flush()
                 let answer: String
@@ -190,7 +193,15 @@ extension Console {
                                 ? "  r: reply (you type the text)  c: close the ticket  s: decide later  q: stop reviewing"
                                 : "  a: publish  r: refuse (you give a reason)  e: change fields (FIELD=VALUE ...), locked against imports\n  s: decide later  "
                                     + (item.kind.isImportedContent ? "A: approve this and the remaining \(item.kind.plural) (asks first)  " : "")
-                                    + (describable != nil ? "l: describe the picture  " : "") + "q: stop reviewing")
+                                    + (describable != nil ? "l: describe the picture  " : "") + (scanned ? "o: searchable copy of the scan  " : "") + "q: stop reviewing")
+                    continue
+                case "o" where scanned:
+                    do {
+                        let (_, made) = try ocr(item, language: "eng", store: store, session: session)
+                        out.line("  made a searchable copy (\(made.textLength) characters of text); the export serves it")
+                    } catch let error as TimeTrackError {
+                        out.error(error)
+                    }
                     continue
                 case "l" where describable != nil:
                     if let picture = describable, try AltText.describe(picture, item: item, store: store, session: session) { continue itemLoop }
@@ -228,6 +239,12 @@ extension Console {
             out.line("left for you by the privacy check: \(flaggedInBulk.joined(separator: ", ")) (`show ID`; `privacy allow` lets the district's own contacts through)")
         }
         return 0
+    }
+
+    /// Whether the content is a School Info PDF found to be a scan, with no copy made yet.
+    static func isScan(_ content: ItemContent) -> Bool {
+        guard case .schoolInfo(let info) = content else { return false }
+        return info.accessibleCopy == nil && (info.documentProblems ?? []).contains(.noText)
     }
 
     /// Carries out one review key. Returns true when the item was decided, false to ask again.

@@ -34,6 +34,17 @@ struct CanonicalWriter {
         JSONStringBytes.append(value, to: &bytes, shortEscapes: true)
     }
 
+    mutating func strings(_ name: StaticString, _ values: [String]?) {
+        guard let values else { return }
+        key(name)
+        bytes.append(UInt8(ascii: "["))
+        for (index, value) in values.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            JSONStringBytes.append(value, to: &bytes, shortEscapes: true)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
     mutating func bool(_ name: StaticString, _ value: Bool) {
         key(name)
         bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
@@ -127,6 +138,8 @@ extension SchoolInfoItem {
     func handWrittenJSON() -> String {
         var writer = CanonicalWriter(capacity: 96 + title.utf8.count + url.utf8.count + (group?.utf8.count ?? 0))
         // Keys in sorted order.
+        writer.string("accessibleCopy", accessibleCopy)
+        writer.strings("documentProblems", documentProblems?.map(\.rawValue))
         writer.string("documentType", documentType.rawValue)
         writer.string("fingerprint", fingerprint)
         writer.string("group", group)

@@ -27,6 +27,7 @@ extension ItemContent {
             return [
                 "section": .choice(SchoolInfoItem.Section.allCases.map(\.rawValue)), "title": .text, "url": .text,
                 "documentType": .choice(SchoolInfoItem.DocumentType.allCases.map(\.rawValue)), "fingerprint": .text, "group": .text,
+                "documentProblems": .list, "accessibleCopy": .text,
             ]
         case .post:
             return [

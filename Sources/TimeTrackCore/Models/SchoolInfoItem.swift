@@ -20,14 +20,41 @@ public struct SchoolInfoItem: Codable, Equatable, Sendable {
     public var fingerprint: String?
     /// The heading the link was listed under on its page (a meeting date, a program name).
     public var group: String?
+    /// What keeps the PDF the app serves from being accessible, as its check found (nil: not
+    /// checked; empty: nothing). Written by an import that fetched the PDF, and by `ocr`.
+    public var documentProblems: [DocumentProblem]?
+    /// The SHA-256 of the accessible copy the district keeps of this document (made by `ocr`);
+    /// the export serves the copy instead of `url`.
+    public var accessibleCopy: String?
 
-    public init(section: Section, title: String, url: String, documentType: DocumentType, fingerprint: String? = nil, group: String? = nil) {
+    /// What a PDF lacks for a screen reader, as poppler's tools tell it.
+    public enum DocumentProblem: String, Codable, CaseIterable, Sendable, Comparable {
+        /// No text layer: a scan, read as a picture (WCAG 1.1.1).
+        case noText = "no-text"
+        /// Not tagged: no structure (headings, lists, tables) for a screen reader (1.3.1).
+        case untagged
+        /// No title in its properties (2.4.2).
+        case noTitle = "no-title"
+        /// No language in its catalog (3.1.1).
+        case noLanguage = "no-language"
+
+        public static func < (a: Self, b: Self) -> Bool {
+            (allCases.firstIndex(of: a) ?? 0) < (allCases.firstIndex(of: b) ?? 0)
+        }
+    }
+
+    public init(
+        section: Section, title: String, url: String, documentType: DocumentType, fingerprint: String? = nil, group: String? = nil,
+        documentProblems: [DocumentProblem]? = nil, accessibleCopy: String? = nil
+    ) {
         self.section = section
         self.title = title
         self.url = url
         self.documentType = documentType
         self.fingerprint = fingerprint
         self.group = group
+        self.documentProblems = documentProblems
+        self.accessibleCopy = accessibleCopy
     }
 
     /// The problems that keep this item from being stored.
@@ -36,8 +63,10 @@ public struct SchoolInfoItem: Codable, Equatable, Sendable {
         Check.text(title, "title", into: &problems)
         Check.optionalText(group, "group", max: 500, into: &problems)
         if url.isEmpty { problems.append(.init(field: "url", message: "is required")) } else { Check.url(url, "url", into: &problems) }
-        if let fingerprint, fingerprint.count != 64 || !fingerprint.allSatisfy(\.isHexDigit) {
-            problems.append(.init(field: "fingerprint", message: "must be a 64-character hex SHA-256"))
+        for (field, value) in [("fingerprint", fingerprint), ("accessibleCopy", accessibleCopy)] {
+            if let value, value.utf8.count != 64 || !value.allSatisfy(\.isHexDigit) {
+                problems.append(.init(field: field, message: "must be a 64-character hex SHA-256"))
+            }
         }
         return problems
     }

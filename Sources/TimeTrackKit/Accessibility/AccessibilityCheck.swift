@@ -47,6 +47,7 @@ public enum AccessibilityCheck {
                         fix: "name the document: `edit ID title=\"2026-27 Bell Schedule\"`"))
             }
             if info.documentType == .video || isVideo(info.url) { out.append(captions("url", info.url)) }
+            out += (info.documentProblems ?? []).sorted().map { document($0, copy: info.accessibleCopy != nil) }
         case .post(let post):
             if !post.imageURLs.isEmpty {
                 out.append(
@@ -63,6 +64,29 @@ public enum AccessibilityCheck {
     }
 
     // MARK: rules
+
+    /// A finding for what the PDF the app serves lacks (the accessible copy's, once there is one).
+    static func document(_ problem: SchoolInfoItem.DocumentProblem, copy: Bool) -> AccessibilityFinding {
+        let which = copy ? "the accessible copy" : "the PDF"
+        switch problem {
+        case .noText:
+            return AccessibilityFinding(
+                criterion: "1.1.1", name: "Non-text Content", field: "url", problem: "\(which) is a scan with no text layer: a screen reader reads nothing",
+                fix: "`ocr ID` (or [o] in review) makes a searchable copy the export serves; better, ask for the original document")
+        case .untagged:
+            return AccessibilityFinding(
+                criterion: "1.3.1", name: "Info and Relationships", field: "url", problem: "\(which) is not tagged: its headings, lists and tables have no structure",
+                fix: "export it tagged from its source (Word: Save as PDF with \"Document structure tags\"); OCR cannot add tags")
+        case .noTitle:
+            return AccessibilityFinding(
+                criterion: "2.4.2", name: "Page Titled", field: "url", problem: "\(which) has no title in its properties",
+                fix: "set the title in the source document's properties; `ocr ID` gives the copy the item's title")
+        case .noLanguage:
+            return AccessibilityFinding(
+                criterion: "3.1.1", name: "Language of Page", field: "url", problem: "\(which) does not say its language",
+                fix: "set the document's language in its source (Word: Review > Language) and export it again")
+        }
+    }
 
     static func nonText(_ field: String, _ problem: String) -> AccessibilityFinding {
         AccessibilityFinding(
