@@ -19,9 +19,6 @@ public struct DocumentsImporter: Importer {
             ImporterOption("section", type: "string", help: "School Info section when no heading points to one (default: other)"),
             ImporterOption("fingerprint", type: "boolean", help: "fetch each document and keep its SHA-256 (default false)"),
             ImporterOption("detectTypes", type: "boolean", help: "ask the server for the type of links without one (default false)"),
-            ImporterOption(
-                "checkPDFs", type: "boolean",
-                help: "fetch each PDF and check it for a screen reader: text layer, tags, title, language (poppler-utils; default false)"),
         ])
 
     let source: SourceDefinition
@@ -31,7 +28,6 @@ public struct DocumentsImporter: Importer {
     let headings: Selector
     let fingerprint: Bool
     let detectTypes: Bool
-    let checkPDFs: Bool
 
     public init(source: SourceDefinition) throws {
         self.source = source
@@ -63,7 +59,6 @@ public struct DocumentsImporter: Importer {
         }
         fingerprint = try source.boolOption("fingerprint")
         detectTypes = try source.boolOption("detectTypes")
-        checkPDFs = try source.boolOption("checkPDFs")
     }
 
     /// One document link as read from the page, before any document is fetched.
@@ -135,8 +130,9 @@ public struct DocumentsImporter: Importer {
         }
         result.duplicatesMerged = reading.duplicates
         let normalizer = Normalizer(source: source, now: context.now)
-        let checking = checkPDFs && PDFCheck.available
-        if checkPDFs && !checking {
+        // `"checkPDFs": true` in the definition: each PDF is fetched and checked for a screen reader.
+        let checking = source.checkPDFs && PDFCheck.available
+        if source.checkPDFs && !checking {
             result.problems.append(ImportProblem(.warning, "PDFs were not checked: poppler-utils is not installed (apt-get install poppler-utils)", location: source.urlText))
         }
         for link in reading.links {

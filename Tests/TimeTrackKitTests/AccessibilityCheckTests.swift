@@ -37,6 +37,17 @@ import TimeTrackCore
         #expect(Self.criteria(.schoolInfo(SchoolInfoItem(section: .schedules, title: "Bell Schedule", url: "https://d.example/bell.pdf", documentType: .pdf))).isEmpty)
     }
 
+    @Test func documentsThatAreNotPDFsOrPagesNeedAnAlternative() {
+        func info(_ url: String, _ type: SchoolInfoItem.DocumentType) -> ItemContent {
+            .schoolInfo(SchoolInfoItem(section: .activities, title: "Fall Festival Flyer", url: url, documentType: type))
+        }
+        #expect(Self.criteria(info("https://d.example/uploads/fall-festival-flyer.jpg", .image)) == ["1.1.1"])
+        #expect(Self.criteria(info("https://d.example/uploads/volunteer-form.docx", .document)) == ["advisory"])
+        #expect(Self.criteria(info("https://d.example/uploads/lunch-prices.xlsx", .spreadsheet)) == ["advisory"])
+        #expect(Self.criteria(info("https://d.example/fall-festival/", .page)).isEmpty)
+        #expect(Self.criteria(info("https://d.example/uploads/fall-festival-flyer.pdf", .pdf)).isEmpty)
+    }
+
     @Test func structureIsMarkedNotDrawn() {
         #expect(Self.criteria(Self.news(body: "<h2>Fall</h2><p>a</p><h4>Sports</h4><p>b</p>")) == ["1.3.1"])
         #expect(Self.criteria(Self.news(body: "<p><strong>Bus Changes</strong></p><p>Route 4 leaves at 7:05.</p>")) == ["1.3.1"])

@@ -18,6 +18,9 @@ public struct Announcement: Codable, Equatable, Sendable {
     public var priority: Priority
     /// After this moment the app stops showing it.
     public var expiresAt: Date?
+    /// The PDFs its body links to, with what each lacks for a screen reader (checked at import
+    /// when the source says `"checkPDFs": true`; nil: not checked).
+    public var linkedDocuments: [LinkedDocument]?
 
     public init(
         title: String, summary: String? = nil, body: String? = nil, imageURL: String? = nil, imageAlt: String? = nil,

@@ -93,9 +93,10 @@ public enum JSONStringBytes {
 }
 
 extension Announcement {
-    /// The canonical JSON, written by hand (nil: a date the writer leaves to the encoder).
+    /// The canonical JSON, written by hand (nil: a date the writer leaves to the encoder, or
+    /// linked documents, which are rare).
     func handWrittenJSON() -> String? {
-        guard CanonicalWriter.writable(publishedAt), CanonicalWriter.writable(expiresAt) else { return nil }
+        guard CanonicalWriter.writable(publishedAt), CanonicalWriter.writable(expiresAt), linkedDocuments == nil else { return nil }
         var writer = CanonicalWriter(capacity: 96 + title.utf8.count + (summary?.utf8.count ?? 0) + (body?.utf8.count ?? 0) + (link?.utf8.count ?? 0))
         // Keys in sorted order.
         writer.string("body", body)

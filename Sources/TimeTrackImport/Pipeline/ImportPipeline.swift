@@ -107,8 +107,13 @@ public struct ImportPipeline {
             let info = type(of: importer).info
             context.items = ItemMemo(source: effective, importer: "\(info.name)/\(info.version)", memo: memo)
         }
-        let result = try importer.run(context)
-        return (result, context.memoEntries)
+        var result = try importer.run(context)
+        var memoEntries = context.memoEntries
+        if source.checkPDFs {
+            var linked = LinkedPDFs(fetcher: fetcher)
+            linked.check(&result, memoEntries: &memoEntries)
+        }
+        return (result, memoEntries)
     }
 
     /// Imports a source into the store as pending items, with a run record: `read` then `apply`.

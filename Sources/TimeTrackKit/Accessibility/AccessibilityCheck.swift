@@ -35,6 +35,9 @@ public enum AccessibilityCheck {
             }
             out += text("title", a.title) + text("summary", a.summary)
             if let body = a.body { out += html("body", body, language: language) }
+            for linked in a.linkedDocuments ?? [] {
+                out += linked.problems.sorted().map { document($0, which: "the linked PDF \(short(linked.url))", field: "body") }
+            }
             if let link = a.link, isVideo(link) { out.append(captions("link", link)) }
         case .event(let e):
             out += text("title", e.title) + text("description", e.description)
@@ -47,7 +50,8 @@ public enum AccessibilityCheck {
                         fix: "name the document: `edit ID title=\"2026-27 Bell Schedule\"`"))
             }
             if info.documentType == .video || isVideo(info.url) { out.append(captions("url", info.url)) }
-            out += (info.documentProblems ?? []).sorted().map { document($0, copy: info.accessibleCopy != nil) }
+            out += (info.documentProblems ?? []).sorted().map { document($0, which: info.accessibleCopy != nil ? "the accessible copy" : "the PDF", field: "url") }
+            if let other = otherDocument(info) { out.append(other) }
         case .post(let post):
             if !post.imageURLs.isEmpty {
                 out.append(
@@ -65,25 +69,45 @@ public enum AccessibilityCheck {
 
     // MARK: rules
 
+    /// A School Info document that is not a PDF or a page: a picture of a document (a flyer) has
+    /// no text at all; an office file opens outside the app, so it needs an accessible
+    /// alternative (a page or a tagged PDF) beside it.
+    static func otherDocument(_ info: SchoolInfoItem) -> AccessibilityFinding? {
+        switch info.documentType {
+        case .image:
+            return AccessibilityFinding(
+                criterion: "1.1.1", name: "Non-text Content", field: "url", problem: "the document is a picture (\(short(info.url))): its text cannot be read aloud",
+                fix: "publish its text as a page or a tagged PDF, and link the picture from it")
+        case .document, .spreadsheet:
+            return AccessibilityFinding(
+                criterion: "advisory", name: "accessible alternative", field: "url",
+                problem: "a \(info.documentType == .spreadsheet ? "spreadsheet" : "file") (\(short(info.url))) that opens outside the app and cannot be checked from here",
+                fix: "run the Office accessibility checker on it, or publish it as a page or a tagged PDF")
+        case .pdf, .page, .video, .other:
+            return nil
+        }
+    }
+
     /// A finding for what the PDF the app serves lacks (the accessible copy's, once there is one).
-    static func document(_ problem: SchoolInfoItem.DocumentProblem, copy: Bool) -> AccessibilityFinding {
-        let which = copy ? "the accessible copy" : "the PDF"
+    static func document(_ problem: SchoolInfoItem.DocumentProblem, which: String, field: String) -> AccessibilityFinding {
         switch problem {
         case .noText:
             return AccessibilityFinding(
-                criterion: "1.1.1", name: "Non-text Content", field: "url", problem: "\(which) is a scan with no text layer: a screen reader reads nothing",
-                fix: "`ocr ID` (or [o] in review) makes a searchable copy the export serves; better, ask for the original document")
+                criterion: "1.1.1", name: "Non-text Content", field: field, problem: "\(which) is a scan with no text layer: a screen reader reads nothing",
+                fix: field == "url"
+                    ? "`ocr ID` (or [o] in review) makes a searchable copy the export serves; better, ask for the original document"
+                    : "ask for the original document (a scan cannot be read aloud), or list it in School Info, where `ocr` makes a searchable copy")
         case .untagged:
             return AccessibilityFinding(
-                criterion: "1.3.1", name: "Info and Relationships", field: "url", problem: "\(which) is not tagged: its headings, lists and tables have no structure",
+                criterion: "1.3.1", name: "Info and Relationships", field: field, problem: "\(which) is not tagged: its headings, lists and tables have no structure",
                 fix: "export it tagged from its source (Word: Save as PDF with \"Document structure tags\"); OCR cannot add tags")
         case .noTitle:
             return AccessibilityFinding(
-                criterion: "2.4.2", name: "Page Titled", field: "url", problem: "\(which) has no title in its properties",
-                fix: "set the title in the source document's properties; `ocr ID` gives the copy the item's title")
+                criterion: "2.4.2", name: "Page Titled", field: field, problem: "\(which) has no title in its properties",
+                fix: "set the title in the source document's properties" + (field == "url" ? "; `ocr ID` gives the copy the item's title" : ""))
         case .noLanguage:
             return AccessibilityFinding(
-                criterion: "3.1.1", name: "Language of Page", field: "url", problem: "\(which) does not say its language",
+                criterion: "3.1.1", name: "Language of Page", field: field, problem: "\(which) does not say its language",
                 fix: "set the document's language in its source (Word: Review > Language) and export it again")
         }
     }

@@ -82,6 +82,9 @@ public struct SourceDefinition: Sendable {
     /// or `hold` (kept pending, even when the source is trusted to publish at once).
     public enum AccessibilityPolicy: String, Sendable { case warn, hold }
     public var accessibility: AccessibilityPolicy = .warn
+    /// Fetch the PDFs its items link to (School Info documents, links in bodies) and check them
+    /// for a screen reader (`"checkPDFs": true`; poppler-utils).
+    public var checkPDFs = false
     public var enabled: Bool
     /// Allows fetching from loopback and private network addresses: all of them (`true`), or
     /// only the hosts and addresses listed (`["127.0.0.1", "intranet.district.local"]`).
@@ -128,7 +131,7 @@ public struct SourceDefinition: Sendable {
     }
 
     static let knownKeys: Set<String> = [
-        "id", "name", "importer", "kind", "url", "baseURL", "school", "timeZone", "schedule", "review", "accessibility", "enabled", "allowPrivateNetwork",
+        "id", "name", "importer", "kind", "url", "baseURL", "school", "timeZone", "schedule", "review", "accessibility", "checkPDFs", "enabled", "allowPrivateNetwork",
         "followRemoteLinks", "options", "$comment", "description",
     ]
 
@@ -232,6 +235,7 @@ public struct SourceDefinition: Sendable {
         let policy = try string("accessibility", required: false) ?? "warn"
         guard let accessibility = AccessibilityPolicy(rawValue: policy) else { throw fail("accessibility", "'\(policy)' must be \"warn\" or \"hold\"") }
         definition.accessibility = accessibility
+        definition.checkPDFs = try bool("checkPDFs", default: false)
         return definition
     }
 
