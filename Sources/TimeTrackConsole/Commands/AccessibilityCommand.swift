@@ -5,11 +5,25 @@ import TimeTrackKit
 extension Console {
     static var a11yCommand: CommandSpec {
         CommandSpec(
-            "a11y", usage: "report [--school S]",
-            summary: "accessibility: every published item with open findings (WCAG 2.1 AA), for the district's compliance officer (--format csv|json)",
-            options: [OptionSpec("school", value: "S", help: "only this school's items")], positional: 1...1
+            "a11y", usage: "report [--school S] | links ID [--yes]",
+            summary:
+                "accessibility: `report` lists every published item with open findings (WCAG 2.1 AA) for the district's compliance officer (--format csv|json); `links ID` names links that say nothing (\"click here\") from where they go",
+            options: [
+                OptionSpec("school", value: "S", help: "report: only this school's items"),
+                OptionSpec("yes", help: "links: apply the names without asking"),
+            ], positional: 1...2
         ) { args, session in
-            guard args.positional[0] == "report" else { throw TimeTrackError(.usage, "a11y: 'report' is the only word it takes", fix: "a11y report [--school S] [--format csv]") }
+            if args.positional[0] == "links" {
+                guard args.positional.count == 2 else { throw TimeTrackError(.usage, "a11y links: which item?", fix: "a11y links ID [--yes]") }
+                let store = try session.store()
+                let item = try store.item(args.positional[1])
+                try session.requireDecision(on: item.kind, school: item.school, action: "edit", in: store)
+                _ = try LinkNaming.run(item, store: store, session: session, confirmed: args.flag("yes"))
+                return 0
+            }
+            guard args.positional == ["report"] else {
+                throw TimeTrackError(.usage, "a11y: 'report' or 'links ID'", fix: "a11y report [--school S] [--format csv], or a11y links ID")
+            }
             let store = try session.store()
             var table = Table(headers: ["id", "kind", "school", "criterion", "field", "problem", "fix"])
             var rows: [JSONValue] = []

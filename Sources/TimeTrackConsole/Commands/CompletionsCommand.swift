@@ -41,7 +41,7 @@ extension Console {
                 case "audit": words += ["verify", "anchor"]
                 case "sources": words += ["enable", "disable"]
                 case "privacy": words += ["allow", "disallow"]
-                case "a11y": words += ["report"]
+                case "a11y": words += ["report", "links"]
                 default: break
                 }
                 perCommand[command.name] = words

@@ -172,9 +172,13 @@ extension Console {
             let describable = state == .missing ? nil : AltText.firstToDescribe(item.pendingContent ?? item.content)
             // A scanned PDF: `o` makes its searchable copy.
             let scanned = state != .missing && Self.isScan(item.pendingContent ?? item.content)
-            let prompt = choices.replacingOccurrences(of: " [q]uit", with: (describable == nil ? "" : " [l]") + (scanned ? " [o]" : "") + " [q]uit")
+            // Links that say nothing ("click here"): `t` names them from where they go.
+            let vagueLinks = state != .missing && item.provenance != nil && !LinkNames.vague(in: item.pendingContent ?? item.content).isEmpty
+            let prompt = choices.replacingOccurrences(
+                of: " [q]uit", with: (describable == nil ? "" : " [l]") + (scanned ? " [o]" : "") + (vagueLinks ? " [t]" : "") + " [q]uit")
             if describable != nil { out.line(out.paint("  l: describe the picture (it has no text alternative)", .yellow)) }
             if scanned { out.line(out.paint("  o: make a searchable copy of the scanned PDF (ocrmypdf)", .yellow)) }
+            if vagueLinks { out.line(out.paint("  t: name the links that say nothing from the pages they go to", .yellow)) }
             while true {
                 out.flush()
                 let answer: String
@@ -193,7 +197,8 @@ extension Console {
                                 ? "  r: reply (you type the text)  c: close the ticket  s: decide later  q: stop reviewing"
                                 : "  a: publish  r: refuse (you give a reason)  e: change fields (FIELD=VALUE ...), locked against imports\n  s: decide later  "
                                     + (item.kind.isImportedContent ? "A: approve this and the remaining \(item.kind.plural) (asks first)  " : "")
-                                    + (describable != nil ? "l: describe the picture  " : "") + (scanned ? "o: searchable copy of the scan  " : "") + "q: stop reviewing")
+                                    + (describable != nil ? "l: describe the picture  " : "") + (scanned ? "o: searchable copy of the scan  " : "")
+                                    + (vagueLinks ? "t: name the vague links  " : "") + "q: stop reviewing")
                     continue
                 case "o" where scanned:
                     do {
@@ -202,6 +207,9 @@ extension Console {
                     } catch let error as TimeTrackError {
                         out.error(error)
                     }
+                    continue
+                case "t" where vagueLinks:
+                    do { _ = try LinkNaming.run(item, store: store, session: session, confirmed: false) } catch let error as TimeTrackError { out.error(error) }
                     continue
                 case "l" where describable != nil:
                     if let picture = describable, try AltText.describe(picture, item: item, store: store, session: session) { continue itemLoop }

@@ -28,6 +28,12 @@ public enum PDFCheck {
         try withFile(data) { try pdftotext.run(["-q", "-l", "50", $0, "-"], timeout: 60, outputCap: 1 << 20).output }
     }
 
+    /// The title in the PDF's properties, or nil.
+    public static func title(of data: Data) throws -> String? {
+        let title = try withFile(data) { fields(try pdfinfo.run([$0], timeout: 30).output)["Title"] }
+        return title.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     /// Runs `body` with the path of a private temporary file holding `data`, a PDF.
     static func withFile<T>(_ data: Data, _ body: (String) throws -> T) throws -> T {
         guard data.starts(with: Array("%PDF-".utf8)) else {

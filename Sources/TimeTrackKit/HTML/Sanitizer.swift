@@ -15,13 +15,14 @@ public enum Sanitizer {
     ]
     static let allowedAttributes: [String: [String]] = ["a": ["href", "title"], "img": ["src", "alt", "width", "height"], "td": ["colspan", "rowspan"], "th": ["colspan", "rowspan"]]
 
-    /// The sanitized inner HTML of a node; URLs resolved against its document.
-    public static func sanitize(_ node: HTMLNode) -> String {
+    /// The sanitized inner HTML of a node; URLs resolved against its document. `renaming`:
+    /// links whose text is replaced, by their resolved address (`LinkNames`).
+    public static func sanitize(_ node: HTMLNode, renaming: [String: String] = [:]) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(4096)
         var child = node.raw.pointee.children
         while let c = child {
-            write(c, document: node.document, into: &out)
+            write(c, document: node.document, renaming: renaming, into: &out)
             child = c.pointee.next
         }
         // Trim surrounding whitespace and newlines.
@@ -32,11 +33,11 @@ public enum Sanitizer {
     }
 
     /// Sanitizes an HTML string (a feed's `content`, a WordPress `content.rendered`).
-    public static func sanitize(html: String, baseURL: URL?) -> String {
+    public static func sanitize(html: String, baseURL: URL?, renaming: [String: String] = [:]) -> String {
         guard let document = try? HTMLDocument(html: "<html><body>" + html + "</body></html>", url: baseURL),
             let body = try? document.root.select("body").first
         else { return "" }
-        return sanitize(body)
+        return sanitize(body, renaming: renaming)
     }
 
     /// Appends a newline unless the output already ends a line.
@@ -44,7 +45,7 @@ public enum Sanitizer {
         if let last = out.last, last != 10 { out.append(10) }
     }
 
-    private static func write(_ start: xmlNodePtr, document: HTMLDocument, into out: inout [UInt8]) {
+    private static func write(_ start: xmlNodePtr, document: HTMLDocument, renaming: [String: String], into out: inout [UInt8]) {
         // Iterative walk: (node, closing tag to emit after children).
         var stack: [(xmlNodePtr?, [UInt8]?)] = [(start, nil)]
         while let (nodeOrNil, closing) = stack.popLast() {
@@ -90,6 +91,10 @@ public enum Sanitizer {
                     if blockTags.contains(name) { breakLine(&out) }
                     out += Array("<\(name)\(attributes)>".utf8)
                     if tag == "br" || tag == "hr" || tag == "img" { continue }
+                    if tag == "a", !renaming.isEmpty, let href = element.attribute("href").flatMap({ safeURL($0, document: document) }), let text = renaming[href] {
+                        out += Array((escape(text) + "</a>").utf8)
+                        continue
+                    }
                     if blockTags.contains(name) { stack.append((nil, [10])) }
                     stack.append((nil, Array("</\(name)>".utf8)))
                 }
