@@ -76,4 +76,46 @@ import Testing
         let shown = try Binaries.run("timetrack-admin", ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "show", "a1"]).stdout
         #expect(shown.contains("imageAlt:    Third graders lined up for their class photo") && !shown.contains("♿"), "\(shown)")
     }
+
+    @Test func theDescriptionSuggestedForAFlyerCarriesItsText() throws {
+        guard let convert = ["/usr/bin/convert", "/usr/local/bin/convert"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }),
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/tesseract")
+        else {
+            if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record("ImageMagick or tesseract is missing (.ci/run installs them)") }
+            return
+        }
+        let dir = try TemporaryDirectory("a11y-flyer")
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(atPath: dir.path("imports/img"), withIntermediateDirectories: true)
+        let drawn = try Binaries.runPath(
+            convert,
+            ["-size", "1000x500", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "56", "-fill", "black", "-annotate", "+60+160", "Fall Festival\nSaturday in the Park", dir.path("imports/img/flyer.png")])
+        #expect(drawn.status == 0, "\(drawn.stderr)")
+        // The flyer is on the district's site, fetched with the source's settings.
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        server.route("/robots.txt", .init(status: 404))
+        server.route("/uploads/flyer.png", .init(headers: ["Content-Type": "image/png"], body: try Data(contentsOf: URL(fileURLWithPath: dir.path("imports/img/flyer.png")))))
+        server.route(
+            "/news/",
+            .html(#"<html><body><main><article class="news"><h2><a href="/news/9">Come to the festival</a></h2><img class="photo" src="/uploads/flyer.png"></article></main></body></html>"#))
+        try dir.write("imports/_settings.json", #"{"requestDelay": 0, "retryDelay": 0.05, "retries": 1}"#)
+        try dir.write(
+            "imports/news.json",
+            #"{"id": "news", "importer": "html", "kind": "announcement", "url": "\#(server.base)/news/", "allowPrivateNetwork": ["127.0.0.1"], "timeZone": "America/Chicago", "options": {"item": "article.news", "fields": {"title": "h2 a", "link": "h2 a@href", "image": "img.photo@src", "imageAlt": "img.photo@alt"}}}"#)
+        let imported = try Binaries.run("timetrack-admin", ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--as", "ana", "import", "news", "--no-review"])
+        #expect(imported.status == 0, "\(imported.stdout)\(imported.stderr)")
+        let pty = try PseudoTerminal(
+            Binaries.path("timetrack-admin"), ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--as", "ana", "review"], rows: 24, columns: 80)
+        #expect(pty.expect("l: describe the picture") != nil, "\(pty.transcript)")
+        pty.send("l\r")
+        #expect(pty.expect("text in the picture: \"Fall Festival Saturday in the Park\"", timeout: 30) != nil, "\(pty.transcript)")
+        #expect(pty.expect("what it shows [Come to the festival: Fall Festival") != nil, "\(pty.transcript)")
+        pty.send("\r")
+        #expect(pty.expect("described") != nil, "\(pty.transcript)")
+        pty.send("q\r")
+        #expect(pty.waitForExit() == 0, "\(pty.transcript)")
+        let shown = try Binaries.run("timetrack-admin", ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "show", "a1"]).stdout
+        #expect(shown.contains("Come to the festival: Fall Festival Saturday in the Park"), "\(shown)")
+    }
 }

@@ -31,12 +31,18 @@ enum AltText {
     /// Asks for the description (Enter takes the suggestion) and writes it; true when written.
     static func describe(_ picture: Picture, item: Item, store: any ItemStore, session: Session) throws -> Bool {
         let out = session.output
-        let (url, suggestion): (String, String) = {
+        let (url, start): (String, String) = {
             switch picture {
             case .imageAlt(let url, let suggestion), .inBody(let url, let suggestion): return (url, suggestion)
             }
         }()
         out.line("  the picture: \(SafeText.visible(url)) (`preview --pending` shows it)")
+        var suggestion = start
+        if let read = textInPicture(url, item: item, session: session) {
+            out.line("  text in the picture: \"\(read)\"")
+            suggestion = "\(suggestion): \(read)"
+        }
+        out.flush()
         guard case .line(let typed) = session.reader?.read(prompt: "  what it shows [\(SafeText.visible(String(suggestion.prefix(60))))]: ", remember: false) else { return false }
         let text = typed.trimmingCharacters(in: .whitespaces).isEmpty ? suggestion : typed.trimmingCharacters(in: .whitespaces)
         let changes: [String: JSONValue]
@@ -50,6 +56,28 @@ enum AltText {
         _ = try Lifecycle(store).edit(item.id, changes: changes, by: session.operatorName, reason: "described a picture (WCAG 1.1.1)")
         out.line("  described; the description is locked against re-imports (`unlock \(item.id) \(changes.keys.first ?? "")` follows the source again)")
         return false
+    }
+
+    /// The text Tesseract reads in the picture (a flyer's words), when it reads three words or
+    /// more: up to 150 characters, on one line. Nil when the picture cannot be read (no
+    /// Tesseract, a remote picture the item's source may not fetch, not an image).
+    static func textInPicture(_ url: String, item: Item, session: Session) -> String? {
+        let tesseract = ExternalTool("tesseract", package: "tesseract-ocr")
+        guard tesseract.installed, let address = URL(string: url) else { return nil }
+        var data: Data?
+        if address.isFileURL || address.scheme == nil {
+            data = LocalPath.regularFile(address.path, inside: session.importsPath).flatMap { FileManager.default.contents(atPath: $0) }
+        } else if let sourceID = item.provenance?.sourceID, let source = try? session.source(sourceID) {
+            data = try? session.webClient(for: source, cache: nil).get(address, maxBytes: 10_000_000).data
+        }
+        guard let data, data.starts(with: [0xFF, 0xD8]) || data.starts(with: [0x89, 0x50, 0x4E, 0x47]) else { return nil }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("timetrack-alt-\(UUID().uuidString)")
+        guard (try? data.write(to: file)) != nil else { return nil }
+        defer { try? FileManager.default.removeItem(at: file) }
+        guard let read = try? tesseract.run([file.path, "stdout", "--psm", "3"], timeout: 60), read.status == 0 else { return nil }
+        let words = read.output.split(whereSeparator: { $0.isWhitespace }).filter { $0.contains { $0.isLetter } }
+        guard words.count >= 3 else { return nil }
+        return SafeText.visible(String(words.joined(separator: " ").prefix(150)))
     }
 
     /// The body with `alt` on the image whose `src` is given (an alt there before is replaced).
