@@ -16,6 +16,14 @@ public struct Preview {
     public var zone: TimeZone
     public var title = "Time Track preview"
     public var generatedAt = Date()
+    /// Pictures shown in the page, by their address: `data:` URIs of local files and of a local
+    /// mirror's pictures (`PreviewCommand`). Any other picture is a link with its description,
+    /// so opening the page loads nothing from the web.
+    public var inlinePictures: [String: String] = [:]
+    /// The schools' places: the events' map shows them, and pins events by them.
+    public var places: [Place] = []
+    /// Items' schools, by id (to pin an event at its own school's place).
+    public var schools: [String: String] = [:]
 
     public init(items: [(id: String, content: ItemContent, zone: TimeZone)], zone: TimeZone) {
         self.items = items.filter { $0.content.kind.traits.exported }
@@ -32,7 +40,7 @@ public struct Preview {
         if !announcements.isEmpty {
             let cards = announcements.map { id, a, zone in
                 """
-                <article class="slide" data-id="\(e(id))">\(a.imageURL.map { "<div class=\"img\" role=\"img\" aria-label=\"\(e(a.imageAlt ?? ""))\">image: \(e(($0 as NSString).lastPathComponent))</div>" } ?? "")
+                <article class="slide" data-id="\(e(id))">\(a.imageURL.map { picture($0, alt: a.imageAlt) } ?? "")
                 <h3>\(e(a.title))</h3>\(a.summary.map { "<p>\(e($0))</p>" } ?? "")
                 <footer>\(a.priority == .normal ? "" : "<span class=\"badge\">\(e(a.priority.rawValue))</span> ")\(a.publishedAt.map { e(day($0, zone)) } ?? "")</footer></article>
                 """
@@ -58,7 +66,8 @@ public struct Preview {
                 if byDay.last?.0 == label { byDay[byDay.count - 1].1.append(row) } else { byDay.append((label, [row])) }
             }
             let days = byDay.map { "<h3>\(e($0.0))</h3><ul>\($0.1.joined())</ul>" }.joined()
-            sections.append("<section id=\"events\"><h2>Events</h2>\(days)</section>")
+            let map = eventMap(events.map { ($0.0, $0.1) })?.svg(escape: e) ?? ""
+            sections.append("<section id=\"events\"><h2>Events</h2>\(map)\(days)</section>")
         }
         let infos = items.compactMap { item -> (String, SchoolInfoItem)? in
             if case .schoolInfo(let info) = item.content { return (item.id, info) }
@@ -83,7 +92,7 @@ public struct Preview {
             let cards = posts.map { id, p, zone in
                 """
                 <article class="post" data-id="\(e(id))"><header><strong>\(e(p.authorName))</strong> <small>\(e(p.authorRole.rawValue)) · \(e(day(p.createdAt, zone)))</small></header>\
-                <p>\(e(p.text))</p>\(p.imageURLs.map { "<div class=\"img\">photo: \(e(($0 as NSString).lastPathComponent))</div>" }.joined())</article>
+                <p>\(e(p.text))</p>\(p.imageURLs.map { picture($0, alt: nil) }.joined())</article>
                 """
             }
             sections.append("<section id=\"posts\"><h2>Posts</h2>\(cards.joined())</section>")
@@ -101,6 +110,34 @@ public struct Preview {
             """
     }
 
+    /// A picture as the page shows it: inline when its bytes are known, else a link that says
+    /// what it shows; a picture without a description is marked so.
+    func picture(_ url: String, alt: String?) -> String {
+        let described = !(alt ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        let mark = described ? "" : "<span class=\"nodesc\">no description</span>"
+        if let data = inlinePictures[url] {
+            return "<div class=\"pic\"><img src=\"\(data)\" alt=\"\(e(alt ?? ""))\">\(mark)</div>"
+        }
+        let name = (URL(string: url)?.lastPathComponent).flatMap { $0.isEmpty ? nil : $0 } ?? url
+        return "<div class=\"pic\"><a href=\"\(e(url))\">picture: \(e(described ? (alt ?? "") : name))</a>\(mark)</div>"
+    }
+
+    /// The events' pins (their own coordinates, or their place's) among the schools' places.
+    func eventMap(_ events: [(String, Event)]) -> PreviewMap? {
+        let gazetteer = Gazetteer(places)
+        let dots = places.compactMap { place -> PreviewMap.Point? in
+            guard let latitude = place.latitude, let longitude = place.longitude else { return nil }
+            return PreviewMap.Point(latitude: latitude, longitude: longitude, label: place.name, category: nil)
+        }
+        let pins = events.compactMap { id, event -> PreviewMap.Point? in
+            let pinned = gazetteer.pinned(event, school: schools[id]).event
+            guard let latitude = pinned.latitude, let longitude = pinned.longitude else { return nil }
+            let place = pinned.locationName.map { " at \($0)" } ?? ""
+            return PreviewMap.Point(latitude: latitude, longitude: longitude, label: event.title + place, category: event.category)
+        }
+        return pins.isEmpty ? nil : PreviewMap(places: dots, pins: pins)
+    }
+
     static func icon(_ type: SchoolInfoItem.DocumentType) -> String {
         switch type {
         case .pdf: return "PDF"
@@ -116,8 +153,10 @@ public struct Preview {
     static let css = """
         body{margin:0;background:#f3f4f6;font:16px/1.4 system-ui,sans-serif;color:#111}main{max-width:760px;margin:0 auto;padding:24px}
         h1{margin:0 0 4px}.meta{color:#555;margin:0 0 24px}section{background:#fff;border-radius:12px;padding:16px 20px;margin:0 0 20px;box-shadow:0 1px 3px #0002}
-        .slides{display:flex;gap:12px;overflow-x:auto}.slide{min-width:260px;background:#1e3a8a;color:#fff;border-radius:10px;padding:14px}
-        .slide .img,.post .img{background:#cbd5e1;color:#334155;border-radius:6px;padding:30px 8px;text-align:center;margin-bottom:8px}
+        .slides{display:flex;flex-wrap:wrap;gap:12px}.slide{flex:1 1 220px;background:#1e3a8a;color:#fff;border-radius:10px;padding:14px}
+        .pic{margin-bottom:8px}.pic img{display:block;max-width:100%;border-radius:6px}.slide .pic a{color:#fff}.nodesc{display:inline-block;background:#fde68a;color:#111;border-radius:4px;padding:0 5px;font-size:12px;margin-top:4px}
+        .map{margin:0 0 12px}.map svg{width:100%;height:auto;border-radius:8px}.ground{fill:#e5efe5}.place-dot{fill:#6b7280}.pin circle{fill:#6b7280;stroke:#fff;stroke-width:2}.pin text{fill:#fff;font-size:11px;font-weight:700}
+        .pin.academic circle{fill:#2563eb}.pin.athletics circle{fill:#15803d}.pin.arts circle{fill:#7e22ce}.pin.community circle{fill:#c2410c}.pin.board circle{fill:#0f766e}.pin.no-school circle{fill:#b91c1c}.pins{font-size:14px;color:#333;margin:6px 0 0;padding-left:22px;list-style:decimal}
         .slide footer{font-size:13px;opacity:.85}.badge{background:#f59e0b;color:#111;border-radius:4px;padding:0 5px}
         ul{list-style:none;padding:0;margin:0 0 8px}.event{padding:6px 0;border-bottom:1px solid #eee}.chip{display:inline-block;border-radius:8px;padding:0 7px;color:#fff;background:#6b7280;font-size:12px}
         .academic .chip{background:#2563eb}.athletics .chip{background:#15803d}.arts .chip{background:#7e22ce}.community .chip{background:#c2410c}

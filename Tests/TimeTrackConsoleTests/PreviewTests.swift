@@ -64,6 +64,26 @@ import Testing
         #expect(!html.contains("student · Saturday, September 19, 2026"))
     }
 
+    @Test func picturesAreShownAndEventsAreOnAMapWithNothingLoadedFromTheWeb() throws {
+        let fixture = try ConsoleFixture()
+        defer { fixture.remove() }
+        let places = try String(contentsOf: ConsoleFixture.root.appendingPathComponent("Imports/samples/hillcrest/places.commands"), encoding: .utf8)
+        #expect(try fixture.run(["--as", "ana"], stdin: places).status == 0)
+        #expect(try fixture.run(["preview", "--pending", "--out", fixture.dir.path("p"), "--no-open"]).status == 0)
+        let html = try String(contentsOfFile: fixture.dir.path("p/index.html"), encoding: .utf8)
+        // The sample's news pictures, read from its mirror folder, inline with their descriptions.
+        #expect(html.contains("<img src=\"data:image/jpeg;base64,") && html.contains("alt=\"Huskies cheer section at the homecoming game\""), "\(html.prefix(2000))")
+        #expect(!html.contains("image: "), "no grey box stands for a picture")
+        // Posts' photos on a CDN: links that say they have no description; nothing loads from the web.
+        #expect(html.contains(">picture: stadium.jpg</a><span class=\"nodesc\">no description</span>"), "\(html)")
+        #expect(html.range(of: #"src="https?:"#, options: .regularExpression) == nil)
+        // Events: an inline SVG map with a numbered pin each, and the pins' list under it.
+        #expect(html.contains("<svg viewBox=\"0 0 640 320\" role=\"img\" aria-label=\"Map of "), "\(html)")
+        #expect(html.contains("<title>Hillcrest Stadium</title>") && html.contains("<ol class=\"pins\">"))
+        // The announcement strip wraps: every card is reachable without scrolling sideways.
+        #expect(html.contains(".slides{display:flex;flex-wrap:wrap") && !html.contains("overflow-x"))
+    }
+
     @Test func privateItemsAreNeverPreviewed() throws {
         let fixture = try ConsoleFixture()
         defer { fixture.remove() }
@@ -118,7 +138,11 @@ import Testing
         }
         let fixture = try ConsoleFixture()
         defer { fixture.remove() }
+        // The school's places, so the events' map is on the page too.
+        let places = try String(contentsOf: ConsoleFixture.root.appendingPathComponent("Imports/samples/hillcrest/places.commands"), encoding: .utf8)
+        #expect(try fixture.run(["--as", "ana"], stdin: places).status == 0)
         #expect(try fixture.run(["preview", "--pending", "--out", fixture.dir.path("pending"), "--no-open"]).status == 0)
+        #expect(try String(contentsOfFile: fixture.dir.path("pending/index.html"), encoding: .utf8).contains("<figure class=\"map\">"))
         // Published: everything public approved (anyway: the sample's news holds the office's phone).
         for kind in ["announcements", "events", "school-info", "posts"] {
             let ids = try fixture.ids(kind)

@@ -16,6 +16,7 @@ extension Console {
         ) { args, session in
             let store = try session.store()
             var chosen: [(id: String, content: ItemContent, zone: TimeZone)] = []
+            var schools: [String: String] = [:]
             if !args.positional.isEmpty {
                 for id in args.positional {
                     let item = try store.item(id)
@@ -24,6 +25,7 @@ extension Console {
                         throw TimeTrackError(.usage, "\(id) is \(item.kind.rawValue == "absence" ? "an absence report" : "a ticket"): private, never shown in the app", fix: "preview announcements, events, school info and posts")
                     }
                     chosen.append((item.id, item.pendingContent ?? item.content, session.zone(of: item)))
+                    schools[item.id] = item.school
                 }
             } else {
                 for kind in ItemKind.allCases where kind.traits.exported {
@@ -33,11 +35,15 @@ extension Console {
                     for row in try session.listVisible(query, in: store) {
                         let item = try store.item(row.id)
                         chosen.append((item.id, args.flag("pending") ? (item.pendingContent ?? item.content) : item.content, session.zone(of: item)))
+                        schools[item.id] = item.school
                     }
                 }
             }
             var preview = Preview(items: chosen, zone: session.districtZone)
             preview.title = args.flag("pending") ? "Time Track preview: what review would publish" : "Time Track preview"
+            preview.places = try store.places()
+            preview.schools = schools
+            preview.inlinePictures = PreviewPictures.inline(chosen.map(\.content), session: session)
             let folder = args.option("out") ?? "timetrack-preview"
             let path = (folder as NSString).appendingPathComponent("index.html")
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
