@@ -81,8 +81,18 @@ public struct Exporter {
                 object["url"] = .string(served)
             }
             if case .post(let post) = item.content {
-                object["imageURLs"] = .array(post.imageURLs.compactMap { url in exportedImage(url, of: item.id).map(JSONValue.string) })
+                // Each photo exported with its description (null: nobody described it yet).
+                var urls: [JSONValue] = [], alts: [JSONValue] = []
+                for (index, url) in post.imageURLs.enumerated() {
+                    guard let exported = exportedImage(url, of: item.id) else { continue }
+                    urls.append(.string(exported))
+                    let alt = index < (post.imageAlts?.count ?? 0) ? (post.imageAlts?[index] ?? "") : ""
+                    alts.append(alt.isEmpty ? .null : .string(alt))
+                }
+                object["imageURLs"] = .array(urls)
+                object["imageAlts"] = .array(alts)
             }
+            if case .announcement(let announcement) = item.content, announcement.imageURL != nil, announcement.imageAlt == nil { object["imageAlt"] = .null }
             object["id"] = .string(item.id)
             object["school"] = item.school.map { .string($0) } ?? .null
             object["updatedAt"] = .string(iso.string(from: item.updatedAt))

@@ -92,7 +92,7 @@ public struct Preview {
             let cards = posts.map { id, p, zone in
                 """
                 <article class="post" data-id="\(e(id))"><header><strong>\(e(p.authorName))</strong> <small>\(e(p.authorRole.rawValue)) · \(e(day(p.createdAt, zone)))</small></header>\
-                <p>\(e(p.text))</p>\(p.imageURLs.map { picture($0, alt: nil) }.joined())</article>
+                <p>\(e(p.text))</p>\(p.imageURLs.enumerated().map { picture($1, alt: $0 < (p.imageAlts?.count ?? 0) ? p.imageAlts?[$0] : nil) }.joined())</article>
                 """
             }
             sections.append("<section id=\"posts\"><h2>Posts</h2>\(cards.joined())</section>")

@@ -26,6 +26,12 @@ import TimeTrackCore
         #expect(Self.criteria(Self.news(body: #"<p>Look:</p><img src="https://d.example/img/rule.png" alt="">"#)).isEmpty)
         #expect(Self.criteria(.post(Post(authorName: "Ana", authorRole: .teacher, text: "Our garden", imageURLs: ["https://d.example/p.jpg"], createdAt: Self.day))) == ["1.1.1"])
         #expect(Self.criteria(.post(Post(authorName: "Ana", authorRole: .teacher, text: "Our garden is growing", createdAt: Self.day))).isEmpty)
+        var described = Post(authorName: "Ana", authorRole: .teacher, text: "Book fair", imageURLs: ["https://d.example/a.jpg", "https://d.example/b.jpg"], createdAt: Self.day)
+        described.imageAlts = ["Students browsing the book fair tables", ""]
+        let one = AccessibilityCheck.findings(.post(described))
+        #expect(one.map(\.criterion) == ["1.1.1"] && one[0].problem.contains("photo 2 (") && one[0].field == "imageAlts", "\(one)")
+        described.imageAlts = ["Students browsing the book fair tables", "Parent volunteers at the till, smiling"]
+        #expect(Self.criteria(.post(described)).isEmpty)
     }
 
     @Test func linksSayWhereTheyGo() {

@@ -10,10 +10,17 @@ enum AltText {
     enum Picture: Equatable {
         case imageAlt(url: String, suggestion: String)
         case inBody(src: String, suggestion: String)
+        /// A post's photo (its `imageAlts` at `index`).
+        case postPhoto(index: Int, url: String, suggestion: String)
     }
 
     /// The first picture of the content whose text alternative is missing or says nothing.
     static func firstToDescribe(_ content: ItemContent) -> Picture? {
+        if case .post(let post) = content {
+            let alts = post.imageAlts ?? []
+            guard let index = post.imageURLs.indices.first(where: { $0 >= alts.count || alts[$0].trimmingCharacters(in: .whitespaces).isEmpty }) else { return nil }
+            return .postPhoto(index: index, url: post.imageURLs[index], suggestion: String(post.text.prefix(80)))
+        }
         guard case .announcement(let a) = content else { return nil }
         if let image = a.imageURL, !image.isEmpty, AccessibilityCheck.altProblem(a.imageAlt, image: image) != nil {
             return .imageAlt(url: image, suggestion: a.title)
@@ -33,7 +40,7 @@ enum AltText {
         let out = session.output
         let (url, start): (String, String) = {
             switch picture {
-            case .imageAlt(let url, let suggestion), .inBody(let url, let suggestion): return (url, suggestion)
+            case .imageAlt(let url, let suggestion), .inBody(let url, let suggestion), .postPhoto(_, let url, let suggestion): return (url, suggestion)
             }
         }()
         out.line("  the picture: \(SafeText.visible(url)) (`preview --pending` shows it)")
@@ -52,6 +59,12 @@ enum AltText {
         case .inBody(let src, _):
             guard case .announcement(let a) = item.pendingContent ?? item.content, let body = a.body else { return false }
             changes = ["body": .string(withAlt(body, src: src, alt: text))]
+        case .postPhoto(let index, _, _):
+            guard case .post(let post) = item.pendingContent ?? item.content else { return false }
+            var alts = post.imageAlts ?? []
+            while alts.count <= index { alts.append("") }
+            alts[index] = text
+            changes = ["imageAlts": .array(alts.map(JSONValue.string))]
         }
         _ = try Lifecycle(store).edit(item.id, changes: changes, by: session.operatorName, reason: "described a picture (WCAG 1.1.1)")
         out.line("  described; the description is locked against re-imports (`unlock \(item.id) \(changes.keys.first ?? "")` follows the source again)")

@@ -3,6 +3,8 @@ import Foundation
 /// The kind of value a model field holds, for turning `FIELD=VALUE` text into JSON.
 public enum FieldType: Sendable, Equatable {
     case text, date, number, bool, list
+    /// Texts that may hold commas (descriptions), separated by ` | `.
+    case texts
     /// Reminder offsets: `1d, 2h, 30m`, stored as minutes.
     case offsets
     case choice([String])
@@ -32,7 +34,7 @@ extension ItemContent {
         case .post:
             return [
                 "authorName": .text, "authorRole": .choice(Post.AuthorRole.allCases.map(\.rawValue)), "text": .text,
-                "imageURLs": .list, "createdAt": .date, "moderationNote": .text,
+                "imageURLs": .list, "imageAlts": .texts, "createdAt": .date, "moderationNote": .text,
             ]
         case .absence:
             return [
@@ -105,6 +107,8 @@ extension ItemContent {
                 }
             case .list:
                 result[field] = .array(text.split(separator: ",").map { .string($0.trimmingCharacters(in: .whitespaces)) })
+            case .texts:
+                result[field] = .array(text.components(separatedBy: "|").map { .string($0.trimmingCharacters(in: .whitespaces)) })
             case .offsets:
                 var minutes: [JSONValue] = []
                 for piece in text.split(separator: ",") {

@@ -12,6 +12,9 @@ public struct Post: Codable, Equatable, Sendable {
     public var createdAt: Date
     /// Why staff approved or refused it.
     public var moderationNote: String?
+    /// What each photo shows, in the order of `imageURLs` (written by staff: `l` in review, or
+    /// `edit ID imageAlts="…|…"`); an empty one is not described yet. Nil: none described.
+    public var imageAlts: [String]?
 
     public init(authorName: String, authorRole: AuthorRole, text: String, imageURLs: [String] = [], createdAt: Date, moderationNote: String? = nil) {
         self.authorName = authorName
@@ -30,6 +33,10 @@ public struct Post: Codable, Equatable, Sendable {
             problems.append(.init(field: "text", message: "is required when the post has no image"))
         }
         Check.optionalText(text, "text", max: 10_000, into: &problems)
+        if let imageAlts {
+            if imageAlts.count > imageURLs.count { problems.append(.init(field: "imageAlts", message: "has \(imageAlts.count) descriptions for \(imageURLs.count) photo(s)")) }
+            for (index, alt) in imageAlts.enumerated() { Check.optionalText(alt, "imageAlts[\(index)]", max: 1_000, into: &problems) }
+        }
         for (index, url) in imageURLs.enumerated() {
             // A photo submitted to a local inbox is a file until it is exported (as a copy
             // without its location, linked relatively): file URLs with an absolute path are fine.

@@ -53,12 +53,14 @@ public enum AccessibilityCheck {
             out += (info.documentProblems ?? []).sorted().map { document($0, which: info.accessibleCopy != nil ? "the accessible copy" : "the PDF", field: "url") }
             if let other = otherDocument(info) { out.append(other) }
         case .post(let post):
-            if !post.imageURLs.isEmpty {
+            let undescribed = post.imageURLs.indices.filter { index in (post.imageAlts?[safe: index] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+            if !undescribed.isEmpty {
+                let which = undescribed.map { "\($0 + 1) (\(short(post.imageURLs[$0])))" }.joined(separator: ", ")
                 out.append(
                     AccessibilityFinding(
-                        criterion: "1.1.1", name: "Non-text Content", field: "imageURLs",
-                        problem: "\(post.imageURLs.count) photo(s) with no description (a post has no alt text of its own)",
-                        fix: "describe what the photos show in the post's text, or ask the author to"))
+                        criterion: "1.1.1", name: "Non-text Content", field: "imageAlts",
+                        problem: "photo\(undescribed.count == 1 ? "" : "s") \(which) of \(post.imageURLs.count) with no description",
+                        fix: "describe what each photo shows: [l] in review, or `edit ID imageAlts=\"first photo | second photo\"`"))
             }
             out += text("text", post.text)
         case .absence, .ticket, .deadline:
@@ -249,4 +251,9 @@ public enum AccessibilityCheck {
         let text = URL(string: url)?.lastPathComponent.isEmpty == false ? (URL(string: url)?.host ?? "") + "/…/" + (URL(string: url)?.lastPathComponent ?? "") : url
         return String(text.prefix(60))
     }
+}
+
+extension Array {
+    /// The element at `index`, or nil past the end.
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }
