@@ -102,7 +102,8 @@ import Testing
         try dir.write("imports/_settings.json", #"{"requestDelay": 0, "retryDelay": 0.05, "retries": 1}"#)
         try dir.write(
             "imports/news.json",
-            #"{"id": "news", "importer": "html", "kind": "announcement", "url": "\#(server.base)/news/", "allowPrivateNetwork": ["127.0.0.1"], "timeZone": "America/Chicago", "options": {"item": "article.news", "fields": {"title": "h2 a", "link": "h2 a@href", "image": "img.photo@src", "imageAlt": "img.photo@alt"}}}"#)
+            #"{"id": "news", "importer": "html", "kind": "announcement", "url": "\#(server.base)/news/", "allowPrivateNetwork": ["127.0.0.1"], "timeZone": "America/Chicago", "options": {"item": "article.news", "fields": {"title": "h2 a", "link": "h2 a@href", "image": "img.photo@src", "imageAlt": "img.photo@alt"}}}"#
+        )
         let imported = try Binaries.run("timetrack-admin", ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--as", "ana", "import", "news", "--no-review"])
         #expect(imported.status == 0, "\(imported.stdout)\(imported.stderr)")
         let pty = try PseudoTerminal(
