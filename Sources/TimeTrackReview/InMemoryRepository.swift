@@ -157,6 +157,6 @@ public final class InMemoryRepository: ItemRepository {
         tables.audit.append(
             AuditEntry(
                 id: Int64(tables.audit.count + 1), at: entry.at, operatorName: entry.operatorName, action: entry.action, itemID: entry.itemID,
-                reason: entry.reason, detail: entry.detail, batch: entry.batch))
+                reason: entry.reason, detail: entry.detail, batch: entry.batch, undo: entry.undo))
     }
 }

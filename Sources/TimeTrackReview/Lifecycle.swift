@@ -26,8 +26,12 @@ public struct Lifecycle {
         TimeTrackError(.illegalTransition, "cannot \(action) \(row.id): \(why)", fix: fix, context: ["item": row.id])
     }
 
-    func audit(_ who: String, _ action: String, _ row: ItemRow, reason: String? = nil, detail: String? = nil, batch: String? = nil) throws {
-        try repository.appendAudit(auditEntry(who, action, row, reason: reason, detail: detail, batch: batch))
+    /// Appends the audit entry of a decision on `row`; `undo`: the item's state before it
+    /// (`undoState`), which `undo` puts back.
+    func audit(_ who: String, _ action: String, _ row: ItemRow, reason: String? = nil, detail: String? = nil, batch: String? = nil, undo: String? = nil) throws {
+        var entry = auditEntry(who, action, row, reason: reason, detail: detail, batch: batch)
+        entry.undo = undo
+        try repository.appendAudit(entry)
     }
 
     /// The audit entry of a decision on `row`.
@@ -80,7 +84,7 @@ public struct Lifecycle {
     }
 
     /// Publishes the pending revision of a row.
-    func publish(_ row: ItemRow, by who: String, batch: String?, reason: String? = nil) throws {
+    func publish(_ row: ItemRow, by who: String, batch: String?, reason: String? = nil, undo: String? = nil) throws {
         var row = row
         guard let pending = row.pendingRevision else { throw illegal(row, "approve", "it is already published and has no pending change") }
         let content = try repository.content(of: row, revision: pending)
@@ -96,7 +100,7 @@ public struct Lifecycle {
         row.rejectReason = nil
         row.updatedAt = now
         try repository.updateRow(row)
-        try audit(who, "approve", row, reason: reason, detail: "revision \(pending)", batch: batch)
+        try audit(who, "approve", row, reason: reason, detail: "revision \(pending)", batch: batch, undo: undo)
     }
 
     func requireReviewable(_ row: ItemRow, _ action: String) throws {
@@ -156,6 +160,7 @@ public struct Lifecycle {
     public func approve(_ id: String, by who: String, batch: String? = nil, anyway: Bool = false, allowed: PrivacyAllowList = PrivacyAllowList()) throws -> Item {
         let row = try repository.transaction { () throws -> ItemRow in
             var row = try repository.requireRow(id)
+            let before = try undoState(row)
             if row.kind != .ticket { try requireReviewable(row, "approve") }
             switch row.kind {
             case .ticket:
@@ -179,7 +184,7 @@ public struct Lifecycle {
                     flagged = "approved despite privacy flags: " + list
                 }
             }
-            try publish(row, by: who, batch: batch, reason: flagged)
+            try publish(row, by: who, batch: batch, reason: flagged, undo: before)
             return row
         }
         return try repository.item(row.id)
@@ -191,6 +196,7 @@ public struct Lifecycle {
         let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
         let row = try repository.transaction { () throws -> ItemRow in
             var row = try repository.requireRow(id)
+            let before = try undoState(row)
             guard !reason.isEmpty else {
                 throw TimeTrackError(.usage, "a rejection needs a reason", fix: "reject \(row.id) --reason \"why\"", context: ["item": row.id])
             }
@@ -218,7 +224,7 @@ public struct Lifecycle {
             }
             row.updatedAt = now
             try repository.updateRow(row)
-            try audit(who, "reject", row, reason: reason, detail: "revision \(pending)")
+            try audit(who, "reject", row, reason: reason, detail: "revision \(pending)", undo: before)
             return row
         }
         return try repository.item(row.id)
@@ -233,6 +239,7 @@ public struct Lifecycle {
         }
         let row = try repository.transaction { () throws -> ItemRow in
             let row = try repository.requireRow(id)
+            let before = try undoState(row)
             for field in changes.keys.sorted() { if let decided = Self.decidedBy(field, kind: row.kind, id: row.id) { throw decided } }
             try requireReviewable(row, "edit")
             guard let baseNumber = row.baseRevision else { throw illegal(row, "edit", "it has no content") }
@@ -256,7 +263,7 @@ public struct Lifecycle {
                 let upstream = existing[change.field].map { $0.upstream } ?? (row.sourceID != nil ? change.old : nil)
                 try repository.putLock(FieldLock(field: change.field, lockedBy: who, lockedAt: now, upstream: upstream), upstreamAt: nil, on: written)
             }
-            try audit(who, "edit", written, reason: reason, detail: changed.map(\.field).joined(separator: ","))
+            try audit(who, "edit", written, reason: reason, detail: changed.map(\.field).joined(separator: ","), undo: before)
             return written
         }
         return try repository.item(row.id)
@@ -290,6 +297,7 @@ public struct Lifecycle {
 
     func amendRow(_ id: String, action: String, by who: String, note: String?, batch: String? = nil, _ change: (ItemContent) throws -> ItemContent) throws -> ItemRow {
         let row = try repository.requireRow(id)
+        let before = try undoState(row)
         guard row.status == .pending || row.status == .published else {
             throw illegal(row, action, "it is \(row.status.rawValue)", fix: "`restore \(row.id)` first")
         }
@@ -298,7 +306,7 @@ public struct Lifecycle {
         let changed = try change(base).validated(context: ["item": row.id])
         guard changed.kind == row.kind else { throw illegal(row, action, "the change would turn it into another kind") }
         let written = try writeOperatorRevision(of: row, changed, by: who, note: note)
-        try audit(who, action, written, reason: note, batch: batch)
+        try audit(who, action, written, reason: note, batch: batch, undo: before)
         return written
     }
 
@@ -329,8 +337,10 @@ public struct Lifecycle {
     /// Closes or reopens a ticket: the amended ticket is published in the same transaction.
     func setTicket(_ id: String, closed: Bool, by who: String, note: String?) throws -> Item {
         let action = closed ? "close" : "reopen"
+        // The close and the publishing it brings are one decision for `undo`.
+        let batch = Self.newBatch()
         let row = try repository.transaction { () throws -> ItemRow in
-            let row = try amendRow(id, action: action, by: who, note: note) { content in
+            let row = try amendRow(id, action: action, by: who, note: note, batch: batch) { content in
                 guard case .ticket(var ticket) = content else {
                     throw TimeTrackError(
                         .usage, "\(id) is not a ticket; \(action) is for tickets",
@@ -344,7 +354,7 @@ public struct Lifecycle {
                 ticket.closed = closed
                 return .ticket(ticket)
             }
-            if row.pendingRevision != nil { try publish(row, by: who, batch: nil) }
+            if row.pendingRevision != nil { try publish(row, by: who, batch: batch) }
             return row
         }
         return try repository.item(row.id)
@@ -354,12 +364,13 @@ public struct Lifecycle {
     public func keep(_ id: String, by who: String) throws -> Item {
         let row = try repository.transaction { () throws -> ItemRow in
             var row = try repository.requireRow(id)
+            let before = try undoState(row)
             guard row.missingRuns > 0 else { throw illegal(row, "keep", "it is not missing from its source") }
             let runs = row.missingRuns
             row.missingRuns = 0
             row.updatedAt = now
             try repository.updateRow(row)
-            try audit(who, "keep", row, detail: "missing for \(runs) runs")
+            try audit(who, "keep", row, detail: "missing for \(runs) runs", undo: before)
             return row
         }
         return try repository.item(row.id)
@@ -371,6 +382,7 @@ public struct Lifecycle {
         guard !fields.isEmpty else { throw TimeTrackError(.usage, "name the fields to unlock", fix: "unlock \(id) FIELD...", context: ["item": id]) }
         let row = try repository.transaction { () throws -> ItemRow in
             var row = try repository.requireRow(id)
+            let before = try undoState(row)
             let locks = try repository.locks(of: row)
             var upstream: [String: JSONValue] = [:]
             for field in fields {
@@ -390,7 +402,7 @@ public struct Lifecycle {
                 let unlocked = try ItemContent.decode(kind: row.kind, fields: values).validated(context: ["item": row.id])
                 row = try writeOperatorRevision(of: row, unlocked, by: who, note: "unlocked " + fields.joined(separator: ", ") + ": the source's value is back")
             }
-            try audit(who, "unlock", row, detail: fields.joined(separator: ","))
+            try audit(who, "unlock", row, detail: fields.joined(separator: ","), undo: before)
             return row
         }
         return try repository.item(row.id)
@@ -400,13 +412,14 @@ public struct Lifecycle {
     public func archive(_ id: String, by who: String, reason: String?) throws -> Item {
         let row = try repository.transaction { () throws -> ItemRow in
             var row = try repository.requireRow(id)
+            let before = try undoState(row)
             guard row.status != .archived else { throw illegal(row, "archive", "it is already archived") }
             let was = row.status
             row.archivedFrom = was
             row.status = .archived
             row.updatedAt = now
             try repository.updateRow(row)
-            try audit(who, "archive", row, reason: reason, detail: "was \(was.rawValue)")
+            try audit(who, "archive", row, reason: reason, detail: "was \(was.rawValue)", undo: before)
             return row
         }
         return try repository.item(row.id)
@@ -416,6 +429,7 @@ public struct Lifecycle {
     public func restore(_ id: String, by who: String, batch: String? = nil) throws -> Item {
         let row = try repository.transaction { () throws -> ItemRow in
             var row = try repository.requireRow(id)
+            let before = try undoState(row)
             switch row.status {
             case .archived:
                 let back = row.archivedFrom ?? (row.liveRevision != nil ? .published : .pending)
@@ -424,7 +438,7 @@ public struct Lifecycle {
                 row.missingRuns = 0
                 row.updatedAt = now
                 try repository.updateRow(row)
-                try audit(who, "restore", row, detail: "to \(back.rawValue)", batch: batch)
+                try audit(who, "restore", row, detail: "to \(back.rawValue)", batch: batch, undo: batch == nil ? before : nil)
             case .rejected:
                 // Back into review: the rejected revision becomes pending again.
                 let number = try repository.revisions(of: row).filter { $0.state == .rejected }.map(\.number).max()
@@ -434,7 +448,7 @@ public struct Lifecycle {
                 row.rejectReason = nil
                 row.updatedAt = now
                 try repository.updateRow(row)
-                try audit(who, "restore", row, detail: "to pending", batch: batch)
+                try audit(who, "restore", row, detail: "to pending", batch: batch, undo: batch == nil ? before : nil)
                 if row.kind == .absence { row = try settleOutcome(row, nil, by: who, note: "back in review: not decided", batch: batch) }
             case .pending, .published:
                 throw illegal(row, "restore", "it is \(row.status.rawValue), not archived or rejected")
@@ -452,6 +466,7 @@ public struct Lifecycle {
     public func revert(_ id: String, to target: Int? = nil, by who: String, batch: String? = nil) throws -> Item {
         let row = try repository.transaction { () throws -> ItemRow in
             var row = try repository.requireRow(id)
+            let before = batch == nil ? try undoState(row) : nil
             guard row.status == .published, let live = row.liveRevision else {
                 throw illegal(
                     row, "revert", "it is \(row.status.rawValue); only a published item has a version to go back from",
@@ -481,7 +496,7 @@ public struct Lifecycle {
                 row.approvedAt = now
                 row.updatedAt = now
                 try repository.updateRow(row)
-                try audit(who, "revert", row, detail: "revision \(goal.number) live again as revision \(number)", batch: batch)
+                try audit(who, "revert", row, detail: "revision \(goal.number) live again as revision \(number)", batch: batch, undo: before)
             } else {
                 // Never published before: out of the app, back to review.
                 if let pending = row.pendingRevision {
@@ -497,7 +512,7 @@ public struct Lifecycle {
                 row.approvedAt = nil
                 row.updatedAt = now
                 try repository.updateRow(row)
-                try audit(who, "revert", row, detail: "unpublished revision \(live); back in review", batch: batch)
+                try audit(who, "revert", row, detail: "unpublished revision \(live); back in review", batch: batch, undo: before)
                 if row.kind == .absence { row = try settleOutcome(row, nil, by: who, note: "back in review: not decided", batch: batch) }
             }
             return row

@@ -90,6 +90,8 @@ import TimeTrackReview
         var trace: [String] = []
         var id: String?
         var counts = (imports: 0, changed: 0)
+        // The moderation note before each of ana's decisions: `undo` takes her last one back.
+        var notesBefore: [String?] = []
         for _ in 0..<length {
             // Imports a third of the time: the rule is about imports meeting decisions.
             let step = random.chance(33) ? .importIt : steps[random.int(0...steps.count - 1)]
@@ -120,23 +122,32 @@ import TimeTrackReview
                 if (try? life.reply(itemID, text: "reply \(decided.replies.count)", by: "sam")) != nil { decided.replies.append("reply \(decided.replies.count)") }
             case .close: if (try? life.close(itemID, by: "sam")) != nil { decided.closed = true }
             case .reopen: if (try? life.reopen(itemID, by: "sam", reason: "wrote back")) != nil { decided.closed = false }
-            case .approve: _ = try? life.approve(itemID, by: "ana", anyway: true)
-            case .reject: _ = try? life.reject(itemID, reason: "no", by: "ana")
-            case .restore: _ = try? life.restore(itemID, by: "ana")
-            case .archive: _ = try? life.archive(itemID, by: "ana", reason: nil)
-            case .editSource: _ = try? life.edit(itemID, changes: [sourceField(kind): .string("edited \(variant)")], by: "ana", reason: nil)
+            case .approve: if (try? life.approve(itemID, by: "ana", anyway: true)) != nil { notesBefore.append(decided.moderationNote) }
+            case .reject: if (try? life.reject(itemID, reason: "no", by: "ana")) != nil { notesBefore.append(decided.moderationNote) }
+            case .restore: if (try? life.restore(itemID, by: "ana")) != nil { notesBefore.append(decided.moderationNote) }
+            case .archive: if (try? life.archive(itemID, by: "ana", reason: nil)) != nil { notesBefore.append(decided.moderationNote) }
+            case .editSource:
+                if (try? life.edit(itemID, changes: [sourceField(kind): .string("edited \(variant)")], by: "ana", reason: nil)) != nil { notesBefore.append(decided.moderationNote) }
             case .editNote:
                 let note = "note \(variant)"
-                if kind == .post, (try? life.edit(itemID, changes: ["moderationNote": .string(note)], by: "ana", reason: nil)) != nil { decided.moderationNote = note }
+                if kind == .post, (try? life.edit(itemID, changes: ["moderationNote": .string(note)], by: "ana", reason: nil)) != nil {
+                    notesBefore.append(decided.moderationNote)
+                    decided.moderationNote = note
+                }
             case .editOutcome:
                 if kind == .absence {
                     #expect(throws: TimeTrackError.self, "edit outcome= was taken after \(trace)") {
                         try life.edit(itemID, changes: ["outcome": .string(variant == 0 ? "excused" : "unexcused")], by: "ana", reason: nil)
                     }
                 }
-            case .unlock: _ = try? life.unlock(itemID, fields: [sourceField(kind)], by: "ana")
-            case .undo: _ = try? life.undo(by: "ana")
-            case .revert: if kind == .absence { _ = try? life.revert(itemID, by: "ana") }
+            case .unlock: if (try? life.unlock(itemID, fields: [sourceField(kind)], by: "ana")) != nil { notesBefore.append(decided.moderationNote) }
+            case .undo:
+                // Her last decision is taken back (her note with it), or left when changed since.
+                let undone = (try? life.undo(by: "ana")) ?? []
+                if let before = notesBefore.popLast(), undone.contains(where: { if case .undone = $0.outcome { return true } else { return false } }) {
+                    decided.moderationNote = before
+                }
+            case .revert: if kind == .absence, (try? life.revert(itemID, by: "ana")) != nil { notesBefore.append(decided.moderationNote) }
             }
             check(try repository.item(itemID), decided, trace)
         }

@@ -293,7 +293,7 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
             #expect(try repo.item(ids[0]).status == .pending && repo.item(ids[2]).status == .archived)
             // The audit log shows the bulk approval and its undo.
             let log = try repo.audit(itemID: ids[0], limit: 10)
-            #expect(log.map(\.action) == ["revert", "approve", "submit"])
+            #expect(log.map(\.action) == ["undo-item", "approve", "submit"])
             #expect(log[1].batch == batch && log[0].batch == "undo:" + batch)
             // The next undo goes one decision further back: the single approval.
             #expect(try life.undo(by: "ana").map(\.itemID) == [single])

@@ -155,42 +155,4 @@ extension Console {
             }
         }
     }
-
-    static var undoCommand: CommandSpec {
-        CommandSpec(
-            "undo", usage: "",
-            summary: "take back your last decision, or your last bulk approval whole (approvals reverted, rejections and archivings restored)"
-        ) { _, session in
-            let store = try session.store()
-            let undone = try Lifecycle(store).undo(by: session.operatorName)
-            let out = session.output
-            if out.json {
-                out.printJSON(
-                    JSONValue.array(
-                        undone.map { entry in
-                            var object: [String: JSONValue] = ["id": .string(entry.itemID), "undid": .string(entry.action)]
-                            switch entry.outcome {
-                            case .undone(let status): object["status"] = .string(status.rawValue)
-                            case .decidedSince(let what): object["skipped"] = .string("decided again since: " + what)
-                            }
-                            return .object(object)
-                        }))
-                return 0
-            }
-            guard !undone.isEmpty else {
-                out.line("nothing to undo: \(session.operatorName) has no approval, rejection or archiving left to take back")
-                return 0
-            }
-            for entry in undone {
-                switch entry.outcome {
-                case .undone(let status): out.line("\(entry.itemID): \(entry.action) undone; now \(status.rawValue)")
-                case .decidedSince(let what):
-                    out.line("\(entry.itemID): left alone, decided again since (\(SafeText.visible(what))); `revert \(entry.itemID) --to N` if needed")
-                }
-            }
-            let count = undone.filter { if case .undone = $0.outcome { return true } else { return false } }.count
-            out.line("undid \(count) of \(undone.count) decision(s); the audit log keeps both")
-            return count == undone.count ? 0 : 3
-        }
-    }
 }

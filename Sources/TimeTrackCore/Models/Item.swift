@@ -138,9 +138,14 @@ public struct AuditEntry: Codable, Sendable, Equatable {
     public var detail: String?
     /// Decisions taken together (a bulk approval, an `undo`) share a batch name.
     public var batch: String?
+    /// What `undo` needs to take the decision back: the item as it was before (JSON written by
+    /// the lifecycle service; not part of the audit chain's hash, and checked against the item
+    /// before it is used). Nil for entries written before it was kept.
+    public var undo: String?
 
-    public init(id: Int64, at: Date, operatorName: String, action: String, itemID: String?, reason: String?, detail: String?, batch: String? = nil) {
+    public init(id: Int64, at: Date, operatorName: String, action: String, itemID: String?, reason: String?, detail: String?, batch: String? = nil, undo: String? = nil) {
         self.batch = batch
+        self.undo = undo
         self.id = id
         self.at = at
         self.operatorName = operatorName

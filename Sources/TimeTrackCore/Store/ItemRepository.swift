@@ -108,8 +108,13 @@ public struct NewAuditEntry: Sendable {
     public var detail: String?
     /// Decisions taken together (a bulk approval, an `undo`) share a batch, so `undo` finds them all.
     public var batch: String?
+    /// The item as it was before the decision, for `undo` (`AuditEntry.undo`).
+    public var undo: String?
 
-    public init(at: Date, operatorName: String, action: String, itemSeq: Int64?, itemID: String?, reason: String?, detail: String?, batch: String? = nil) {
+    public init(
+        at: Date, operatorName: String, action: String, itemSeq: Int64?, itemID: String?, reason: String?, detail: String?, batch: String? = nil, undo: String? = nil
+    ) {
+        self.undo = undo
         self.at = at
         self.operatorName = operatorName
         self.action = action

@@ -183,6 +183,7 @@ enum PostgresSchema {
             WHERE substr(m.url, 1, 5) = 'item:';
         DELETE FROM page_memo WHERE substr(url, 1, 5) = 'item:'
         """,
+        14: "ALTER TABLE audit ADD COLUMN undo text",
     ]
 
     /// The version this build writes on PostgreSQL: the same as on SQLite.

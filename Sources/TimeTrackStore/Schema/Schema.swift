@@ -339,6 +339,9 @@ enum Schema {
             WHERE substr(m.url, 1, 5) = 'item:';
         DELETE FROM page_memo WHERE substr(url, 1, 5) = 'item:';
         """,
+        // 14: what `undo` needs to take a decision back (the item before it), beside its entry;
+        //     outside the chain's hash.
+        "ALTER TABLE audit ADD COLUMN undo TEXT",
     ]
 
     /// Runs migration `number` (1-based) and the work done in Swift right after it, in the

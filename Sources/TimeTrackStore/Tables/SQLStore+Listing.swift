@@ -103,7 +103,7 @@ extension SQLStore {
     }
 
     public func audit(itemID: String?, limit: Int) throws -> [AuditEntry] {
-        let columns = "id, at, operator, action, item_id, reason, detail, batch"
+        let columns = "id, at, operator, action, item_id, reason, detail, batch, undo"
         if let itemID {
             let row = try requireRow(itemID)
             return try sql.select("SELECT \(columns) FROM audit WHERE item_seq = ? ORDER BY id DESC LIMIT ?", [.integer(row.seq), .integer(Int64(limit))], Self.auditEntry)
@@ -113,13 +113,13 @@ extension SQLStore {
 
     public func audit(operatorName: String, limit: Int) throws -> [AuditEntry] {
         try sql.select(
-            "SELECT id, at, operator, action, item_id, reason, detail, batch FROM audit WHERE operator = ? ORDER BY id DESC LIMIT ?",
+            "SELECT id, at, operator, action, item_id, reason, detail, batch, undo FROM audit WHERE operator = ? ORDER BY id DESC LIMIT ?",
             [.text(operatorName), .integer(Int64(limit))], Self.auditEntry)
     }
 
     static func auditEntry(_ s: any SQLRow) -> AuditEntry {
         AuditEntry(
             id: s.int64(0), at: s.date(1) ?? Date(timeIntervalSince1970: 0), operatorName: s.text(2), action: s.text(3),
-            itemID: s.optionalText(4), reason: s.optionalText(5), detail: s.optionalText(6), batch: s.optionalText(7))
+            itemID: s.optionalText(4), reason: s.optionalText(5), detail: s.optionalText(6), batch: s.optionalText(7), undo: s.optionalText(8))
     }
 }

@@ -251,7 +251,7 @@ extension SQLStore {
     }
 
     private static var auditAppend: String {
-        "INSERT INTO audit (id, at, operator, action, item_seq, item_id, reason, detail, batch, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        "INSERT INTO audit (id, at, operator, action, item_seq, item_id, reason, detail, batch, prev_hash, hash, undo) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     }
 
     /// The values that append `entry` to the audit chain (`auditAppend`), and the chain's head
@@ -271,7 +271,7 @@ extension SQLStore {
         return (
             [
                 .integer(fields.id), .text(fields.at), .text(entry.operatorName), .text(entry.action), entry.itemSeq.map { .integer($0) } ?? .null, .text(entry.itemID),
-                .text(entry.reason), .text(entry.detail), .text(entry.batch), .text(previous), .text(hash),
+                .text(entry.reason), .text(entry.detail), .text(entry.batch), .text(previous), .text(hash), .text(entry.undo),
             ],
             (fields.id, hash)
         )
