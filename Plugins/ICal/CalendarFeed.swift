@@ -40,7 +40,7 @@ package struct CalendarFeed {
         }
         let parsed = ICSParser.parse(text)
         for problem in parsed.problems {
-            problems.append(ImportProblem(problem.message.contains("not terminated") ? .error : .warning, problem.message, location: "line \(problem.line)"))
+            problems.append(problem.imported)
         }
         let calendars = parsed.root.filter { $0.name == "VCALENDAR" }
         name = calendars.lazy.compactMap { $0.first("X-WR-CALNAME") }.first.map { TextNormalizer.collapse(ICSParser.unescape($0.value)) }

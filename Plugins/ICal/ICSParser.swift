@@ -1,4 +1,5 @@
 import Foundation
+import TimeTrackKit
 
 /// One property of an iCalendar component: `NAME;PARAM=VALUE:value`.
 struct ICSProperty {
@@ -31,14 +32,25 @@ final class ICSComponent {
 enum ICSParser {
     struct Result {
         var root: [ICSComponent]
-        var problems: [(line: Int, message: String)]
+        var problems: [Problem]
+    }
+
+    /// What the parser met, on which line, and how bad it is: an unterminated component loses
+    /// what it holds (an error); a stray line is skipped (a warning).
+    struct Problem {
+        var line: Int
+        var message: String
+        var severity: ImportProblem.Severity
+
+        /// The problem as an import reports it.
+        var imported: ImportProblem { ImportProblem(severity, message, location: "line \(line)") }
     }
 
     /// How deep components may nest.
     static let maxDepth = 8
 
     static func parse(_ text: String) -> Result {
-        var problems: [(Int, String)] = []
+        var problems: [Problem] = []
         // Unfold: a line starting with a space or tab continues the previous one.
         var lines: [(Int, String)] = []
         var number = 0
@@ -59,7 +71,7 @@ enum ICSParser {
         var skippedDepth = 0
         for (number, line) in lines {
             guard let property = parseLine(line, number: number) else {
-                problems.append((number, "not an iCalendar content line: \(line.prefix(60))"))
+                problems.append(Problem(line: number, message: "not an iCalendar content line: \(line.prefix(60))", severity: .warning))
                 continue
             }
             if skippedDepth > 0 {
@@ -69,7 +81,8 @@ enum ICSParser {
             switch property.name {
             case "BEGIN":
                 if stack.count >= maxDepth {
-                    problems.append((number, "\(property.value.prefix(40)) nested more than \(maxDepth) components deep: skipped with everything inside it"))
+                    problems.append(
+                        Problem(line: number, message: "\(property.value.prefix(40)) nested more than \(maxDepth) components deep: skipped with everything inside it", severity: .warning))
                     skippedDepth = 1
                     continue
                 }
@@ -79,11 +92,11 @@ enum ICSParser {
             case "END":
                 let name = property.value.uppercased()
                 guard let index = stack.lastIndex(where: { $0.name == name }) else {
-                    problems.append((number, "END:\(name) without a BEGIN"))
+                    problems.append(Problem(line: number, message: "END:\(name) without a BEGIN", severity: .warning))
                     continue
                 }
                 for unclosed in stack[(index + 1)...] {
-                    problems.append((unclosed.line, "\(unclosed.name) that starts here is not terminated (no END:\(unclosed.name))"))
+                    problems.append(Problem(line: unclosed.line, message: "\(unclosed.name) that starts here is not terminated (no END:\(unclosed.name))", severity: .error))
                 }
                 stack[index].terminated = true
                 stack.removeSubrange(index...)
@@ -92,7 +105,7 @@ enum ICSParser {
             }
         }
         for unclosed in stack {
-            problems.append((unclosed.line, "\(unclosed.name) that starts here is not terminated (no END:\(unclosed.name))"))
+            problems.append(Problem(line: unclosed.line, message: "\(unclosed.name) that starts here is not terminated (no END:\(unclosed.name))", severity: .error))
         }
         return Result(root: roots, problems: problems)
     }

@@ -53,7 +53,7 @@ public struct ICalImporter: Importer {
         }
         let parsed = ICSParser.parse(text)
         for problem in parsed.problems {
-            result.problems.append(ImportProblem(problem.message.contains("not terminated") ? .error : .warning, problem.message, location: "line \(problem.line)"))
+            result.problems.append(problem.imported)
         }
         let calendars = parsed.root.filter { $0.name == "VCALENDAR" }
         var zones = ZoneResolver(fallback: source.timeZone, calendars: calendars)

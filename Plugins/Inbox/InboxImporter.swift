@@ -82,7 +82,7 @@ public struct InboxImporter: Importer {
                 }
                 let content = try decoded.validated()
                 var item = ExtractedItem(key: key, content: content, pageURL: source.publicURL.absoluteString, pageHash: page.hash, fetchedAt: page.fetchedAt, location: location)
-                item.guesses = notes
+                item.guesses = notes.map { Guess($0) }
                 result.items.append(item)
             } catch let error as TimeTrackError {
                 result.problems.append(ImportProblem(.error, "skipped '\(key)': \(error.message)", location: location))

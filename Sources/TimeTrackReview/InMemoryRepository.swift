@@ -156,7 +156,7 @@ public final class InMemoryRepository: ItemRepository {
     public func appendAudit(_ entry: NewAuditEntry) throws {
         tables.audit.append(
             AuditEntry(
-                id: Int64(tables.audit.count + 1), at: entry.at, operatorName: entry.operatorName, action: entry.action, itemID: entry.itemID,
+                id: Int64(tables.audit.count + 1), at: entry.at, operatorName: entry.operatorName, action: entry.action.rawValue, itemID: entry.itemID,
                 reason: entry.reason, detail: entry.detail, batch: entry.batch, undo: entry.undo))
     }
 }

@@ -53,7 +53,7 @@ extension Lifecycle {
         func recordNew() throws -> ImportOutcome {
             let row = try insert(
                 upstream, school: record.school, key: record.key, provenance: record.provenance, by: "import:\(sourceID)", runID: runID, note: nil,
-                canonical: canonical, decision: { auditEntry(who, "import-new", $0, detail: "source \(sourceID)") })
+                canonical: canonical, decision: { auditEntry(who, .importNew, $0, detail: "source \(sourceID)") })
             return .new(id: row.id)
         }
         // A new item in a batch needs no savepoint of its own: everything that can refuse it
@@ -89,7 +89,7 @@ extension Lifecycle {
                         var recorded = lock
                         recorded.upstream = upstreamValue
                         try repository.putLock(recorded, upstreamAt: now, on: row)
-                        try audit(who, "import-locked", row, reason: "the source changed a locked field; the edited value stays", detail: lock.field)
+                        try audit(who, .importLocked, row, reason: "the source changed a locked field; the edited value stays", detail: lock.field)
                     } else if !differs && lock.upstream != nil {
                         var settled = lock
                         settled.upstream = nil
@@ -114,7 +114,7 @@ extension Lifecycle {
             row.take(record.provenance)
             row.updatedAt = now
             try repository.updateRow(row)
-            try audit(who, "import-change", row, reason: note, detail: changes.map(\.field).joined(separator: ","))
+            try audit(who, .importChange, row, reason: note, detail: changes.map(\.field).joined(separator: ","))
             return .changed(id: row.id, changes: changes, conflicts: conflicts)
         }
     }

@@ -62,7 +62,7 @@ extension Lifecycle {
     }
 
     /// Decisions written before their state was kept, and how they are taken back.
-    static let undoableWithoutState: Set<String> = ["approve", "reject", "archive"]
+    static let undoableWithoutState: Set<AuditAction> = [.approve, .reject, .archive]
 
     /// A new batch name: decisions taken together share it.
     public static func newBatch() -> String {
@@ -113,7 +113,7 @@ extension Lifecycle {
             let taken = results.filter { if case .undone = $0.outcome { return true } else { return false } }.count
             try repository.appendAudit(
                 NewAuditEntry(
-                    at: now, operatorName: who, action: "undo", itemSeq: nil, itemID: nil, reason: nil,
+                    at: now, operatorName: who, action: .undo, itemSeq: nil, itemID: nil, reason: nil,
                     detail: "\((group.last ?? last).action) \(key): \(taken) of \(Self.ids(group).count) taken back", batch: batch))
         }
         return results
@@ -130,7 +130,7 @@ extension Lifecycle {
         // Taken back already, by anyone: those decisions, and the undos that took them back.
         let cancelled = undone.union(Self.undoneKeys(history))
         let later = history.filter { entry in
-            entry.id > newest && !Self.outcomeActions.contains(entry.action) && entry.action != "import-locked" && !cancelled.contains(Self.batchKey(entry))
+            entry.id > newest && !(entry.kind?.isOutcome ?? false) && entry.kind != .importLocked && !cancelled.contains(Self.batchKey(entry))
                 && !(entry.batch ?? "").hasPrefix("undo:")
                 && !own.contains { $0.batch != nil && $0.batch == entry.batch }
         }
@@ -143,14 +143,16 @@ extension Lifecycle {
         // A state that does not read (written by hand into the store, or too large to be ours)
         // is not used: the decision's opposite is.
         guard let text = entry.undo, text.utf8.count < 4_000_000, let state = try? JSONCoding.decoder().decode(UndoState.self, from: Data(text.utf8)) else {
-            switch entry.action {
-            case "approve": return try revert(id, by: who, batch: batch)
+            switch entry.kind {
+            case .approve?: return try revert(id, by: who, batch: batch)
             default: return try restore(id, by: who, batch: batch)
             }
         }
         var row = try repository.requireRow(id)
         (row.status, row.archivedFrom, row.rejectReason) = (state.status, state.archivedFrom, state.rejectReason)
-        (row.approvedBy, row.approvedAt, row.baseHash, row.missingRuns, row.updatedAt) = (state.approvedBy, state.approvedAt, state.baseHash, state.missingRuns, now)
+        (row.approvedBy, row.approvedAt, row.baseHash, row.updatedAt) = (state.approvedBy, state.approvedAt, state.baseHash, now)
+        // Missing counts are imports' (not audited): only a `keep` is taken back in them.
+        if entry.kind == .keep { row.missingRuns = state.missingRuns }
         try restoreRevisions(state, of: &row, by: who)
         try repository.updateRow(row)
         let locks = Dictionary(try repository.locks(of: row).map { ($0.field, $0) }, uniquingKeysWith: { first, _ in first })
@@ -160,7 +162,7 @@ extension Lifecycle {
             if let now = locks[lock.field] { lock.upstream = now.upstream }
             try repository.putLock(lock, upstreamAt: nil, on: row)
         }
-        try audit(who, "undo-item", row, detail: "took back \(entry.action) #\(entry.id)", batch: batch)
+        try audit(who, .undoItem, row, detail: "took back \(entry.action) #\(entry.id)", batch: batch)
         return try repository.item(of: row)
     }
 
@@ -198,8 +200,8 @@ extension Lifecycle {
     /// Whether `undo` can take an entry back: a decision on an item with its state kept, or
     /// one of the decisions taken back by their opposite.
     static func undoable(_ entry: AuditEntry) -> Bool {
-        guard entry.itemID != nil, !outcomeActions.contains(entry.action) else { return false }
-        return entry.undo != nil || undoableWithoutState.contains(entry.action)
+        guard entry.itemID != nil, let kind = entry.kind, !kind.isOutcome, kind != .undoItem else { return false }
+        return entry.undo != nil || undoableWithoutState.contains(kind)
     }
 
     /// The batches (and single entries) taken back already: an undo's batch is `undo:` + what it undid.

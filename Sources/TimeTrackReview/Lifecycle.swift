@@ -28,14 +28,14 @@ public struct Lifecycle {
 
     /// Appends the audit entry of a decision on `row`; `undo`: the item's state before it
     /// (`undoState`), which `undo` puts back.
-    func audit(_ who: String, _ action: String, _ row: ItemRow, reason: String? = nil, detail: String? = nil, batch: String? = nil, undo: String? = nil) throws {
+    func audit(_ who: String, _ action: AuditAction, _ row: ItemRow, reason: String? = nil, detail: String? = nil, batch: String? = nil, undo: String? = nil) throws {
         var entry = auditEntry(who, action, row, reason: reason, detail: detail, batch: batch)
         entry.undo = undo
         try repository.appendAudit(entry)
     }
 
     /// The audit entry of a decision on `row`.
-    func auditEntry(_ who: String, _ action: String, _ row: ItemRow, reason: String? = nil, detail: String? = nil, batch: String? = nil) -> NewAuditEntry {
+    func auditEntry(_ who: String, _ action: AuditAction, _ row: ItemRow, reason: String? = nil, detail: String? = nil, batch: String? = nil) -> NewAuditEntry {
         NewAuditEntry(at: now, operatorName: who, action: action, itemSeq: row.seq, itemID: row.id, reason: reason, detail: detail, batch: batch)
     }
 
@@ -100,7 +100,7 @@ public struct Lifecycle {
         row.rejectReason = nil
         row.updatedAt = now
         try repository.updateRow(row)
-        try audit(who, "approve", row, reason: reason, detail: "revision \(pending)", batch: batch, undo: undo)
+        try audit(who, .approve, row, reason: reason, detail: "revision \(pending)", batch: batch, undo: undo)
     }
 
     func requireReviewable(_ row: ItemRow, _ action: String) throws {
@@ -126,7 +126,7 @@ public struct Lifecycle {
         let row = try repository.transaction { () throws -> ItemRow in
             let row = try insert(
                 content, school: school, key: nil, provenance: nil, by: who, runID: nil, note: note, canonical: content.canonicalForm,
-                decision: { auditEntry(who, "submit", $0, reason: note) })
+                decision: { auditEntry(who, .submit, $0, reason: note) })
             return row
         }
         return try repository.item(of: row)
@@ -142,13 +142,13 @@ public struct Lifecycle {
         }
         report.outcome = outcome
         let written = try writeOperatorRevision(of: row, .absence(report), by: who, note: note)
-        try audit(who, outcome.map { $0 == .excused ? "excuse" : "unexcuse" } ?? "undecide", written, reason: note, batch: batch)
+        try audit(who, outcome.map { $0 == .excused ? AuditAction.excuse : .unexcuse } ?? .undecide, written, reason: note, batch: batch)
         return written
     }
 
     /// The audit actions `settleOutcome` writes: the outcome following a decision, never a
     /// decision of its own (`undo` passes over them).
-    static let outcomeActions: Set<String> = ["excuse", "unexcuse", "undecide"]
+    static let outcomeActions: Set<AuditAction> = [.excuse, .unexcuse, .undecide]
 
     /// Publishes the pending content of an item. An absence report is excused by its approval
     /// (one decision, whatever an earlier decision said). Tickets are answered and closed, not approved.
@@ -224,7 +224,7 @@ public struct Lifecycle {
             }
             row.updatedAt = now
             try repository.updateRow(row)
-            try audit(who, "reject", row, reason: reason, detail: "revision \(pending)", undo: before)
+            try audit(who, .reject, row, reason: reason, detail: "revision \(pending)", undo: before)
             return row
         }
         return try repository.item(row.id)
@@ -263,7 +263,7 @@ public struct Lifecycle {
                 let upstream = existing[change.field].map { $0.upstream } ?? (row.sourceID != nil ? change.old : nil)
                 try repository.putLock(FieldLock(field: change.field, lockedBy: who, lockedAt: now, upstream: upstream), upstreamAt: nil, on: written)
             }
-            try audit(who, "edit", written, reason: reason, detail: changed.map(\.field).joined(separator: ","), undo: before)
+            try audit(who, .edit, written, reason: reason, detail: changed.map(\.field).joined(separator: ","), undo: before)
             return written
         }
         return try repository.item(row.id)
@@ -287,7 +287,7 @@ public struct Lifecycle {
     /// Changes an item's content without locking fields (a ticket reply, a close):
     /// one decision, recorded as `action`. A pending item's pending content changes; a
     /// published item gets a new live revision.
-    public func amend(_ id: String, action: String, by who: String, note: String?, _ change: (ItemContent) throws -> ItemContent) throws -> Item {
+    public func amend(_ id: String, action: AuditAction, by who: String, note: String?, _ change: (ItemContent) throws -> ItemContent) throws -> Item {
         let row = try repository.transaction { () throws -> ItemRow in
             let row = try amendRow(id, action: action, by: who, note: note, change)
             return row
@@ -295,16 +295,16 @@ public struct Lifecycle {
         return try repository.item(row.id)
     }
 
-    func amendRow(_ id: String, action: String, by who: String, note: String?, batch: String? = nil, _ change: (ItemContent) throws -> ItemContent) throws -> ItemRow {
+    func amendRow(_ id: String, action: AuditAction, by who: String, note: String?, batch: String? = nil, _ change: (ItemContent) throws -> ItemContent) throws -> ItemRow {
         let row = try repository.requireRow(id)
         let before = try undoState(row)
         guard row.status == .pending || row.status == .published else {
-            throw illegal(row, action, "it is \(row.status.rawValue)", fix: "`restore \(row.id)` first")
+            throw illegal(row, action.rawValue, "it is \(row.status.rawValue)", fix: "`restore \(row.id)` first")
         }
-        guard let baseNumber = row.baseRevision else { throw illegal(row, action, "it has no content") }
+        guard let baseNumber = row.baseRevision else { throw illegal(row, action.rawValue, "it has no content") }
         let base = try repository.content(of: row, revision: baseNumber)
         let changed = try change(base).validated(context: ["item": row.id])
-        guard changed.kind == row.kind else { throw illegal(row, action, "the change would turn it into another kind") }
+        guard changed.kind == row.kind else { throw illegal(row, action.rawValue, "the change would turn it into another kind") }
         let written = try writeOperatorRevision(of: row, changed, by: who, note: note)
         try audit(who, action, written, reason: note, batch: batch, undo: before)
         return written
@@ -312,7 +312,7 @@ public struct Lifecycle {
 
     /// Adds a reply to a ticket (it stays open).
     public func reply(_ id: String, text: String, by who: String) throws -> Item {
-        try amend(id, action: "reply", by: who, note: String(text.prefix(200))) { content in
+        try amend(id, action: .reply, by: who, note: String(text.prefix(200))) { content in
             guard case .ticket(var ticket) = content else {
                 throw TimeTrackError(.usage, "\(id) is not a ticket; only tickets take replies", context: ["item": id])
             }
@@ -336,7 +336,7 @@ public struct Lifecycle {
 
     /// Closes or reopens a ticket: the amended ticket is published in the same transaction.
     func setTicket(_ id: String, closed: Bool, by who: String, note: String?) throws -> Item {
-        let action = closed ? "close" : "reopen"
+        let action: AuditAction = closed ? .close : .reopen
         // The close and the publishing it brings are one decision for `undo`.
         let batch = Self.newBatch()
         let row = try repository.transaction { () throws -> ItemRow in
@@ -370,7 +370,7 @@ public struct Lifecycle {
             row.missingRuns = 0
             row.updatedAt = now
             try repository.updateRow(row)
-            try audit(who, "keep", row, detail: "missing for \(runs) runs", undo: before)
+            try audit(who, .keep, row, detail: "missing for \(runs) runs", undo: before)
             return row
         }
         return try repository.item(row.id)
@@ -402,7 +402,7 @@ public struct Lifecycle {
                 let unlocked = try ItemContent.decode(kind: row.kind, fields: values).validated(context: ["item": row.id])
                 row = try writeOperatorRevision(of: row, unlocked, by: who, note: "unlocked " + fields.joined(separator: ", ") + ": the source's value is back")
             }
-            try audit(who, "unlock", row, detail: fields.joined(separator: ","), undo: before)
+            try audit(who, .unlock, row, detail: fields.joined(separator: ","), undo: before)
             return row
         }
         return try repository.item(row.id)
@@ -419,7 +419,7 @@ public struct Lifecycle {
             row.status = .archived
             row.updatedAt = now
             try repository.updateRow(row)
-            try audit(who, "archive", row, reason: reason, detail: "was \(was.rawValue)", undo: before)
+            try audit(who, .archive, row, reason: reason, detail: "was \(was.rawValue)", undo: before)
             return row
         }
         return try repository.item(row.id)
@@ -438,7 +438,7 @@ public struct Lifecycle {
                 row.missingRuns = 0
                 row.updatedAt = now
                 try repository.updateRow(row)
-                try audit(who, "restore", row, detail: "to \(back.rawValue)", batch: batch, undo: batch == nil ? before : nil)
+                try audit(who, .restore, row, detail: "to \(back.rawValue)", batch: batch, undo: batch == nil ? before : nil)
             case .rejected:
                 // Back into review: the rejected revision becomes pending again.
                 let number = try repository.revisions(of: row).filter { $0.state == .rejected }.map(\.number).max()
@@ -448,7 +448,7 @@ public struct Lifecycle {
                 row.rejectReason = nil
                 row.updatedAt = now
                 try repository.updateRow(row)
-                try audit(who, "restore", row, detail: "to pending", batch: batch, undo: batch == nil ? before : nil)
+                try audit(who, .restore, row, detail: "to pending", batch: batch, undo: batch == nil ? before : nil)
                 if row.kind == .absence { row = try settleOutcome(row, nil, by: who, note: "back in review: not decided", batch: batch) }
             case .pending, .published:
                 throw illegal(row, "restore", "it is \(row.status.rawValue), not archived or rejected")
@@ -496,7 +496,7 @@ public struct Lifecycle {
                 row.approvedAt = now
                 row.updatedAt = now
                 try repository.updateRow(row)
-                try audit(who, "revert", row, detail: "revision \(goal.number) live again as revision \(number)", batch: batch, undo: before)
+                try audit(who, .revert, row, detail: "revision \(goal.number) live again as revision \(number)", batch: batch, undo: before)
             } else {
                 // Never published before: out of the app, back to review.
                 if let pending = row.pendingRevision {
@@ -512,7 +512,7 @@ public struct Lifecycle {
                 row.approvedAt = nil
                 row.updatedAt = now
                 try repository.updateRow(row)
-                try audit(who, "revert", row, detail: "unpublished revision \(live); back in review", batch: batch, undo: before)
+                try audit(who, .revert, row, detail: "unpublished revision \(live); back in review", batch: batch, undo: before)
                 if row.kind == .absence { row = try settleOutcome(row, nil, by: who, note: "back in review: not decided", batch: batch) }
             }
             return row

@@ -193,7 +193,7 @@ import TimeTrackKit
         // the item before (it said "the page's heading says 2019" for the budget hearing).
         #expect(result.items.count == 4)
         for item in result.items {
-            let note = item.guesses.joined()
+            let note = item.guesses.map(\.note).joined()
             #expect(note.contains("year guessed") && note.contains("2027") && !note.contains("2019") && !note.contains("2015"), "\(item.key): \(note)")
         }
     }

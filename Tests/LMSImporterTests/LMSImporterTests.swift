@@ -32,7 +32,7 @@ import TimeTrackKit
         #expect(got == expected.map(\.description))
         #expect(deadlines.allSatisfy { $0.timeZone == zone })
         for (item, deadline) in zip(result.items, deadlines) where deadline.dueTimeGuessed {
-            #expect(item.guesses.contains { $0.hasPrefix("due time guessed: the end of the school day") }, "\(item.guesses)")
+            #expect(item.guesses.contains { $0.note.hasPrefix("due time guessed: the end of the school day") }, "\(item.guesses)")
         }
         return deadlines
     }

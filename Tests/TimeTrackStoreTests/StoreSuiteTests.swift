@@ -207,8 +207,9 @@ enum Engine: String, CaseIterable, CustomTestStringConvertible, Sendable {
     @Test(arguments: Engine.allCases)
     func theAuditChainHoldsAcrossRolledBackSavepoints(_ engine: Engine) throws {
         try engine.with { store in
-            func entry(_ action: String) -> NewAuditEntry {
-                NewAuditEntry(at: Date(timeIntervalSince1970: 1_790_000_000), operatorName: "ana", action: action, itemSeq: nil, itemID: nil, reason: nil, detail: nil)
+            // Each entry says which one it is in its detail.
+            func entry(_ name: String) -> NewAuditEntry {
+                NewAuditEntry(at: Date(timeIntervalSince1970: 1_790_000_000), operatorName: "ana", action: .placeChange, itemSeq: nil, itemID: nil, reason: nil, detail: name)
             }
             struct Refused: Error {}
             try store.appendAudit(entry("before"))
@@ -230,7 +231,7 @@ enum Engine: String, CaseIterable, CustomTestStringConvertible, Sendable {
                 }
             }
             try store.appendAudit(entry("after"))
-            #expect(try store.audit(itemID: nil, limit: 10).map(\.action) == ["after", "three", "two", "one", "before"])
+            #expect(try store.audit(itemID: nil, limit: 10).map(\.detail) == ["after", "three", "two", "one", "before"])
             let verification = try store.verifyAudit()
             #expect(verification.holds && verification.entries == 5, "\(verification)")
         }

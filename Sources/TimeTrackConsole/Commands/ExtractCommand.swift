@@ -106,7 +106,7 @@ extension Console {
         // review shows it.
         return .object([
             "key": .string(item.key), "location": .string(item.location), "page": .string(item.pageURL), "kind": .string(item.content.kind.rawValue),
-            "fields": .object(fields), "guesses": .array(item.guesses.map { .string($0) }),
+            "fields": .object(fields), "guesses": .array(item.guesses.map { .string($0.note) }),
         ])
     }
 
@@ -136,6 +136,6 @@ extension Console {
         case .post, .absence, .ticket:
             break
         }
-        for guess in item.guesses { output.line(output.paint("  guessed:  " + SafeText.visible(guess), .yellow)) }
+        for guess in item.guesses { output.line(output.paint("  guessed:  " + SafeText.visible(guess.note), .yellow)) }
     }
 }

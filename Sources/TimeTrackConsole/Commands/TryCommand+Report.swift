@@ -102,7 +102,7 @@ extension Console {
                 line += "  │ " + when(item.content, zone: trial.zone) + "  │ " + ItemRendering.value(fields["link"] ?? fields["url"] ?? .null, zone: trial.zone, limit: 70)
             }
             // What the importer guessed, as review will show it.
-            if let guess = item.guesses.first { line += "  ⚠ " + SafeText.visible(guess) + (item.guesses.count > 1 ? " (+\(item.guesses.count - 1))" : "") }
+            if let guess = item.guesses.first { line += "  ⚠ " + SafeText.visible(guess.note) + (item.guesses.count > 1 ? " (+\(item.guesses.count - 1))" : "") }
             out.line(line)
         }
         if !all && result.items.count > shown.count { out.line("  … (items shows them all)") }

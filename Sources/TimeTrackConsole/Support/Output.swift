@@ -66,7 +66,11 @@ public final class Output {
     public func error(_ error: TimeTrackError) {
         var error = error
         // Reading a script: which line failed, as psql says it.
-        if let scriptLine, !error.message.hasPrefix("line ") { error = TimeTrackError(error.code, "line \(scriptLine): " + error.message, fix: error.fix, context: error.context) }
+        if let scriptLine, error.context["scriptLine"] == nil {
+            var context = error.context
+            context["scriptLine"] = String(scriptLine)
+            error = TimeTrackError(error.code, "line \(scriptLine): " + error.message, fix: error.fix, context: context)
+        }
         if json {
             let text = SafeText.inertJSON((try? JSONCoding.compactString(JSONValue.object(["error": .object(error.jsonObject)]))) ?? error.description)
             note(text)

@@ -143,6 +143,10 @@ public struct AuditEntry: Codable, Sendable, Equatable {
     /// before it is used). Nil for entries written before it was kept.
     public var undo: String?
 
+    /// The action as a case; nil for one this version does not know (a newer version's, or
+    /// text written into the store by hand).
+    public var kind: AuditAction? { AuditAction(rawValue: action) }
+
     public init(id: Int64, at: Date, operatorName: String, action: String, itemID: String?, reason: String?, detail: String?, batch: String? = nil, undo: String? = nil) {
         self.batch = batch
         self.undo = undo

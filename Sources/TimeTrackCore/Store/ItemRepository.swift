@@ -101,7 +101,7 @@ public struct NewRevision: Sendable {
 public struct NewAuditEntry: Sendable {
     public var at: Date
     public var operatorName: String
-    public var action: String
+    public var action: AuditAction
     public var itemSeq: Int64?
     public var itemID: String?
     public var reason: String?
@@ -112,7 +112,7 @@ public struct NewAuditEntry: Sendable {
     public var undo: String?
 
     public init(
-        at: Date, operatorName: String, action: String, itemSeq: Int64?, itemID: String?, reason: String?, detail: String?, batch: String? = nil, undo: String? = nil
+        at: Date, operatorName: String, action: AuditAction, itemSeq: Int64?, itemID: String?, reason: String?, detail: String?, batch: String? = nil, undo: String? = nil
     ) {
         self.undo = undo
         self.at = at

@@ -112,7 +112,8 @@ public final class WebClient: HTTPClient {
                     throw TimeTrackError(.fetch, "more than \(settings.maxRedirects) redirects", fix: "point the source's url at the final address", context: ["url": url.absoluteString])
                 }
                 guard let scheme = next.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-                    throw TimeTrackError(.fetch, "refused a redirect to \(next.absoluteString): only http and https are followed", context: ["url": current.absoluteString])
+                    throw TimeTrackError(
+                        .fetch, "refused a redirect to \(next.absoluteString): only http and https are followed", context: ["url": current.absoluteString, "refused": "scheme"])
                 }
                 try checkRobots(next)
                 current = next
@@ -152,7 +153,7 @@ public final class WebClient: HTTPClient {
                 case 500...599: state = .unavailable("the server answered HTTP \(response.status)")
                 default: state = .rules(.allowAll)  // 4xx: no robots.txt, everything allowed (RFC 9309)
                 }
-            } catch let error as TimeTrackError where error.message.hasPrefix("refused") || error.context["budget"] != nil {
+            } catch let error as TimeTrackError where error.code == .refusedAddress || error.context["refused"] != nil || error.context["budget"] != nil {
                 throw error
             } catch let error as TimeTrackError {
                 state = .unavailable(error.message)

@@ -200,7 +200,7 @@ public struct ImportPipeline {
             for item in result.items[chunk] {
                 let provenance = Provenance(
                     sourceID: source.id, sourceURL: item.pageURL, fetchedAt: item.fetchedAt, pageHash: item.pageHash,
-                    importer: importerInfo?.name ?? source.importer, importerVersion: importerInfo?.version ?? "?", guessed: item.guesses)
+                    importer: importerInfo?.name ?? source.importer, importerVersion: importerInfo?.version ?? "?", guessed: item.guesses.map(\.note))
                 let record =
                     item.prepared.map { ImportedRecord(key: item.key, prepared: $0, school: source.school, provenance: provenance) }
                     ?? ImportedRecord(key: item.key, content: item.content, school: source.school, provenance: provenance)
@@ -293,8 +293,8 @@ public struct ImportPipeline {
     /// year's). nil when any date stated its year, or the page named none.
     static func guessedYearsReason(_ items: [ExtractedItem]) -> String? {
         let dated = items.filter { $0.content.sortDate != nil }
-        guard !dated.isEmpty, dated.allSatisfy({ item in item.guesses.contains { $0.contains("the page's heading says") } }) else { return nil }
-        let example = dated[0].guesses.first { $0.contains("the page's heading says") } ?? ""
+        guard !dated.isEmpty, dated.allSatisfy({ item in item.guesses.contains(where: \.contradictsHeading) }) else { return nil }
+        let example = dated[0].guesses.first(where: \.contradictsHeading)?.note ?? ""
         return "every one of the \(dated.count) dated items has a guessed year that the page's headings contradict (\(example)): set \"yearFrom\" (or \"year\") in the source's options"
     }
 

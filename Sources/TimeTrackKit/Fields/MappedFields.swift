@@ -96,7 +96,7 @@ public enum MappedFields {
     public static func finish(_ found: [Found], normalizer: Normalizer, into result: inout ImportResult, context: ImportContext? = nil) {
         let memo = context?.items
         // Digests and the normalizing of what is not settled: pure work, on all cores.
-        let built = Parallel.map(found, minimumPerWorker: 16) { entry -> (digest: String?, outcome: Result<(prepared: PreparedContent, guesses: [String]), TimeTrackError>?) in
+        let built = Parallel.map(found, minimumPerWorker: 16) { entry -> (digest: String?, outcome: Result<(prepared: PreparedContent, guesses: [Guess]), TimeTrackError>?) in
             guard memo != nil else { return (nil, normalizer.prepareNoting(entry.raw)) }
             return (entry.digest ?? ItemMemo.digest(entry.raw), nil)
         }
@@ -110,7 +110,7 @@ public enum MappedFields {
         }
         // One outcome per index of `work`, in its order (no dictionary: a listing of 100,000
         // items spent a tenth of its time hashing and copying them).
-        let normalized: [Result<(prepared: PreparedContent, guesses: [String]), TimeTrackError>?] =
+        let normalized: [Result<(prepared: PreparedContent, guesses: [Guess]), TimeTrackError>?] =
             memo == nil
             ? work.map { built[$0].outcome }
             : Parallel.map(work.map { found[$0].raw }, minimumPerWorker: 16) { raw in normalizer.prepareNoting(raw) }

@@ -205,7 +205,7 @@ public struct ExtractedItem: Sendable {
     /// Where it was on the page (`page 1 item 3`).
     public var location: String
     /// What the importer had to guess ("year guessed: 2026 (start)"): shown to the reviewer.
-    public var guesses: [String] = []
+    public var guesses: [Guess] = []
     /// The key an older version of the importer gave this item, when it differs (events were
     /// keyed by their date text): a stored item under it is this one, and takes the new key.
     public var formerKey: String?

@@ -206,7 +206,7 @@ extension Normalizer {
     /// When a school day ends, for deadlines given without a time (`options.schoolDayEnds`).
     public static let defaultSchoolDayEnds = "15:30"
 
-    func deadline(_ raw: RawItem, _ guesses: inout [String]) throws -> Deadline {
+    func deadline(_ raw: RawItem, _ guesses: inout [Guess]) throws -> Deadline {
         let title = try required(raw, "title")
         let rules = try CourseRules(source: source)
         // The course: a rule's, else the text as it came (noted), else the definition's.

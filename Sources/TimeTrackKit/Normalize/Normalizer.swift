@@ -54,7 +54,7 @@ public struct Normalizer: Sendable {
     }
 
     /// The same, with what had to be guessed ("year guessed: 2026 (start)").
-    public func prepareNoting(_ raw: RawItem) -> Result<(prepared: PreparedContent, guesses: [String]), TimeTrackError> {
+    public func prepareNoting(_ raw: RawItem) -> Result<(prepared: PreparedContent, guesses: [Guess]), TimeTrackError> {
         unchecked(raw).flatMap { built in
             let (prepared, problems) = PreparedContent.checked(built.content)
             return prepared.map { .success(($0, built.guesses)) } ?? .failure(Normalizer.invalid(problems))
@@ -97,8 +97,8 @@ public struct Normalizer: Sendable {
     }
 
     /// The model, not validated yet, and what had to be guessed.
-    func unchecked(_ raw: RawItem) -> Result<(content: ItemContent, guesses: [String]), TimeTrackError> {
-        var guesses: [String] = []
+    func unchecked(_ raw: RawItem) -> Result<(content: ItemContent, guesses: [Guess]), TimeTrackError> {
+        var guesses: [Guess] = []
         do {
             switch source.kind {
             case .announcement: return .success((.announcement(try announcement(raw, &guesses)), guesses))
@@ -140,7 +140,7 @@ public struct Normalizer: Sendable {
         return value
     }
 
-    func date(_ raw: RawItem, _ name: String, _ guesses: inout [String]) throws -> ParsedDate? {
+    func date(_ raw: RawItem, _ name: String, _ guesses: inout [Guess]) throws -> ParsedDate? {
         guard let value = text(raw, name) else { return nil }
         guard let parsed = dates.parse(value, hint: yearHint(raw)) else {
             throw TimeTrackError(.validation, "\(name) '\(value)' is not a date this importer reads", context: ["field": name])
@@ -151,17 +151,19 @@ public struct Normalizer: Sendable {
 
     /// Records a guessed year: "year guessed: 2026 (start)", and what the page's nearest
     /// heading says when it names other years.
-    func note(_ parsed: ParsedDate, _ name: String, _ raw: RawItem, _ guesses: inout [String]) {
+    func note(_ parsed: ParsedDate, _ name: String, _ raw: RawItem, _ guesses: inout [Guess]) {
         if let misread = parsed.misread { guesses.append("digits guessed: \(name) read \(misread)") }
         guard parsed.yearGuessed else { return }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = source.timeZone
         let year = calendar.component(.year, from: parsed.date)
         var note = "year guessed: \(year) (\(name)"
+        var contradicted = false
         if let heading = raw[Normalizer.headingField].flatMap(YearHint.read), !(heading.startYear...heading.endYear).contains(year) {
             note += "; the page's heading says \(heading.description)"
+            contradicted = true
         }
-        guesses.append(note + ")")
+        guesses.append(Guess(note + ")", contradictsHeading: contradicted))
     }
 
     func truthy(_ value: String?) -> Bool {
@@ -169,7 +171,7 @@ public struct Normalizer: Sendable {
         return !["false", "no", "0", "off"].contains(v)
     }
 
-    func announcement(_ raw: RawItem, _ guesses: inout [String]) throws -> Announcement {
+    func announcement(_ raw: RawItem, _ guesses: inout [Guess]) throws -> Announcement {
         let title = try required(raw, "title")
         var summary = text(raw, "summary").map { TextNormalizer.truncate(TextNormalizer.removeReadMore($0), to: 1000) }.flatMap { $0.isEmpty ? nil : $0 }
         let body = raw["body"]
@@ -184,7 +186,7 @@ public struct Normalizer: Sendable {
             expiresAt: try date(raw, "expires", &guesses)?.date)
     }
 
-    func event(_ raw: RawItem, _ guesses: inout [String]) throws -> Event {
+    func event(_ raw: RawItem, _ guesses: inout [Guess]) throws -> Event {
         let title = try required(raw, "title")
         guard let startText = text(raw, "start") ?? text(raw, "date") else {
             throw TimeTrackError(.validation, "no start date found", context: ["field": "start"])
@@ -249,7 +251,7 @@ public struct Normalizer: Sendable {
     /// date wins (at the old time of day when it gives none), the end moves with it, and the old
     /// date goes into the description; nil when no text says so with a date that parses.
     func rescheduled(
-        _ texts: [String], start: Date, end: Date?, allDay: Bool, hint: YearHint?, raw: RawItem, guesses: inout [String]
+        _ texts: [String], start: Date, end: Date?, allDay: Bool, hint: YearHint?, raw: RawItem, guesses: inout [Guess]
     ) -> (start: Date, end: Date?, note: String)? {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = source.timeZone

@@ -63,7 +63,7 @@ extension SQLStore {
             let detail = "\(name) as \(effective.rawValue)" + (login.map { ", login \($0)" } ?? "") + (schools.isEmpty ? "" : ", schools " + schools.joined(separator: ","))
             try appendAudit(
                 NewAuditEntry(
-                    at: now(), operatorName: operatorName, action: existing == nil ? "operator-add" : "operator-change", itemSeq: nil, itemID: nil, reason: nil,
+                    at: now(), operatorName: operatorName, action: existing == nil ? .operatorAdd : .operatorChange, itemSeq: nil, itemID: nil, reason: nil,
                     detail: detail, batch: try operatorsDigest()))
             return try operatorNamed(name) ?? Operator(name: name, role: effective)
         }
@@ -77,7 +77,7 @@ extension SQLStore {
             if existing.role == .admin && existing.active && role != .admin { try requireAnotherAdmin(besides: name, change: "become \(role.rawValue)") }
             try writeOperator(existing.name, role: role, login: existing.login, schools: try operatorSchoolsText(existing.name), active: existing.active, createdAt: existing.createdAt)
             try appendAudit(
-                NewAuditEntry(at: now(), operatorName: operatorName, action: "operator-role", itemSeq: nil, itemID: nil, reason: nil, detail: "\(name): \(existing.role.rawValue) → \(role.rawValue)", batch: try operatorsDigest()))
+                NewAuditEntry(at: now(), operatorName: operatorName, action: .operatorRole, itemSeq: nil, itemID: nil, reason: nil, detail: "\(name): \(existing.role.rawValue) → \(role.rawValue)", batch: try operatorsDigest()))
             return try operatorNamed(name) ?? existing
         }
     }
@@ -90,7 +90,7 @@ extension SQLStore {
             if existing.role == .admin { try requireAnotherAdmin(besides: name, change: "be removed") }
             try writeOperator(existing.name, role: existing.role, login: existing.login, schools: try operatorSchoolsText(existing.name), active: false, createdAt: existing.createdAt)
             try appendAudit(
-                NewAuditEntry(at: now(), operatorName: operatorName, action: "operator-remove", itemSeq: nil, itemID: nil, reason: nil, detail: "\(name) (\(existing.role.rawValue)) removed", batch: try operatorsDigest()))
+                NewAuditEntry(at: now(), operatorName: operatorName, action: .operatorRemove, itemSeq: nil, itemID: nil, reason: nil, detail: "\(name) (\(existing.role.rawValue)) removed", batch: try operatorsDigest()))
             return try operatorNamed(name) ?? existing
         }
     }
@@ -106,7 +106,7 @@ extension SQLStore {
             try sql.run("INSERT INTO operators (name, role, created_at, login, active) VALUES (?, 'admin', ?, ?, 1)", [.text(name), .date(at), .text(login)])
             try appendAudit(
                 NewAuditEntry(
-                    at: at, operatorName: name, action: "operator-add", itemSeq: nil, itemID: nil, reason: nil,
+                    at: at, operatorName: name, action: .operatorAdd, itemSeq: nil, itemID: nil, reason: nil,
                     detail: "\(name) as admin (first operator" + (login.map { ", login \($0)" } ?? "") + ")", batch: try operatorsDigest()))
             return try operatorNamed(name)
         }

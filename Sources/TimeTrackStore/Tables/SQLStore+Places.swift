@@ -57,7 +57,7 @@ extension SQLStore {
             var detail = place.name + (place.school.map { " at \($0)" } ?? " (district)")
             if let address = place.address { detail += ", \(address)" }
             if let latitude = place.latitude, let longitude = place.longitude { detail += " (\(latitude), \(longitude))" }
-            try appendAudit(NewAuditEntry(at: now(), operatorName: operatorName, action: existing == nil ? "place-add" : "place-change", itemSeq: nil, itemID: nil, reason: nil, detail: detail))
+            try appendAudit(NewAuditEntry(at: now(), operatorName: operatorName, action: existing == nil ? .placeAdd : .placeChange, itemSeq: nil, itemID: nil, reason: nil, detail: detail))
             var saved = place
             saved.id = id
             return saved
@@ -69,7 +69,7 @@ extension SQLStore {
             guard let name = try sql.first("SELECT name FROM places WHERE id = ?", [.integer(id)], { $0.text(0) }) else { return false }
             try sql.run("DELETE FROM place_names WHERE place_id = ?", [.integer(id)])
             try sql.run("DELETE FROM places WHERE id = ?", [.integer(id)])
-            try appendAudit(NewAuditEntry(at: now(), operatorName: operatorName, action: "place-remove", itemSeq: nil, itemID: nil, reason: nil, detail: name))
+            try appendAudit(NewAuditEntry(at: now(), operatorName: operatorName, action: .placeRemove, itemSeq: nil, itemID: nil, reason: nil, detail: name))
             return true
         }
     }
@@ -130,7 +130,7 @@ extension SQLStore {
             if let school = course.school { detail += " at \(school)" }
             detail += "; reminders " + course.reminders.map(ReminderOffset.text).joined(separator: ", ")
             if !course.weights.isEmpty { detail += "; weights " + course.weights.sorted { $0.key < $1.key }.map { "\($0.key) \(NumberText.percent($0.value))" }.joined(separator: ", ") }
-            try appendAudit(NewAuditEntry(at: now(), operatorName: operatorName, action: existing == nil ? "course-add" : "course-change", itemSeq: nil, itemID: nil, reason: nil, detail: detail))
+            try appendAudit(NewAuditEntry(at: now(), operatorName: operatorName, action: existing == nil ? .courseAdd : .courseChange, itemSeq: nil, itemID: nil, reason: nil, detail: detail))
             return true
         }
     }
@@ -139,7 +139,7 @@ extension SQLStore {
         try sql.transaction {
             guard let name = try sql.first("SELECT code || ': ' || name FROM courses WHERE code = ?", [.text(code)], { $0.text(0) }) else { return false }
             try sql.run("DELETE FROM courses WHERE code = ?", [.text(code)])
-            try appendAudit(NewAuditEntry(at: now(), operatorName: operatorName, action: "course-remove", itemSeq: nil, itemID: nil, reason: nil, detail: name))
+            try appendAudit(NewAuditEntry(at: now(), operatorName: operatorName, action: .courseRemove, itemSeq: nil, itemID: nil, reason: nil, detail: name))
             return true
         }
     }

@@ -264,13 +264,13 @@ extension SQLStore {
     private func auditValues(_ entry: NewAuditEntry) throws -> ([SQLValue], head: (id: Int64, hash: String)) {
         let last = try sql.auditHead ?? sql.first("SELECT id, hash FROM audit ORDER BY id DESC LIMIT 1") { ($0.int64(0), $0.text(1)) }
         let fields = AuditChain.Fields(
-            id: (last?.0 ?? 0) + 1, at: StoreDate.format(entry.at), operatorName: entry.operatorName, action: entry.action, itemSeq: entry.itemSeq,
+            id: (last?.0 ?? 0) + 1, at: StoreDate.format(entry.at), operatorName: entry.operatorName, action: entry.action.rawValue, itemSeq: entry.itemSeq,
             itemID: entry.itemID, reason: entry.reason, detail: entry.detail, batch: entry.batch)
         let previous = last?.1 ?? ""
         let hash = AuditChain.hash(fields, previous: previous)
         return (
             [
-                .integer(fields.id), .text(fields.at), .text(entry.operatorName), .text(entry.action), entry.itemSeq.map { .integer($0) } ?? .null, .text(entry.itemID),
+                .integer(fields.id), .text(fields.at), .text(entry.operatorName), .text(entry.action.rawValue), entry.itemSeq.map { .integer($0) } ?? .null, .text(entry.itemID),
                 .text(entry.reason), .text(entry.detail), .text(entry.batch), .text(previous), .text(hash), .text(entry.undo),
             ],
             (fields.id, hash)
