@@ -12,12 +12,16 @@ import TimeTrackCore
     static let rules: [(pattern: String, why: String)] = [
         (#"\.action\s*(==|!=)\s*""#, "an audit action compared as text: use AuditEntry.kind"),
         (#"\baction\.(hasPrefix|hasSuffix|contains)\("#, "an audit action searched as text: use AuditEntry.kind"),
-        (#"\.action\b[^\n]*\b(case|==|!=|contains)\b[^\n]*"(\#(AuditAction.allCases.map { NSRegularExpression.escapedPattern(for: $0.rawValue) }.joined(separator: "|")))""#,
-         "an audit action's text decides: use AuditAction"),
+        (
+            #"\.action\b[^\n]*\b(case|==|!=|contains)\b[^\n]*"(\#(AuditAction.allCases.map { NSRegularExpression.escapedPattern(for: $0.rawValue) }.joined(separator: "|")))""#,
+            "an audit action's text decides: use AuditAction"
+        ),
         (#"guess(es)?\b[^\n]*\.(contains|hasPrefix|hasSuffix)\s*(\(|\{)\s*("|\$0\.(contains|hasPrefix))"#, "a guess's wording decides: use Guess's typed facts"),
         (#"\.note\.(contains|hasPrefix|hasSuffix)\("#, "a note's wording decides"),
-        (#"(message|problem\.message|error\.message)\.(hasPrefix|hasSuffix)\(|problem\.message\.contains\(|error\.message\.contains\("#,
-         "a problem's text decides: use its code, severity or context"),
+        (
+            #"(message|problem\.message|error\.message)\.(hasPrefix|hasSuffix)\(|problem\.message\.contains\(|error\.message\.contains\("#,
+            "a problem's text decides: use its code, severity or context"
+        ),
     ]
 
     /// Comparisons that are not decisions: formatting that avoids saying a thing twice, and
