@@ -43,111 +43,46 @@ public enum Console {
         OptionSpec("version", help: "show the version"),
     ]
 
-    /// Runs the program with `arguments` (without the program name); returns the exit code.
-    public static func main(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
-        let stdinIsTerminal = isatty(0) == 1
-        let stdoutIsTerminal = isatty(1) == 1
-        var words = arguments
-        var storePath = environment["TIMETRACK_STORE"].flatMap { $0.isEmpty ? nil : $0 } ?? Session.defaultStorePath
+    /// The global options of one run, as given (`--store`, `--json`…).
+    struct GlobalOptions {
+        var storePath: String
         var importsPath = "./Imports"
         var pluginsPath: String?
         var actingAs: String?
         var group: gid_t?
-        var json = false
-        var noInput = false
-        var noPager = false
-        var csv = false
-        var bail = false
-        var utc = false
+        var json = false, noInput = false, noPager = false, csv = false, bail = false, utc = false
+    }
+
+    /// Runs the program with `arguments` (without the program name); returns the exit code.
+    public static func main(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
+        let stdinIsTerminal = isatty(0) == 1
+        let stdoutIsTerminal = isatty(1) == 1
         // no-color.org: a NO_COLOR that is set and not empty turns colors off.
         let colorAllowed = (environment["NO_COLOR"] ?? "").isEmpty
         let output = Output(json: false, color: stdoutIsTerminal && colorAllowed, errorColor: isatty(2) == 1 && colorAllowed)
-
-        // -h and -V, as most tools take them.
-        if let first = words.first, first == "-h" || first == "-V" { words[0] = first == "-h" ? "--help" : "--version" }
-        // Global options come before the command word, or after it (`plugins --imports DIR`).
-        words = hoistingGlobalOptions(words)
-        while let word = words.first, word.hasPrefix("--") {
-            words.removeFirst()
-            var name = String(word.dropFirst(2))
-            var value: String?
-            if let equals = name.firstIndex(of: "=") {
-                value = String(name[name.index(after: equals)...])
-                name = String(name[..<equals])
-            }
-            func takeValue() -> String? {
-                if let value { return value }
-                guard !words.isEmpty else { return nil }
-                return words.removeFirst()
-            }
-            switch name {
-            case "store", "imports", "as", "plugins":
-                guard let v = takeValue(), !v.isEmpty else {
-                    output.error(TimeTrackError(.usage, "--\(name) needs a value", fix: "usage: timetrack-admin [--store PATH] [--imports DIR] [--as NAME] [--json] [--no-input] COMMAND"))
-                    return 2
-                }
-                switch name {
-                case "store": storePath = v
-                case "imports": importsPath = v
-                case "plugins": pluginsPath = v
-                default: actingAs = v
-                }
-            case "group":
-                guard let v = takeValue(), !v.isEmpty else {
-                    output.error(TimeTrackError(.usage, "--group needs a value", fix: "usage: timetrack-admin --group GROUP COMMAND"))
-                    return 2
-                }
-                guard let entry = getgrnam(v) else {
-                    output.error(TimeTrackError(.usage, "no group \(v) on this machine", fix: "create it (`groupadd \(v)`) and add the staff accounts, or check the name (`getent group`)"))
-                    return 2
-                }
-                group = entry.pointee.gr_gid
-            case "json": json = true
-            case "format":
-                switch takeValue() {
-                case "json"?: json = true
-                case "csv"?: csv = true
-                case "table"?: break
-                default:
-                    output.error(TimeTrackError(.usage, "--format takes table, json or csv", fix: "usage: timetrack-admin --format csv list events"))
-                    return 2
-                }
-            case "no-input": noInput = true
-            case "no-pager": noPager = true
-            case "bail": bail = true
-            case "utc": utc = true
-            case "help":
-                output.line(helpText())
-                output.flush()
-                return 0
-            case "version":
-                output.line("timetrack-admin \(version)")
-                output.flush()
-                return 0
-            default:
-                output.error(TimeTrackError(.usage, "unknown option --\(name)", fix: "`timetrack-admin --help` lists the options"))
-                return 2
-            }
-        }
-        output.json = json
-        output.csv = csv && !json
+        var words = arguments
+        var options = GlobalOptions(storePath: environment["TIMETRACK_STORE"].flatMap { $0.isEmpty ? nil : $0 } ?? Session.defaultStorePath)
+        if let code = parseGlobals(&words, into: &options, output: output) { return code }
+        output.json = options.json
+        output.csv = options.csv && !options.json
         let session = Session(
-            storePath: storePath, importsPath: importsPath, operatorName: actingAs ?? "",
-            interactive: stdinIsTerminal && !noInput, output: output)
-        session.actingAs = actingAs
-        session.storeGroup = group
-        session.utc = utc
+            storePath: options.storePath, importsPath: options.importsPath, operatorName: options.actingAs ?? "", interactive: stdinIsTerminal && !options.noInput, output: output)
+        session.actingAs = options.actingAs
+        session.storeGroup = options.group
+        session.utc = options.utc
         // External importers: Plugins.d beside the imports folder, or --plugins.
-        session.pluginsPath = pluginsPath ?? ((URL(fileURLWithPath: importsPath).standardizedFileURL.deletingLastPathComponent().path as NSString).appendingPathComponent("Plugins.d"))
+        session.pluginsPath =
+            options.pluginsPath
+            ?? ((URL(fileURLWithPath: options.importsPath).standardizedFileURL.deletingLastPathComponent().path as NSString).appendingPathComponent("Plugins.d"))
         ImporterRegistry.usePlugins(folder: session.pluginsPath)
-        if stdoutIsTerminal && !noPager { session.pager = pagerCommand(environment) }
+        if stdoutIsTerminal && !options.noPager { session.pager = pagerCommand(environment) }
         defer {
             output.flush()
             session.close()
         }
         guard !words.isEmpty else {
             if session.interactive { return repl(session: session) }
-            return script(session: session, bail: bail)
+            return script(session: session, bail: options.bail)
         }
         if session.interactive {
             // A one-shot command on a terminal may still ask (review after import): the same line
@@ -159,6 +94,70 @@ public enum Console {
             }
         }
         return run(words, in: session)
+    }
+
+    /// Reads the global options at the front of `words` (moved there from after the command
+    /// word, as git takes them) into `options`, leaving the command. Returns an exit code when
+    /// the run ends here: `--help`, `--version`, or a usage error (printed).
+    static func parseGlobals(_ words: inout [String], into options: inout GlobalOptions, output: Output) -> Int32? {
+        // -h and -V, as most tools take them.
+        if let first = words.first, first == "-h" || first == "-V" { words[0] = first == "-h" ? "--help" : "--version" }
+        words = hoistingGlobalOptions(words)
+        while let word = words.first, word.hasPrefix("--") {
+            words.removeFirst()
+            var name = String(word.dropFirst(2))
+            var inline: String?
+            if let equals = name.firstIndex(of: "=") {
+                inline = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            let takesValue = globalOptions.first { $0.name == name }?.value != nil
+            var value: String?
+            if takesValue { value = inline ?? (words.isEmpty ? nil : words.removeFirst()) }
+            if let code = apply(name, value: value, to: &options, output: output) { return code }
+        }
+        return nil
+    }
+
+    /// One global option into `options`; an exit code when the run ends here.
+    static func apply(_ name: String, value: String?, to options: inout GlobalOptions, output: Output) -> Int32? {
+        func fail(_ message: String, _ fix: String) -> Int32 {
+            output.error(TimeTrackError(.usage, message, fix: fix))
+            return 2
+        }
+        switch name {
+        case "store", "imports", "as", "plugins":
+            guard let value, !value.isEmpty else { return fail("--\(name) needs a value", "usage: timetrack-admin [--store PATH] [--imports DIR] [--as NAME] [--json] [--no-input] COMMAND") }
+            switch name {
+            case "store": options.storePath = value
+            case "imports": options.importsPath = value
+            case "plugins": options.pluginsPath = value
+            default: options.actingAs = value
+            }
+        case "group":
+            guard let value, !value.isEmpty else { return fail("--group needs a value", "usage: timetrack-admin --group GROUP COMMAND") }
+            guard let entry = getgrnam(value) else { return fail("no group \(value) on this machine", "create it (`groupadd \(value)`) and add the staff accounts, or check the name (`getent group`)") }
+            options.group = entry.pointee.gr_gid
+        case "format":
+            switch value {
+            case "json"?: options.json = true
+            case "csv"?: options.csv = true
+            case "table"?: break
+            default: return fail("--format takes table, json or csv", "usage: timetrack-admin --format csv list events")
+            }
+        case "json": options.json = true
+        case "no-input": options.noInput = true
+        case "no-pager": options.noPager = true
+        case "bail": options.bail = true
+        case "utc": options.utc = true
+        case "help", "version":
+            output.line(name == "help" ? helpText() : "timetrack-admin \(version)")
+            output.flush()
+            return 0
+        default:
+            return fail("unknown option --\(name)", "`timetrack-admin --help` lists the options")
+        }
+        return nil
     }
 
     /// Runs one command line's words in a session; prints errors; returns the exit code.
@@ -231,115 +230,5 @@ public enum Console {
         var size = winsize()
         if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 1 { return Int(size.ws_row) }
         return 24
-    }
-
-    /// The general help text.
-    public static func helpText() -> String {
-        var lines = [
-            "timetrack-admin \(version): the Time Track admin console and importer",
-            "",
-            "usage: timetrack-admin [GLOBAL OPTIONS] COMMAND [ARGS]",
-            "       timetrack-admin             (on a terminal: the interactive console)",
-            "",
-            "commands:",
-        ]
-        // Two columns that fit the terminal: the usage, then the summary wrapped beside it (or
-        // under it, indented, when the terminal is narrow).
-        let columns = terminalWidth()
-        func rows(_ left: String, _ text: String, width: Int) -> [String] {
-            let indent = columns - width - 2 >= 30 ? width + 2 : 6
-            let room = max(20, columns - indent)
-            var wrapped: [String] = []
-            var current = ""
-            for word in text.split(separator: " ") {
-                if !current.isEmpty && current.count + 1 + word.count > room {
-                    wrapped.append(current)
-                    current = String(word)
-                } else {
-                    current += (current.isEmpty ? "" : " ") + word
-                }
-            }
-            if !current.isEmpty { wrapped.append(current) }
-            let pad = String(repeating: " ", count: indent)
-            if indent == width + 2 {
-                return wrapped.enumerated().map { ($0.offset == 0 ? "  " + left.padding(toLength: width, withPad: " ", startingAt: 0) : pad) + $0.element }
-            }
-            return ["  " + left] + wrapped.map { pad + $0 }
-        }
-        let width = min(40, (commands.map { $0.usageLine.count }.max() ?? 0) + 2)
-        for command in commands {
-            if command.usageLine.count + 2 > width {
-                // A long usage on lines of its own (alternatives one a line when it is wider than
-                // the terminal), the summary under it.
-                if command.usageLine.count + 2 > columns {
-                    let parts = command.usageLine.components(separatedBy: " | ")
-                    lines += parts.enumerated().map { ($0.offset == 0 ? "  " : "      | ") + $0.element }
-                } else {
-                    lines.append("  " + command.usageLine)
-                }
-                lines += rows("", command.summary, width: width)
-            } else {
-                lines += rows(command.usageLine, command.summary, width: width)
-            }
-        }
-        lines.append("")
-        lines.append("global options:")
-        for option in globalOptions {
-            let left = "--\(option.name)" + (option.value.map { " \($0)" } ?? "")
-            lines += rows(left, option.help, width: 18)
-        }
-        lines.append("")
-        lines.append("exit codes: 0 done, 1 failed, 2 usage or configuration error, 3 partly done")
-        return lines.joined(separator: "\n")
-    }
-
-    /// `words` with the global options given after the command word moved before it, as git
-    /// takes `git log --no-pager`: `plugins --imports DIR` is `--imports DIR plugins`. An option
-    /// the command has of its own (`export --format`) stays the command's; nothing after `--` moves.
-    static func hoistingGlobalOptions(_ words: [String]) -> [String] {
-        let valued = Set(globalOptions.filter { $0.value != nil }.map(\.name))
-        // `COMMAND --help` is the command's help, not the program's.
-        let globals = Set(globalOptions.map(\.name)).subtracting(["help", "version"])
-        func name(_ word: String) -> String { String(word.dropFirst(2).prefix { $0 != "=" }) }
-        // The command word: the first word that is not a leading global option or its value.
-        var index = 0
-        while index < words.count, words[index].hasPrefix("--") {
-            index += valued.contains(name(words[index])) && !words[index].contains("=") ? 2 : 1
-        }
-        guard index < words.count, let command = command(named: words[index]) else { return words }
-        let own = Set(command.options.map(\.name))
-        var before = Array(words[..<index]), after: [String] = []
-        var rest = words[(index + 1)...].makeIterator()
-        while let word = rest.next() {
-            if word == "--" {
-                after.append(word)
-                while let remaining = rest.next() { after.append(remaining) }
-                break
-            }
-            let option = name(word)
-            guard word.hasPrefix("--"), globals.contains(option), !own.contains(option) else {
-                after.append(word)
-                continue
-            }
-            before.append(word)
-            if valued.contains(option), !word.contains("="), let value = rest.next() { before.append(value) }
-        }
-        return before + [words[index]] + after
-    }
-
-    /// Levenshtein distance, for "did you mean".
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        guard !a.isEmpty else { return b.count }
-        guard !b.isEmpty else { return a.count }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }

@@ -39,69 +39,21 @@ extension Console {
             if toStdout && format == "json" && kind == nil {
                 throw TimeTrackError(.usage, "export: --out - writes one document; json needs --kind K with it", fix: "usage: export --format json --kind events --out -")
             }
-            var written: [(path: String, count: Int)] = []
-            // `data` is made first, so the exporter's count is that document's.
-            func write(_ data: Data, to path: String, count: Int? = nil) throws {
-                let count = count ?? exporter.notes.lastCount
-                if toStdout {
-                    session.output.flush()
-                    FileHandle.standardOutput.write(data)
-                } else {
-                    try AtomicFile.write(data, to: path)
-                }
-                written.append((toStdout ? "-" : path, count))
-            }
+            let writer = ExportWriter(session: session, toStdout: toStdout, exporter: exporter)
             switch format {
             case "ics" where kind == .deadline:
-                // One calendar per course: a folder of CODE.ics, or with --course one file.
-                let calendars = try exporter.courseCalendars(school: school, course: args.option("course"))
-                if let course = args.option("course") {
-                    guard let calendar = calendars.first else {
-                        throw TimeTrackError(.notFound, "no published deadlines for course '\(course)'", fix: "`courses` lists the codes; `list deadlines --status pending` shows what waits")
-                    }
-                    try write(calendar.data, to: out, count: calendar.data.count(of: "BEGIN:VEVENT"))
-                } else {
-                    if !toStdout { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }
-                    guard !toStdout || calendars.count <= 1 else {
-                        throw TimeTrackError(.usage, "export: --out - writes one calendar; there are \(calendars.count) courses", fix: "add --course CODE")
-                    }
-                    for calendar in calendars {
-                        try write(calendar.data, to: (out as NSString).appendingPathComponent("\(Exporter.fileName(calendar.code)).ics"), count: calendar.data.count(of: "BEGIN:VEVENT"))
-                    }
-                }
+                try writeCourseCalendars(exporter, to: out, school: school, course: args.option("course"), writer: writer)
             case "ics":
                 if let kind, kind != .event {
                     throw TimeTrackError(.usage, "export: ics carries events, or deadlines (one calendar per course); not \(kind.plural)", fix: "export --format ics --kind deadlines --out FOLDER")
                 }
-                try write(try exporter.ics(school: school), to: out)
+                try writer.write(try exporter.ics(school: school), to: out)
             case "rss":
-                try write(try exporter.rss(school: school), to: out)
+                try writer.write(try exporter.rss(school: school), to: out)
             default:
-                // Posts' local photos are copied beside the JSON, without their location.
-                let folder = kind == nil || toStdout ? (toStdout ? "." : out) : (out as NSString).deletingLastPathComponent
-                exporter.images = ((folder.isEmpty ? "." : folder as NSString).appendingPathComponent("images"), "images/")
-                // Accessible copies of documents (`ocr`), beside the JSON.
-                exporter.documents = (
-                    ((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent("documents"), "documents/", AccessibleCopies(importsFolder: session.importsPath)
-                )
-                if let kind {
-                    try write(try exporter.json(kind, school: school), to: out)
-                } else {
-                    try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-                    for kind in Exporter.jsonKinds {
-                        try write(try exporter.json(kind, school: school), to: (out as NSString).appendingPathComponent("\(kind.plural).json"))
-                    }
-                    // Each course's deadlines as a calendar with reminders, beside the JSON.
-                    let calendars = try exporter.courseCalendars(school: school)
-                    if !calendars.isEmpty {
-                        let folder = (out as NSString).appendingPathComponent("courses")
-                        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                        for calendar in calendars {
-                            try write(calendar.data, to: (folder as NSString).appendingPathComponent("\(Exporter.fileName(calendar.code)).ics"), count: calendar.data.count(of: "BEGIN:VEVENT"))
-                        }
-                    }
-                }
+                try writeJSON(exporter, to: out, kind: kind, school: school, writer: writer)
             }
+            let written = writer.written
             for note in exporter.notes.lines { session.output.note(SafeText.visible(note)) }
             if toStdout { return 0 }
             if session.output.json {
@@ -114,5 +66,78 @@ extension Console {
             }
             return 0
         }
+    }
+
+    /// Deadlines as calendars: a folder of `CODE.ics`, or with `course` one file.
+    static func writeCourseCalendars(_ exporter: Exporter, to out: String, school: String?, course: String?, writer: ExportWriter) throws {
+        let calendars = try exporter.courseCalendars(school: school, course: course)
+        if let course {
+            guard let calendar = calendars.first else {
+                throw TimeTrackError(.notFound, "no published deadlines for course '\(course)'", fix: "`courses` lists the codes; `list deadlines --status pending` shows what waits")
+            }
+            try writer.write(calendar.data, to: out, count: calendar.data.count(of: "BEGIN:VEVENT"))
+            return
+        }
+        if !writer.toStdout { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }
+        guard !writer.toStdout || calendars.count <= 1 else {
+            throw TimeTrackError(.usage, "export: --out - writes one calendar; there are \(calendars.count) courses", fix: "add --course CODE")
+        }
+        for calendar in calendars {
+            try writer.write(calendar.data, to: (out as NSString).appendingPathComponent("\(Exporter.fileName(calendar.code)).ics"), count: calendar.data.count(of: "BEGIN:VEVENT"))
+        }
+    }
+
+    /// JSON: one kind into a file, or a folder with a file a kind, each course's deadlines as a
+    /// calendar, posts' local photos (without their location) and documents' accessible copies.
+    static func writeJSON(_ exporter: Exporter, to out: String, kind: ItemKind?, school: String?, writer: ExportWriter) throws {
+        var exporter = exporter
+        let folder = kind == nil || writer.toStdout ? (writer.toStdout ? "." : out) : (out as NSString).deletingLastPathComponent
+        let base = (folder.isEmpty ? "." : folder) as NSString
+        exporter.images = (base.appendingPathComponent("images"), "images/")
+        exporter.documents = (base.appendingPathComponent("documents"), "documents/", AccessibleCopies(importsFolder: writer.session.importsPath))
+        writer.exporter = exporter
+        if let kind {
+            try writer.write(try exporter.json(kind, school: school), to: out)
+            return
+        }
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        for kind in Exporter.jsonKinds {
+            try writer.write(try exporter.json(kind, school: school), to: (out as NSString).appendingPathComponent("\(kind.plural).json"))
+        }
+        let calendars = try exporter.courseCalendars(school: school)
+        guard !calendars.isEmpty else { return }
+        let courses = (out as NSString).appendingPathComponent("courses")
+        try FileManager.default.createDirectory(atPath: courses, withIntermediateDirectories: true)
+        for calendar in calendars {
+            try writer.write(calendar.data, to: (courses as NSString).appendingPathComponent("\(Exporter.fileName(calendar.code)).ics"), count: calendar.data.count(of: "BEGIN:VEVENT"))
+        }
+    }
+}
+
+/// Writes an export's documents (atomically, or the one document to stdout with `--out -`) and
+/// counts what each held.
+final class ExportWriter {
+    let session: Session
+    let toStdout: Bool
+    /// The exporter whose count of items the last document made gives the count written.
+    var exporter: Exporter
+    private(set) var written: [(path: String, count: Int)] = []
+
+    init(session: Session, toStdout: Bool, exporter: Exporter) {
+        self.session = session
+        self.toStdout = toStdout
+        self.exporter = exporter
+    }
+
+    /// `data` is made first, so the exporter's count is that document's.
+    func write(_ data: Data, to path: String, count: Int? = nil) throws {
+        let count = count ?? exporter.notes.lastCount
+        if toStdout {
+            session.output.flush()
+            FileHandle.standardOutput.write(data)
+        } else {
+            try AtomicFile.write(data, to: path)
+        }
+        written.append((toStdout ? "-" : path, count))
     }
 }

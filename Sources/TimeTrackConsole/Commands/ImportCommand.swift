@@ -21,46 +21,7 @@ extension Console {
             ],
             positional: 0...100
         ) { args, session in
-            var exit: Int32 = 0
-            let selectors = [args.flag("all"), args.flag("due"), !args.positional.isEmpty].filter { $0 }.count
-            guard selectors == 1 else {
-                throw TimeTrackError(.usage, selectors == 0 ? "import: name at least one source, or --all, or --due" : "import: give source ids, --all or --due, only one of them", fix: "usage: import SOURCE... | --all | --due; `sources` lists them")
-            }
-            var sources: [SourceDefinition]
-            if args.positional.isEmpty {
-                let (all, errors) = session.sources()
-                for error in errors { session.output.error(error) }
-                if !errors.isEmpty { exit = 3 }
-                sources = all.filter(\.enabled)
-                if sources.isEmpty && errors.isEmpty { throw TimeTrackError(.configuration, "no enabled sources in \(session.importsPath)", fix: "add a definition, or pass --imports DIR") }
-                if all.isEmpty && !errors.isEmpty {
-                    // Nothing readable at all (no such folder, only broken definitions): a configuration error, no store made.
-                    throw TimeTrackError(.configuration, "no source definitions could be read from \(session.importsPath)", fix: "check the folder (`--imports DIR`) and the errors above")
-                }
-            } else {
-                sources = try args.positional.map { try session.source($0) }
-            }
-            if args.option("file") != nil && sources.count != 1 {
-                throw TimeTrackError(.usage, "import: --file goes with exactly one source")
-            }
-            // Configuration first: a definition whose importer refuses its options is an error
-            // before any store is opened or made (named sources: the command fails, exit 2;
-            // --all/--due: that source fails, the rest run, exit 3).
-            var checked: [SourceDefinition] = []
-            for source in sources {
-                do {
-                    _ = try ImporterRegistry.make(for: source)
-                    checked.append(source)
-                } catch let error as TimeTrackError {
-                    if !args.positional.isEmpty { throw error }
-                    session.output.error(error)
-                    exit = 3
-                }
-            }
-            sources = checked
-            if sources.isEmpty && exit != 0 {
-                throw TimeTrackError(.configuration, "no source could be read: every definition has an error (above)", fix: "fix the definitions; `sources` checks them")
-            }
+            var (sources, exit) = try importSources(args, session: session)
             if args.flag("dry-run") {
                 let code = try dryRun(sources, file: args.option("file"), session: session)
                 return exit != 0 ? exit : code
@@ -93,90 +54,59 @@ extension Console {
             runner.options.accept = args.flag("accept")
             runner.file = args.option("file")
             runner.shouldStop = { Interrupt.requested }
-            var summaries: [SourceRunSummary] = []
-            var failed = 0, held = 0
-            var errorsBySource: [String: TimeTrackError] = [:]
-            let quiet = args.flag("quiet")
-            // On a terminal each source shows its progress and is read in its turn; otherwise
-            // (cron, pipes) the next sources are read on other threads, each lane with its own
-            // connection, while the current one is applied.
-            let showProgress = session.interactive && isatty(2) == 1 && !session.output.json
-            let progressBars = sources.map { Progress(label: $0.id, enabled: showProgress) }
-            if showProgress {
-                runner.lanes = 0
-                runner.progress = { index, pages, items in progressBars[index].update(pages: pages, items: items) }
-                runner.transfer = { index, host, bytes, elapsed in progressBars[index].transfer(host: host, bytes: bytes, elapsed: elapsed) }
-            }
-            try runner.run(sources) { outcome in
-                let (index, source) = (outcome.index, outcome.source)
-                progressBars[index].finish()
-                switch outcome.result {
-                case .success(let summary):
-                    summaries.append(summary)
-                    let run = summary.run
-                    let changed = (run?.new ?? 0) + (run?.changed ?? 0) + (run?.missing ?? 0) > 0 || run?.status != .ok
-                    if !(quiet && !changed) {
-                        var line =
-                            "\(source.id): \(run?.status.rawValue ?? "?") · \(run?.found ?? 0) found · \(run?.new ?? 0) new · \(run?.changed ?? 0) changed · \(run?.unchanged ?? 0) unchanged · \(run?.missing ?? 0) missing · \(run?.problems ?? 0) problems"
-                        if let message = run?.message, run?.status != .ok { line += " · " + message }
-                        if outcome.requests > 0 {
-                            line += " · \(outcome.requests) requests, \(outcome.notModified) not modified"
-                        }
-                        session.output.note(line)
-                        for problem in summary.result.problems + summary.failures where problem.severity == .error {
-                            session.output.note("  \(source.id): \(problem.location): \(problem.message)")
-                        }
-                    }
-                    switch run?.status {
-                    case .failed?: failed += 1
-                    case .held?: held += 1
-                    case .partial?: exit = 3
-                    default: break
-                    }
-                case .failure(let error):
-                    failed += 1
-                    let tagged = TimeTrackError(error.code, error.message, fix: error.fix, context: error.context.merging(["source": source.id]) { a, _ in a })
-                    errorsBySource[source.id] = tagged
-                    session.output.error(tagged)
-                }
-                return !Interrupt.requested
-            }
-            if session.output.json {
-                var rows: [JSONValue] = summaries.map { s in
-                    .object([
-                        "source": .string(s.source), "status": .string(s.run?.status.rawValue ?? "failed"), "run": .number(Double(s.run?.id ?? 0)),
-                        "found": .number(Double(s.run?.found ?? 0)), "new": .array(s.newIDs.map { .string($0) }),
-                        "changed": .array(s.changedIDs.map { .string($0) }), "missing": .array(s.missingIDs.map { .string($0) }),
-                        "message": s.run?.message.map { .string($0) } ?? .null,
-                        "problems": .array((s.result.problems + s.failures).map { (try? JSONCoding.value($0)) ?? .null }),
-                    ])
-                }
-                for (id, error) in errorsBySource.sorted(by: { $0.key < $1.key }) {
-                    rows.append(.object(["source": .string(id), "status": .string("failed"), "error": .object(error.jsonObject)]))
-                }
-                session.output.printJSON(JSONValue.array(rows))
-            }
-            let pending = summaries.filter { ImportSourceReview.required($0, sources) }.reduce(0) { $0 + $1.newIDs.count + $1.changedIDs.count }
-            if pending > 0 && !session.output.json && !quiet {
-                if session.interactive, session.reader != nil, !args.flag("no-review"), !Interrupt.requested {
-                    // On a terminal, go straight to reviewing what this import found.
-                    // The district's public content first (news, events, school info), then posts,
-                    // absence reports and tickets, as `review` walks them: not in source order.
-                    let waiting = summaries.filter { ImportSourceReview.required($0, sources) }.flatMap { $0.newIDs + $0.changedIDs }
-                    let order = Dictionary(uniqueKeysWithValues: ItemKind.allCases.enumerated().map { ($0.element, $0.offset) })
-                    let walk = waiting.enumerated().sorted { a, b in
-                        let (ka, kb) = (ItemKind.parseID(a.element)?.0, ItemKind.parseID(b.element)?.0)
-                        return (ka.flatMap { order[$0] } ?? 99, a.offset) < (kb.flatMap { order[$0] } ?? 99, b.offset)
-                    }.map(\.element)
-                    _ = try walkReview(walk, store: store, session: session)
-                } else {
-                    session.output.line("\(pending) item(s) wait for review: `timetrack-admin review`")
-                }
-            }
-            if sources.isEmpty { return exit }
-            if failed + held == sources.count { return 1 }
-            return failed + held > 0 ? 3 : exit
+            let report = ImportReport(sources: sources, session: session, quiet: args.flag("quiet"))
+            report.exit = exit
+            report.showProgress(on: runner)
+            try runner.run(sources) { outcome in report.record(outcome) }
+            if session.output.json { report.printJSON() }
+            try report.offerReview(store: store, walk: !args.flag("no-review"))
+            return report.exitCode
         }
+    }
+
+    /// The sources `import` names (ids, `--all` or `--due`), each checked to be one its
+    /// importer accepts before any store is opened or made: named sources fail the command
+    /// (exit 2); with `--all`/`--due` a broken one is reported, the rest run (exit 3).
+    static func importSources(_ args: Arguments, session: Session) throws -> ([SourceDefinition], exit: Int32) {
+        var exit: Int32 = 0
+        let selectors = [args.flag("all"), args.flag("due"), !args.positional.isEmpty].filter { $0 }.count
+        guard selectors == 1 else {
+            throw TimeTrackError(
+                .usage, selectors == 0 ? "import: name at least one source, or --all, or --due" : "import: give source ids, --all or --due, only one of them",
+                fix: "usage: import SOURCE... | --all | --due; `sources` lists them")
+        }
+        var sources: [SourceDefinition]
+        if args.positional.isEmpty {
+            let (all, errors) = session.sources()
+            for error in errors { session.output.error(error) }
+            if !errors.isEmpty { exit = 3 }
+            sources = all.filter(\.enabled)
+            if sources.isEmpty && errors.isEmpty { throw TimeTrackError(.configuration, "no enabled sources in \(session.importsPath)", fix: "add a definition, or pass --imports DIR") }
+            if all.isEmpty && !errors.isEmpty {
+                // Nothing readable at all (no such folder, only broken definitions): a configuration error, no store made.
+                throw TimeTrackError(.configuration, "no source definitions could be read from \(session.importsPath)", fix: "check the folder (`--imports DIR`) and the errors above")
+            }
+        } else {
+            sources = try args.positional.map { try session.source($0) }
+        }
+        if args.option("file") != nil && sources.count != 1 {
+            throw TimeTrackError(.usage, "import: --file goes with exactly one source")
+        }
+        var checked: [SourceDefinition] = []
+        for source in sources {
+            do {
+                _ = try ImporterRegistry.make(for: source)
+                checked.append(source)
+            } catch let error as TimeTrackError {
+                if !args.positional.isEmpty { throw error }
+                session.output.error(error)
+                exit = 3
+            }
+        }
+        if checked.isEmpty && exit != 0 {
+            throw TimeTrackError(.configuration, "no source could be read: every definition has an error (above)", fix: "fix the definitions; `sources` checks them")
+        }
+        return (checked, exit)
     }
 
     /// `import --dry-run`: reads each source and says what an import would add, change and

@@ -45,30 +45,7 @@ extension Console {
             ],
             positional: 0...1
         ) { args, session in
-            var kind: ItemKind?
-            if let word = args.positional.first, word != "all" {
-                guard let k = ItemKind(word: word) else { throw notAKind(word, command: "list") }
-                kind = k
-            }
-            var status: ItemStatus?
-            if let word = args.option("status") {
-                guard let s = ItemStatus(rawValue: word.lowercased()) else {
-                    throw TimeTrackError(.usage, "list: '\(word)' is not a status", fix: "statuses: pending, published, rejected, archived")
-                }
-                status = s
-            }
-            var dated: ClosedRange<Date>?
-            if let within = args.option("due-within") {
-                guard kind == nil || kind == .deadline else {
-                    throw TimeTrackError(.usage, "list: --due-within lists deadlines, not \(kind?.plural ?? "")", fix: "list deadlines --due-within 7d")
-                }
-                guard let minutes = ReminderOffset.minutes(within), minutes > 0, minutes <= 366 * 1440 else {
-                    throw TimeTrackError(.usage, "list: --due-within '\(within)' is not a length of time up to a year", fix: "e.g. --due-within 7d, 48h or 2w")
-                }
-                kind = .deadline
-                let now = Date()
-                dated = now...now.addingTimeInterval(Double(minutes) * 60)
-            }
+            let (kind, status, dated) = try listFilters(args)
             let query = ItemQuery(
                 kind: kind, status: status, sourceID: args.option("source"),
                 limit: try intOption(args, "limit", default: 50, range: 1...100_000), offset: try intOption(args, "offset", default: 0, range: 0...Int(Int32.max)), dated: dated)
@@ -97,25 +74,52 @@ extension Console {
             } else {
                 printItems(rows, session: session)
             }
-            // CSV is the table alone; what follows it goes to stderr.
-            let after: (String) -> Void = session.output.csv ? session.output.note : { session.output.line($0) }
-            if rows.contains(where: { $0.hasPendingRevision && $0.status == .published }) { after("* a change waits for review") }
-            // The date column is the local day in each item's own zone: an event's, else its
-            // source's (the machine's for items with neither): an event at 18:00 in Denver is
-            // listed on its own day.
-            if more {
-                // The total for an admin (others see only what their role shows), counted up to
-                // 10,000: past that, "more than".
-                var shown = "the first \(rows.count) from row \(query.offset + 1)"
-                if try session.access(in: session.store()).op.role == .admin {
-                    let cap = 10_000
-                    let total = try session.store().count(query, cap: cap + 1)
-                    shown = "\(query.offset + 1)–\(query.offset + rows.count) of " + (total > cap ? "more than \(cap)" : "\(total)")
-                }
-                after("\(shown) shown; more: `--offset \(query.offset + rows.count)` (or --limit N)")
-            }
+            try listFooter(rows, query: query, more: more, session: session)
             return 0
         }
+    }
+
+    /// `list`'s kind, status and due window, from its words.
+    static func listFilters(_ args: Arguments) throws -> (ItemKind?, ItemStatus?, ClosedRange<Date>?) {
+        var kind: ItemKind?
+        if let word = args.positional.first, word != "all" {
+            guard let k = ItemKind(word: word) else { throw notAKind(word, command: "list") }
+            kind = k
+        }
+        var status: ItemStatus?
+        if let word = args.option("status") {
+            guard let s = ItemStatus(rawValue: word.lowercased()) else {
+                throw TimeTrackError(.usage, "list: '\(word)' is not a status", fix: "statuses: pending, published, rejected, archived")
+            }
+            status = s
+        }
+        guard let within = args.option("due-within") else { return (kind, status, nil) }
+        guard kind == nil || kind == .deadline else {
+            throw TimeTrackError(.usage, "list: --due-within lists deadlines, not \(kind?.plural ?? "")", fix: "list deadlines --due-within 7d")
+        }
+        guard let minutes = ReminderOffset.minutes(within), minutes > 0, minutes <= 366 * 1440 else {
+            throw TimeTrackError(.usage, "list: --due-within '\(within)' is not a length of time up to a year", fix: "e.g. --due-within 7d, 48h or 2w")
+        }
+        let now = Date()
+        return (.deadline, status, now...now.addingTimeInterval(Double(minutes) * 60))
+    }
+
+    /// What follows `list`'s table: a change waiting, and where the next page starts. The date
+    /// column is the local day in each item's own zone: an event's, else its source's.
+    static func listFooter(_ rows: [ItemSummary], query: ItemQuery, more: Bool, session: Session) throws {
+        // CSV is the table alone; what follows it goes to stderr.
+        let after: (String) -> Void = session.output.csv ? session.output.note : { session.output.line($0) }
+        if rows.contains(where: { $0.hasPendingRevision && $0.status == .published }) { after("* a change waits for review") }
+        guard more else { return }
+        // The total for an admin (others see only what their role shows), counted up to
+        // 10,000: past that, "more than".
+        var shown = "the first \(rows.count) from row \(query.offset + 1)"
+        if try session.access(in: session.store()).op.role == .admin {
+            let cap = 10_000
+            let total = try session.store().count(query, cap: cap + 1)
+            shown = "\(query.offset + 1)–\(query.offset + rows.count) of " + (total > cap ? "more than \(cap)" : "\(total)")
+        }
+        after("\(shown) shown; more: `--offset \(query.offset + rows.count)` (or --limit N)")
     }
 
     /// The rows of `query` (its page, and one more) whose items the named check flags.
