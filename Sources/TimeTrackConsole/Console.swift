@@ -28,13 +28,13 @@ public enum Console {
 
     /// Global options shared by every command.
     public static let globalOptions: [OptionSpec] = [
-        OptionSpec("store", value: "PATH", help: "the store file, or a postgresql://USER@HOST/DB address (env TIMETRACK_STORE, default ./timetrack.sqlite)"),
-        OptionSpec("imports", value: "DIR", help: "the folder of source definitions (default ./Imports)"),
-        OptionSpec("plugins", value: "DIR", help: "the folder of external importers (default: Plugins.d beside the imports folder)"),
+        OptionSpec("store", value: "PATH", completes: .path, help: "the store file, or a postgresql://USER@HOST/DB address (env TIMETRACK_STORE, default ./timetrack.sqlite)"),
+        OptionSpec("imports", value: "DIR", completes: .path, help: "the folder of source definitions (default ./Imports)"),
+        OptionSpec("plugins", value: "DIR", completes: .path, help: "the folder of external importers (default: Plugins.d beside the imports folder)"),
         OptionSpec("as", value: "NAME", help: "admins only: act as operator NAME (recorded as NAME (by you)); you are the operator of your Unix account"),
-        OptionSpec("group", value: "GROUP", help: "a new store is made 0660 in this Unix group (staff who share it) instead of 0600"),
+        OptionSpec("group", value: "GROUP", completes: .group, help: "a new store is made 0660 in this Unix group (staff who share it) instead of 0600"),
         OptionSpec("json", help: "machine-readable output"),
-        OptionSpec("format", value: "F", help: "table (default), json (as --json) or csv (tables for spreadsheets)"),
+        OptionSpec("format", value: "F", completes: .words(["table", "json", "csv"]), help: "table (default), json (as --json) or csv (tables for spreadsheets)"),
         OptionSpec("no-input", help: "never prompt"),
         OptionSpec("no-pager", help: "never page long output (by default it goes through $PAGER, or less -FRX, on a terminal)"),
         OptionSpec("bail", help: "reading commands from stdin: stop at the first that fails (exit 1)"),

@@ -11,7 +11,7 @@ extension Console {
             options: [
                 OptionSpec("school", value: "S", help: "report: only this school's items"),
                 OptionSpec("yes", help: "links: apply the names without asking"),
-            ], positional: 1...2
+            ], positional: 1...2, arguments: [.words(["report", "links"]), .ids]
         ) { args, session in
             if args.positional[0] == "links" {
                 guard args.positional.count == 2 else { throw TimeTrackError(.usage, "a11y links: which item?", fix: "a11y links ID [--yes]") }

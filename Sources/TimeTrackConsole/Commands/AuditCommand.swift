@@ -14,12 +14,12 @@ extension Console {
             summary: "the decision log: who did what, when and why; `audit verify` checks its hash chain, `audit anchor` signs its head outside the store",
             options: [
                 OptionSpec("limit", value: "N", help: "at most N entries (default 50)"),
-                OptionSpec("anchor", value: "FILE", help: "verify: also check the log against the last anchor in FILE"),
-                OptionSpec("out", value: "FILE", help: "anchor: append the signed head to FILE (keep it where the store's writers cannot write)"),
+                OptionSpec("anchor", value: "FILE", completes: .path, help: "verify: also check the log against the last anchor in FILE"),
+                OptionSpec("out", value: "FILE", completes: .path, help: "anchor: append the signed head to FILE (keep it where the store's writers cannot write)"),
                 OptionSpec("syslog", help: "anchor: send the signed head to syslog (auth facility)"),
-                OptionSpec("key", value: "FILE", help: "the Ed25519 signing key (default $TIMETRACK_ANCHOR_KEY or ~/.config/timetrack-admin/anchor.key; made on first use, readable by its owner only)"),
+                OptionSpec("key", value: "FILE", completes: .path, help: "the Ed25519 signing key (default $TIMETRACK_ANCHOR_KEY or ~/.config/timetrack-admin/anchor.key; made on first use, readable by its owner only)"),
             ],
-            positional: 0...1
+            positional: 0...1, arguments: [.words(["verify", "anchor"]), .ids]
         ) { args, session in
             let store = try session.store()
             try session.requireAdmin(in: store, for: "read the audit log")

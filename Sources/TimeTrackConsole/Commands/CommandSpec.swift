@@ -1,6 +1,37 @@
 import Foundation
 import TimeTrackCore
 
+/// What a word of a command line completes to, in the shells (bash, zsh, fish) and at the
+/// console's prompt: declared with each option and argument, so every completion comes from
+/// the commands themselves.
+public enum Completion: Sendable, Equatable {
+    /// Nothing to offer (free text).
+    case none
+    /// A file or folder.
+    case path
+    /// A Unix group.
+    case group
+    /// One of these words.
+    case words([String])
+    /// Item ids from the store (the newest 500 the operator may read).
+    case ids
+    /// After an item id: its fields (`edit`: `title=`…; `unlock`: the locked ones).
+    case fields
+    /// Source ids from the imports folder.
+    case sources
+    /// The console's command names.
+    case commands
+
+    /// The fixed words it offers.
+    var words: [String] {
+        switch self {
+        case .words(let words): return words
+        case .commands: return Console.commands.map(\.name)
+        case .none, .path, .group, .ids, .fields, .sources: return []
+        }
+    }
+}
+
 /// One option a command takes.
 public struct OptionSpec: Sendable {
     /// The long name without dashes (`reason` for `--reason`).
@@ -11,11 +42,14 @@ public struct OptionSpec: Sendable {
     /// Whether it may be given more than once (`--alias Gym --alias "Main Gym"`); otherwise the
     /// last one given counts.
     public var repeats = false
+    /// What its value completes to.
+    public var completes: Completion
 
-    public init(_ name: String, value: String? = nil, repeats: Bool = false, help: String) {
+    public init(_ name: String, value: String? = nil, repeats: Bool = false, completes: Completion = .none, help: String) {
         self.name = name
         self.value = value
         self.repeats = repeats
+        self.completes = completes
         self.help = help
     }
 }
@@ -44,17 +78,26 @@ public struct CommandSpec: Sendable {
     public var options: [OptionSpec]
     /// Allowed count of positional words.
     public var positional: ClosedRange<Int>
+    /// What each positional word completes to, in order; the last one for every word after it.
+    public var arguments: [Completion]
     /// Whether this command changes the store (used by read-only checks and help).
     public var run: @Sendable (Arguments, Session) throws -> Int32
 
-    public init(_ name: String, usage: String = "", summary: String, options: [OptionSpec] = [], positional: ClosedRange<Int> = 0...0, run: @escaping @Sendable (Arguments, Session) throws -> Int32) {
+    public init(
+        _ name: String, usage: String = "", summary: String, options: [OptionSpec] = [], positional: ClosedRange<Int> = 0...0, arguments: [Completion] = [],
+        run: @escaping @Sendable (Arguments, Session) throws -> Int32
+    ) {
         self.name = name
         self.usage = usage
         self.summary = summary
         self.options = options
         self.positional = positional
+        self.arguments = arguments
         self.run = run
     }
+
+    /// Whether any of its arguments completes to `completion`.
+    func takes(_ completion: Completion) -> Bool { arguments.contains(completion) }
 
     /// `name usage`.
     public var usageLine: String { usage.isEmpty ? name : "\(name) \(usage)" }

@@ -2,49 +2,36 @@ import Foundation
 import TimeTrackCore
 
 extension Console {
-    /// Commands that take item ids.
-    static let idCommands: Set<String> = [
-        "show", "history", "approve", "reject", "edit", "unlock", "archive", "restore", "keep", "revert", "reply", "close", "reopen", "preview", "ocr", "audit",
-    ]
+    /// Commands that take item ids (from their declared arguments).
+    static var idCommands: Set<String> { Set(commands.filter { $0.takes(.ids) }.map(\.name)) }
     /// Commands whose words after an item id are the item's fields: `edit ID <TAB>` gives
     /// `title=`, `start=`…; `unlock ID <TAB>` its locked fields.
-    static let fieldCommands = ["edit", "unlock"]
+    static var fieldCommands: [String] { commands.filter { $0.takes(.fields) }.map(\.name) }
     /// Commands whose word is a file (a page, a grade book).
-    static let fileCommands = ["try", "grades"]
-    /// Options whose value is a file or folder.
-    static let pathOptions = ["store", "imports", "out", "file", "plugins"]
-    /// Values of options that take one of a few words.
-    static var optionValues: [String: [String]] {
-        [
-            "status": ItemStatus.allCases.map(\.rawValue), "kind": ItemKind.plurals, "format": ["json", "ics", "rss"],
-            "role": Operator.Role.allCases.map(\.rawValue), "language": ["python", "sh"], "target": ["A", "B", "C", "D"],
-            "due-within": ["1d", "2d", "7d", "14d"], "reminders": ["1d,2h", "2d,1h", "3d,1d,1h"],
-            "weight": Deadline.Category.allCases.map { $0.rawValue + "=" }, "flag": ["a11y", "privacy"],
-        ]
+    static var fileCommands: [String] { commands.filter { $0.takes(.path) }.map(\.name) }
+    /// Commands whose word is a source id.
+    static var sourceCommands: [String] { commands.filter { $0.takes(.sources) }.map(\.name) }
+
+    /// Every option whose value completes to something, with its command (nil: a global
+    /// option), command options first so they win over a global option of the same name.
+    static var valuedOptions: [(command: String?, option: OptionSpec)] {
+        let own: [(command: String?, option: OptionSpec)] = commands.flatMap { command in
+            command.options.filter { $0.value != nil }.map { (command: Optional(command.name), option: $0) }
+        }
+        return own + globalOptions.filter { $0.value != nil }.map { (command: nil, option: $0) }
     }
 
+    /// Global options that take a value, but `--store` (the scripts pass it on to `__complete`).
+    static var valuedGlobals: [String] { globalOptions.filter { $0.value != nil && $0.name != "store" }.map { "--" + $0.name } }
+
     static var completionsCommand: CommandSpec {
-        CommandSpec("completions", usage: "bash|zsh|fish", summary: "print a shell completion script (commands, options, ids, kinds, statuses, files)", positional: 1...1) {
+        CommandSpec("completions", usage: "bash|zsh|fish", summary: "print a shell completion script (commands, options, ids, kinds, statuses, files)", positional: 1...1, arguments: [.words(["bash", "zsh", "fish"])]) {
             args, session in
             let names = commands.map(\.name)
             let globals = globalOptions.map { "--" + $0.name }
             var perCommand: [String: [String]] = [:]
             for command in commands {
-                var words = command.options.map { "--" + $0.name }
-                switch command.name {
-                case "list": words += ItemKind.plurals
-                case "help": words += names
-                case "completions": words += ["bash", "zsh", "fish"]
-                case "place", "course": words += ["add", "remove"]
-                case "plugin": words += ["new"]
-                case "store": words += ["copy", "repair", "grant"]
-                case "audit": words += ["verify", "anchor"]
-                case "sources": words += ["enable", "disable"]
-                case "privacy": words += ["allow", "disallow"]
-                case "a11y": words += ["report", "links"]
-                default: break
-                }
-                perCommand[command.name] = words
+                perCommand[command.name] = command.options.map { "--" + $0.name } + command.arguments.flatMap(\.words)
             }
             let script: String
             switch args.positional[0] {
@@ -65,7 +52,7 @@ extension Console {
     }
 
     static func bashScript(names: [String], globals: [String], perCommand: [String: [String]]) -> String {
-        let values = optionValues.keys.sorted().map { "    --\($0)) COMPREPLY=($(compgen -W \"\(optionValues[$0, default: []].joined(separator: " "))\" -- \"$cur\")); return ;;" }
+        let values = valuedOptions.map { "    \($0.command ?? "*"):--\($0.option.name)) " + bashArm($0.option.completes) }
         return """
             # timetrack-admin completion for bash: eval "$(timetrack-admin completions bash)"
             _timetrack_admin() {
@@ -74,14 +61,12 @@ extension Console {
               for ((i = 1; i < COMP_CWORD; i++)); do
                 case "${COMP_WORDS[i]}" in
                   --store) store=(--store "${COMP_WORDS[i+1]}"); ((i++)) ;;
-                  --imports|--plugins|--as|--group) ((i++)) ;;
+                  \(valuedGlobals.joined(separator: "|"))) ((i++)) ;;
                   --*) ;;
                   *) [[ -z "$cmd" ]] && cmd="${COMP_WORDS[i]}" ;;
                 esac
               done
-              case "$prev" in
-                --\(pathOptions.joined(separator: "|--"))) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-                --group) COMPREPLY=($(compgen -g -- "$cur")); return ;;
+              case "$cmd:$prev" in
             \(values.joined(separator: "\n"))
               esac
               if [[ -z "$cmd" ]]; then
@@ -96,7 +81,7 @@ extension Console {
               esac
               case "$cmd" in
                 \(idCommands.sorted().joined(separator: "|"))) opts="$opts $(timetrack-admin "${store[@]}" __complete ids 2>/dev/null)" ;;
-                extract|import) opts="$opts $(timetrack-admin __complete sources 2>/dev/null)" ;;
+                \(sourceCommands.joined(separator: "|"))) opts="$opts $(timetrack-admin __complete sources 2>/dev/null)" ;;
                 \(fileCommands.joined(separator: "|"))) COMPREPLY=($(compgen -W "$opts" -- "$cur") $(compgen -f -- "$cur")); return ;;
               esac
               COMPREPLY=($(compgen -W "$opts" -- "$cur"))
@@ -106,7 +91,7 @@ extension Console {
     }
 
     static func zshScript(names: [String], globals: [String], perCommand: [String: [String]]) -> String {
-        let values = optionValues.keys.sorted().map { "    --\($0)) compadd -- \(optionValues[$0, default: []].joined(separator: " ")); return ;;" }
+        let values = valuedOptions.map { "    \($0.command ?? "*"):--\($0.option.name)) " + zshArm($0.option.completes) }
         return """
             #compdef timetrack-admin
             # timetrack-admin completion for zsh (native): after compinit, source <(timetrack-admin completions zsh)
@@ -117,14 +102,12 @@ extension Console {
               for ((i = 2; i < CURRENT; i++)); do
                 case ${words[i]} in
                   --store) store=(--store ${words[i+1]}); ((i++)) ;;
-                  --imports|--plugins|--as|--group) ((i++)) ;;
+                  \(valuedGlobals.joined(separator: "|"))) ((i++)) ;;
                   --*) ;;
                   *) [[ -z $cmd ]] && cmd=${words[i]} ;;
                 esac
               done
-              case $prev in
-                --\(pathOptions.joined(separator: "|--"))) _files; return ;;
-                --group) _groups; return ;;
+              case $cmd:$prev in
             \(values.joined(separator: "\n"))
               esac
               if [[ -z $cmd ]]; then
@@ -140,7 +123,7 @@ extension Console {
               esac
               case $cmd in
                 \(idCommands.sorted().joined(separator: "|"))) compadd -- ${(f)"$(timetrack-admin $store __complete ids 2>/dev/null)"} ;;
-                extract|import) compadd -- ${(f)"$(timetrack-admin __complete sources 2>/dev/null)"} ;;
+                \(sourceCommands.joined(separator: "|"))) compadd -- ${(f)"$(timetrack-admin __complete sources 2>/dev/null)"} ;;
                 \(fileCommands.joined(separator: "|"))) _files ;;
               esac
             }
@@ -157,26 +140,65 @@ extension Console {
             lines.append("complete -c timetrack-admin -n __fish_use_subcommand -a \(command.name) -d \(fishQuote(command.summary))")
         }
         for option in globalOptions {
-            lines.append("complete -c timetrack-admin -l \(option.name)" + (option.value != nil ? " -r" : "") + " -d \(fishQuote(option.help))")
+            lines.append("complete -c timetrack-admin -l \(option.name)" + fishValue(option) + " -d \(fishQuote(option.help))")
         }
         for command in commands {
             for option in command.options {
-                var line = "complete -c timetrack-admin -n '__fish_seen_subcommand_from \(command.name)' -l \(option.name) -d \(fishQuote(option.help))"
-                if let words = optionValues[option.name] { line += " -xa '\(words.joined(separator: " "))'" } else if pathOptions.contains(option.name) { line += " -rF" } else if option.value != nil { line += " -r" }
-                lines.append(line)
+                lines.append("complete -c timetrack-admin -n '__fish_seen_subcommand_from \(command.name)' -l \(option.name) -d \(fishQuote(option.help))" + fishValue(option))
             }
         }
-        for name in pathOptions { lines.append("complete -c timetrack-admin -l \(name) -rF") }
         lines.append(
             "complete -c timetrack-admin -n 'timetrack-admin __complete fields (commandline -opc)[2..-1] >/dev/null 2>&1' -a '(timetrack-admin __complete fields (commandline -opc)[2..-1] 2>/dev/null)'"
         )
         lines.append(
             "complete -c timetrack-admin -n '__fish_seen_subcommand_from \(idCommands.sorted().joined(separator: " ")); and not timetrack-admin __complete fields (commandline -opc)[2..-1] >/dev/null 2>&1' -a '(timetrack-admin __complete ids 2>/dev/null)'"
         )
-        lines.append("complete -c timetrack-admin -n '__fish_seen_subcommand_from list' -a '\(ItemKind.plurals.joined(separator: " "))'")
-        lines.append("complete -c timetrack-admin -n '__fish_seen_subcommand_from import extract' -a '(timetrack-admin __complete sources 2>/dev/null)'")
+        for command in commands where !command.arguments.flatMap(\.words).isEmpty {
+            lines.append("complete -c timetrack-admin -n '__fish_seen_subcommand_from \(command.name)' -a '\(command.arguments.flatMap(\.words).joined(separator: " "))'")
+        }
+        lines.append("complete -c timetrack-admin -n '__fish_seen_subcommand_from \(sourceCommands.joined(separator: " "))' -a '(timetrack-admin __complete sources 2>/dev/null)'")
         lines.append("complete -c timetrack-admin -n '__fish_seen_subcommand_from \(fileCommands.joined(separator: " "))' -F")
         return lines.joined(separator: "\n")
+    }
+
+    /// A bash `case` arm's body for an option's value.
+    static func bashArm(_ completion: Completion) -> String {
+        switch completion {
+        case .words(let words): return "COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\")); return ;;"
+        case .path: return "COMPREPLY=($(compgen -f -- \"$cur\")); return ;;"
+        case .group: return "COMPREPLY=($(compgen -g -- \"$cur\")); return ;;"
+        case .sources: return "COMPREPLY=($(compgen -W \"$(timetrack-admin __complete sources 2>/dev/null)\" -- \"$cur\")); return ;;"
+        case .ids: return "COMPREPLY=($(compgen -W \"$(timetrack-admin \"${store[@]}\" __complete ids 2>/dev/null)\" -- \"$cur\")); return ;;"
+        case .commands: return "COMPREPLY=($(compgen -W \"\(commands.map(\.name).joined(separator: " "))\" -- \"$cur\")); return ;;"
+        case .none, .fields: return "return ;;"  // free text: nothing to offer
+        }
+    }
+
+    /// A zsh `case` arm's body for an option's value.
+    static func zshArm(_ completion: Completion) -> String {
+        switch completion {
+        case .words(let words): return "compadd -- \(words.joined(separator: " ")); return ;;"
+        case .path: return "_files; return ;;"
+        case .group: return "_groups; return ;;"
+        case .sources: return "compadd -- ${(f)\"$(timetrack-admin __complete sources 2>/dev/null)\"}; return ;;"
+        case .ids: return "compadd -- ${(f)\"$(timetrack-admin $store __complete ids 2>/dev/null)\"}; return ;;"
+        case .commands: return "compadd -- \(commands.map(\.name).joined(separator: " ")); return ;;"
+        case .none, .fields: return "return ;;"
+        }
+    }
+
+    /// What fish offers for an option's value (nothing for a flag).
+    static func fishValue(_ option: OptionSpec) -> String {
+        guard option.value != nil else { return "" }
+        switch option.completes {
+        case .words(let words): return " -xa '\(words.joined(separator: " "))'"
+        case .path: return " -rF"
+        case .group: return " -xa '(__fish_complete_groups)'"
+        case .sources: return " -xa '(timetrack-admin __complete sources 2>/dev/null)'"
+        case .ids: return " -xa '(timetrack-admin __complete ids 2>/dev/null)'"
+        case .commands: return " -xa '\(commands.map(\.name).joined(separator: " "))'"
+        case .none, .fields: return " -r"
+        }
     }
 
     static func fishQuote(_ text: String) -> String {

@@ -11,10 +11,10 @@ extension Console {
                 OptionSpec("name", value: "NAME", help: "the course's name (\"AP Chemistry\")"),
                 OptionSpec("teacher", value: "T", help: "who teaches it"),
                 OptionSpec("school", value: "S", help: "the school it is taught at"),
-                OptionSpec("reminders", value: "OFFSETS", help: "when the app reminds before a deadline: 1d,2h (the default), 3d,1d,1h, 30m..."),
-                OptionSpec("weight", value: "CATEGORY=PERCENT", repeats: true, help: "a category's share of the grade (test=40); repeat for each"),
+                OptionSpec("reminders", value: "OFFSETS", completes: .words(["1d,2h", "2d,1h", "3d,1d,1h"]), help: "when the app reminds before a deadline: 1d,2h (the default), 3d,1d,1h, 30m..."),
+                OptionSpec("weight", value: "CATEGORY=PERCENT", repeats: true, completes: .words(Deadline.Category.allCases.map { $0.rawValue + "=" }), help: "a category's share of the grade (test=40); repeat for each"),
             ],
-            positional: 1...2
+            positional: 1...2, arguments: [.words(["add", "remove"]), .none]
         ) { args, session in
             let action = args.positional[0]
             guard ["add", "remove"].contains(action) else { throw TimeTrackError(.usage, "course: unknown action '\(action)'", fix: "usage: course \(usage)") }

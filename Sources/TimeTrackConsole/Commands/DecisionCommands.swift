@@ -35,7 +35,7 @@ extension Console {
         CommandSpec(
             "approve", usage: "ID... [--anyway]", summary: "publish the pending content of items (an absence report: excuse it)",
             options: [OptionSpec("anyway", help: "publish even what the privacy check flags (a phone number, an e-mail, an address, a student's name); recorded")],
-            positional: 1...10_000
+            positional: 1...10_000, arguments: [.ids]
         ) { args, session in
             let allowed = session.privacyAllowList()
             // Items approved in one command are one decision: `undo` takes them back together.
@@ -49,7 +49,7 @@ extension Console {
     static var rejectCommand: CommandSpec {
         CommandSpec(
             "reject", usage: "ID... --reason R", summary: "refuse the pending content of items, with a reason (an absence report: unexcused)",
-            options: [OptionSpec("reason", value: "R", help: "why (required)")], positional: 1...10_000
+            options: [OptionSpec("reason", value: "R", help: "why (required)")], positional: 1...10_000, arguments: [.ids]
         ) { args, session in
             guard let reason = args.option("reason"), !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw TimeTrackError(.usage, "reject: a reason is required", fix: "usage: reject ID... --reason \"why\"")
@@ -67,7 +67,7 @@ extension Console {
             options: [
                 OptionSpec("reason", value: "R", help: "why, for the audit log"),
                 OptionSpec("keep-duration", help: "an event's new start moves its end too, keeping its length (and locks end)"),
-            ], positional: 2...100
+            ], positional: 2...100, arguments: [.ids, .fields]
         ) { args, session in
             let store = try session.store()
             let id = args.positional[0]
@@ -112,20 +112,20 @@ extension Console {
     static var archiveCommand: CommandSpec {
         CommandSpec(
             "archive", usage: "ID... [--reason R]", summary: "move items to the archive (read-only history, restorable)",
-            options: [OptionSpec("reason", value: "R", help: "why, for the audit log")], positional: 1...10_000
+            options: [OptionSpec("reason", value: "R", help: "why, for the audit log")], positional: 1...10_000, arguments: [.ids]
         ) { args, session in
             try decideEach(args.positional, action: "archive", session: session) { store, id in try Lifecycle(store).archive(id, by: session.operatorName, reason: args.option("reason")) }
         }
     }
 
     static var restoreCommand: CommandSpec {
-        CommandSpec("restore", usage: "ID...", summary: "bring archived items back, or rejected items back into review", positional: 1...10_000) { args, session in
+        CommandSpec("restore", usage: "ID...", summary: "bring archived items back, or rejected items back into review", positional: 1...10_000, arguments: [.ids]) { args, session in
             try decideEach(args.positional, action: "restore", session: session) { store, id in try Lifecycle(store).restore(id, by: session.operatorName) }
         }
     }
 
     static var unlockCommand: CommandSpec {
-        CommandSpec("unlock", usage: "ID FIELD...", summary: "let edited fields follow their source again (its latest value comes back)", positional: 2...100) { args, session in
+        CommandSpec("unlock", usage: "ID FIELD...", summary: "let edited fields follow their source again (its latest value comes back)", positional: 2...100, arguments: [.ids, .fields]) { args, session in
             let store = try session.store()
             let id = args.positional[0]
             let item = try store.item(id)
@@ -144,7 +144,7 @@ extension Console {
         CommandSpec(
             "revert", usage: "ID [--to REVISION]",
             summary: "put the previously published version back live (never published before: back to review); `history ID` lists revisions",
-            options: [OptionSpec("to", value: "REVISION", help: "the revision number to put back live (see `history ID`)")], positional: 1...1
+            options: [OptionSpec("to", value: "REVISION", help: "the revision number to put back live (see `history ID`)")], positional: 1...1, arguments: [.ids]
         ) { args, session in
             let target = try args.option("to").map { _ in try intOption(args, "to", default: 1, range: 1...Int(Int32.max)) }
             return try decideEach(args.positional, action: "revert", session: session) { store, id in

@@ -8,9 +8,9 @@ extension Console {
             "export", usage: "--format json|ics|rss --out PATH [--kind K] [--school S] [--course C]",
             summary: "write published items for the app: JSON (a folder, one file per kind, and a calendar per course), iCalendar (events; deadlines: one file per course), RSS (announcements)",
             options: [
-                OptionSpec("format", value: "F", help: "json, ics or rss"),
-                OptionSpec("out", value: "PATH", help: "the file (ics, rss, json with --kind) or folder (json) to write"),
-                OptionSpec("kind", value: "K", help: "json: only this kind, into the file PATH"),
+                OptionSpec("format", value: "F", completes: .words(["json", "ics", "rss"]), help: "json, ics or rss"),
+                OptionSpec("out", value: "PATH", completes: .path, help: "the file (ics, rss, json with --kind) or folder (json) to write"),
+                OptionSpec("kind", value: "K", completes: .words(ItemKind.plurals), help: "json: only this kind, into the file PATH"),
                 OptionSpec("school", value: "S", help: "only this school's items"),
                 OptionSpec("course", value: "CODE", help: "ics with --kind deadlines: only this course's calendar, into the file PATH"),
                 OptionSpec("name", value: "NAME", help: "calendar or feed title (default: Time Track)"),

@@ -11,13 +11,13 @@ extension Console {
             "extract", usage: "SOURCE|URL [--file PATH] [--item SEL] [--field NAME=SPEC]...",
             summary: "dry run: fetch and parse a source, print its items and problems, write nothing",
             options: [
-                OptionSpec("file", value: "PATH", help: "read this local file instead of the source's url"),
+                OptionSpec("file", value: "PATH", completes: .path, help: "read this local file instead of the source's url"),
                 OptionSpec("item", value: "SEL", help: "try another item selector (html), or give one for a page's URL or file"),
                 OptionSpec("field", value: "NAME=SPEC", repeats: true, help: "try a field spec: a selector or JSON (repeat for more); the definition is not changed"),
-                OptionSpec("kind", value: "K", help: "with a page's URL or file: what it lists (default announcement)"),
+                OptionSpec("kind", value: "K", completes: .words(ItemKind.plurals), help: "with a page's URL or file: what it lists (default announcement)"),
                 OptionSpec("zone", value: "Z", help: "with a page's URL or file: its time zone (default: this machine's)"),
             ],
-            positional: 1...1
+            positional: 1...1, arguments: [.sources]
         ) { args, session in
             let source = try trySource(args, session)
             var pipeline = session.pipeline(for: source)

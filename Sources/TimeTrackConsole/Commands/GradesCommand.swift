@@ -7,8 +7,8 @@ extension Console {
         CommandSpec(
             "grades", usage: "FILE [--target A|B|C|D|N]",
             summary: "what is needed on the remaining work for a grade, from category weights (a grade book as JSON)",
-            options: [OptionSpec("target", value: "T", help: "a letter (A 90, B 80, C 70, D 60) or a percentage (default: every letter)")],
-            positional: 1...1
+            options: [OptionSpec("target", value: "T", completes: .words(["A", "B", "C", "D"]), help: "a letter (A 90, B 80, C 70, D 60) or a percentage (default: every letter)")],
+            positional: 1...1, arguments: [.path]
         ) { args, session in
             let path = args.positional[0]
             guard let data = FileManager.default.contents(atPath: path) else {

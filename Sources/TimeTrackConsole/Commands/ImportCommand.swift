@@ -13,13 +13,13 @@ extension Console {
             options: [
                 OptionSpec("all", help: "every enabled source in the imports folder"),
                 OptionSpec("due", help: "the enabled sources whose schedule says they are due (for cron)"),
-                OptionSpec("file", value: "PATH", help: "read this local file instead of the source's url (one source)"),
+                OptionSpec("file", value: "PATH", completes: .path, help: "read this local file instead of the source's url (one source)"),
                 OptionSpec("accept", help: "apply a run the shrink guard would hold (after a look at `extract`)"),
                 OptionSpec("dry-run", help: "read and report, write nothing (like extract)"),
                 OptionSpec("quiet", help: "print nothing when nothing changed and nothing failed"),
                 OptionSpec("no-review", help: "on a terminal, do not walk the review after importing"),
             ],
-            positional: 0...100
+            positional: 0...100, arguments: [.sources]
         ) { args, session in
             var (sources, exit) = try importSources(args, session: session)
             if args.flag("dry-run") {

@@ -36,14 +36,14 @@ extension Console {
             "list", usage: "[KIND] [--status S] [--source S] [--due-within 7d] [--limit N]",
             summary: "list items, newest first (kinds: " + ItemKind.plurals.joined(separator: ", ") + ")",
             options: [
-                OptionSpec("status", value: "S", help: "pending, published, rejected or archived"),
-                OptionSpec("due-within", value: "DURATION", help: "deadlines due from now to this far ahead (7d, 48h, 2w), soonest first"),
-                OptionSpec("source", value: "S", help: "only items from this source id"),
+                OptionSpec("status", value: "S", completes: .words(ItemStatus.allCases.map(\.rawValue)), help: "pending, published, rejected or archived"),
+                OptionSpec("due-within", value: "DURATION", completes: .words(["1d", "2d", "7d", "14d"]), help: "deadlines due from now to this far ahead (7d, 48h, 2w), soonest first"),
+                OptionSpec("source", value: "S", completes: .sources, help: "only items from this source id"),
                 OptionSpec("limit", value: "N", help: "at most N rows (default 50)"),
                 OptionSpec("offset", value: "N", help: "skip the first N rows"),
-                OptionSpec("flag", value: "F", help: "a11y: only items the accessibility check flags; privacy: only those the privacy check flags"),
+                OptionSpec("flag", value: "F", completes: .words(["a11y", "privacy"]), help: "a11y: only items the accessibility check flags; privacy: only those the privacy check flags"),
             ],
-            positional: 0...1
+            positional: 0...1, arguments: [.words(ItemKind.plurals)]
         ) { args, session in
             let (kind, status, dated) = try listFilters(args)
             let query = ItemQuery(
@@ -185,7 +185,7 @@ extension Console {
     static var showCommand: CommandSpec {
         CommandSpec(
             "show", usage: "ID [--full]", summary: "show an item: its fields, status, provenance and any pending change",
-            options: [OptionSpec("full", help: "long text whole, as written (bodies, descriptions), instead of its first 200 characters")], positional: 1...1
+            options: [OptionSpec("full", help: "long text whole, as written (bodies, descriptions), instead of its first 200 characters")], positional: 1...1, arguments: [.ids]
         ) { args, session in
             let store = try session.store()
             var item = try store.item(args.positional[0])
@@ -243,7 +243,7 @@ extension Console {
     }
 
     static var historyCommand: CommandSpec {
-        CommandSpec("history", usage: "ID", summary: "every revision of an item and the decisions on it", positional: 1...1) { args, session in
+        CommandSpec("history", usage: "ID", summary: "every revision of an item and the decisions on it", positional: 1...1, arguments: [.ids]) { args, session in
             let store = try session.store()
             let item = try store.item(args.positional[0])
             try session.requireRead(item, in: store)

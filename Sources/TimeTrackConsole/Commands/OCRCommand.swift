@@ -9,8 +9,8 @@ extension Console {
         CommandSpec(
             "ocr", usage: "ID [--language L]",
             summary: "make a searchable copy of a scanned School Info PDF (ocrmypdf); the original is kept, the export serves the copy",
-            options: [OptionSpec("language", value: "L", help: "the document's language for Tesseract: eng (default), spa, vie, fra; several: eng+spa")],
-            positional: 1...1
+            options: [OptionSpec("language", value: "L", completes: .words(["eng", "spa", "vie", "fra"]), help: "the document's language for Tesseract: eng (default), spa, vie, fra; several: eng+spa")],
+            positional: 1...1, arguments: [.ids]
         ) { args, session in
             let store = try session.store()
             let item = try store.item(args.positional[0])

@@ -7,7 +7,7 @@ extension Console {
     static var runsCommand: CommandSpec {
         CommandSpec(
             "runs", usage: "[--source S] [--limit N]", summary: "import runs, newest first, with what each found and did",
-            options: [OptionSpec("source", value: "S", help: "only this source"), OptionSpec("limit", value: "N", help: "at most N (default 20)")]
+            options: [OptionSpec("source", value: "S", completes: .sources, help: "only this source"), OptionSpec("limit", value: "N", help: "at most N (default 20)")]
         ) { args, session in
             let store = try session.store()
             try session.requireImport(in: store)
@@ -35,7 +35,7 @@ extension Console {
         return CommandSpec(
             "operator", usage: usage, summary: "manage who may work in the console, bound to Unix accounts (admins only)",
             options: [
-                OptionSpec("role", value: "ROLE", help: "admin (everything), importer (imports only: cron), staff (posts, absences, tickets), viewer (published items)"),
+                OptionSpec("role", value: "ROLE", completes: .words(Operator.Role.allCases.map(\.rawValue)), help: "admin (everything), importer (imports only: cron), staff (posts, absences, tickets), viewer (published items)"),
                 OptionSpec("login", value: "ACCOUNT", help: "the Unix account that is this operator (default: the account of the same name, if there is one)"),
                 OptionSpec("school", value: "S,...", help: "staff: only these schools' items (default: every school)"),
             ],

@@ -15,7 +15,7 @@ extension Console {
                 OptionSpec("alias", value: "NAME", repeats: true, help: "another name events use for it (\"Gym\", \"Rm. 100\"); repeat for more"),
                 OptionSpec("default", help: "the school's own address: pins its events that name no location"),
             ],
-            positional: 1...2
+            positional: 1...2, arguments: [.words(["add", "remove"]), .none]
         ) { args, session in
             let action = args.positional[0]
             guard ["add", "remove"].contains(action) else { throw TimeTrackError(.usage, "place: unknown action '\(action)'", fix: "usage: place \(usage)") }

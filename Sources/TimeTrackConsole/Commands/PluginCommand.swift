@@ -9,8 +9,8 @@ extension Console {
         CommandSpec(
             "plugin", usage: "new NAME --language python|sh",
             summary: "write a working external importer skeleton (manifest, program, test page and a definition that reads it)",
-            options: [OptionSpec("language", value: "L", help: "python (standard library only) or sh (POSIX sh and awk)")],
-            positional: 2...2
+            options: [OptionSpec("language", value: "L", completes: .words(["python", "sh"]), help: "python (standard library only) or sh (POSIX sh and awk)")],
+            positional: 2...2, arguments: [.words(["new"]), .none]
         ) { args, session in
             guard args.positional[0] == "new" else { throw TimeTrackError(.usage, "plugin: unknown action '\(args.positional[0])'", fix: "usage: plugin new NAME --language python|sh") }
             let name = args.positional[1]

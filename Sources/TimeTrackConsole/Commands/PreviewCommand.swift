@@ -9,10 +9,10 @@ extension Console {
             summary: "write a page showing items as the app shows them (published ones; --pending: what review would publish)",
             options: [
                 OptionSpec("pending", help: "show the pending content of items waiting for review"),
-                OptionSpec("out", value: "DIR", help: "the folder for index.html (default ./timetrack-preview)"),
+                OptionSpec("out", value: "DIR", completes: .path, help: "the folder for index.html (default ./timetrack-preview)"),
                 OptionSpec("no-open", help: "do not open it in a browser, only print its path"),
             ],
-            positional: 0...10_000
+            positional: 0...10_000, arguments: [.ids]
         ) { args, session in
             let store = try session.store()
             var chosen: [(id: String, content: ItemContent, zone: TimeZone)] = []

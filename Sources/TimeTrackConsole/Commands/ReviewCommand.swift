@@ -9,8 +9,8 @@ extension Console {
             "review", usage: "[--kind K] [--source S]",
             summary: "walk the items waiting for a decision: new, changed (with a diff) and missing",
             options: [
-                OptionSpec("kind", value: "K", help: "only this kind (" + ItemKind.plurals.joined(separator: ", ") + ")"),
-                OptionSpec("source", value: "S", help: "only items from this source id"),
+                OptionSpec("kind", value: "K", completes: .words(ItemKind.plurals), help: "only this kind (" + ItemKind.plurals.joined(separator: ", ") + ")"),
+                OptionSpec("source", value: "S", completes: .sources, help: "only items from this source id"),
                 OptionSpec("limit", value: "N", help: "in a pipe: list at most N items (default 50)"),
                 OptionSpec("offset", value: "N", help: "in a pipe: skip the first N items"),
             ]

@@ -50,7 +50,7 @@ extension Console {
         CommandSpec(
             "sources", usage: "[enable|disable ID...]",
             summary: "list the source definitions in the imports folder, and any that are broken; `sources enable ID` lets imports read a disabled one",
-            positional: 0...100
+            positional: 0...100, arguments: [.words(["enable", "disable"]), .sources]
         ) { args, session in
             if let action = args.positional.first {
                 return try setEnabled(action, Array(args.positional.dropFirst()), session)

@@ -10,10 +10,10 @@ extension Console {
             "store", usage: usage,
             summary: "copy the whole store from its SQLite file into an empty PostgreSQL database, or back into a new file; `store repair` restores the audit log's guards; `store grant` makes PostgreSQL enforce the roles (admins only)",
             options: [
-                OptionSpec("from", value: "PATH|URI", help: "the store to copy: a SQLite file, or postgresql://user@host/db"),
-                OptionSpec("to", value: "URI|PATH", help: "where: an empty PostgreSQL database, or a new SQLite file"),
+                OptionSpec("from", value: "PATH|URI", completes: .path, help: "the store to copy: a SQLite file, or postgresql://user@host/db"),
+                OptionSpec("to", value: "URI|PATH", completes: .path, help: "where: an empty PostgreSQL database, or a new SQLite file"),
             ],
-            positional: 1...1
+            positional: 1...1, arguments: [.words(["copy", "repair", "grant"]), .none]
         ) { args, session in
             if args.positional[0] == "repair" { return try repairStore(session) }
             if args.positional[0] == "grant" { return try grantStore(session) }

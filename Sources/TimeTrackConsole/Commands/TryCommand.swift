@@ -28,13 +28,13 @@ extension Console {
             "try", usage: "URL|FILE|SOURCE [--kind K] [--zone Z] [--base URL] [--suggest]",
             summary: "a selector shell: load a page once (or a source's, to change its definition), try css, xpath, item and field specs on it, see the items, save the definition",
             options: [
-                OptionSpec("kind", value: "K", help: "what the page lists: announcement (default), event or school-info"),
+                OptionSpec("kind", value: "K", completes: .words(ItemKind.plurals), help: "what the page lists: announcement (default), event or school-info"),
                 OptionSpec("zone", value: "Z", help: "the time zone of its dates (default: this machine's)"),
                 OptionSpec("base", value: "URL", help: "a saved page's public URL: its relative links resolve against it"),
                 OptionSpec("suggest", help: "start from what discover infers on the page: the item selector, the fields, the year context"),
                 OptionSpec("allow-private", help: "the page is on a private or loopback address (an intranet, a test server): read it, and say so in the saved definition"),
             ],
-            positional: 1...1
+            positional: 1...1, arguments: [.path]
         ) { args, session in
             let kindText = args.option("kind") ?? "announcement"
             guard let kind = ItemKind(word: kindText), [.announcement, .event, .schoolInfo].contains(kind) else {

@@ -99,7 +99,9 @@ extension Console {
         return successes == 0 ? 1 : 3
     }
 
-    /// TAB completion: commands, then options, kinds, source ids and item ids.
+    /// TAB completion: commands, then each command's options, its options' values and its
+    /// arguments, as the command declares them (`Completion`): kinds, statuses, source ids,
+    /// item ids, an item's fields, files.
     static func completions(line: String, word: String, session: Session) -> [String] {
         let words = (try? Words.split(line)) ?? line.split(separator: " ").map(String.init)
         let atFirstWord = words.isEmpty || (words.count == 1 && !line.hasSuffix(" "))
@@ -108,40 +110,51 @@ extension Console {
         if word.hasPrefix("--") {
             return command.options.map { "--" + $0.name }.filter { $0.hasPrefix(word) }
         }
-        var candidates: [String] = []
-        switch command.name {
-        case "extract", "import":
-            candidates = session.sources().sources.map(\.id)
-        case "list":
-            candidates = ItemKind.plurals
-        case "help":
-            candidates = commands.map(\.name)
-        case let name where fieldCommands.contains(name) && words.count >= (line.hasSuffix(" ") ? 2 : 3):
+        // The words before the one being typed.
+        let before = line.hasSuffix(" ") ? words : Array(words.dropLast())
+        let options = command.options + globalOptions
+        if let last = before.last, last.hasPrefix("--"), let option = options.first(where: { "--" + $0.name == last }), option.value != nil {
+            return candidates(option.completes, command: command, before: before, word: word, session: session).filter { $0.hasPrefix(word) }.sorted()
+        }
+        // Which argument the word is: positional words so far, options and their values left out.
+        var position = 0
+        var index = 1
+        while index < before.count {
+            if before[index].hasPrefix("--") {
+                if options.first(where: { "--" + $0.name == before[index] })?.value != nil { index += 1 }
+            } else {
+                position += 1
+            }
+            index += 1
+        }
+        guard let completion = command.arguments.isEmpty ? nil : command.arguments[min(position, command.arguments.count - 1)] else { return [] }
+        return candidates(completion, command: command, before: before, word: word, session: session).filter { $0.hasPrefix(word) }.sorted()
+    }
+
+    /// The words a completion offers at the prompt.
+    static func candidates(_ completion: Completion, command: CommandSpec, before: [String], word: String, session: Session) -> [String] {
+        switch completion {
+        case .words, .commands:
+            return completion.words
+        case .sources:
+            return session.sources().sources.map(\.id)
+        case .fields:
             // `edit ID <TAB>`: the item's fields; `unlock ID <TAB>`: its locked ones.
-            candidates = fieldCompletions(line.hasSuffix(" ") ? words : Array(words.dropLast()), session: session)
-        case let name where idCommands.contains(name):
-            if let store = try? session.store() {
-                let prefix = word.lowercased()
-                let kinds = ItemKind.allCases.filter { prefix.isEmpty || prefix.hasPrefix($0.idPrefix) }
-                for kind in kinds {
-                    candidates += ((try? store.list(ItemQuery(kind: kind, needsReview: ["approve", "reject", "edit"].contains(command.name), limit: 200))) ?? []).map(\.id)
-                }
+            return fieldCompletions(before, session: session)
+        case .ids:
+            guard let store = try? session.store() else { return [] }
+            let prefix = word.lowercased()
+            let deciding = ["approve", "reject", "edit"].contains(command.name)
+            return ItemKind.allCases.filter { prefix.isEmpty || prefix.hasPrefix($0.idPrefix) }.flatMap { kind in
+                ((try? store.list(ItemQuery(kind: kind, needsReview: deciding, limit: 200))) ?? []).map(\.id)
             }
-        default:
-            break
+        case .path:
+            let folder = word.contains("/") ? String(word[...(word.lastIndex(of: "/") ?? word.startIndex)]) : ""
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
+            return entries.filter { !$0.hasPrefix(".") }.prefix(500).map { folder + $0 }
+        case .group, .none:
+            return []
         }
-        if let previous = words.last(where: { $0.hasPrefix("--") }), line.hasSuffix(" ") || words.last != previous {
-            switch previous {
-            case "--kind": candidates = ItemKind.plurals
-            case "--source": candidates = session.sources().sources.map(\.id)
-            case "--status": candidates = ItemStatus.allCases.map(\.rawValue)
-            case "--role": candidates = Operator.Role.allCases.map(\.rawValue)
-            case "--flag": candidates = ["a11y", "privacy"]
-            case "--format": candidates = command.name == "export" ? ["json", "ics", "rss"] : ["table", "json", "csv"]
-            default: break
-            }
-        }
-        return candidates.filter { $0.hasPrefix(word) }.sorted()
     }
 
     /// psql's backslash commands people type out of habit: `\q` quits, `\?` and `\h [CMD]` are help.
