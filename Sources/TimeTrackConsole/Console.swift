@@ -14,7 +14,7 @@ public enum Console {
             helpCommand, statusCommand, pluginsCommand, sourcesCommand, extractCommand, tryCommand, discoverCommand, pluginCommand, importCommand, reviewCommand, listCommand,
             showCommand, historyCommand, approveCommand, rejectCommand, editCommand, unlockCommand, archiveCommand, restoreCommand, keepCommand,
             revertCommand, undoCommand,
-            replyCommand, closeCommand, reopenCommand, runsCommand, auditCommand, exportCommand, previewCommand, gradesCommand, courseCommand, coursesCommand, placeCommand,
+            replyCommand, closeCommand, reopenCommand, runsCommand, auditCommand, exportCommand, previewCommand, gradesCommand, scoreCommand, courseCommand, coursesCommand, placeCommand,
             placesCommand, privacyCommand, a11yCommand, ocrCommand, storeCommand, operatorCommand, completionsCommand, manCommand,
             quitCommand,
         ]

@@ -1,25 +1,24 @@
 import Foundation
 import TimeTrackCore
+import TimeTrackReview
 
 extension Console {
-    /// `grades FILE [--target A|B|C|D|N]`: what the remaining work needs for a grade.
+    /// `grades FILE | --course CODE [--target A|B|C|D|N]`: what the remaining work needs for a grade.
     static var gradesCommand: CommandSpec {
         CommandSpec(
-            "grades", usage: "FILE [--target A|B|C|D|N]",
-            summary: "what is needed on the remaining work for a grade, from category weights (a grade book as JSON)",
-            options: [OptionSpec("target", value: "T", completes: .words(["A", "B", "C", "D"]), help: "a letter (A 90, B 80, C 70, D 60) or a percentage (default: every letter)")],
-            positional: 1...1, arguments: [.path]
+            "grades", usage: "FILE | --course CODE [--target A|B|C|D|N]",
+            summary: "what is needed on the remaining work for a grade: from a course in the store (its weights, its deadlines' points and scores) or a grade book as JSON",
+            options: [
+                OptionSpec("target", value: "T", completes: .words(["A", "B", "C", "D"]), help: "a letter (A 90, B 80, C 70, D 60) or a percentage (default: every letter)"),
+                OptionSpec("course", value: "CODE", help: "the course's grade book from the store: weights from `course add --weight`, points and scores from its deadlines"),
+            ],
+            positional: 0...1, arguments: [.path]
         ) { args, session in
-            let path = args.positional[0]
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw TimeTrackError(.notFound, "grades: no file \(path)", fix: "write the grade book as JSON: {\"categories\": [{\"name\": \"tests\", \"weight\": 50, \"earned\": 160, \"possible\": 200, \"remaining\": 100}]}")
-            }
             let plan: GradePlan
-            do { plan = try JSONDecoder().decode(GradePlan.self, from: data) } catch {
-                let why = (error as? DecodingError).map(DecodingError.describe) ?? "not JSON"
-                throw TimeTrackError(
-                    .configuration, "\(path) is not a grade book: \(why)",
-                    fix: "{\"categories\": [{\"name\", \"weight\", \"earned\", \"possible\", \"remaining\"}]}: numbers in points", context: ["file": path])
+            switch (args.positional.first, args.option("course")) {
+            case (let path?, nil): plan = try gradeBook(path)
+            case (nil, let code?): plan = try courseGradeBook(code, session: session)
+            default: throw TimeTrackError(.usage, "grades: give a grade book FILE or --course CODE, one of them", fix: "usage: grades FILE | --course CODE [--target A]")
             }
             var targets: [(String, Double)] = [("A", 90), ("B", 80), ("C", 70), ("D", 60)]
             if let text = args.option("target") {
@@ -54,6 +53,71 @@ extension Console {
                 }
                 session.output.line(String(format: "%@ (%.0f%%): ", label, target) + what)
             }
+            return 0
+        }
+    }
+
+    /// A grade book written by hand (JSON).
+    static func gradeBook(_ path: String) throws -> GradePlan {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw TimeTrackError(.notFound, "grades: no file \(path)", fix: "write the grade book as JSON: {\"categories\": [{\"name\": \"tests\", \"weight\": 50, \"earned\": 160, \"possible\": 200, \"remaining\": 100}]}, or use --course CODE")
+        }
+        do { return try JSONDecoder().decode(GradePlan.self, from: data) } catch {
+            let why = (error as? DecodingError).map(DecodingError.describe) ?? "not JSON"
+            throw TimeTrackError(
+                .configuration, "\(path) is not a grade book: \(why)",
+                fix: "{\"categories\": [{\"name\", \"weight\", \"earned\", \"possible\", \"remaining\"}]}: numbers in points", context: ["file": path])
+        }
+    }
+
+    /// A course's grade book from the store: its weights, and its deadlines (waiting or
+    /// published) with their points and scores. Says which deadlines could not count.
+    static func courseGradeBook(_ code: String, session: Session) throws -> GradePlan {
+        let store = try session.store()
+        guard let course = try store.courses().first(where: { $0.code.lowercased() == code.lowercased() }) else {
+            throw TimeTrackError(.notFound, "no course '\(code)'", fix: "`courses` lists them; `course add CODE --weight test=40 …` adds one")
+        }
+        guard !course.weights.isEmpty else {
+            throw TimeTrackError(.configuration, "course \(course.code) has no weights", fix: "course add \(course.code) --weight homework=20 --weight test=50 --weight project=30")
+        }
+        var deadlines: [(id: String, deadline: Deadline)] = []
+        for status in [ItemStatus.pending, .published] {
+            for row in try session.listVisible(ItemQuery(kind: .deadline, status: status, limit: 100_000), in: store) {
+                let item = try store.item(row.id)
+                if case .deadline(let deadline) = item.pendingContent ?? item.content, deadline.course == course.code { deadlines.append((item.id, deadline)) }
+            }
+        }
+        let (plan, withoutPoints, unweighted) = GradePlan.from(course: course, deadlines: deadlines.map(\.deadline))
+        func ids(_ left: [Deadline]) -> String { deadlines.filter { pair in left.contains(pair.deadline) }.map(\.id).joined(separator: ", ") }
+        if !session.output.json {
+            let graded = deadlines.filter { $0.deadline.score != nil }.count
+            session.output.line("\(course.code) \(course.name): \(deadlines.count) deadline(s), \(graded) graded (`score ID 18/20` enters a score)")
+            if !withoutPoints.isEmpty { session.output.line("  left out, no points: \(ids(withoutPoints)) (`edit ID points=20`)") }
+            if !unweighted.isEmpty { session.output.line("  left out, a category the course does not weigh: \(ids(unweighted)) (`course add \(course.code) --weight CATEGORY=N`)") }
+        }
+        return plan
+    }
+
+    /// `score ID 18/20`: the points earned on a deadline (and the points it was out of).
+    static var scoreCommand: CommandSpec {
+        CommandSpec(
+            "score", usage: "ID EARNED[/POSSIBLE]", summary: "enter the points earned on a deadline (18/20 also sets its points); `grades --course` counts it",
+            positional: 2...2, arguments: [.ids, .none]
+        ) { args, session in
+            let store = try session.store()
+            let item = try store.item(args.positional[0])
+            guard item.kind == .deadline else { throw TimeTrackError(.usage, "\(item.id) is not a deadline; scores are for coursework", fix: "`list deadlines` shows them") }
+            try session.requireDecision(on: item.kind, school: item.school, action: "edit", in: store)
+            let parts = args.positional[1].split(separator: "/", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard (1...2).contains(parts.count), let earned = parts[0], earned.isFinite, earned >= 0, parts.count == 1 || (parts[1].map { $0.isFinite && $0 > 0 } ?? false) else {
+                throw TimeTrackError(.usage, "score: '\(args.positional[1])' is not EARNED or EARNED/POSSIBLE", fix: "score \(item.id) 18/20")
+            }
+            var changes: [String: JSONValue] = ["score": .number(earned)]
+            if parts.count == 2, let possible = parts[1] { changes["points"] = .number(possible) }
+            let edited = try Lifecycle(store).edit(item.id, changes: changes, by: session.operatorName, reason: "score")
+            guard case .deadline(let deadline) = edited.pendingContent ?? edited.content else { return 0 }
+            let outOf = deadline.points.map { String(format: " of %g (%.0f%%)", $0, $0 > 0 ? earned / $0 * 100 : 0) } ?? " (no points yet: `edit \(item.id) points=N`)"
+            session.output.line("\(item.id): scored \(String(format: "%g", earned))\(outOf)")
             return 0
         }
     }

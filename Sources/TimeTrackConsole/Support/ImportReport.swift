@@ -72,6 +72,24 @@ final class ImportReport {
         for problem in summary.result.problems + summary.failures where problem.severity == .error {
             session.output.note("  \(source.id): \(problem.location): \(problem.message)")
         }
+        if source.review == .auto { sayPublishedChanges(summary.changedIDs) }
+    }
+
+    /// A source trusted to publish (`"review": "auto"`, a student's own course feeds): what
+    /// changed went live without a person, so each change is shown afterwards, old and new
+    /// (a due date moved by the teacher), in the item's zone.
+    func sayPublishedChanges(_ ids: [String]) {
+        guard !ids.isEmpty, let store = try? session.store() else { return }
+        for id in ids.prefix(50) {
+            guard let item = try? store.item(id), let revisions = try? store.revisions(of: id) else { continue }
+            let live = revisions.filter { $0.wentLiveAt != nil }.suffix(2)
+            guard live.count == 2, let old = live.first, let new = live.last else { continue }
+            let changes = ItemContent.changedFields(from: old.content, to: new.content)
+            guard !changes.isEmpty else { continue }
+            session.output.note("  \(id) published with a change (the source is trusted; `history \(id)` shows it, `revert \(id)` takes it back): \(SafeText.visible(new.content.title))")
+            for line in ItemRendering.diffLines(changes, zone: session.zone(of: item), output: session.output) { session.output.note("  " + line) }
+        }
+        if ids.count > 50 { session.output.note("  … and \(ids.count - 50) more changed (`runs` and `history ID`)") }
     }
 
     func printJSON() {

@@ -37,6 +37,9 @@ public struct Deadline: Codable, Equatable, Sendable {
     public var description: String?
     /// The line of text the deadline was read from (photos of assignment sheets).
     public var sourceLine: String?
+    /// The points earned, once graded (`score ID 18/20`): the student's own record, never
+    /// taken from or compared with a source.
+    public var score: Double?
 
     public init(
         title: String, course: String, courseName: String? = nil, teacher: String? = nil, due: Date, timeZone: String, dueTimeGuessed: Bool = false,
@@ -69,6 +72,9 @@ public struct Deadline: Codable, Equatable, Sendable {
         Check.timeZone(timeZone, "timeZone", into: &problems)
         if let weight, !(weight.isFinite && (0...100).contains(weight)) {
             problems.append(.init(field: "weight", message: "\(weight) is not a percentage from 0 to 100"))
+        }
+        if let score, !(score.isFinite && score >= 0 && score <= 1_000_000) {
+            problems.append(.init(field: "score", message: "\(score) is not a number of points from 0 to 1000000"))
         }
         if let points, !(points.isFinite && points >= 0 && points <= 1_000_000) {
             problems.append(.init(field: "points", message: "\(points) is not a number of points from 0 to 1000000"))

@@ -48,7 +48,7 @@ extension ItemContent {
             return [
                 "title": .text, "course": .text, "courseName": .text, "teacher": .text, "due": .date, "timeZone": .text, "dueTimeGuessed": .bool,
                 "category": .choice(Deadline.Category.allCases.map(\.rawValue)), "weight": .number, "points": .number, "reminders": .offsets, "link": .text,
-                "description": .text, "sourceLine": .text,
+                "description": .text, "sourceLine": .text, "score": .number,
             ]
         }
     }

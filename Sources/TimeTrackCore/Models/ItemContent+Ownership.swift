@@ -19,7 +19,8 @@ extension ItemContent {
         case .ticket: return ["replies", "closed"]
         case .absence: return ["outcome"]
         case .post: return ["moderationNote"]
-        case .announcement, .event, .schoolInfo, .deadline: return []
+        case .deadline: return ["score"]
+        case .announcement, .event, .schoolInfo: return []
         }
     }
 
@@ -42,7 +43,10 @@ extension ItemContent {
         case .post(var post):
             post.moderationNote = nil
             return .post(post)
-        case .announcement, .event, .schoolInfo, .deadline:
+        case .deadline(var deadline):
+            deadline.score = nil
+            return .deadline(deadline)
+        case .announcement, .event, .schoolInfo:
             return self
         }
     }
@@ -54,7 +58,8 @@ extension ItemContent {
         case .ticket(let ticket): return (ticket.closed ? ["closed"] : []) + (ticket.replies.isEmpty ? [] : ["replies"])
         case .absence(let report): return report.outcome == nil ? [] : ["outcome"]
         case .post(let post): return post.moderationNote == nil ? [] : ["moderationNote"]
-        case .announcement, .event, .schoolInfo, .deadline: return []
+        case .deadline(let deadline): return deadline.score == nil ? [] : ["score"]
+        case .announcement, .event, .schoolInfo: return []
         }
     }
 
@@ -72,6 +77,9 @@ extension ItemContent {
         case (.post(var post), .post(let old)):
             post.moderationNote = old.moderationNote
             return .post(post)
+        case (.deadline(var deadline), .deadline(let old)):
+            deadline.score = old.score
+            return .deadline(deadline)
         default:
             return self
         }
