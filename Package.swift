@@ -35,7 +35,7 @@ let package = Package(
         .target(
             name: "TimeTrackImport",
             dependencies: [
-                "TimeTrackCore", "TimeTrackKit", "TimeTrackStore", "TimeTrackReview", "HTMLImporter", "InboxImporter", "ICalImporter", "FeedImporter", "WordPressImporter", "MetadataImporter", "DocumentsImporter", "JSONImporter", "LMSImporter",
+                "TimeTrackCore", "TimeTrackKit", "TimeTrackReview", "HTMLImporter", "InboxImporter", "ICalImporter", "FeedImporter", "WordPressImporter", "MetadataImporter", "DocumentsImporter", "JSONImporter", "LMSImporter",
                 "PhotoImporter", "CLinux",
             ],
             path: "Sources/TimeTrackImport"),

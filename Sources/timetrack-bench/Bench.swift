@@ -79,14 +79,14 @@ enum Child {
     /// Every source of an imports folder into a store, as `import --all` does (through the same `ImportRunner`).
     static func importAll(imports: String, store path: String) throws -> ChildResult {
         let start = Date()
-        let store: any ImportStore = PostgresConnection.isAddress(path) ? try PostgresStore(address: path) : try SQLiteStore(path: path, create: true)
+        let opened = try StoreLocation.open(path, create: true)
+        let store = opened.store
         let (sources, errors) = SourceDefinition.loadAll(folder: imports)
         if let error = errors.first { throw error }
         var items = 0, pages = 0, newItems = 0
         var storeCPU = 0.0
         do {
-            let runner =
-                try (store as? PostgresStore).map { try ImportRunner(postgres: $0, address: path, by: "bench") } ?? ImportRunner(sqlite: store as? SQLiteStore ?? SQLiteStore(path: path), by: "bench")
+            let runner = try ImportRunner(store: store, lock: try opened.runLock(), reader: opened.reader, by: "bench")
             runner.now = { Date(timeIntervalSince1970: 1_790_000_000) }
             try runner.run(sources) { outcome in
                 let summary = try outcome.result.get()

@@ -237,11 +237,15 @@ import TimeTrackStore
         let store = fixture.store
         // A run a killed import left running is marked interrupted when the runner is made.
         _ = try store.beginRun(sourceID: "s1", by: "killed")
-        let runner = try ImportRunner(sqlite: store, by: "test")
+        let path = store.location
+        func makeRunner(_ who: String) throws -> ImportRunner {
+            try ImportRunner(store: store, lock: try FileRunLock(storePath: path), reader: { try SQLiteStore(path: path, create: false, readOnly: true) }, by: who)
+        }
+        let runner = try makeRunner("test")
         #expect(runner.interruptedEarlier == 1)
         // A second import on the same store is refused at once, naming the holder.
         #expect {
-            _ = try ImportRunner(sqlite: store, by: "other")
+            _ = try makeRunner("other")
         } throws: { error in
             (error as? TimeTrackError)?.code == .busy && (error as? TimeTrackError)?.message.contains("pid \(getpid())") == true
         }

@@ -35,6 +35,7 @@ public final class Session {
     /// Where questions are read from, when the session may ask (the REPL sets it).
     var reader: LineReader?
     private var openStore: (any ImportStore)?
+    private var opened: StoreLocation.Opened?
     /// Each source's time zone, read from the definitions once per session (`zone(of:)`).
     var sourceZones: [String: TimeZone]?
     /// The privacy check's allow list, read once per session (`privacy allow` drops it).
@@ -63,20 +64,16 @@ public final class Session {
     }
 
     private func importStore(create: Bool) throws -> any ImportStore {
-        if let openStore { return openStore }
-        let store: any ImportStore
-        if let address = Session.serverAddress(storePath) {
-            guard PostgresConnection.isAddress(storePath) else {
-                throw TimeTrackError(
-                    .configuration, "\(address) is a database server's address, and the store keeps to SQLite files and PostgreSQL",
-                    fix: "give --store (or TIMETRACK_STORE) a file path, or a postgresql://USER@HOST/DB address")
-            }
-            store = try PostgresStore(address: storePath, create: create)
-        } else {
-            store = try SQLiteStore(path: storePath, create: create, group: storeGroup)
-        }
-        openStore = store
-        return store
+        try openedStore(create: create).store
+    }
+
+    /// The store through the store module's one door (`StoreLocation`), opened once.
+    private func openedStore(create: Bool) throws -> StoreLocation.Opened {
+        if let opened { return opened }
+        let opened = try StoreLocation.open(storePath, create: create, group: storeGroup)
+        self.opened = opened
+        openStore = opened.store
+        return opened
     }
 
     /// Items that became pending at other desks or in other runs since the last look, when the
@@ -100,15 +97,8 @@ public final class Session {
     /// run lock for as long as it lives (a lock file beside a SQLite store, an advisory lock on
     /// PostgreSQL), and opens its read-ahead lanes read-only.
     public func importRunner() throws -> ImportRunner {
-        let store = try importStore(create: true)
-        let runner: ImportRunner
-        if let postgres = store as? PostgresStore {
-            runner = try ImportRunner(postgres: postgres, address: storePath, by: operatorName)
-        } else if let sqlite = store as? SQLiteStore {
-            runner = try ImportRunner(sqlite: sqlite, by: operatorName)
-        } else {
-            throw TimeTrackError(.configuration, "this store cannot run imports")
-        }
+        let opened = try openedStore(create: true)
+        let runner = try ImportRunner(store: opened.store, lock: try opened.runLock(), reader: opened.reader, by: operatorName)
         runner.version = Console.version
         return runner
     }
@@ -117,6 +107,7 @@ public final class Session {
     public func close() {
         openStore?.close()
         openStore = nil
+        opened = nil
     }
 
     /// `postgresql://user@host/db` (password left out) when the store location is a server's

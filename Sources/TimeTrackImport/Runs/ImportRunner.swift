@@ -1,7 +1,6 @@
 import Foundation
 import TimeTrackCore
 import TimeTrackKit
-import TimeTrackStore
 
 /// Runs the import of one or more sources into a store: the one owner of an import's moving
 /// parts, used by the console's `import` and by the benchmark.
@@ -45,33 +44,22 @@ public final class ImportRunner {
     /// Called while source `index` has a request in flight: host, bytes so far, seconds.
     public var transfer: ((_ index: Int, _ host: String, _ bytes: Int, _ elapsed: TimeInterval) -> Void)?
 
-    /// The store's run lock (a `RunLock` or a `PostgresRunLock`), released with the runner.
-    private let lock: AnyObject
+    /// The store's run lock, released with the runner.
+    private let lock: any RunLock
     private let openReader: () throws -> any ImportStore
     private let hosts = HostSchedule()
 
     /// - Parameters:
     ///   - lock: the store's run lock, taken (held for the runner's life).
     ///   - reader: opens one read-only connection to the same store (a read-ahead lane).
-    public init(store: any ImportStore, lock: AnyObject, reader: @escaping () throws -> any ImportStore, by operatorName: String) throws {
+    /// The store and both factories come from `StoreLocation.open` (the store module's one
+    /// door); this module never names an engine.
+    public init(store: any ImportStore, lock: any RunLock, reader: @escaping () throws -> any ImportStore, by operatorName: String) throws {
         self.lock = lock
         self.store = store
         self.openReader = reader
         self.operatorName = operatorName
         interruptedEarlier = try store.markInterruptedRuns()
-    }
-
-    /// A runner over a SQLite store, its lanes read-only connections to the same file.
-    public convenience init(sqlite store: SQLiteStore, by operatorName: String) throws {
-        let path = store.location
-        try self.init(store: store, lock: try RunLock(storePath: path), reader: { try SQLiteStore(path: path, create: false, readOnly: true) }, by: operatorName)
-    }
-
-    /// A runner over a PostgreSQL store (at `address`, with its credentials): the run lock is an
-    /// advisory lock, so one import runs at a time on every machine; lanes are read-only
-    /// connections.
-    public convenience init(postgres store: PostgresStore, address: String, by operatorName: String) throws {
-        try self.init(store: store, lock: try PostgresRunLock(address: address), reader: { try PostgresStore(address: address, readOnly: true) }, by: operatorName)
     }
 
     /// The sources whose schedule says they are due at `now` (a source without one never is).

@@ -117,7 +117,7 @@ extension SQLStore {
     /// Whether the server guards the operators table (`store grant` ran on this PostgreSQL
     /// database): changes then go through `timetrack_operator_set`, which checks the caller.
     func serverGuardsOperators() throws -> Bool {
-        guard sql.dialect == .postgres else { return false }
+        guard sql.dialect.guardsOperators else { return false }
         return try sql.first("SELECT to_regprocedure('timetrack_operator_set(text, text, text, text, integer, text)') IS NOT NULL") { $0.text(0) } == "t"
     }
 

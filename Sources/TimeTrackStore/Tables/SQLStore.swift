@@ -57,34 +57,65 @@ extension SQLSession {
     }
 }
 
-/// Where the two engines' SQL differs in what the shared code writes.
+/// Where the two engines' SQL differs in what the shared code writes. Every difference is a
+/// `switch` over every case: a third engine does not compile until each one says its SQL.
 enum SQLDialect {
     case sqlite, postgres
 
     /// Equality that holds for two NULLs (`a IS b` in SQLite, `IS NOT DISTINCT FROM` in PostgreSQL).
-    var same: String { self == .sqlite ? "IS" : "IS NOT DISTINCT FROM" }
+    var same: String {
+        switch self {
+        case .sqlite: return "IS"
+        case .postgres: return "IS NOT DISTINCT FROM"
+        }
+    }
 
     /// What a row read inside a transaction adds to hold the row to its end: nothing on SQLite
     /// (`BEGIN IMMEDIATE` holds the whole store), `FOR UPDATE` on PostgreSQL, so two desks
     /// deciding one item take turns and the second sees the first's outcome.
-    var forUpdate: String { self == .sqlite ? "" : " FOR UPDATE" }
+    var forUpdate: String {
+        switch self {
+        case .sqlite: return ""
+        case .postgres: return " FOR UPDATE"
+        }
+    }
 
     /// `statements` (writes whose results nobody reads) as one statement, their values bound in
     /// order; nil where the engine cannot (SQLite).
     func combining(_ statements: [String]) -> String? {
-        guard self == .postgres, let last = statements.last else { return nil }
+        switch self {
+        case .sqlite: return nil
+        case .postgres: break
+        }
+        guard let last = statements.last else { return nil }
         let before = statements.dropLast().enumerated().map { "w\($0.offset) AS (\($0.element))" }
         return before.isEmpty ? last : "WITH " + before.joined(separator: ", ") + " " + last
     }
 
     /// A JSON text column's top-level `key` as text.
     func jsonText(_ column: String, _ key: String) -> String {
-        self == .sqlite ? "json_extract(\(column), '$.\(key)')" : "(\(column)::jsonb ->> '\(key)')"
+        switch self {
+        case .sqlite: return "json_extract(\(column), '$.\(key)')"
+        case .postgres: return "(\(column)::jsonb ->> '\(key)')"
+        }
     }
 
     /// SQLite's `INDEXED BY name` (its planner needs the hint on the review queue's partial
     /// indexes); PostgreSQL plans without hints.
-    func indexed(_ name: String) -> String { self == .sqlite ? "INDEXED BY \(name)" : "" }
+    func indexed(_ name: String) -> String {
+        switch self {
+        case .sqlite: return "INDEXED BY \(name)"
+        case .postgres: return ""
+        }
+    }
+
+    /// Whether the server can guard the operators table with its own function (`store grant`).
+    var guardsOperators: Bool {
+        switch self {
+        case .sqlite: return false
+        case .postgres: return true
+        }
+    }
 }
 
 /// One row of a result, read the same way from either engine (columns from 0).

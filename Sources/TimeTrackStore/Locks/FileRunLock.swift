@@ -1,9 +1,10 @@
 import Foundation
 import TimeTrackCore
 
-/// One import at a time per store: an exclusive `flock` on `STORE.import-lock`. The kernel drops
-/// the lock when its process dies, so a lock left by a killed run is simply taken over.
-public final class RunLock {
+/// One import at a time per SQLite store: an exclusive `flock` on `STORE.import-lock`. The
+/// kernel drops the lock when its process dies, so a lock left by a killed run is simply taken
+/// over. (A PostgreSQL store's is `PostgresRunLock`, beside it.)
+public final class FileRunLock: RunLock {
     private let fd: Int32
     public let path: String
 

@@ -5,7 +5,7 @@ import TimeTrackCore
 /// advisory lock held on a connection of its own for as long as this object lives. The server
 /// drops it when that connection ends (the process died, the machine went away), so a lock left
 /// by a killed run is simply taken over.
-public final class PostgresRunLock {
+public final class PostgresRunLock: RunLock {
     private let connection: PostgresConnection
 
     /// Takes the lock, or throws `.busy` naming who holds it (the holder's connection says its
