@@ -35,7 +35,8 @@ let package = Package(
         .target(
             name: "TimeTrackImport",
             dependencies: [
-                "TimeTrackCore", "TimeTrackKit", "TimeTrackReview", "HTMLImporter", "InboxImporter", "ICalImporter", "FeedImporter", "WordPressImporter", "MetadataImporter", "DocumentsImporter", "JSONImporter", "LMSImporter",
+                "TimeTrackCore", "TimeTrackKit", "TimeTrackReview", "HTMLImporter", "InboxImporter", "ICalImporter", "FeedImporter", "WordPressImporter",
+                "MetadataImporter", "DocumentsImporter", "JSONImporter", "LMSImporter",
                 "PhotoImporter", "CLinux",
             ],
             path: "Sources/TimeTrackImport"),
@@ -51,7 +52,9 @@ let package = Package(
         .executableTarget(name: "timetrack-admin", dependencies: ["TimeTrackConsole"], path: "Sources/timetrack-admin"),
         .executableTarget(
             name: "timetrack-bench",
-            dependencies: ["TimeTrackConsole", "TimeTrackCore", "TimeTrackStore", "TimeTrackReview", "TimeTrackKit", "TimeTrackImport", "TimeTrackFuzz", "CSQLite"],
+            dependencies: [
+                "TimeTrackConsole", "TimeTrackCore", "TimeTrackStore", "TimeTrackReview", "TimeTrackKit", "TimeTrackImport", "TimeTrackFuzz", "CSQLite",
+            ],
             path: "Sources/timetrack-bench"),
 
         // Importer plugins.
@@ -67,7 +70,9 @@ let package = Package(
         .target(name: "PhotoImporter", dependencies: ["TimeTrackCore", "TimeTrackKit"], path: "Plugins/Photo"),
 
         // Test helpers and tests.
-        .target(name: "TestSupport", dependencies: ["TimeTrackCore", "TimeTrackStore", "TimeTrackReview", "TimeTrackKit", "TimeTrackImport", "TimeTrackFuzz"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["TimeTrackCore", "TimeTrackStore", "TimeTrackReview", "TimeTrackKit", "TimeTrackImport", "TimeTrackFuzz"],
+            path: "Tests/TestSupport"),
         .executableTarget(
             name: "timetrack-torture", dependencies: ["TimeTrackCore", "TimeTrackStore", "TimeTrackReview"],
             path: "Tests/Helpers/timetrack-torture"),
@@ -78,7 +83,8 @@ let package = Package(
             path: "Tests/TimeTrackStoreTests"),
         .testTarget(name: "TimeTrackReviewTests", dependencies: ["TimeTrackReview", "TimeTrackStore", "TestSupport"], path: "Tests/TimeTrackReviewTests"),
         .testTarget(
-            name: "TimeTrackImportTests", dependencies: ["TimeTrackImport", "TimeTrackKit", "TimeTrackFuzz", "TimeTrackStore", "TimeTrackReview", "TestSupport"],
+            name: "TimeTrackImportTests",
+            dependencies: ["TimeTrackImport", "TimeTrackKit", "TimeTrackFuzz", "TimeTrackStore", "TimeTrackReview", "TestSupport"],
             path: "Tests/TimeTrackImportTests"),
         .testTarget(name: "TimeTrackKitTests", dependencies: ["TimeTrackKit", "TestSupport"], path: "Tests/TimeTrackKitTests"),
         .testTarget(

@@ -2,8 +2,10 @@ import Foundation
 import TimeTrackCore
 import TimeTrackKit
 
-/// The `documents` importer: a School Info listing page to School info items. Every link to a
-/// document or page in the content area becomes an item: section from the nearest heading,
+/// The `documents` importer: a School Info listing page to School info items.
+///
+/// Every link to a document or page in the content area becomes an item: section from the nearest
+/// heading,
 /// title from the link text ("(PDF)" removed), type from the extension, the label or the
 /// server's Content-Type. mailto:, tel:, anchors and navigation chrome are skipped; the same URL
 /// listed twice is one item. With `fingerprint`, each document is fetched and its SHA-256 kept,
@@ -14,7 +16,8 @@ public struct DocumentsImporter: Importer {
         summary: "every document link of a School Info page, sectioned by its headings",
         options: [
             ImporterOption("content", type: "selector", help: "the content area (default: main, #content, .content, article, body: the first that exists)"),
-            ImporterOption("exclude", type: "selector", help: "chrome whose links are skipped (default: nav, header, footer, breadcrumbs, menus; \"\" for none)"),
+            ImporterOption(
+                "exclude", type: "selector", help: "chrome whose links are skipped (default: nav, header, footer, breadcrumbs, menus; \"\" for none)"),
             ImporterOption("headings", type: "selector", help: "headings that name sections (default: h1, h2, h3, h4)"),
             ImporterOption("section", type: "string", help: "School Info section when no heading points to one (default: other)"),
             ImporterOption("fingerprint", type: "boolean", help: "fetch each document and keep its SHA-256 (default false)"),
@@ -108,6 +111,7 @@ public struct DocumentsImporter: Importer {
     static let fingerprintDigestField = "@fingerprint"
 
     /// How the page was read: other options or another version read it again.
+    ///
     /// Kept as its SHA-256 (every memo row holds it). `memo 3`: integers in as few bytes as
     /// they need (`MemoWriter`).
     var signature: String {
@@ -133,7 +137,8 @@ public struct DocumentsImporter: Importer {
         // `"checkPDFs": true` in the definition: each PDF is fetched and checked for a screen reader.
         let checking = source.checkPDFs && PDFCheck.available
         if source.checkPDFs && !checking {
-            result.problems.append(ImportProblem(.warning, "PDFs were not checked: poppler-utils is not installed (apt-get install poppler-utils)", location: source.urlText))
+            result.problems.append(
+                ImportProblem(.warning, "PDFs were not checked: poppler-utils is not installed (apt-get install poppler-utils)", location: source.urlText))
         }
         for link in reading.links {
             var raw = link.raw
@@ -173,11 +178,17 @@ public struct DocumentsImporter: Importer {
                 item.documentProblems = documentProblems
                 let (prepared, problems) = PreparedContent.checked(.schoolInfo(item))
                 guard let prepared else {
-                    result.problems.append(ImportProblem(.error, "skipped '\(link.label)': \(problems.map(\.description).joined(separator: "; "))", location: link.location))
+                    result.problems.append(
+                        ImportProblem(.error, "skipped '\(link.label)': \(problems.map(\.description).joined(separator: "; "))", location: link.location))
                     continue
                 }
-                result.items.append(ExtractedItem(key: url, prepared: prepared, pageURL: reading.pageURL, pageHash: fetched.page.hash, fetchedAt: fetched.page.fetchedAt, location: link.location))
-                if let memo = context.items, let digest, let entry = memo.entry(key: url, digest: digest, contentHash: prepared.hash, dated: prepared.content.sortDate != nil) {
+                result.items.append(
+                    ExtractedItem(
+                        key: url, prepared: prepared, pageURL: reading.pageURL, pageHash: fetched.page.hash, fetchedAt: fetched.page.fetchedAt,
+                        location: link.location))
+                if let memo = context.items, let digest,
+                    let entry = memo.entry(key: url, digest: digest, contentHash: prepared.hash, dated: prepared.content.sortDate != nil)
+                {
                     context.memoEntries.append(entry)
                 }
             case .success:
@@ -222,7 +233,9 @@ public struct DocumentsImporter: Importer {
             let location = "link \(index + 1)"
             guard let href = link.attribute("href")?.trimmingCharacters(in: .whitespaces) else { continue }
             let lower = href.lowercased()
-            if lower.hasPrefix("mailto:") || lower.hasPrefix("tel:") || lower.hasPrefix("javascript:") || lower.hasPrefix("#") || lower.hasPrefix("sms:") { continue }
+            if lower.hasPrefix("mailto:") || lower.hasPrefix("tel:") || lower.hasPrefix("javascript:") || lower.hasPrefix("#") || lower.hasPrefix("sms:") {
+                continue
+            }
             if chrome.contains(where: { HTMLNode.contains($0, link) }) { continue }
             guard let url = document.resolve(href) else { continue }
             // An anchor on this page is not a document; an anchor into another page or file

@@ -2,8 +2,10 @@ import Foundation
 import TimeTrackCore
 import TimeTrackKit
 
-/// The `feed` importer: RSS 2.0, RSS 1.0 (RDF) and Atom 1.0 to announcements. The guid / id is the
-/// stable key; enclosures, media:content and media:thumbnail give the image; HTML content is sanitized.
+/// The `feed` importer: RSS 2.0, RSS 1.0 (RDF) and Atom 1.0 to announcements.
+///
+/// The guid / id is the stable key; enclosures, media:content and media:thumbnail give the image;
+/// HTML content is sanitized.
 public struct FeedImporter: Importer {
     public static let info = ImporterInfo(
         name: "feed", version: "1.0.0", kinds: [.announcement],
@@ -27,7 +29,8 @@ public struct FeedImporter: Importer {
         if head.contains("<html") || head.hasPrefix("<!doctype html") {
             var fix = "use the site's RSS or Atom feed URL, or the html or metadata importer for pages"
             if let document = try? HTMLDocument(data: page.data, url: source.publicURL, declaredCharset: page.charset),
-                let feed = (try? document.root.select("link[rel=alternate][type*=rss], link[rel=alternate][type*=atom]"))?.first?.attribute("href").flatMap(document.resolve)
+                let feed = (try? document.root.select("link[rel=alternate][type*=rss], link[rel=alternate][type*=atom]"))?.first?.attribute("href").flatMap(
+                    document.resolve)
             {
                 fix = "the page links its feed: \(feed), use that as the url"
             }
@@ -37,7 +40,8 @@ public struct FeedImporter: Importer {
         do {
             document = try HTMLDocument(xml: page.data, url: source.publicURL)
         } catch {
-            throw TimeTrackError(.parse, "this is not an RSS or Atom feed (not well-formed XML)", fix: "check the source's url", context: ["url": source.urlText])
+            throw TimeTrackError(
+                .parse, "this is not an RSS or Atom feed (not well-formed XML)", fix: "check the source's url", context: ["url": source.urlText])
         }
         guard let root = document.rootElement else { throw TimeTrackError(.parse, "the feed is empty", context: ["url": source.urlText]) }
         let entries: [HTMLNode]
@@ -62,7 +66,9 @@ public struct FeedImporter: Importer {
             let location = "\(isAtom ? "entry" : "item") \(index + 1)"
             var raw = RawItem()
             func text(_ name: String) -> String? {
-                entry.children(named: name).first { $0.prefix == nil || !["media", "itunes"].contains($0.prefix ?? "") }.map(\.rawContent).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+                entry.children(named: name).first { $0.prefix == nil || !["media", "itunes"].contains($0.prefix ?? "") }.map(\.rawContent).map {
+                    $0.trimmingCharacters(in: .whitespacesAndNewlines)
+                }
             }
             raw["title"] = text("title").map { TextNormalizer.plainText(fromHTML: $0) }
             var link: String?
@@ -87,7 +93,10 @@ public struct FeedImporter: Importer {
             guard seen.insert(key).inserted else { result.duplicatesMerged += 1; continue }
             switch normalizer.prepare(raw) {
             case .success(let prepared):
-                result.items.append(ExtractedItem(key: key, prepared: prepared, pageURL: source.publicURL.absoluteString, pageHash: page.hash, fetchedAt: page.fetchedAt, location: location))
+                result.items.append(
+                    ExtractedItem(
+                        key: key, prepared: prepared, pageURL: source.publicURL.absoluteString, pageHash: page.hash, fetchedAt: page.fetchedAt,
+                        location: location))
             case .failure(let error):
                 result.problems.append(ImportProblem(.error, "skipped '\(raw["title"] ?? key)': \(error.message)", location: location))
             }
@@ -107,7 +116,8 @@ public struct FeedImporter: Importer {
         for link in entry.children(named: "link") where link.attribute("rel") == "enclosure" && (link.attribute("type") ?? "").hasPrefix("image/") {
             if let href = link.attribute("href") { candidates.append(href) }
         }
-        for media in entry.children(named: "content") where media.prefix == "media" && (media.attribute("medium") == "image" || (media.attribute("type") ?? "image/").hasPrefix("image/")) {
+        for media in entry.children(named: "content")
+        where media.prefix == "media" && (media.attribute("medium") == "image" || (media.attribute("type") ?? "image/").hasPrefix("image/")) {
             if let url = media.attribute("url") { candidates.append(url) }
         }
         for group in entry.children(named: "group") where group.prefix == "media" {
@@ -116,6 +126,8 @@ public struct FeedImporter: Importer {
         for thumb in entry.children(named: "thumbnail") where thumb.prefix == "media" {
             if let url = thumb.attribute("url") { candidates.append(url) }
         }
-        return candidates.lazy.compactMap { URL(string: $0.trimmingCharacters(in: .whitespaces), relativeTo: base)?.absoluteString }.first { Check.urlProblem($0) == nil }
+        return candidates.lazy.compactMap { URL(string: $0.trimmingCharacters(in: .whitespaces), relativeTo: base)?.absoluteString }.first {
+            Check.urlProblem($0) == nil
+        }
     }
 }

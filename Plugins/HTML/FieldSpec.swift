@@ -2,7 +2,7 @@ import Foundation
 import TimeTrackCore
 import TimeTrackKit
 
-/// How to read one field from an item's element, as written in a source definition:
+/// How to read one field from an item's element, as written in a source definition.
 ///
 /// - `"h2 a"`: the text of the first match; `"h2 a@href"`: an attribute; `"@data-slug"`: the
 ///   item element's own attribute; `"."`: the item's own text; `".body@html"`: sanitized inner
@@ -64,7 +64,9 @@ struct FieldSpec: Sendable {
             parts = try FieldSpec.parts(object["parts"], field: field, source: source)
             if let path = object["json"] {
                 guard let text = path.stringValue, !choices.isEmpty else {
-                    throw source.error("\(field).json", "must be a JSON path, read from what select finds", fix: "e.g. {\"select\": \"input#events@value\", \"json\": \"title\"}")
+                    throw source.error(
+                        "\(field).json", "must be a JSON path, read from what select finds",
+                        fix: "e.g. {\"select\": \"input#events@value\", \"json\": \"title\"}")
                 }
                 do { json = try JSONPath(text) } catch let error as TimeTrackError { throw source.error("\(field).json", error.message, fix: error.fix) }
             }
@@ -179,8 +181,11 @@ struct FieldSpec: Sendable {
     }
 
     /// Reads every field of an item into `raw`, in the order given (`FieldShape.order`: a field
-    /// whose `when` reads another comes after it). URL fields are resolved against the page.
-    static func fill(_ raw: inout RawItem, fields: [(String, FieldSpec)], item: FieldTarget, groups: [String?] = [], page: String, resolve: (String) -> String?) {
+    /// whose `when` reads another comes after it).
+    ///
+    /// URL fields are resolved against the page.
+    static func fill(_ raw: inout RawItem, fields: [(String, FieldSpec)], item: FieldTarget, groups: [String?] = [], page: String, resolve: (String) -> String?)
+    {
         var inputs = FieldInputs(fields: raw.values, groups: groups, page: page, text: { item.element.text })
         for (name, spec) in fields {
             guard var value = spec.value(item, &inputs) else { continue }

@@ -15,8 +15,14 @@ public struct HTMLImporter: Importer, Sendable {
         options: [
             ImporterOption(
                 "item", type: "selector", required: true,
-                help: "matches one element per item; {\"select\": SEL, \"split\": \"lines\"|\"br\"|{\"pattern\": RE}} makes several items of one element (each line, each <br>-separated piece, or each match, its groups read by {\"group\": N})"),
-            ImporterOption("fields", type: "object", required: true, help: "field name → selector (\"h2 a\", \"a@href\", \"time@datetime\", [fallbacks], {select, pattern, template, exists, value, heading, when, then, else, group})"),
+                help:
+                    "matches one element per item; {\"select\": SEL, \"split\": \"lines\"|\"br\"|{\"pattern\": RE}} makes several items of one element (each line, each <br>-separated piece, or each match, its groups read by {\"group\": N})"
+            ),
+            ImporterOption(
+                "fields", type: "object", required: true,
+                help:
+                    "field name → selector (\"h2 a\", \"a@href\", \"time@datetime\", [fallbacks], {select, pattern, template, exists, value, heading, when, then, else, group})"
+            ),
             ImporterOption("next", type: "selector", help: "the next-page link, e.g. \"a.next@href\""),
             ImporterOption("maxPages", type: "number", help: "pages to follow, 1-100 (default 5)"),
             ImporterOption("detail", type: "object", help: "{\"link\": FIELD, \"fields\": {...}}: fetch each item's page and read more fields there"),
@@ -63,7 +69,8 @@ public struct HTMLImporter: Importer, Sendable {
         let known = try MappedFields.names(for: source, importer: "html")
         (item, split) = try HTMLImporter.itemSpec(options["item"], source: source)
         guard let fieldObject = options["fields"]?.objectValue, !fieldObject.isEmpty else {
-            throw source.error("options.fields", "is required: an object of field → selector", fix: "e.g. \"fields\": {\"title\": \"h2 a\", \"link\": \"h2 a@href\"}")
+            throw source.error(
+                "options.fields", "is required: an object of field → selector", fix: "e.g. \"fields\": {\"title\": \"h2 a\", \"link\": \"h2 a@href\"}")
         }
         fields = try HTMLImporter.parseFields(fieldObject, path: "options.fields", known: known, source: source)
         next = try options["next"].map { try FieldSpec($0, field: "options.next", source: source) }
@@ -86,7 +93,9 @@ public struct HTMLImporter: Importer, Sendable {
         case .bool(true)?: (yearSelector, yearFromURL) = (HTMLImporter.anyHeading, false)
         case .string("url")?: (yearSelector, yearFromURL) = (nil, true)
         case .string(let text)?:
-            do { yearSelector = try Selector.compiled(text) } catch let error as TimeTrackError { throw source.error("options.yearFrom", error.message, fix: error.fix) }
+            do { yearSelector = try Selector.compiled(text) } catch let error as TimeTrackError {
+                throw source.error("options.yearFrom", error.message, fix: error.fix)
+            }
             yearFromURL = false
         default:
             throw source.error("options.yearFrom", "must be a selector (\"h2.month\") or true (the nearest heading)")
@@ -95,9 +104,11 @@ public struct HTMLImporter: Importer, Sendable {
         xml = try source.boolOption("xml", default: false)
         try MappedFields.check(Set((fields + detailFields).map(\.0)), source: source)
         let splitByPattern: Bool = { if case .pattern? = split { return true } else { return false } }()
-        try FieldShape.checkReferences(fields.map { ($0.0, $0.1.readsFields, $0.1.usesGroups) }, path: "options.fields", splitByPattern: splitByPattern, source: source)
         try FieldShape.checkReferences(
-            detailFields.map { ($0.0, $0.1.readsFields, $0.1.usesGroups) }, path: "options.detail.fields", splitByPattern: false, alsoKnown: Set(fields.map(\.0)),
+            fields.map { ($0.0, $0.1.readsFields, $0.1.usesGroups) }, path: "options.fields", splitByPattern: splitByPattern, source: source)
+        try FieldShape.checkReferences(
+            detailFields.map { ($0.0, $0.1.readsFields, $0.1.usesGroups) }, path: "options.detail.fields", splitByPattern: false,
+            alsoKnown: Set(fields.map(\.0)),
             source: source)
     }
 
@@ -129,23 +140,32 @@ public struct HTMLImporter: Importer, Sendable {
             case .string("lines")?: split = .lines
             case .string("br")?: split = .br
             case .object(let splitObject)? where splitObject.keys.sorted() == ["pattern"]:
-                guard let pattern = splitObject["pattern"]?.stringValue else { throw source.error("options.item.split.pattern", "must be a regular expression string") }
+                guard let pattern = splitObject["pattern"]?.stringValue else {
+                    throw source.error("options.item.split.pattern", "must be a regular expression string")
+                }
                 do { split = .pattern(try SafePattern(pattern)) } catch let error as SafePattern.SyntaxError {
-                    throw source.error("options.item.split.pattern", "'\(pattern.prefix(80))' \(error.message)", fix: "see \"Patterns\" in docs/source-definitions.md")
+                    throw source.error(
+                        "options.item.split.pattern", "'\(pattern.prefix(80))' \(error.message)", fix: "see \"Patterns\" in docs/source-definitions.md")
                 }
             default:
                 throw source.error("options.item.split", "must be \"lines\", \"br\" or {\"pattern\": \"...\"}")
             }
         default:
-            throw source.error("options.item", "is required: a CSS selector matching one element per item", fix: "e.g. \"item\": \"article.news\", or {\"select\": \"div.schedule p\", \"split\": \"lines\"}")
+            throw source.error(
+                "options.item", "is required: a CSS selector matching one element per item",
+                fix: "e.g. \"item\": \"article.news\", or {\"select\": \"div.schedule p\", \"split\": \"lines\"}")
         }
         if let at = Selector.attributeSplit(selectorText) {
             let attribute = selectorText[selectorText.index(after: at)...]
             throw source.error(
                 "options.item", "'\(selectorText)' reads an attribute (@\(attribute)), and an item is an element",
-                fix: "for a list of items kept as JSON in it, use the json importer with \"from\": \"\(selectorText)\"; for one value, read it in a field, with \"json\": PATH for JSON")
+                fix:
+                    "for a list of items kept as JSON in it, use the json importer with \"from\": \"\(selectorText)\"; for one value, read it in a field, with \"json\": PATH for JSON"
+            )
         }
-        do { return (try Selector.compiled(selectorText), split) } catch let error as TimeTrackError { throw source.error("options.item", error.message, fix: error.fix) }
+        do { return (try Selector.compiled(selectorText), split) } catch let error as TimeTrackError {
+            throw source.error("options.item", error.message, fix: error.fix)
+        }
     }
 
     /// The items one matched element gives: itself, or the pieces `split` cuts from it (each
@@ -182,7 +202,8 @@ public struct HTMLImporter: Importer, Sendable {
     static func parseFields(_ object: [String: JSONValue], path: String, known: Set<String>, source: SourceDefinition) throws -> [(String, FieldSpec)] {
         let parsed = try object.keys.sorted().map { name in
             guard known.contains(name) else {
-                throw source.error("\(path).\(name)", "is not a field of \(source.kind.rawValue) items", fix: "fields: " + known.sorted().joined(separator: ", "))
+                throw source.error(
+                    "\(path).\(name)", "is not a field of \(source.kind.rawValue) items", fix: "fields: " + known.sorted().joined(separator: ", "))
             }
             return (name, try FieldSpec(object[name] ?? .null, field: "\(path).\(name)", source: source))
         }
@@ -195,8 +216,10 @@ public struct HTMLImporter: Importer, Sendable {
             var key: String
             var values: [String: String]
             /// Set when the item memo covered the item (and the source has no detail pages): the
-            /// digest of its listing values, which `values` then leaves out. An unchanged page
-            /// gives such an item by its digest; should it not be settled, the page is read again.
+            /// digest of its listing values, which `values` then leaves out.
+            ///
+            /// An unchanged page gives such an item by its digest; should it not be settled, the
+            /// page is read again.
             var digest: String?
         }
         var entries: [Entry]
@@ -279,10 +302,13 @@ public struct HTMLImporter: Importer, Sendable {
     static func digest(_ values: [String: String]) -> String { ItemMemo.digest(RawItem(values)) }
 
     /// Identifies how pages were read: a change of options or importer version reads them again.
+    ///
     /// Kept as its SHA-256 (every memo row holds it). `memo 2`: listing entries by digest;
     /// `memo 3`: integers in as few bytes as they need (`MemoWriter`).
     var signature: String {
-        SHA256.hex("html/\(HTMLImporter.info.version)|memo 3|\(source.kind.rawValue)|\(source.baseURL?.absoluteString ?? "")|" + JSONValue.object(source.options).canonicalText)
+        SHA256.hex(
+            "html/\(HTMLImporter.info.version)|memo 3|\(source.kind.rawValue)|\(source.baseURL?.absoluteString ?? "")|"
+                + JSONValue.object(source.options).canonicalText)
     }
 
     /// One item found on a listing page, as the run carries it.
@@ -348,7 +374,9 @@ public struct HTMLImporter: Importer, Sendable {
                 freshListings.append((page, listing))
                 // A charset declaration the bytes contradict (noted when the page is read afresh).
                 if let note = read.note { result.problems.append(ImportProblem(.warning, note, location: url.absoluteString)) }
-                if !xml, pageNumber == 1, let note = HTMLImporter.xmlReadAsHTML(page.data) { result.problems.append(ImportProblem(.warning, note, location: url.absoluteString)) }
+                if !xml, pageNumber == 1, let note = HTMLImporter.xmlReadAsHTML(page.data) {
+                    result.problems.append(ImportProblem(.warning, note, location: url.absoluteString))
+                }
             }
             let publicURL = URL(string: listing.pageURL) ?? page.url
             listings.append((url, publicURL, pageNumber))
@@ -372,11 +400,17 @@ public struct HTMLImporter: Importer, Sendable {
                     continue
                 }
                 indexByKey[entry.key] = raws.count
-                raws.append(Found(key: entry.key, raw: raw, page: page, pageURL: publicURL, location: location, listingDigest: entry.digest, byDigest: entry.digest != nil))
+                raws.append(
+                    Found(
+                        key: entry.key, raw: raw, page: page, pageURL: publicURL, location: location, listingDigest: entry.digest, byDigest: entry.digest != nil
+                    ))
             }
             context.progress?(result.pagesFetched, raws.count)
             if listing.matched == 0 {
-                result.problems.append(ImportProblem(.warning, "0 items: the item selector '\(item.source)' matched nothing on this page", location: pageNumber == 1 ? source.urlText : url.absoluteString))
+                result.problems.append(
+                    ImportProblem(
+                        .warning, "0 items: the item selector '\(item.source)' matched nothing on this page",
+                        location: pageNumber == 1 ? source.urlText : url.absoluteString))
             }
             pageURL = listing.next.flatMap(URL.init(string:))
         }
@@ -408,7 +442,8 @@ public struct HTMLImporter: Importer, Sendable {
             let window = 64
             var parsing: (fresh: [(index: Int, page: FetchedPage)], results: Parallel.Pending<Result<[String: String], any Error>>)?
             func notRead(_ error: TimeTrackError, _ index: Int) {
-                result.problems.append(ImportProblem(.warning, "detail page not read, kept the listing's fields: \(error.description)", location: raws[index].location))
+                result.problems.append(
+                    ImportProblem(.warning, "detail page not read, kept the listing's fields: \(error.description)", location: raws[index].location))
             }
             func collect() throws {
                 guard let (fresh, pending) = parsing else { return }
@@ -442,7 +477,9 @@ public struct HTMLImporter: Importer, Sendable {
                             pageStamps.append((page.url.absoluteString, page.stamp))
                             // To be parsed: read now if it was known unchanged by its file's stamp only.
                             func parse() {
-                                do { fresh.append((index, try context.read(page))) } catch let error as TimeTrackError where error.code != .interrupted { notRead(error, index) } catch {
+                                do { fresh.append((index, try context.read(page))) } catch let error as TimeTrackError where error.code != .interrupted {
+                                    notRead(error, index)
+                                } catch {
                                     notRead(TimeTrackError(.fetch, "\(error)", context: ["url": page.url.absoluteString]), index)
                                 }
                             }
@@ -487,7 +524,8 @@ public struct HTMLImporter: Importer, Sendable {
         var dropped: Set<Int> = []
         if !unsettled.isEmpty {
             let again = try readListingsAgain(
-                raws.contains { $0.byDigest && $0.merged } ? listings : listings.filter { listing in unsettled.contains { raws[$0].page.url == listing.url } }, context: context,
+                raws.contains { $0.byDigest && $0.merged } ? listings : listings.filter { listing in unsettled.contains { raws[$0].page.url == listing.url } },
+                context: context,
                 result: &result)
             freshListings += again.read
             for index in unsettled {
@@ -517,7 +555,8 @@ public struct HTMLImporter: Importer, Sendable {
         MappedFields.finish(
             raws.indices.filter { !dropped.contains($0) }.map { index in
                 let entry = raws[index]
-                return MappedFields.Found(key: entry.key, raw: entry.raw, page: entry.page, pageURL: entry.pageURL.absoluteString, location: entry.location, digest: digests[index])
+                return MappedFields.Found(
+                    key: entry.key, raw: entry.raw, page: entry.page, pageURL: entry.pageURL.absoluteString, location: entry.location, digest: digests[index])
             }, normalizer: normalizer, into: &result, context: context)
         let covered = memo == nil ? [] : Set(result.items.filter(\.guesses.isEmpty).map(\.key)).union(result.settled.map(\.key))
         // A clean reading is remembered whole: every page stamped, nothing wrong, every item
@@ -526,7 +565,9 @@ public struct HTMLImporter: Importer, Sendable {
             let kept = raws.indices.filter { !dropped.contains($0) }
             let stamped = pageStamps.compactMap { page in page.stamp.map { (url: page.url, stamp: $0) } }
             let items = kept.compactMap { index in
-                digests[index].flatMap { covered.contains(raws[index].key) ? SourceMemo.Item(key: raws[index].key, digest: $0, location: raws[index].location) : nil }
+                digests[index].flatMap {
+                    covered.contains(raws[index].key) ? SourceMemo.Item(key: raws[index].key, digest: $0, location: raws[index].location) : nil
+                }
             }
             let clean =
                 result.problems.isEmpty && result.readEveryPage && result.runNote == nil && stamped.count == pageStamps.count && items.count == kept.count
@@ -591,6 +632,7 @@ public struct HTMLImporter: Importer, Sendable {
     }
 
     /// The problem of an element that gave no key.
+    ///
     /// Names each of title, link and key the definition gives and what it found for this item,
     /// so the message blames the spec that matched nothing, never one that matched.
     func noKeyProblem(_ location: String, found raw: RawItem = RawItem()) -> ImportProblem {
@@ -599,7 +641,9 @@ public struct HTMLImporter: Importer, Sendable {
             let shown = "options.fields.\(name) \(TextNormalizer.truncate(spec.description, to: 60))"
             return raw[name].map { "\(shown) gave '\(TextNormalizer.truncate($0, to: 40))'" } ?? "\(shown) matched nothing"
         }
-        return ImportProblem(.error, "skipped: no title, link or key found (" + (specs.isEmpty ? "check options.fields" : specs.joined(separator: ", ")) + ")", location: location)
+        return ImportProblem(
+            .error, "skipped: no title, link or key found (" + (specs.isEmpty ? "check options.fields" : specs.joined(separator: ", ")) + ")",
+            location: location)
     }
 
     /// Parses a listing page: each item's field values, the next page, how many elements matched.
@@ -614,13 +658,16 @@ public struct HTMLImporter: Importer, Sendable {
         let years = YearLookup(document: document, selector: yearSelector, items: elements)
         let page = publicURL.absoluteString
         if split == nil && elements.count >= HTMLImporter.parallelListing {
-            entries = readEntries(Array(elements.prefix(maxItems)), years: years, headings: headings, document: document, publicURL: publicURL, normalizer: normalizer)
+            entries = readEntries(
+                Array(elements.prefix(maxItems)), years: years, headings: headings, document: document, publicURL: publicURL, normalizer: normalizer)
         } else {
             for element in elements.prefix(maxItems) {
                 for unit in units(of: element) where entries.count < maxItems {
                     let context = listingContext(element, years: years, publicURL: publicURL)
                     entries.append(
-                        entry(unit.node, anchor: element, groups: unit.groups, raw: context, headings: headings, document: document, page: page, normalizer: normalizer))
+                        entry(
+                            unit.node, anchor: element, groups: unit.groups, raw: context, headings: headings, document: document, page: page,
+                            normalizer: normalizer))
                 }
             }
         }
@@ -633,7 +680,10 @@ public struct HTMLImporter: Importer, Sendable {
                 "0 items: the item selector '\(item.source)' matched \(elements.count) element(s), and options.item.split.pattern '\(pattern.source.prefix(80))' matched nothing in their text (the first reads: '\(TextNormalizer.truncate(first.blockText.replacingOccurrences(of: "\n", with: " "), to: 100))')"
             )
         }
-        return (ListingMemo(entries: entries, next: next, matched: elements.count, pageURL: publicURL.absoluteString), notes.isEmpty ? nil : notes.joined(separator: "; "))
+        return (
+            ListingMemo(entries: entries, next: next, matched: elements.count, pageURL: publicURL.absoluteString),
+            notes.isEmpty ? nil : notes.joined(separator: "; ")
+        )
     }
 
     /// A page as the definition reads it: HTML, or with `xml`, XML.
@@ -682,7 +732,8 @@ public struct HTMLImporter: Importer, Sendable {
         return Parallel.map(Array(zip(elements.indices, context).map { IndexedRaw(index: $0.0, raw: $0.1) }), minimumPerWorker: 256) { input in
             let element = shared.elements[input.index]
             return shared.importer.entry(
-                element, anchor: element, groups: [], raw: input.raw, headings: shared.headings, document: shared.document, page: page, normalizer: shared.normalizer)
+                element, anchor: element, groups: [], raw: input.raw, headings: shared.headings, document: shared.document, page: page,
+                normalizer: shared.normalizer)
         }
     }
 
@@ -727,7 +778,9 @@ public struct HTMLImporter: Importer, Sendable {
 
 /// For each item: the text that says the year of its yearless dates (`yearFrom`), and the
 /// nearest heading when it names a year (so a guessed year that disagrees with the page is
-/// said). Texts are read once per heading, not once per item.
+/// said).
+///
+/// Texts are read once per heading, not once per item.
 final class YearLookup {
     let chosen: HeadingIndex?
     let headings: HeadingIndex?

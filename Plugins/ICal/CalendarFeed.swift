@@ -35,7 +35,8 @@ package struct CalendarFeed {
             let looksHTML = trimmed.hasPrefix("<")
             throw TimeTrackError(
                 .parse, looksHTML ? "this is an HTML page, not a calendar feed" : "this is not a calendar feed (it does not start with BEGIN:VCALENDAR)",
-                fix: "use the course calendar's iCal feed URL (Canvas: Calendar → Calendar Feed; Schoology: Calendar → Export; Google Classroom: the class calendar's secret address in iCal format; Moodle: Calendar → Export calendar)",
+                fix:
+                    "use the course calendar's iCal feed URL (Canvas: Calendar → Calendar Feed; Schoology: Calendar → Export; Google Classroom: the class calendar's secret address in iCal format; Moodle: Calendar → Export calendar)",
                 context: ["url": url])
         }
         let parsed = ICSParser.parse(text)
@@ -70,7 +71,8 @@ package struct CalendarFeed {
                     start: start, isAllDay: value.isDate, zone: zone, status: event.first("STATUS")?.value.uppercased(), line: event.line))
         }
         for tzid in zones.unknownZones.sorted() {
-            problems.append(ImportProblem(.warning, "unknown TZID '\(tzid)': its times were read in the source's zone \(fallback.identifier)", location: "TZID"))
+            problems.append(
+                ImportProblem(.warning, "unknown TZID '\(tzid)': its times were read in the source's zone \(fallback.identifier)", location: "TZID"))
         }
     }
 }

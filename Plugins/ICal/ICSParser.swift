@@ -82,7 +82,10 @@ enum ICSParser {
             case "BEGIN":
                 if stack.count >= maxDepth {
                     problems.append(
-                        Problem(line: number, message: "\(property.value.prefix(40)) nested more than \(maxDepth) components deep: skipped with everything inside it", severity: .warning))
+                        Problem(
+                            line: number,
+                            message: "\(property.value.prefix(40)) nested more than \(maxDepth) components deep: skipped with everything inside it",
+                            severity: .warning))
                     skippedDepth = 1
                     continue
                 }
@@ -96,7 +99,9 @@ enum ICSParser {
                     continue
                 }
                 for unclosed in stack[(index + 1)...] {
-                    problems.append(Problem(line: unclosed.line, message: "\(unclosed.name) that starts here is not terminated (no END:\(unclosed.name))", severity: .error))
+                    problems.append(
+                        Problem(line: unclosed.line, message: "\(unclosed.name) that starts here is not terminated (no END:\(unclosed.name))", severity: .error)
+                    )
                 }
                 stack[index].terminated = true
                 stack.removeSubrange(index...)
@@ -105,7 +110,8 @@ enum ICSParser {
             }
         }
         for unclosed in stack {
-            problems.append(Problem(line: unclosed.line, message: "\(unclosed.name) that starts here is not terminated (no END:\(unclosed.name))", severity: .error))
+            problems.append(
+                Problem(line: unclosed.line, message: "\(unclosed.name) that starts here is not terminated (no END:\(unclosed.name))", severity: .error))
         }
         return Result(root: roots, problems: problems)
     }

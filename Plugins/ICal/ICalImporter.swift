@@ -3,12 +3,15 @@ import TimeTrackCore
 import TimeTrackKit
 
 /// The `ical` importer: RFC 5545 calendars (Edlio, Finalsite, Blackboard, Google Calendar exports)
-/// to events. Recurring events are expanded within a window; ids are stable across runs (UID, plus
+/// to events.
+///
+/// Recurring events are expanded within a window; ids are stable across runs (UID, plus
 /// the occurrence's start for recurring events).
 public struct ICalImporter: Importer {
     public static let info = ImporterInfo(
         name: "ical", version: "1.1.0", kinds: [.event],
-        summary: "iCalendar (.ics) feeds: time zones, all-day, cancelled, recurrence (RRULE with every day-level BY part, RDATE, EXDATE, changed occurrences with or without their series)",
+        summary:
+            "iCalendar (.ics) feeds: time zones, all-day, cancelled, recurrence (RRULE with every day-level BY part, RDATE, EXDATE, changed occurrences with or without their series)",
         options: [
             ImporterOption("pastDays", type: "number", help: "expand recurring events from this many days back (default 30)"),
             ImporterOption("futureDays", type: "number", help: "expand recurring events this many days ahead (default 365)"),
@@ -72,7 +75,10 @@ public struct ICalImporter: Importer {
         for event in events where event.terminated {
             guard let uid = event.first("UID")?.value, masters.contains(uid), let rid = event.first("RECURRENCE-ID") else { continue }
             guard let value = ICSDateTime(rid), let instant = zones.instant(value, allDayZone: zones.displayZone(value)) else {
-                result.problems.append(ImportProblem(.warning, "'\(summary(event))': RECURRENCE-ID \(rid.value.prefix(40)) is not a date; the change is read as an event of its own", location: "line \(event.line)"))
+                result.problems.append(
+                    ImportProblem(
+                        .warning, "'\(summary(event))': RECURRENCE-ID \(rid.value.prefix(40)) is not a date; the change is read as an event of its own",
+                        location: "line \(event.line)"))
                 continue
             }
             overrides[uid, default: [:]][instant] = event
@@ -96,7 +102,8 @@ public struct ICalImporter: Importer {
                     if seriesStarts[uid]?.contains(instant) == true || instant < windowStart || instant > windowEnd { return false }
                     result.problems.append(
                         ImportProblem(
-                            .warning, "'\(summary(event))': changes an occurrence its series does not have (RECURRENCE-ID \(event.first("RECURRENCE-ID")?.value.prefix(40) ?? "")); imported as an event of its own",
+                            .warning,
+                            "'\(summary(event))': changes an occurrence its series does not have (RECURRENCE-ID \(event.first("RECURRENCE-ID")?.value.prefix(40) ?? "")); imported as an event of its own",
                             location: "line \(event.line)"))
                     return true
                 }
@@ -123,7 +130,8 @@ public struct ICalImporter: Importer {
             if event.first("DTEND") == nil, let text = event.first("DURATION")?.value, ICSDuration(text) == nil {
                 result.problems.append(
                     ImportProblem(
-                        .warning, "'\(summary(event))': DURATION:\(text.prefix(40)) is not a duration up to \(ICSDuration.maxDays) days; the event is read without it",
+                        .warning,
+                        "'\(summary(event))': DURATION:\(text.prefix(40)) is not a duration up to \(ICSDuration.maxDays) days; the event is read without it",
                         location: location))
             }
             var instances: [(key: String, start: Date, component: ICSComponent)] = []
@@ -136,7 +144,8 @@ public struct ICalImporter: Importer {
                 let rruleText = event.first("RRULE")?.value ?? ""
                 switch rruleText.isEmpty ? .success(RecurrenceRule(frequency: .daily, count: 1)) : RecurrenceRule.parse(rruleText) {
                 case .failure(let error):
-                    result.problems.append(ImportProblem(.warning, "'\(summary(event))': \(error.reason); only the first occurrence is imported", location: location))
+                    result.problems.append(
+                        ImportProblem(.warning, "'\(summary(event))': \(error.reason); only the first occurrence is imported", location: location))
                     instances = [(uid, startInstant, event)]
                 case .success(let rule):
                     var calendar = Calendar(identifier: .gregorian)
@@ -144,7 +153,8 @@ public struct ICalImporter: Importer {
                     let excluded = Set(
                         event.all("EXDATE").flatMap { property in
                             ICSParser.splitList(property.value).compactMap { value -> Date? in
-                                guard let dt = ICSDateTime(value, tzid: property.parameters["TZID"] ?? start.tzid, valueType: property.parameters["VALUE"]) else { return nil }
+                                guard let dt = ICSDateTime(value, tzid: property.parameters["TZID"] ?? start.tzid, valueType: property.parameters["VALUE"])
+                                else { return nil }
                                 return zones.instant(dt, allDayZone: zone)
                             }
                         })
@@ -169,8 +179,13 @@ public struct ICalImporter: Importer {
                             // A PERIOD ("start/end" or "start/duration") starts at its first half.
                             let first = String(text.split(separator: "/").first ?? "")
                             let valueType = property.parameters["VALUE"]?.uppercased() == "PERIOD" ? nil : property.parameters["VALUE"]
-                            guard let dt = ICSDateTime(first, tzid: property.parameters["TZID"] ?? start.tzid, valueType: valueType), let instant = zones.instant(dt, allDayZone: zone) else {
-                                result.problems.append(ImportProblem(.warning, "'\(summary(event))': RDATE \(text.prefix(40)) is not a date; that occurrence is not imported", location: location))
+                            guard let dt = ICSDateTime(first, tzid: property.parameters["TZID"] ?? start.tzid, valueType: valueType),
+                                let instant = zones.instant(dt, allDayZone: zone)
+                            else {
+                                result.problems.append(
+                                    ImportProblem(
+                                        .warning, "'\(summary(event))': RDATE \(text.prefix(40)) is not a date; that occurrence is not imported",
+                                        location: location))
                                 continue
                             }
                             if instant <= windowEnd { starts.append(instant) }
@@ -192,7 +207,8 @@ public struct ICalImporter: Importer {
                 guard result.items.count < maxItems else {
                     result.problems.append(
                         ImportProblem(
-                            .error, "stopped at \(maxItems) events: the feed holds more (occurrences counted); the rest is not imported (raise options.maxItems if the calendar really is that large)",
+                            .error,
+                            "stopped at \(maxItems) events: the feed holds more (occurrences counted); the rest is not imported (raise options.maxItems if the calendar really is that large)",
                             location: location))
                     capped = true
                     break
@@ -206,15 +222,21 @@ public struct ICalImporter: Importer {
                     seen[key] = 1
                 }
                 do {
-                    let content = try makeEvent(instance.component, series: event, start: instance.start, seriesStart: start, length: length, zone: zone, zones: &zones)
-                    result.items.append(ExtractedItem(key: key, content: .event(content), pageURL: source.publicURL.absoluteString, pageHash: page.hash, fetchedAt: page.fetchedAt, location: "line \(instance.component.line)"))
+                    let content = try makeEvent(
+                        instance.component, series: event, start: instance.start, seriesStart: start, length: length, zone: zone, zones: &zones)
+                    result.items.append(
+                        ExtractedItem(
+                            key: key, content: .event(content), pageURL: source.publicURL.absoluteString, pageHash: page.hash, fetchedAt: page.fetchedAt,
+                            location: "line \(instance.component.line)"))
                 } catch let error as TimeTrackError {
-                    result.problems.append(ImportProblem(.error, "skipped '\(summary(instance.component))': \(error.message)", location: "line \(instance.component.line)"))
+                    result.problems.append(
+                        ImportProblem(.error, "skipped '\(summary(instance.component))': \(error.message)", location: "line \(instance.component.line)"))
                 }
             }
         }
         for tzid in zones.unknownZones.sorted() {
-            result.problems.append(ImportProblem(.warning, "unknown TZID '\(tzid)': its times were read in the source's zone \(source.timeZone.identifier)", location: "TZID"))
+            result.problems.append(
+                ImportProblem(.warning, "unknown TZID '\(tzid)': its times were read in the source's zone \(source.timeZone.identifier)", location: "TZID"))
         }
         return result
     }
@@ -241,7 +263,9 @@ public struct ICalImporter: Importer {
         return start.isDate ? 86_400 : 0
     }
 
-    func makeEvent(_ component: ICSComponent, series: ICSComponent, start: Date, seriesStart: ICSDateTime, length: TimeInterval, zone: TimeZone, zones: inout ZoneResolver) throws -> Event {
+    func makeEvent(
+        _ component: ICSComponent, series: ICSComponent, start: Date, seriesStart: ICSDateTime, length: TimeInterval, zone: TimeZone, zones: inout ZoneResolver
+    ) throws -> Event {
         let title = summary(component)
         guard !title.isEmpty else { throw TimeTrackError(.validation, "no SUMMARY") }
         var eventStart = start
@@ -277,7 +301,9 @@ public struct ICalImporter: Importer {
         }
         let locationText = component.first("LOCATION").map { TextNormalizer.collapse(ICSParser.unescape($0.value)) }
         return Event(
-            title: title, category: category ?? Normalizer.category(categories.first { Event.Category(rawValue: $0.lowercased()) != nil }, title: title + " " + (description ?? "")),
+            title: title,
+            category: category
+                ?? Normalizer.category(categories.first { Event.Category(rawValue: $0.lowercased()) != nil }, title: title + " " + (description ?? "")),
             start: eventStart, end: end, allDay: allDay, timeZone: zone.identifier, locationName: locationText.flatMap { $0.isEmpty ? nil : $0 },
             address: nil, latitude: latitude, longitude: longitude, description: description,
             link: link.flatMap { Check.urlProblem($0) == nil ? $0 : nil }, state: state)

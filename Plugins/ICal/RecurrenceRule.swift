@@ -7,8 +7,10 @@ struct RuleError: Error {
 
 /// An RRULE (RFC 5545 §3.3.10) with FREQ DAILY, WEEKLY, MONTHLY or YEARLY and every BY part
 /// that works on days: INTERVAL, COUNT, UNTIL, WKST, BYMONTH, BYWEEKNO, BYYEARDAY, BYMONTHDAY,
-/// BYDAY (ordinals within the month or the year) and BYSETPOS. BYHOUR, BYMINUTE and BYSECOND
-/// (several occurrences a day) and the sub-daily frequencies are refused with a reason.
+/// BYDAY (ordinals within the month or the year) and BYSETPOS.
+///
+/// BYHOUR, BYMINUTE and BYSECOND (several occurrences a day) and the sub-daily frequencies are
+/// refused with a reason.
 ///
 /// Expanded on civil dates (days since 1970, proleptic Gregorian) in local wall-clock time, so
 /// 6 PM stays 6 PM across daylight-saving changes: each period (a year, a month, a week from
@@ -48,7 +50,10 @@ struct RecurrenceRule {
             guard let n = Int(c), n > 0 else { return .failure(RuleError(reason: "RRULE COUNT=\(c.prefix(40)) is not a positive number")) }
             rule.count = n
         }
-        if let u = p["UNTIL"] { guard let until = ICSDateTime(u, tzid: nil, valueType: nil) else { return .failure(RuleError(reason: "RRULE UNTIL=\(u) is not a date")) }; rule.until = until }
+        if let u = p["UNTIL"] {
+            guard let until = ICSDateTime(u, tzid: nil, valueType: nil) else { return .failure(RuleError(reason: "RRULE UNTIL=\(u) is not a date")) };
+            rule.until = until
+        }
         if let days = p["BYDAY"] {
             for day in days.split(separator: ",") {
                 guard let parsed = weekday(String(day)) else { return .failure(RuleError(reason: "RRULE BYDAY=\(days) is not understood")) }
@@ -64,16 +69,21 @@ struct RecurrenceRule {
             var out: [Int] = []
             for part in text.split(separator: ",") {
                 guard let n = Int(part), n != 0 || range.lowerBound > 0, range.contains(n) else {
-                    return .failure(RuleError(reason: "RRULE \(name)=\(text.prefix(40)) is not a list of numbers from \(range.lowerBound) to \(range.upperBound)"))
+                    return .failure(
+                        RuleError(reason: "RRULE \(name)=\(text.prefix(40)) is not a list of numbers from \(range.lowerBound) to \(range.upperBound)"))
                 }
                 out.append(n)
             }
             return .success(out)
         }
-        switch (numbers("BYMONTHDAY", -31...31), numbers("BYMONTH", 1...12), numbers("BYYEARDAY", -366...366), numbers("BYWEEKNO", -53...53), numbers("BYSETPOS", -366...366)) {
+        switch (
+            numbers("BYMONTHDAY", -31...31), numbers("BYMONTH", 1...12), numbers("BYYEARDAY", -366...366), numbers("BYWEEKNO", -53...53),
+            numbers("BYSETPOS", -366...366)
+        ) {
         case (.success(let monthDays), .success(let months), .success(let yearDays), .success(let weeks), .success(let positions)):
             (rule.byMonthDay, rule.byMonth, rule.byYearDay, rule.byWeekNo, rule.bySetPos) = (monthDays, months, yearDays, weeks, positions)
-        case (.failure(let e), _, _, _, _), (_, .failure(let e), _, _, _), (_, _, .failure(let e), _, _), (_, _, _, .failure(let e), _), (_, _, _, _, .failure(let e)):
+        case (.failure(let e), _, _, _, _), (_, .failure(let e), _, _, _), (_, _, .failure(let e), _, _), (_, _, _, .failure(let e), _),
+            (_, _, _, _, .failure(let e)):
             return .failure(e)
         }
         for unsupported in ["BYHOUR", "BYMINUTE", "BYSECOND"] where p[unsupported] != nil {
@@ -99,7 +109,9 @@ struct RecurrenceRule {
 
     static let weekdays = ["SU": 1, "MO": 2, "TU": 3, "WE": 4, "TH": 5, "FR": 6, "SA": 7]
 
-    /// `2TU` → (2, Tuesday); `-1SU` → (-1, Sunday); `FR` → (nil, Friday). Weekdays as Calendar's 1 = Sunday.
+    /// `2TU` → (2, Tuesday); `-1SU` → (-1, Sunday); `FR` → (nil, Friday).
+    ///
+    /// Weekdays as Calendar's 1 = Sunday.
     static func weekday(_ text: String) -> (ordinal: Int?, weekday: Int)? {
         let t = text.trimmingCharacters(in: .whitespaces).uppercased()
         guard t.count >= 2, let day = weekdays[String(t.suffix(2))] else { return nil }
@@ -188,7 +200,9 @@ struct RecurrenceRule {
             if !byDay.isEmpty {
                 let weekday = CivilDay.weekday(day)
                 if plainDays.contains(weekday) { return true }
-                let (first, last) = ordinalsInMonth ? (CivilDay.days(y, m, 1), CivilDay.days(y, m, CivilDay.monthLength(y, m))) : (CivilDay.days(y, 1, 1), CivilDay.days(y, 12, 31))
+                let (first, last) =
+                    ordinalsInMonth
+                    ? (CivilDay.days(y, m, 1), CivilDay.days(y, m, CivilDay.monthLength(y, m))) : (CivilDay.days(y, 1, 1), CivilDay.days(y, 12, 31))
                 return ordinalDays.contains { entry in
                     guard entry.weekday == weekday, let n = entry.ordinal else { return false }
                     return n > 0 ? (day - first) / 7 + 1 == n : (last - day) / 7 + 1 == -n

@@ -20,7 +20,8 @@ struct VTimeZone {
             guard let startProperty = child.first("DTSTART"), let start = ICSDateTime(startProperty),
                 let to = child.first("TZOFFSETTO").flatMap({ VTimeZone.offset($0.value) })
             else { continue }
-            var observance = Observance(start: start.components, offsetTo: to, offsetFrom: child.first("TZOFFSETFROM").flatMap { VTimeZone.offset($0.value) } ?? to)
+            var observance = Observance(
+                start: start.components, offsetTo: to, offsetFrom: child.first("TZOFFSETFROM").flatMap { VTimeZone.offset($0.value) } ?? to)
             if let rule = child.first("RRULE").map({ RecurrenceRule.parts($0.value) }) {
                 observance.month = rule["BYMONTH"].flatMap { Int($0) }.flatMap { (1...12).contains($0) ? $0 : nil }
                 if let byday = rule["BYDAY"], let parsed = RecurrenceRule.weekday(byday) {
@@ -37,7 +38,9 @@ struct VTimeZone {
     /// `-0500` → -18000.
     static func offset(_ text: String) -> Int? {
         let t = text.trimmingCharacters(in: .whitespaces)
-        guard t.count >= 5, let sign = t.first, sign == "+" || sign == "-", let h = Int(t.dropFirst().prefix(2)), let m = Int(t.dropFirst(3).prefix(2)) else { return nil }
+        guard t.count >= 5, let sign = t.first, sign == "+" || sign == "-", let h = Int(t.dropFirst().prefix(2)), let m = Int(t.dropFirst(3).prefix(2)) else {
+            return nil
+        }
         return (sign == "-" ? -1 : 1) * (h * 3600 + m * 60)
     }
 
@@ -53,7 +56,8 @@ struct VTimeZone {
                 if onset > (best?.0 ?? .distantPast) { best = (onset, observance.offsetTo) }
             }
         }
-        return best?.1 ?? observances.min { (calendar.date(from: $0.start) ?? .distantFuture) < (calendar.date(from: $1.start) ?? .distantFuture) }?.offsetFrom ?? 0
+        return best?.1 ?? observances.min { (calendar.date(from: $0.start) ?? .distantFuture) < (calendar.date(from: $1.start) ?? .distantFuture) }?.offsetFrom
+            ?? 0
     }
 
     private func onset(_ o: Observance, year: Int, calendar: Calendar) -> Date? {

@@ -19,7 +19,9 @@ public struct InboxImporter: Importer {
     let maxItems: Int
 
     /// Fields that say where a person was (phones add them to submissions).
-    static let locationKeys: Set<String> = ["latitude", "longitude", "lat", "lng", "lon", "long", "location", "geo", "geolocation", "coordinates", "coords", "gps", "position", "place"]
+    static let locationKeys: Set<String> = [
+        "latitude", "longitude", "lat", "lng", "lon", "long", "location", "geo", "geolocation", "coordinates", "coords", "gps", "position", "place",
+    ]
 
     public init(source: SourceDefinition) throws {
         self.source = source
@@ -78,10 +80,12 @@ public struct InboxImporter: Importer {
                 if !staffOwned.isEmpty {
                     decoded = decoded.sourceOwned
                     result.problems.append(
-                        ImportProblem(.warning, "ignored \(staffOwned.joined(separator: ", ")) of '\(key)': staff set these, a submission cannot", location: location))
+                        ImportProblem(
+                            .warning, "ignored \(staffOwned.joined(separator: ", ")) of '\(key)': staff set these, a submission cannot", location: location))
                 }
                 let content = try decoded.validated()
-                var item = ExtractedItem(key: key, content: content, pageURL: source.publicURL.absoluteString, pageHash: page.hash, fetchedAt: page.fetchedAt, location: location)
+                var item = ExtractedItem(
+                    key: key, content: content, pageURL: source.publicURL.absoluteString, pageHash: page.hash, fetchedAt: page.fetchedAt, location: location)
                 item.guesses = notes.map { Guess($0) }
                 result.items.append(item)
             } catch let error as TimeTrackError {
@@ -96,8 +100,9 @@ public struct InboxImporter: Importer {
 
     /// A submission's photos as the store may keep them: web addresses (http, https) as they
     /// are; for an inbox on the web, names relative to it resolved against it; for a local inbox,
-    /// names of regular files that really lie inside the imports folder (links resolved). Any
-    /// other value (a `file:` URL, an absolute path, `..` or a link out of the folder, another
+    /// names of regular files that really lie inside the imports folder (links resolved).
+    ///
+    /// Any other value (a `file:` URL, an absolute path, `..` or a link out of the folder, another
     /// scheme) is dropped with a problem: a submission never points the export at a local file.
     func photos(_ images: [JSONValue], page: URL, location: String, problems: inout [ImportProblem]) -> [JSONValue] {
         images.enumerated().compactMap { index, image in

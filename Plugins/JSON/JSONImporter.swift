@@ -14,14 +14,24 @@ public struct JSONImporter: Importer, Sendable {
         name: "json", version: "1.1.0", kinds: [.announcement, .event, .schoolInfo],
         summary: "any JSON API or export: items and fields picked by paths (data[*].attributes, title.rendered), with pagination",
         options: [
-            ImporterOption("items", type: "path", help: "where the items are: \"data\", \"data[*].attributes\", \"$..events[*]\" (default: the document, when it is a list)"),
+            ImporterOption(
+                "items", type: "path",
+                help: "where the items are: \"data\", \"data[*].attributes\", \"$..events[*]\" (default: the document, when it is a list)"),
             ImporterOption(
                 "fields", type: "object", required: true,
-                help: "field name → path (\"Title\", \"title.rendered\", \"$.meta.school\"), [fallbacks], or {select, exists, pattern, template, value, when, then, else}"),
-            ImporterOption("key", type: "field spec", help: "what identifies an item across runs (default: its id, Id or ID, else link, url, or title and date)"),
-            ImporterOption("where", type: "condition", help: "keep only items for which this holds: {\"field\": PATH, \"equals\"|\"contains\"|\"matches\"|\"present\": ...}, or a list that must all hold"),
+                help:
+                    "field name → path (\"Title\", \"title.rendered\", \"$.meta.school\"), [fallbacks], or {select, exists, pattern, template, value, when, then, else}"
+            ),
+            ImporterOption(
+                "key", type: "field spec", help: "what identifies an item across runs (default: its id, Id or ID, else link, url, or title and date)"),
+            ImporterOption(
+                "where", type: "condition",
+                help:
+                    "keep only items for which this holds: {\"field\": PATH, \"equals\"|\"contains\"|\"matches\"|\"present\": ...}, or a list that must all hold"
+            ),
             ImporterOption("next", type: "path", help: "the next page's URL in each answer (\"links.next\", \"meta.next_page_url\")"),
-            ImporterOption("page", type: "object", help: "page by a query parameter: {\"param\": \"page\", \"start\": 1} (or just \"page\"); stops at an empty page"),
+            ImporterOption(
+                "page", type: "object", help: "page by a query parameter: {\"param\": \"page\", \"start\": 1} (or just \"page\"); stops at an empty page"),
             ImporterOption("maxPages", type: "number", help: "pages to read with next or page, 1-100 (default 5)"),
             ImporterOption("maxItems", type: "number", help: "stop after this many items (default 5000)"),
             ImporterOption("section", type: "string", help: "School Info section when no field gives one"),
@@ -61,7 +71,8 @@ public struct JSONImporter: Importer, Sendable {
         fields = FieldShape.order(
             try fieldObject.keys.sorted().map { name in
                 guard known.contains(name) else {
-                    throw source.error("options.fields.\(name)", "is not a field of \(source.kind.rawValue) items", fix: "fields: " + known.sorted().joined(separator: ", "))
+                    throw source.error(
+                        "options.fields.\(name)", "is not a field of \(source.kind.rawValue) items", fix: "fields: " + known.sorted().joined(separator: ", "))
                 }
                 return (name, try JSONFieldSpec(fieldObject[name] ?? .null, field: "options.fields.\(name)", source: source))
             }
@@ -74,7 +85,9 @@ public struct JSONImporter: Importer, Sendable {
             let at = options["where"]?.arrayValue == nil ? "options.where" : "options.where[\(index)]"
             let condition = try FieldCondition(entry, path: at, source: source)
             guard let field = condition.field else { throw source.error("\(at).field", "is required: the path in each item to test, like \"post_status\"") }
-            do { conditions.append((try JSONPath(field), condition)) } catch let error as TimeTrackError { throw source.error("\(at).field", error.message, fix: error.fix) }
+            do { conditions.append((try JSONPath(field), condition)) } catch let error as TimeTrackError {
+                throw source.error("\(at).field", error.message, fix: error.fix)
+            }
         }
         self.conditions = conditions
         switch options["page"] {
@@ -85,7 +98,9 @@ public struct JSONImporter: Importer, Sendable {
                 throw source.error("options.page", "must be {\"param\": \"page\", \"start\": 1}")
             }
             let start = object["start"]?.numberValue ?? 1
-            guard start.isFinite, start.rounded() == start, (0...1_000_000).contains(start) else { throw source.error("options.page.start", "must be a whole number from 0 to 1000000") }
+            guard start.isFinite, start.rounded() == start, (0...1_000_000).contains(start) else {
+                throw source.error("options.page.start", "must be a whole number from 0 to 1000000")
+            }
             pageParam = (name, Int(start))
         default: throw source.error("options.page", "must be a parameter name or {\"param\": \"page\", \"start\": 1}")
         }
@@ -109,7 +124,9 @@ public struct JSONImporter: Importer, Sendable {
             text = String(text[..<at])
             guard attribute?.isEmpty == false else { throw source.error("options.from", "ends with '@': name the attribute that holds the JSON, like @value") }
         }
-        do { return (try Selector.compiled(text), attribute) } catch let error as TimeTrackError { throw source.error("options.from", error.message, fix: error.fix) }
+        do { return (try Selector.compiled(text), attribute) } catch let error as TimeTrackError {
+            throw source.error("options.from", error.message, fix: error.fix)
+        }
     }
 
     /// The JSON text of a page: the page itself, or with `from`, what the element holds.
@@ -118,13 +135,15 @@ public struct JSONImporter: Importer, Sendable {
         let document = try HTMLDocument(data: page.data, url: url, declaredCharset: page.charset)
         guard let node = document.root.first(embedded.selector) else {
             throw TimeTrackError(
-                .parse, "options.from '\(embedded.selector.source)' matched nothing on the page", fix: "open the page's source and name the element that holds the JSON",
+                .parse, "options.from '\(embedded.selector.source)' matched nothing on the page",
+                fix: "open the page's source and name the element that holds the JSON",
                 context: ["url": url.absoluteString])
         }
         let text = embedded.attribute.map { node.attribute($0) ?? "" } ?? node.childText
         guard !text.isEmpty else {
             throw TimeTrackError(
-                .parse, "options.from '\(embedded.selector.source)' found an element with no \(embedded.attribute.map { "attribute \($0)" } ?? "text")", context: ["url": url.absoluteString])
+                .parse, "options.from '\(embedded.selector.source)' found an element with no \(embedded.attribute.map { "attribute \($0)" } ?? "text")",
+                context: ["url": url.absoluteString])
         }
         return Data(text.utf8)
     }
@@ -152,7 +171,9 @@ public struct JSONImporter: Importer, Sendable {
             let document = try JSONImporter.decode(page, data: try jsonData(page, url: current), url: current)
             let found = JSONImporter.itemsFound(items, in: document)
             if found.isEmpty {
-                if pageNumber == 1 || pageParam == nil { result.problems.append(ImportProblem(.warning, JSONImporter.nothingFound(items, in: document), location: current.absoluteString)) }
+                if pageNumber == 1 || pageParam == nil {
+                    result.problems.append(ImportProblem(.warning, JSONImporter.nothingFound(items, in: document), location: current.absoluteString))
+                }
                 break
             }
             let publicURL = pageNumber == 1 ? (source.baseURL ?? page.url) : page.url
@@ -162,12 +183,22 @@ public struct JSONImporter: Importer, Sendable {
                     break
                 }
                 let location = "page \(pageNumber) item \(index + 1)"
-                guard conditions.allSatisfy({ entry in entry.condition.holds(entry.condition.field.map { [$0: entry.path.first(item).flatMap(JSONFieldSpec.text) ?? ""] } ?? [:], text: { "" }) }) else { continue }
+                guard
+                    conditions.allSatisfy({ entry in
+                        entry.condition.holds(entry.condition.field.map { [$0: entry.path.first(item).flatMap(JSONFieldSpec.text) ?? ""] } ?? [:], text: { "" })
+                    })
+                else { continue }
                 let raw = read(item, document: document, publicURL: publicURL)
                 var inputs = FieldInputs(fields: raw.values, page: publicURL.absoluteString, text: { JSONFieldSpec.allText(item) })
-                let key = key?.value(item, document: document, &inputs) ?? JSONImporter.idKey(item) ?? MappedFields.defaultKey(raw, kind: source.kind, normalizer: normalizer)
+                let key =
+                    key?.value(item, document: document, &inputs) ?? JSONImporter.idKey(item)
+                    ?? MappedFields.defaultKey(raw, kind: source.kind, normalizer: normalizer)
                 guard let key, !key.isEmpty else {
-                    result.problems.append(ImportProblem(.error, "skipped: no title, link, id or key found (options.fields.title \(fields.first { $0.0 == "title" }.map { "'\($0.1.description)'" } ?? "") matched nothing)", location: location))
+                    result.problems.append(
+                        ImportProblem(
+                            .error,
+                            "skipped: no title, link, id or key found (options.fields.title \(fields.first { $0.0 == "title" }.map { "'\($0.1.description)'" } ?? "") matched nothing)",
+                            location: location))
                     continue
                 }
                 if let existing = seen[key] {
@@ -188,7 +219,9 @@ public struct JSONImporter: Importer, Sendable {
             }
         }
         result.noteFieldsNeverRead(fields.map(\.0), path: "options.fields", values: raws.map(\.raw.values))
-        MappedFields.finish(raws.map { MappedFields.Found(key: $0.key, raw: $0.raw, page: $0.page, pageURL: $0.page.url.absoluteString, location: $0.location) }, normalizer: normalizer, into: &result, context: context)
+        MappedFields.finish(
+            raws.map { MappedFields.Found(key: $0.key, raw: $0.raw, page: $0.page, pageURL: $0.page.url.absoluteString, location: $0.location) },
+            normalizer: normalizer, into: &result, context: context)
         return result
     }
 
@@ -248,8 +281,10 @@ public struct JSONImporter: Importer, Sendable {
             return try JSONValue(parsing: data)
         } catch {
             let head = String(decoding: page.data.prefix(300), as: UTF8.self).lowercased()
-            let what = head.contains("<html") || head.contains("<!doctype") ? "this is an HTML page, not JSON" : "this is not JSON (or it is cut short): \(error)"
-            throw TimeTrackError(.parse, what, fix: "point url at the API's JSON answer (open it in a browser: it starts with { or [)", context: ["url": url.absoluteString])
+            let what =
+                head.contains("<html") || head.contains("<!doctype") ? "this is an HTML page, not JSON" : "this is not JSON (or it is cut short): \(error)"
+            throw TimeTrackError(
+                .parse, what, fix: "point url at the API's JSON answer (open it in a browser: it starts with { or [)", context: ["url": url.absoluteString])
         }
     }
 
@@ -320,7 +355,9 @@ struct JSONFieldSpec: Sendable, CustomStringConvertible {
             shape = try FieldShape(object, field: field, source: source)
             switch object["parts"] {
             case .array(let list)?:
-                parts = try list.enumerated().map { (String($0.offset + 1), try JSONFieldSpec($0.element, field: "\(field).parts[\($0.offset)]", source: source)) }
+                parts = try list.enumerated().map {
+                    (String($0.offset + 1), try JSONFieldSpec($0.element, field: "\(field).parts[\($0.offset)]", source: source))
+                }
             case .object(let named)?:
                 parts = try named.keys.sorted().map { name in (name, try JSONFieldSpec(named[name] ?? .null, field: "\(field).parts.\(name)", source: source)) }
             default: break

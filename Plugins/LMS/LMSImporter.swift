@@ -4,17 +4,23 @@ import TimeTrackCore
 import TimeTrackKit
 
 /// The `lms` importer: course calendar feeds from Canvas, Schoology, Google Classroom and Moodle
-/// to deadlines. Each LMS writes the course into its own place of the feed; the definition's
+/// to deadlines.
+///
+/// Each LMS writes the course into its own place of the feed; the definition's
 /// `courses` rules map those names to courses, and each assignment's category comes from its
 /// description, its link or its title. A due date moved upstream is the same item (keyed by the
 /// feed's UID) with a new `due`: CHANGED in review, with both dates.
 public struct LMSImporter: Importer {
     public static let info = ImporterInfo(
         name: "lms", version: "1.0.0", kinds: [.deadline],
-        summary: "course calendar feeds (Canvas, Schoology, Google Classroom, Moodle) to deadlines: course by rules, category from the description, link or title",
+        summary:
+            "course calendar feeds (Canvas, Schoology, Google Classroom, Moodle) to deadlines: course by rules, category from the description, link or title",
         options: [
-            ImporterOption("lms", type: "string", help: "canvas, schoology, classroom or moodle: where the feed names the course (default: read from the feed's PRODID)"),
-            ImporterOption("courses", type: "array", help: "course rules: [{code, name, teacher, school, match: [words], reminders: [\"1d\", \"2h\"], weights: {test: 40}}]"),
+            ImporterOption(
+                "lms", type: "string", help: "canvas, schoology, classroom or moodle: where the feed names the course (default: read from the feed's PRODID)"),
+            ImporterOption(
+                "courses", type: "array",
+                help: "course rules: [{code, name, teacher, school, match: [words], reminders: [\"1d\", \"2h\"], weights: {test: 40}}]"),
             ImporterOption("course", type: "string", help: "the course code of assignments whose text names none"),
             ImporterOption("coursePattern", type: "string", help: "a pattern whose first group is the course in the SUMMARY; the match is cut from the title"),
             ImporterOption("category", type: "string", help: "category of assignments nothing else classifies (default other)"),
@@ -106,7 +112,8 @@ public struct LMSImporter: Importer {
             if entry.status == "CANCELLED" { continue }
             guard entry.start >= oldest else { continue }
             guard found.count < maxItems else {
-                result.problems.append(ImportProblem(.error, "stopped at \(maxItems) assignments: the feed holds more (raise options.maxItems)", location: location))
+                result.problems.append(
+                    ImportProblem(.error, "stopped at \(maxItems) assignments: the feed holds more (raise options.maxItems)", location: location))
                 break
             }
             var raw = RawItem()

@@ -4,7 +4,9 @@ import TimeTrackKit
 
 /// The `metadata` importer: one item per page with no selectors, from schema.org JSON-LD
 /// (NewsArticle, Article, BlogPosting, Event; `@graph` too), then OpenGraph and meta tags, then
-/// `<title>` and the first `<h1>`. It notices `<link rel="alternate">` feeds and says so.
+/// `<title>` and the first `<h1>`.
+///
+/// It notices `<link rel="alternate">` feeds and says so.
 public struct MetadataImporter: Importer {
     public static let info = ImporterInfo(
         name: "metadata", version: "1.0.0", kinds: [.announcement, .event],
@@ -44,15 +46,22 @@ public struct MetadataImporter: Importer {
             let publicURL = index == 0 ? source.publicURL : url
             let document = try HTMLDocument(data: page.data, url: publicURL, declaredCharset: page.charset)
             let raw = MetadataImporter.read(document, kind: source.kind)
-            for feed in (try? document.root.select("link[rel=alternate][type*=rss], link[rel=alternate][type*=atom], link[rel=alternate][type*=calendar]")) ?? [] {
+            for feed in (try? document.root.select("link[rel=alternate][type*=rss], link[rel=alternate][type*=atom], link[rel=alternate][type*=calendar]"))
+                ?? []
+            {
                 if let href = feed.attribute("href").flatMap(document.resolve) {
-                    result.problems.append(ImportProblem(.warning, "the page links a feed: \(href) (\(feed.attribute("type") ?? "feed")); the feed or ical importer reads all its items", location: location))
+                    result.problems.append(
+                        ImportProblem(
+                            .warning, "the page links a feed: \(href) (\(feed.attribute("type") ?? "feed")); the feed or ical importer reads all its items",
+                            location: location))
                 }
             }
             let key = raw["link"] ?? publicURL.absoluteString
             switch normalizer.prepare(raw) {
             case .success(let prepared):
-                result.items.append(ExtractedItem(key: key, prepared: prepared, pageURL: publicURL.absoluteString, pageHash: page.hash, fetchedAt: page.fetchedAt, location: location))
+                result.items.append(
+                    ExtractedItem(
+                        key: key, prepared: prepared, pageURL: publicURL.absoluteString, pageHash: page.hash, fetchedAt: page.fetchedAt, location: location))
             case .failure(let error):
                 result.problems.append(ImportProblem(.error, "skipped: \(error.message)", location: location))
             }
@@ -66,7 +75,8 @@ public struct MetadataImporter: Importer {
         var modified: String?
         let root = document.root
         // 1. JSON-LD.
-        let wanted: Set<String> = kind == .event ? ["Event", "EducationEvent", "SocialEvent", "SportsEvent"] : ["NewsArticle", "Article", "BlogPosting", "Report", "WebPage"]
+        let wanted: Set<String> =
+            kind == .event ? ["Event", "EducationEvent", "SocialEvent", "SportsEvent"] : ["NewsArticle", "Article", "BlogPosting", "Report", "WebPage"]
         var objects: [[String: JSONValue]] = []
         for script in (try? root.select("script[type='application/ld+json']")) ?? [] {
             guard let value = try? JSONValue(parsing: script.rawContent) else { continue }
@@ -100,7 +110,8 @@ public struct MetadataImporter: Importer {
                 if case .object(let place)? = object["location"] {
                     raw["location"] = place["name"]?.stringValue
                     if case .object(let address)? = place["address"] {
-                        raw["address"] = ["streetAddress", "addressLocality", "addressRegion", "postalCode"].compactMap { address[$0]?.stringValue }.joined(separator: ", ")
+                        raw["address"] = ["streetAddress", "addressLocality", "addressRegion", "postalCode"].compactMap { address[$0]?.stringValue }.joined(
+                            separator: ", ")
                     } else {
                         raw["address"] = place["address"]?.stringValue
                     }
@@ -126,14 +137,18 @@ public struct MetadataImporter: Importer {
         }
         if raw["title"] == nil { raw["title"] = meta("meta[property='og:title']") ?? meta("meta[name='twitter:title']") }
         if raw["summary"] == nil { raw["summary"] = meta("meta[property='og:description']") ?? meta("meta[name=description]") }
-        if raw["link"] == nil { raw["link"] = meta("meta[property='og:url']").flatMap(document.resolve) ?? document.canonicalURL?.absoluteString ?? document.baseURL?.absoluteString }
+        if raw["link"] == nil {
+            raw["link"] = meta("meta[property='og:url']").flatMap(document.resolve) ?? document.canonicalURL?.absoluteString ?? document.baseURL?.absoluteString
+        }
         if raw["image"] == nil { raw["image"] = (meta("meta[property='og:image']") ?? meta("meta[name='twitter:image']")).flatMap(document.resolve) }
         if kind == .announcement, raw["date"] == nil {
             raw["date"] =
                 meta("meta[property='article:published_time']") ?? meta("meta[name=date]") ?? root.first("time[datetime]")?.attribute("datetime") ?? modified
                 ?? meta("meta[property='article:modified_time']")
         }
-        if kind == .event, raw["start"] == nil { raw["start"] = meta("meta[property='event:start_time']") ?? root.first("time[datetime]")?.attribute("datetime") }
+        if kind == .event, raw["start"] == nil {
+            raw["start"] = meta("meta[property='event:start_time']") ?? root.first("time[datetime]")?.attribute("datetime")
+        }
         // 3. The page's own title and first heading.
         if raw["title"] == nil {
             raw["title"] = root.first("h1").map(\.text).flatMap { $0.isEmpty ? nil : $0 } ?? root.first("title").map(\.text)

@@ -2,7 +2,9 @@ import Foundation
 import TimeTrackCore
 
 /// Runs Tesseract on a photo's bytes: the image goes to a private temporary file, the text
-/// comes back on standard output. A time limit ends a run that hangs.
+/// comes back on standard output.
+///
+/// A time limit ends a run that hangs.
 enum OCR {
     /// Page-segmentation modes that fit an assignment sheet, tried in turn: a uniform block of
     /// text (6) reads a sheet turned a few degrees whole, where columns (4) cut its lines.
@@ -33,7 +35,8 @@ enum OCR {
         let output = folder.appendingPathComponent("text")
         let errors = folder.appendingPathComponent("errors")
         guard FileManager.default.createFile(atPath: output.path, contents: nil), FileManager.default.createFile(atPath: errors.path, contents: nil) else {
-            throw TimeTrackError(.system, "cannot write Tesseract's output in \(folder.path)", fix: "check the temporary folder (TMPDIR) has room and is writable")
+            throw TimeTrackError(
+                .system, "cannot write Tesseract's output in \(folder.path)", fix: "check the temporary folder (TMPDIR) has room and is writable")
         }
         let out = try FileHandle(forWritingTo: output)
         let err = try FileHandle(forWritingTo: errors)
@@ -61,7 +64,9 @@ enum OCR {
             let message = ((try? String(contentsOf: errors, encoding: .utf8)) ?? "").split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
             let missingLanguage = message.contains("Failed loading language") || message.contains("traineddata")
             throw TimeTrackError(
-                .parse, "Tesseract could not read the photo (exit \(process.terminationStatus))" + (message.isEmpty ? "" : ": \(SafeText.visible(String(message.prefix(200))))"),
+                .parse,
+                "Tesseract could not read the photo (exit \(process.terminationStatus))"
+                    + (message.isEmpty ? "" : ": \(SafeText.visible(String(message.prefix(200))))"),
                 fix: missingLanguage ? "install the language's data: apt-get install tesseract-ocr-\(language)" : nil)
         }
         return text
@@ -80,7 +85,9 @@ enum PhotoKind {
 }
 
 /// When a photo was taken: EXIF DateTimeOriginal (else DateTime) of a JPEG, read with every
-/// offset checked. Cameras write local time without a zone: it is read in the school's zone.
+/// offset checked.
+///
+/// Cameras write local time without a zone: it is read in the school's zone.
 enum PhotoDate {
     /// The date the photo was taken, read in `zone` (cameras write local time without a zone).
     static func taken(_ data: Data, zone: TimeZone) -> Date? {

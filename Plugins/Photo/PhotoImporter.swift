@@ -12,7 +12,8 @@ import TimeTrackKit
 public struct PhotoImporter: Importer {
     public static let info = ImporterInfo(
         name: "photo", version: "1.0.0", kinds: [.deadline],
-        summary: "photos of assignment sheets (JPEG/PNG) read with Tesseract OCR: each line with a due date becomes a deadline; dates read against the photo's date",
+        summary:
+            "photos of assignment sheets (JPEG/PNG) read with Tesseract OCR: each line with a due date becomes a deadline; dates read against the photo's date",
         options: [
             ImporterOption("courses", type: "array", help: "course rules: [{code, name, teacher, match: [words]…}]; the sheet's text picks the course"),
             ImporterOption("course", type: "string", help: "the course code of sheets whose text names none"),
@@ -52,12 +53,14 @@ public struct PhotoImporter: Importer {
         var result = ImportResult()
         let photos = try PhotoImporter.photos(at: source.url, source: source)
         if photos.count > maxPhotos {
-            result.problems.append(ImportProblem(.warning, "\(photos.count) photos: only the first \(maxPhotos) by name were read (options.maxPhotos)", location: source.urlText))
+            result.problems.append(
+                ImportProblem(.warning, "\(photos.count) photos: only the first \(maxPhotos) by name were read (options.maxPhotos)", location: source.urlText))
         }
         guard let tesseract = PhotoImporter.locate(program) else {
             throw TimeTrackError(
                 .configuration, "the photo importer needs Tesseract OCR, and '\(program)' is not installed",
-                fix: "apt-get install tesseract-ocr (or set options.tesseract to the program's path)", context: ["file": source.file, "field": "options.tesseract"])
+                fix: "apt-get install tesseract-ocr (or set options.tesseract to the program's path)",
+                context: ["file": source.file, "field": "options.tesseract"])
         }
         let rules = try CourseRules(source: source)
         var found: [MappedFields.Found] = []
@@ -147,7 +150,8 @@ public struct PhotoImporter: Importer {
                 day.locale = Locale(identifier: "en_US_POSIX")
                 day.timeZone = source.timeZone
                 day.dateFormat = "yyyy-MM-dd"
-                result.items[index].guesses.append("due \(day.string(from: deadline.due)) is before the photo was taken (\(day.string(from: taken))): check the line")
+                result.items[index].guesses.append(
+                    "due \(day.string(from: deadline.due)) is before the photo was taken (\(day.string(from: taken))): check the line")
             }
             if garbled.contains(key) { result.items[index].guesses.append("OCR could not read this line whole: check it against the sheet") }
         }
@@ -158,11 +162,14 @@ public struct PhotoImporter: Importer {
     static func photos(at url: URL, source: SourceDefinition) throws -> [URL] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
-            throw TimeTrackError(.configuration, "no photo or folder at \(url.path)", fix: "check the definition's url", context: ["file": source.file, "field": "url"])
+            throw TimeTrackError(
+                .configuration, "no photo or folder at \(url.path)", fix: "check the definition's url", context: ["file": source.file, "field": "url"])
         }
         guard isFolder.boolValue else { return [url] }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
-        return names.filter { extensions.contains(($0 as NSString).pathExtension.lowercased()) && !$0.hasPrefix(".") }.sorted().map { url.appendingPathComponent($0) }
+        return names.filter { extensions.contains(($0 as NSString).pathExtension.lowercased()) && !$0.hasPrefix(".") }.sorted().map {
+            url.appendingPathComponent($0)
+        }
     }
 
     /// The full path of a program on PATH (or the path itself when it has a slash), if executable.

@@ -50,7 +50,9 @@ enum SheetReader {
         if lead.contains(w) { return true }
         if DeadlineReading.weekday(w) != nil && w.count <= 9 { return true }
         if ["jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"].contains(where: { w.hasPrefix($0) }) && w.count <= 9,
-            ["january", "february", "march", "april", "june", "july", "august", "september", "october", "november", "december"].contains(where: { $0.hasPrefix(w) || w == "sept" })
+            ["january", "february", "march", "april", "june", "july", "august", "september", "october", "november", "december"].contains(where: {
+                $0.hasPrefix(w) || w == "sept"
+            })
         {
             return true
         }
@@ -62,13 +64,16 @@ enum SheetReader {
     }
 
     /// Trailing dashes, colons, commas and bullets dropped, and a list number before the title
-    /// ("3. Quiz", "4) Lab", "#2 Essay").
+    /// ("3.
+    ///
+    /// Quiz", "4) Lab", "#2 Essay").
     static func clean(_ text: String) -> String {
         let junk = CharacterSet(charactersIn: "-–—:;,.•*·|()[] ")
         var t = text.trimmingCharacters(in: junk)
         if t.hasPrefix("- ") || t.hasPrefix("• ") { t = String(t.dropFirst(2)) }
         // (OCR reads a list number's dot as a comma at times: "5, Unit test".)
-        if let range = t.range(of: #"^#?\d{1,2}[.,)]?\s+"#, options: .regularExpression), t[range].contains(where: { !$0.isNumber }) || t[range].hasSuffix(" ") {
+        if let range = t.range(of: #"^#?\d{1,2}[.,)]?\s+"#, options: .regularExpression), t[range].contains(where: { !$0.isNumber }) || t[range].hasSuffix(" ")
+        {
             let rest = t[range.upperBound...]
             // A number that is the title's own ("5.2 Worksheet" keeps it: no space after the dot).
             if rest.first?.isLetter == true, t[range].contains(where: { ".,)".contains($0) }) || t.hasPrefix("#") { t = String(rest) }

@@ -48,9 +48,12 @@ public struct WordPressImporter: Importer {
             guard let posts = value.arrayValue else {
                 if let object = value.objectValue, let code = object["code"]?.stringValue {
                     if code == "rest_post_invalid_page_number" { break }
-                    throw TimeTrackError(.parse, "WordPress answered an error: \(code) \(object["message"]?.stringValue ?? "")", context: ["url": url.absoluteString])
+                    throw TimeTrackError(
+                        .parse, "WordPress answered an error: \(code) \(object["message"]?.stringValue ?? "")", context: ["url": url.absoluteString])
                 }
-                throw TimeTrackError(.parse, "this JSON is not a WordPress posts list (expected an array of posts)", fix: "use the site's /wp-json/wp/v2/posts URL", context: ["url": url.absoluteString])
+                throw TimeTrackError(
+                    .parse, "this JSON is not a WordPress posts list (expected an array of posts)", fix: "use the site's /wp-json/wp/v2/posts URL",
+                    context: ["url": url.absoluteString])
             }
             if posts.isEmpty { break }
             for (index, post) in posts.enumerated() {
@@ -80,7 +83,9 @@ public struct WordPressImporter: Importer {
                 guard seen.insert(key).inserted else { result.duplicatesMerged += 1; continue }
                 switch normalizer.prepare(raw) {
                 case .success(let prepared):
-                    result.items.append(ExtractedItem(key: key, prepared: prepared, pageURL: url.absoluteString, pageHash: page.hash, fetchedAt: page.fetchedAt, location: location))
+                    result.items.append(
+                        ExtractedItem(
+                            key: key, prepared: prepared, pageURL: url.absoluteString, pageHash: page.hash, fetchedAt: page.fetchedAt, location: location))
                 case .failure(let error):
                     result.problems.append(ImportProblem(.error, "skipped '\(raw["title"] ?? key)': \(error.message)", location: location))
                 }

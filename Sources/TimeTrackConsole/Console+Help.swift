@@ -63,8 +63,10 @@ extension Console {
     }
 
     /// `words` with the global options given after the command word moved before it, as git
-    /// takes `git log --no-pager`: `plugins --imports DIR` is `--imports DIR plugins`. An option
-    /// the command has of its own (`export --format`) stays the command's; nothing after `--` moves.
+    /// takes `git log --no-pager`: `plugins --imports DIR` is `--imports DIR plugins`.
+    ///
+    /// An option the command has of its own (`export --format`) stays the command's; nothing after
+    /// `--` moves.
     static func hoistingGlobalOptions(_ words: [String]) -> [String] {
         let valued = Set(globalOptions.filter { $0.value != nil }.map(\.name))
         // `COMMAND --help` is the command's help, not the program's.

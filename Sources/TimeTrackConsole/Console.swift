@@ -3,7 +3,9 @@ import TimeTrackCore
 import TimeTrackImport
 
 /// The front door: parses global options, then runs one command (CLI), commands from stdin
-/// (a pipe), or the REPL (a terminal). `timetrack-admin`'s `main.swift` only calls `Console.main`.
+/// (a pipe), or the REPL (a terminal).
+///
+/// `timetrack-admin`'s `main.swift` only calls `Console.main`.
 public enum Console {
     /// The program's version.
     public static let version = "0.1.0"
@@ -11,10 +13,12 @@ public enum Console {
     /// Every command, in help order.
     public static var commands: [CommandSpec] {
         [
-            helpCommand, statusCommand, pluginsCommand, sourcesCommand, extractCommand, tryCommand, discoverCommand, pluginCommand, importCommand, reviewCommand, listCommand,
+            helpCommand, statusCommand, pluginsCommand, sourcesCommand, extractCommand, tryCommand, discoverCommand, pluginCommand, importCommand,
+            reviewCommand, listCommand,
             showCommand, historyCommand, approveCommand, rejectCommand, editCommand, unlockCommand, archiveCommand, restoreCommand, keepCommand,
             revertCommand, undoCommand,
-            replyCommand, closeCommand, reopenCommand, runsCommand, auditCommand, exportCommand, previewCommand, gradesCommand, scoreCommand, courseCommand, coursesCommand, placeCommand,
+            replyCommand, closeCommand, reopenCommand, runsCommand, auditCommand, exportCommand, previewCommand, gradesCommand, scoreCommand, courseCommand,
+            coursesCommand, placeCommand,
             placesCommand, privacyCommand, a11yCommand, ocrCommand, storeCommand, operatorCommand, completionsCommand, manCommand,
             quitCommand,
         ]
@@ -28,13 +32,16 @@ public enum Console {
 
     /// Global options shared by every command.
     public static let globalOptions: [OptionSpec] = [
-        OptionSpec("store", value: "PATH", completes: .path, help: "the store file, or a postgresql://USER@HOST/DB address (env TIMETRACK_STORE, default ./timetrack.sqlite)"),
+        OptionSpec(
+            "store", value: "PATH", completes: .path,
+            help: "the store file, or a postgresql://USER@HOST/DB address (env TIMETRACK_STORE, default ./timetrack.sqlite)"),
         OptionSpec("imports", value: "DIR", completes: .path, help: "the folder of source definitions (default ./Imports)"),
         OptionSpec("plugins", value: "DIR", completes: .path, help: "the folder of external importers (default: Plugins.d beside the imports folder)"),
         OptionSpec("as", value: "NAME", help: "admins only: act as operator NAME (recorded as NAME (by you)); you are the operator of your Unix account"),
         OptionSpec("group", value: "GROUP", completes: .group, help: "a new store is made 0660 in this Unix group (staff who share it) instead of 0600"),
         OptionSpec("json", help: "machine-readable output"),
-        OptionSpec("format", value: "F", completes: .words(["table", "json", "csv"]), help: "table (default), json (as --json) or csv (tables for spreadsheets)"),
+        OptionSpec(
+            "format", value: "F", completes: .words(["table", "json", "csv"]), help: "table (default), json (as --json) or csv (tables for spreadsheets)"),
         OptionSpec("no-input", help: "never prompt"),
         OptionSpec("no-pager", help: "never page long output (by default it goes through $PAGER, or less -FRX, on a terminal)"),
         OptionSpec("bail", help: "reading commands from stdin: stop at the first that fails (exit 1)"),
@@ -66,7 +73,8 @@ public enum Console {
         output.json = options.json
         output.csv = options.csv && !options.json
         let session = Session(
-            storePath: options.storePath, importsPath: options.importsPath, operatorName: options.actingAs ?? "", interactive: stdinIsTerminal && !options.noInput, output: output)
+            storePath: options.storePath, importsPath: options.importsPath, operatorName: options.actingAs ?? "",
+            interactive: stdinIsTerminal && !options.noInput, output: output)
         session.actingAs = options.actingAs
         session.storeGroup = options.group
         session.utc = options.utc
@@ -97,8 +105,10 @@ public enum Console {
     }
 
     /// Reads the global options at the front of `words` (moved there from after the command
-    /// word, as git takes them) into `options`, leaving the command. Returns an exit code when
-    /// the run ends here: `--help`, `--version`, or a usage error (printed).
+    /// word, as git takes them) into `options`, leaving the command.
+    ///
+    /// Returns an exit code when the run ends here: `--help`, `--version`, or a usage error
+    /// (printed).
     static func parseGlobals(_ words: inout [String], into options: inout GlobalOptions, output: Output) -> Int32? {
         // -h and -V, as most tools take them.
         if let first = words.first, first == "-h" || first == "-V" { words[0] = first == "-h" ? "--help" : "--version" }
@@ -127,7 +137,9 @@ public enum Console {
         }
         switch name {
         case "store", "imports", "as", "plugins":
-            guard let value, !value.isEmpty else { return fail("--\(name) needs a value", "usage: timetrack-admin [--store PATH] [--imports DIR] [--as NAME] [--json] [--no-input] COMMAND") }
+            guard let value, !value.isEmpty else {
+                return fail("--\(name) needs a value", "usage: timetrack-admin [--store PATH] [--imports DIR] [--as NAME] [--json] [--no-input] COMMAND")
+            }
             switch name {
             case "store": options.storePath = value
             case "imports": options.importsPath = value
@@ -136,7 +148,10 @@ public enum Console {
             }
         case "group":
             guard let value, !value.isEmpty else { return fail("--group needs a value", "usage: timetrack-admin --group GROUP COMMAND") }
-            guard let entry = getgrnam(value) else { return fail("no group \(value) on this machine", "create it (`groupadd \(value)`) and add the staff accounts, or check the name (`getent group`)") }
+            guard let entry = getgrnam(value) else {
+                return fail(
+                    "no group \(value) on this machine", "create it (`groupadd \(value)`) and add the staff accounts, or check the name (`getent group`)")
+            }
             options.group = entry.pointee.gr_gid
         case "format":
             switch value {
@@ -181,7 +196,9 @@ public enum Console {
         // So may `--format table|json|csv`, for commands without a --format of their own (export has one).
         let wasCSV = session.output.csv
         defer { session.output.csv = wasCSV }
-        if let index = rest.firstIndex(of: "--format"), index + 1 < rest.count, !command.options.contains(where: { $0.name == "format" }), !rest[..<index].contains("--") {
+        if let index = rest.firstIndex(of: "--format"), index + 1 < rest.count, !command.options.contains(where: { $0.name == "format" }),
+            !rest[..<index].contains("--")
+        {
             switch rest[index + 1] {
             case "json": session.output.json = true
             case "csv": session.output.csv = true

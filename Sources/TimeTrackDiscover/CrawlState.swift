@@ -42,10 +42,13 @@ struct CrawlState {
     }
 
     static let promising = [
-        "news", "calendar", "event", "board", "meeting", "agenda", "document", "info", "resource", "announcement", "handbook", "polic", "schedule", "closing", "notice",
+        "news", "calendar", "event", "board", "meeting", "agenda", "document", "info", "resource", "announcement", "handbook", "polic", "schedule", "closing",
+        "notice",
         "post", "article", "blog",
     ]
-    static let files: Set<String> = ["pdf", "doc", "docx", "xls", "xlsx", "ppt", "pptx", "jpg", "jpeg", "png", "gif", "svg", "mp4", "mp3", "zip", "ics", "xml", "json", "rss", "css", "js"]
+    static let files: Set<String> = [
+        "pdf", "doc", "docx", "xls", "xlsx", "ppt", "pptx", "jpg", "jpeg", "png", "gif", "svg", "mp4", "mp3", "zip", "ics", "xml", "json", "rss", "css", "js",
+    ]
 
     /// Adds the page's links to the same site (not files, not seen), scored by their words.
     mutating func enqueue(links document: HTMLDocument, from page: URL) {
@@ -87,7 +90,8 @@ struct CrawlState {
         let url = definition["url"]?.stringValue ?? ""
         let importer = definition["importer"]?.stringValue ?? ""
         guard !proposed(url: url, importer: importer), let kindWord = definition["kind"]?.stringValue, let kind = ItemKind(word: kindWord) else { return }
-        result.proposals.append(Proposal(id: definition["id"]?.stringValue ?? "", origin: origin, kind: kind, importer: importer, definition: definition, how: how, why: why))
+        result.proposals.append(
+            Proposal(id: definition["id"]?.stringValue ?? "", origin: origin, kind: kind, importer: importer, definition: definition, how: how, why: why))
     }
 }
 
@@ -108,7 +112,8 @@ enum DocumentPages {
     static func detect(_ document: HTMLDocument, filesOnly: Bool) -> String? {
         let links = ((try? document.root.select("a[href]")) ?? []).filter { link in
             let href = (link.attribute("href") ?? "").lowercased()
-            return !href.hasPrefix("#") && !href.hasPrefix("mailto:") && !href.hasPrefix("tel:") && !href.hasPrefix("javascript:") && !BlockGroups.inChrome(link)
+            return !href.hasPrefix("#") && !href.hasPrefix("mailto:") && !href.hasPrefix("tel:") && !href.hasPrefix("javascript:")
+                && !BlockGroups.inChrome(link)
         }
         let files = links.filter { isFile($0.attribute("href") ?? "") }
         let headings = ((try? document.root.select("h2, h3, h4")) ?? []).filter { !BlockGroups.inChrome($0) }

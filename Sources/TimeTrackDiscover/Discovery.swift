@@ -44,7 +44,8 @@ public final class Discovery {
     /// The definition's top level every proposal shares.
     func base(id: String, kind: ItemKind, importer: String, url: String) -> [String: JSONValue] {
         var object: [String: JSONValue] = [
-            "id": .string(id), "name": .string(id), "importer": .string(importer), "kind": .string(kind.rawValue), "url": .string(url), "timeZone": .string(settings.zone.identifier),
+            "id": .string(id), "name": .string(id), "importer": .string(importer), "kind": .string(kind.rawValue), "url": .string(url),
+            "timeZone": .string(settings.zone.identifier),
         ]
         if settings.allowPrivate { object["allowPrivateNetwork"] = .bool(true) }
         return object
@@ -79,9 +80,13 @@ public final class Discovery {
             }
             state.result.pagesRead += 1
             let type = (page.contentType ?? "").lowercased()
-            guard type.isEmpty || type.contains("html"), let document = try? HTMLDocument(data: page.data, url: page.url, declaredCharset: page.charset) else { continue }
+            guard type.isEmpty || type.contains("html"), let document = try? HTMLDocument(data: page.data, url: page.url, declaredCharset: page.charset) else {
+                continue
+            }
             analyze(document, page: page, isStart: state.result.pagesRead == 1, state: &state)
-            if !state.proposed(page: page.url.absoluteString), state.result.pagesRead > 1 { proposeWithDetailDates(document, page: page.url, web: web, state: &state) }
+            if !state.proposed(page: page.url.absoluteString), state.result.pagesRead > 1 {
+                proposeWithDetailDates(document, page: page.url, web: web, state: &state)
+            }
             proposeJSONEndpoints(document, page: page.url, web: web, state: &state)
             state.enqueue(links: document, from: page.url)
             progress?(state.result.pagesRead, state.result.proposals.count)
@@ -98,7 +103,9 @@ public final class Discovery {
         let markup = String(decoding: page.data.prefix(2_000_000), as: UTF8.self).lowercased()
         for feed in FeedFinder.feeds(in: document, page: page.url) {
             let name = feed.importer == "ical" ? "calendar" : feed.importer == "wordpress" ? "news" : "feed"
-            state.propose(base(id: state.id(name), kind: feed.kind, importer: feed.importer, url: feed.url), origin: .declared, how: "a \(feed.importer == "ical" ? "calendar" : "feed") the site declares", why: feed.why)
+            state.propose(
+                base(id: state.id(name), kind: feed.kind, importer: feed.importer, url: feed.url), origin: .declared,
+                how: "a \(feed.importer == "ical" ? "calendar" : "feed") the site declares", why: feed.why)
         }
         for recognizer in recognizers where !state.recognized.contains(recognizer.platform) {
             guard let why = recognizer.recognizes(document, markup: markup, url: page.url) else { continue }
@@ -128,7 +135,8 @@ public final class Discovery {
         guard !isStart || settings.maxPages == 1 else { return }
         if let article = ArticlePages.detect(document) {
             state.propose(
-                base(id: state.id(Discovery.name(of: page.url, or: "article")), kind: .announcement, importer: "metadata", url: page.url.absoluteString), origin: .inferred, how: Discovery.inferred,
+                base(id: state.id(Discovery.name(of: page.url, or: "article")), kind: .announcement, importer: "metadata", url: page.url.absoluteString),
+                origin: .inferred, how: Discovery.inferred,
                 why: article)
         } else if let links = DocumentPages.detect(document, filesOnly: false) {
             proposeDocuments(page.url, why: links, state: &state)
@@ -141,7 +149,9 @@ public final class Discovery {
         guard let (listing, links) = ListingInference.undated(document, pageURL: page, zone: settings.zone, now: settings.now), links.count >= 2 else { return }
         var details: [HTMLDocument] = []
         for link in links.prefix(2) where CrawlState.site(of: link) == state.site {
-            guard let fetched = try? web.get(link, maxBytes: 5_000_000), let parsed = try? HTMLDocument(data: fetched.data, url: fetched.url, declaredCharset: fetched.charset) else { continue }
+            guard let fetched = try? web.get(link, maxBytes: 5_000_000),
+                let parsed = try? HTMLDocument(data: fetched.data, url: fetched.url, declaredCharset: fetched.charset)
+            else { continue }
             details.append(parsed)
         }
         let dates = DateParser(timeZone: settings.zone, reference: settings.now)
@@ -164,26 +174,32 @@ public final class Discovery {
             else { continue }
             var object = base(id: state.id(Discovery.name(of: endpoint, or: "api")), kind: kind, importer: "json", url: endpoint.absoluteString)
             object["options"] = .object(options)
-            state.propose(object, origin: .inferred, how: Discovery.inferred, why: "JSON that \(page.path.isEmpty ? "/" : page.path) loads, a list of \(kind == .event ? "events" : "posts")")
+            state.propose(
+                object, origin: .inferred, how: Discovery.inferred,
+                why: "JSON that \(page.path.isEmpty ? "/" : page.path) loads, a list of \(kind == .event ? "events" : "posts")")
         }
     }
 
     func proposeDocuments(_ page: URL, why: String, state: inout CrawlState) {
         state.propose(
-            base(id: state.id(Discovery.name(of: page, or: "documents")), kind: .schoolInfo, importer: "documents", url: page.absoluteString), origin: .inferred, how: Discovery.inferred, why: why)
+            base(id: state.id(Discovery.name(of: page, or: "documents")), kind: .schoolInfo, importer: "documents", url: page.absoluteString),
+            origin: .inferred, how: Discovery.inferred, why: why)
     }
 
     /// A recognizer's template as a proposal for `page` (or the site's origin).
     func propose(_ template: Recognizer.PageTemplate, of recognizer: Recognizer, page: URL, state: inout CrawlState) {
         var definition = template.definition
         let origin = page.scheme.map { "\($0)://" + (page.host ?? "") + (page.port.map { ":\($0)" } ?? "") } ?? ""
-        let url = (definition["url"]?.stringValue ?? "{page}").replacingOccurrences(of: "{page}", with: page.absoluteString).replacingOccurrences(of: "{origin}", with: origin)
+        let url = (definition["url"]?.stringValue ?? "{page}").replacingOccurrences(of: "{page}", with: page.absoluteString).replacingOccurrences(
+            of: "{origin}", with: origin)
         guard !state.proposed(url: url, importer: definition["importer"]?.stringValue ?? "") else { return }
         var object = base(id: state.id(template.name), kind: template.kind, importer: definition["importer"]?.stringValue ?? "html", url: url)
         definition["url"] = nil
         definition["importer"] = nil
         for (key, value) in definition { object[key] = value }
-        state.propose(object, origin: .recognized, how: "\(recognizer.platform) recognizer: \(template.name)", why: "recognized by " + (state.result.platforms.first { $0.platform == recognizer.platform }?.why.joined(separator: "; ") ?? ""))
+        state.propose(
+            object, origin: .recognized, how: "\(recognizer.platform) recognizer: \(template.name)",
+            why: "recognized by " + (state.result.platforms.first { $0.platform == recognizer.platform }?.why.joined(separator: "; ") ?? ""))
     }
 
     /// Reads each proposal once (its first page) for a sample and a confidence.
@@ -195,7 +211,8 @@ public final class Discovery {
                 definition["options"] = .object(options)
             }
             do {
-                let source = try SourceDefinition.parse(definition, file: (settings.importsPath as NSString).appendingPathComponent("\(proposals[index].id).json"))
+                let source = try SourceDefinition.parse(
+                    definition, file: (settings.importsPath as NSString).appendingPathComponent("\(proposals[index].id).json"))
                 _ = try ImporterRegistry.make(for: source)
                 var pipeline = ImportPipeline(importsRoot: URL(fileURLWithPath: settings.importsPath))
                 pipeline.http = web

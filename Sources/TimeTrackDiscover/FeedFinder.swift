@@ -32,7 +32,9 @@ public enum FeedFinder {
             let title = (link.attribute("title") ?? "").lowercased()
             // A WordPress site's comments feed is no source of news.
             guard !title.contains("comments") else { continue }
-            add(link.attribute("href"), "feed", title.contains("calendar") || title.contains("event") ? .event : .announcement, "<link rel=alternate> on \(path)")
+            add(
+                link.attribute("href"), "feed", title.contains("calendar") || title.contains("event") ? .event : .announcement,
+                "<link rel=alternate> on \(path)")
         }
         if let api = (try? document.root.select("link[rel=\"https://api.w.org/\"]"))?.first?.attribute("href") {
             add(api.hasSuffix("/") ? api + "wp/v2/posts" : api + "/wp/v2/posts", "wordpress", .announcement, "WordPress's REST API, declared on \(path)")
@@ -42,7 +44,9 @@ public enum FeedFinder {
             let lower = href.lowercased()
             if lower.hasPrefix("webcal://") {
                 add("https://" + href.dropFirst("webcal://".count), "ical", .event, "a webcal: link on \(path)")
-            } else if URL(string: href, relativeTo: page)?.path.lowercased().hasSuffix(".ics") == true || lower.contains("/ical/") || lower.contains("icalfeed.ashx") {
+            } else if URL(string: href, relativeTo: page)?.path.lowercased().hasSuffix(".ics") == true || lower.contains("/ical/")
+                || lower.contains("icalfeed.ashx")
+            {
                 add(href, "ical", .event, "an iCalendar link on \(path)")
             } else if lower.hasSuffix(".rss") || lower.hasSuffix("/rss") || lower.hasSuffix("/feed") || lower.hasSuffix("/feed/") || lower.contains("rss.xml") {
                 add(href, "feed", .announcement, "a feed link on \(path)")

@@ -27,7 +27,9 @@ struct GroupReading {
     /// Meeting" → "Board Meeting"); the whole text when there is none.
     static let afterDate = #"^(?:.*?\d[^–—|]*?\s[–—|:-]\s+)?(.+)$"#
 
-    static let genericLinkWords: Set<String> = ["read more", "more", "details", "learn more", "click here", "here", "view", "view details", "continue reading", "more info", "read"]
+    static let genericLinkWords: Set<String> = [
+        "read more", "more", "details", "learn more", "click here", "here", "view", "view details", "continue reading", "more info", "read",
+    ]
 
     /// Reads a group; with `undated`, a group whose blocks carry no date is read too (for its
     /// title and link, the date to come from each item's own page).
@@ -136,7 +138,9 @@ struct GroupReading {
             let heading = block.first("h1, h2, h3, h4, h5, h6")
             let link =
                 (heading?.first("a[href]")).flatMap(Self.usableLink)
-                ?? (Self.linkSelector.map { block.select($0) } ?? []).first { Self.usableLink($0) != nil && !Self.genericLinkWords.contains($0.text.lowercased()) && $0.text.count >= 4 }
+                ?? (Self.linkSelector.map { block.select($0) } ?? []).first {
+                    Self.usableLink($0) != nil && !Self.genericLinkWords.contains($0.text.lowercased()) && $0.text.count >= 4
+                }
             let named = Self.descendants(block).first { node in
                 let names = (node.attribute("class") ?? "").lowercased()
                 return (names.contains("title") || names.contains("headline")) && !node.text.isEmpty
@@ -197,7 +201,9 @@ struct GroupReading {
         guard rows.count >= 3, let width = rows.map({ $0.children.count }).max(), width >= 2 else { return false }
         func column(_ index: Int) -> [String] { rows.map { $0.children.indices.contains(index) ? $0.children[index].text : "" } }
         func header(_ words: [String]) -> Int? { headerCells.firstIndex { cell in words.contains { cell.contains($0) } } }
-        let dateColumn = header(["date", "when", "day"]) ?? (0..<width).max { a, b in column(a).filter { dates.parse($0) != nil }.count < column(b).filter { dates.parse($0) != nil }.count }
+        let dateColumn =
+            header(["date", "when", "day"])
+            ?? (0..<width).max { a, b in column(a).filter { dates.parse($0) != nil }.count < column(b).filter { dates.parse($0) != nil }.count }
         guard let dateColumn else { return false }
         let parsed = column(dateColumn).compactMap { dates.parse($0) }
         guard !parsed.isEmpty else { return false }
@@ -233,8 +239,10 @@ struct GroupReading {
     }
 
     static let dateWords: Set<String> = [
-        "jan", "january", "feb", "february", "mar", "march", "apr", "april", "may", "jun", "june", "jul", "july", "aug", "august", "sep", "sept", "september", "oct",
-        "october", "nov", "november", "dec", "december", "mon", "monday", "tue", "tues", "tuesday", "wed", "wednesday", "thu", "thur", "thurs", "thursday", "fri", "friday",
+        "jan", "january", "feb", "february", "mar", "march", "apr", "april", "may", "jun", "june", "jul", "july", "aug", "august", "sep", "sept", "september",
+        "oct",
+        "october", "nov", "november", "dec", "december", "mon", "monday", "tue", "tues", "tuesday", "wed", "wednesday", "thu", "thur", "thurs", "thursday",
+        "fri", "friday",
         "sat", "saturday", "sun", "sunday", "am", "pm", "a", "p", "m", "st", "nd", "rd", "th", "at", "of", "today", "all", "day",
     ]
 

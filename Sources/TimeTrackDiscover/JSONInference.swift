@@ -26,13 +26,18 @@ public enum JSONInference {
                 }
             }
         }
-        return found.compactMap { URL(string: $0, relativeTo: page)?.absoluteURL }.filter { ["http", "https"].contains($0.scheme?.lowercased() ?? "") }.prefix(5).map { $0 }
+        return found.compactMap { URL(string: $0, relativeTo: page)?.absoluteURL }.filter { ["http", "https"].contains($0.scheme?.lowercased() ?? "") }.prefix(
+            5
+        ).map { $0 }
     }
 
     static let titleKeys = ["title", "name", "headline", "subject", "summary"]
     static let linkKeys = ["url", "link", "href", "permalink", "web_url", "webUrl"]
     static let placeKeys = ["location", "venue", "place", "room"]
-    static let dateKeys = ["start", "startdate", "start_date", "starts_at", "startsat", "date", "published", "publishedat", "published_at", "pubdate", "created", "datetime", "when"]
+    static let dateKeys = [
+        "start", "startdate", "start_date", "starts_at", "startsat", "date", "published", "publishedat", "published_at", "pubdate", "created", "datetime",
+        "when",
+    ]
 
     /// The `json` options that read `document`, and the kind, or nil when it holds no list of
     /// objects with a title and a date that parses in most of them.
@@ -47,7 +52,8 @@ public enum JSONInference {
         // The date key: among those named like one, the first whose values parse in most objects.
         let dateCandidates =
             dateKeys.compactMap { name in sample.keys.first { $0.lowercased() == name } }
-            + sample.keys.filter { name in !dateKeys.contains(name.lowercased()) && (name.lowercased().contains("date") || name.lowercased().contains("time")) }.sorted()
+            + sample.keys.filter { name in !dateKeys.contains(name.lowercased()) && (name.lowercased().contains("date") || name.lowercased().contains("time")) }
+            .sorted()
         guard
             let date = dateCandidates.first(where: { name in
                 objects.filter { ($0[name]).flatMap(JSONPath.text).flatMap { dates.parse($0) } != nil }.count * 5 >= objects.count * 4
@@ -61,7 +67,9 @@ public enum JSONInference {
         if kind == .event, let place = key(placeKeys, in: sample) {
             fields["location"] = sample[place]?.objectValue?["name"] != nil ? .string(pathText(place) + ".name") : .string(pathText(place))
         }
-        if kind == .event, let end = sample.keys.first(where: { ["end", "enddate", "end_date", "ends_at", "endsat"].contains($0.lowercased()) }) { fields["end"] = .string(pathText(end)) }
+        if kind == .event, let end = sample.keys.first(where: { ["end", "enddate", "end_date", "ends_at", "endsat"].contains($0.lowercased()) }) {
+            fields["end"] = .string(pathText(end))
+        }
         var options: [String: JSONValue] = ["fields": .object(fields)]
         if !path.isEmpty { options["items"] = .string(path) }
         return (kind, options)
@@ -78,7 +86,8 @@ public enum JSONInference {
         if case .array(let list) = value { best = (path, list) }
         guard depth < 4, case .object(let object) = value else { return best }
         for name in object.keys.sorted() {
-            guard let child = object[name], let found = largestList(child, path: path.isEmpty ? pathText(name) : path + "." + pathText(name), depth: depth + 1) else { continue }
+            guard let child = object[name], let found = largestList(child, path: path.isEmpty ? pathText(name) : path + "." + pathText(name), depth: depth + 1)
+            else { continue }
             if found.1.count > (best?.1.count ?? 0) { best = found }
         }
         return best

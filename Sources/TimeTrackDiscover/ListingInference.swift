@@ -17,8 +17,9 @@ public struct InferredListing: Sendable {
 }
 
 /// Finds the listing of a page by itself: the repeated blocks that carry a date and a title (or
-/// a link), the selectors that read them, and the date's year context. A page whose blocks do
-/// not mostly carry a date that parses gives nothing: no guess.
+/// a link), the selectors that read them, and the date's year context.
+///
+/// A page whose blocks do not mostly carry a date that parses gives nothing: no guess.
 public enum ListingInference {
     /// The share of blocks that must carry a date that parses.
     static let datedShare = 0.8
@@ -53,30 +54,38 @@ public enum ListingInference {
         }
         if let next = nextLink(document) { options["next"] = .string(next) }
         let why =
-            "\(reading.group.members.count) \(reading.itemSelector) blocks, a date in \(reading.dated)" + (reading.dateFromHeading ? " (from the heading before each)" : "")
+            "\(reading.group.members.count) \(reading.itemSelector) blocks, a date in \(reading.dated)"
+            + (reading.dateFromHeading ? " (from the heading before each)" : "")
         return InferredListing(kind: kind, options: options, blocks: reading.group.members.count, dated: reading.dated, why: why)
     }
 
     /// A listing whose blocks carry a title and a link but no date (headlines whose date is on
     /// each article's page): its options without a date, and the first blocks' links, for
-    /// `DetailDates` to find the date on. Nil when the page has no such listing.
+    /// `DetailDates` to find the date on.
+    ///
+    /// Nil when the page has no such listing.
     public static func undated(_ document: HTMLDocument, pageURL: URL, zone: TimeZone, now: Date) -> (listing: InferredListing, links: [URL])? {
         let dates = DateParser(timeZone: zone, reference: now)
         var best: GroupReading?
         let headings = HeadingCache()
         for group in BlockGroups.find(in: document) where group.members.count >= 3 {
-            guard let reading = GroupReading(group, dates: dates, headings: headings, undated: true), reading.dated == 0, let link = reading.linkSelector, reading.titleSelector != nil else { continue }
+            guard let reading = GroupReading(group, dates: dates, headings: headings, undated: true), reading.dated == 0, let link = reading.linkSelector,
+                reading.titleSelector != nil
+            else { continue }
             let linked = reading.group.members.filter { GroupReading.read(link, in: $0) != nil }.count
             guard linked * 5 >= reading.group.members.count * 4 else { continue }
             if reading.group.members.count > (best?.group.members.count ?? 0) { best = reading }
         }
         guard var reading = best, let title = reading.titleSelector, let link = reading.linkSelector else { return nil }
         reading.finish()
-        let links = reading.group.members.prefix(3).compactMap { GroupReading.read(link, in: $0) }.compactMap { URL(string: $0, relativeTo: pageURL)?.absoluteURL }
+        let links = reading.group.members.prefix(3).compactMap { GroupReading.read(link, in: $0) }.compactMap {
+            URL(string: $0, relativeTo: pageURL)?.absoluteURL
+        }
         var options: [String: JSONValue] = ["item": .string(reading.itemSelector), "fields": .object(["title": title, "link": link])]
         if let next = nextLink(document) { options["next"] = .string(next) }
         let listing = InferredListing(
-            kind: .announcement, options: options, blocks: reading.group.members.count, dated: 0, why: "\(reading.group.members.count) \(reading.itemSelector) blocks with a link, no date")
+            kind: .announcement, options: options, blocks: reading.group.members.count, dated: 0,
+            why: "\(reading.group.members.count) \(reading.itemSelector) blocks with a link, no date")
         return (listing, links)
     }
 
@@ -143,7 +152,10 @@ enum BlockGroups {
         guard let any else { return [] }
         var byPath: [String: [HTMLNode]] = [:]
         var order: [String] = []
-        let skipped: Set<String> = ["script", "style", "br", "hr", "input", "option", "meta", "link", "head", "title", "html", "body", "span", "a", "b", "i", "em", "strong", "img", "svg", "path"]
+        let skipped: Set<String> = [
+            "script", "style", "br", "hr", "input", "option", "meta", "link", "head", "title", "html", "body", "span", "a", "b", "i", "em", "strong", "img",
+            "svg", "path",
+        ]
         for element in document.root.select(any).prefix(20_000) where !skipped.contains(element.name) {
             guard let parent = element.parent else { continue }
             let path = [parent.parent.map(step) ?? "", step(parent), step(element)].joined(separator: " > ")
@@ -208,7 +220,9 @@ enum BlockGroups {
         var ancestor: HTMLNode? = group.parent
         for _ in 0..<4 {
             guard let here = ancestor, here.name != "body", here.name != "html" else { break }
-            let id = here.attribute("id").flatMap { $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } && $0.first?.isLetter == true ? $0 : nil }
+            let id = here.attribute("id").flatMap {
+                $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } && $0.first?.isLetter == true ? $0 : nil
+            }
             context.insert(id.map { "\(here.name)#\($0)" } ?? step(here), at: 0)
             candidate = (context + [group.step]).joined(separator: " > ")
             if fits(candidate) || id != nil { return candidate }

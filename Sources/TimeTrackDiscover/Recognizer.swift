@@ -80,7 +80,9 @@ public struct Recognizer: Sendable {
         func fail(_ field: String, _ message: String) -> TimeTrackError {
             TimeTrackError(.configuration, message, fix: "see docs/discover.md for the recognizer format", context: ["file": file, "field": field])
         }
-        guard let data = FileManager.default.contents(atPath: file), data.count <= 1_000_000 else { throw fail("", "cannot read the recognizer (or it is over 1 MB)") }
+        guard let data = FileManager.default.contents(atPath: file), data.count <= 1_000_000 else {
+            throw fail("", "cannot read the recognizer (or it is over 1 MB)")
+        }
         guard let object = (try? JSONValue(parsing: data))?.objectValue else { throw fail("", "is not a JSON object") }
         guard let platform = object["platform"]?.stringValue, !platform.isEmpty else { throw fail("platform", "is required: the platform's name") }
         self.platform = platform
@@ -92,7 +94,8 @@ public struct Recognizer: Sendable {
         guard !fingerprints.isEmpty else { throw fail("fingerprints", "needs at least one fingerprint") }
         pages = try (object["pages"]?.arrayValue ?? []).enumerated().map { index, entry in
             let at = "pages[\(index)]"
-            guard let page = entry.objectValue, let name = page["name"]?.stringValue, let kindWord = page["kind"]?.stringValue, let kind = ItemKind(word: kindWord),
+            guard let page = entry.objectValue, let name = page["name"]?.stringValue, let kindWord = page["kind"]?.stringValue,
+                let kind = ItemKind(word: kindWord),
                 let definition = page["definition"]?.objectValue, definition["importer"]?.stringValue != nil
             else { throw fail(at, "needs name, kind and a definition with its importer") }
             var match: Selector?
@@ -117,8 +120,12 @@ public struct Recognizer: Sendable {
                 throw fail("\(at).selector", error.message)
             }
         }
-        if let text = object["markup"]?.stringValue, !text.isEmpty { return Fingerprint(test: .markup(text.lowercased()), why: why ?? "'\(text)' in the markup") }
-        if let text = object["generator"]?.stringValue, !text.isEmpty { return Fingerprint(test: .generator(text.lowercased()), why: why ?? "generator \(text)") }
+        if let text = object["markup"]?.stringValue, !text.isEmpty {
+            return Fingerprint(test: .markup(text.lowercased()), why: why ?? "'\(text)' in the markup")
+        }
+        if let text = object["generator"]?.stringValue, !text.isEmpty {
+            return Fingerprint(test: .generator(text.lowercased()), why: why ?? "generator \(text)")
+        }
         if let text = object["url"]?.stringValue, !text.isEmpty { return Fingerprint(test: .url(text.lowercased()), why: why ?? "'\(text)' in the address") }
         throw fail(at, "needs selector, markup, generator or url")
     }
@@ -126,7 +133,9 @@ public struct Recognizer: Sendable {
     /// Why the page is this platform's (the fingerprints that matched), or nil when too few did.
     public func recognizes(_ document: HTMLDocument, markup: String, url: URL) -> [String]? {
         var reasons: [String] = []
-        let generator = (try? document.root.select("meta[name=generator], meta[name=Generator]"))?.compactMap { $0.attribute("content") }.joined(separator: " ").lowercased() ?? ""
+        let generator =
+            (try? document.root.select("meta[name=generator], meta[name=Generator]"))?.compactMap { $0.attribute("content") }.joined(separator: " ")
+            .lowercased() ?? ""
         for fingerprint in fingerprints {
             let holds: Bool
             switch fingerprint.test {

@@ -25,7 +25,8 @@ public enum AtomicFile {
             throw error
         } catch {
             try? FileManager.default.removeItem(at: temporary)
-            throw TimeTrackError(.system, "cannot write the file", fix: "check the folder's permissions and free space", context: ["file": path], underlying: error)
+            throw TimeTrackError(
+                .system, "cannot write the file", fix: "check the folder's permissions and free space", context: ["file": path], underlying: error)
         }
     }
 }

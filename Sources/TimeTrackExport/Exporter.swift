@@ -16,14 +16,19 @@ public struct Exporter {
     /// Called with the number of items read so far (for a progress line on a terminal).
     public var progress: ((Int) -> Void)?
     /// Where copies of posts' local photos go (without their location), and the link to that
-    /// folder the JSON uses (`images/`). Nil: local photos are left out of the export.
+    /// folder the JSON uses (`images/`).
+    ///
+    /// Nil: local photos are left out of the export.
     public var images: (folder: String, link: String)?
     /// The only folder local photos are copied from (the imports folder): a photo whose real
-    /// path (links resolved) lies elsewhere is left out with a note. Nil: no local photo is copied.
+    /// path (links resolved) lies elsewhere is left out with a note.
+    ///
+    /// Nil: no local photo is copied.
     public var localRoot: String?
     /// Where the accessible copies of documents go, and the link to that folder the JSON uses
-    /// (`documents/`); and the district's kept copies they are read from. Nil: documents are
-    /// linked where they are.
+    /// (`documents/`); and the district's kept copies they are read from.
+    ///
+    /// Nil: documents are linked where they are.
     public var documents: (folder: String, link: String, copies: AccessibleCopies)?
     /// What the export left out or changed, for the person who ran it.
     public let notes = Notes()
@@ -150,7 +155,9 @@ public struct Exporter {
             return nil
         }
         guard let data = documents.copies.read(hash) else {
-            notes.add("\(id): its accessible copy \(hash.prefix(12))… is missing from \(documents.copies.folder) or was changed; the original is linked (`ocr \(id)` makes it again)")
+            notes.add(
+                "\(id): its accessible copy \(hash.prefix(12))… is missing from \(documents.copies.folder) or was changed; the original is linked (`ocr \(id)` makes it again)"
+            )
             return nil
         }
         let name = hash + ".pdf"

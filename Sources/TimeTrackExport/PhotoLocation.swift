@@ -2,6 +2,7 @@ import Foundation
 import TimeTrackCore
 
 /// Location data in photos: phones write where a picture was taken into it (EXIF GPS, XMP).
+///
 /// A student's location is never shared, so exported copies of photos carry none.
 ///
 /// A small reader of JPEG segments and PNG chunks, no library: the GPS directory of the EXIF

@@ -17,8 +17,10 @@ public struct Preview {
     public var title = "Time Track preview"
     public var generatedAt = Date()
     /// Pictures shown in the page, by their address: `data:` URIs of local files and of a local
-    /// mirror's pictures (`PreviewCommand`). Any other picture is a link with its description,
-    /// so opening the page loads nothing from the web.
+    /// mirror's pictures (`PreviewCommand`).
+    ///
+    /// Any other picture is a link with its description, so opening the page loads nothing from the
+    /// web.
     public var inlinePictures: [String: String] = [:]
     /// The schools' places: the events' map shows them, and pins events by them.
     public var places: [Place] = []

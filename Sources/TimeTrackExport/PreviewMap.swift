@@ -3,7 +3,9 @@ import TimeTrackCore
 
 /// The events' map in the preview: an inline SVG of the school's places (grey dots) and the
 /// events' pins (numbered, in their category's colour), drawn from coordinates alone (no tiles,
-/// no network). Each pin has a text alternative, and the list under the map says the same.
+/// no network).
+///
+/// Each pin has a text alternative, and the list under the map says the same.
 struct PreviewMap {
     /// A point to draw.
     struct Point {

@@ -4,8 +4,10 @@ import TimeTrackImport
 import TimeTrackKit
 
 /// Mutation fuzzing of every parser that reads input: calendars, pages and their selectors,
-/// dates, JSON, source definitions and patterns. A fixed seed makes a batch repeatable: `swift
-/// test` runs a short one, `timetrack-bench --fuzz N` a long one.
+/// dates, JSON, source definitions and patterns.
+///
+/// A fixed seed makes a batch repeatable: `swift test` runs a short one, `timetrack-bench --fuzz N`
+/// a long one.
 ///
 /// A parser fails a campaign by trapping (the process dies: the test or the bench fails), by
 /// throwing anything but a `TimeTrackError`, or by taking longer than `slowLimit` on one input.
@@ -81,7 +83,9 @@ public struct FuzzCampaign {
         case "html":
             return try extract(
                 importer: "html", kind: "event", file: "f.html", data: data,
-                options: #"{ "item": "article, li, tr", "fields": { "title": "h2, a, td", "start": ["time@datetime", ".date", {"select": "td", "pattern": "(\\d+/\\d+(/\\d+)?)"}], "link": "a@href" } }"#)
+                options:
+                    #"{ "item": "article, li, tr", "fields": { "title": "h2, a, td", "start": ["time@datetime", ".date", {"select": "td", "pattern": "(\\d+/\\d+(/\\d+)?)"}], "link": "a@href" } }"#
+            )
         case "json": return try extract(importer: "inbox", kind: "post", file: "f.json", data: data, options: "{}")
         case "selector":
             let selector = try Selector(text)
@@ -159,7 +163,8 @@ public struct FuzzCampaign {
 
     // MARK: Seeds
 
-    static let selectorPage = "<html><body><main><article class='a b' id='x' data-n='1'><h2>T</h2><p>1</p><p>2</p></article><ul><li>a</li><li>b</li></ul></main></body></html>"
+    static let selectorPage =
+        "<html><body><main><article class='a b' id='x' data-n='1'><h2>T</h2><p>1</p><p>2</p></article><ul><li>a</li><li>b</li></ul></main></body></html>"
     static let patternSubject = "Board meeting 2026-09-15 at 6:30 PM in Room 100 — café, 日本, " + String(repeating: "x", count: 200)
 
     static let seeds: [String: [String]] = [
@@ -184,12 +189,20 @@ public struct FuzzCampaign {
     ]
 
     static let dictionaries: [String: [String]] = [
-        "ics": ["\r\nBEGIN:VEVENT\r\n", "\r\nEND:VEVENT\r\n", ";INTERVAL=", ";COUNT=", ";BYDAY=", "-9223372036854775808MO", ";BYSETPOS=", "\r\nDURATION:P", "\r\n ", "TZID=", "\\,", ";BYMONTHDAY=", "\r\nRRULE:FREQ=DAILY"],
-        "html": ["<div>", "</div>", "<article>", "<h2>", "<!--", "<script>", "&#", "<meta charset=utf-16>", "<base href='file:///'>", "<a href='", "/>", "<time datetime='"],
+        "ics": [
+            "\r\nBEGIN:VEVENT\r\n", "\r\nEND:VEVENT\r\n", ";INTERVAL=", ";COUNT=", ";BYDAY=", "-9223372036854775808MO", ";BYSETPOS=", "\r\nDURATION:P", "\r\n ",
+            "TZID=", "\\,", ";BYMONTHDAY=", "\r\nRRULE:FREQ=DAILY",
+        ],
+        "html": [
+            "<div>", "</div>", "<article>", "<h2>", "<!--", "<script>", "&#", "<meta charset=utf-16>", "<base href='file:///'>", "<a href='", "/>",
+            "<time datetime='",
+        ],
         "json": ["[", "]", "{", "}", "\"id\":", "\"text\":", "\\u0000", "\\ud800", "null", "1e400", ","],
         "selector": [":not(", ":nth-child(", ")", "[", "]", ">", "+", "~", "*", "::", "\\", "'", ":has(", "xpath:", "#", "."],
         "date": ["Sept", "31", "99999", "-", "/", ":", "PM", "T", "Z", "+99:99", "–", "noon", "0000"],
-        "definition": ["1e300", "-1", "\"infh\"", "\"1e300d\"", "null", "[]", "{}", "\"maxPages\":", "\"schedule\":", "\"pattern\":\"(x+x+)+y\"", "\"item\":\"a[\""],
+        "definition": [
+            "1e300", "-1", "\"infh\"", "\"1e300d\"", "null", "[]", "{}", "\"maxPages\":", "\"schedule\":", "\"pattern\":\"(x+x+)+y\"", "\"item\":\"a[\"",
+        ],
         "pattern": ["(", ")", "*", "+", "?", "{1000}", "{1,", "|", "[", "]", "\\", "(?=", "(?<n>", "^", "$", "\\b", ".*"],
     ]
 }

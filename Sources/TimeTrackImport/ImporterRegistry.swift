@@ -18,7 +18,10 @@ public enum ImporterRegistry {
     public static var all: [any Importer.Type] { builtIn }
 
     static var builtIn: [any Importer.Type] {
-        [HTMLImporter.self, ICalImporter.self, FeedImporter.self, WordPressImporter.self, MetadataImporter.self, DocumentsImporter.self, InboxImporter.self, JSONImporter.self, LMSImporter.self, PhotoImporter.self]
+        [
+            HTMLImporter.self, ICalImporter.self, FeedImporter.self, WordPressImporter.self, MetadataImporter.self, DocumentsImporter.self, InboxImporter.self,
+            JSONImporter.self, LMSImporter.self, PhotoImporter.self,
+        ]
     }
 
     private static let externalBox = ExternalBox()
@@ -27,8 +30,10 @@ public enum ImporterRegistry {
     public static var external: PluginFolder { externalBox.get() }
 
     /// Uses the external importers of a plugins folder (each `NAME/plugin.json`): they stand
-    /// beside the built-in ones from then on. The folder is read when an importer is first
-    /// looked up, so commands that need none start as fast as before.
+    /// beside the built-in ones from then on.
+    ///
+    /// The folder is read when an importer is first looked up, so commands that need none start as
+    /// fast as before.
     public static func usePlugins(folder: String) {
         externalBox.use(folder)
     }
@@ -52,7 +57,9 @@ public enum ImporterRegistry {
             throw source.error("importer", "'\(source.importer)' is not an installed importer", fix: "installed: " + infos.map(\.name).joined(separator: ", "))
         }
         guard info.kinds.contains(source.kind) else {
-            throw source.error("kind", "the \(source.importer) importer does not make \(source.kind.rawValue) items", fix: "it makes: " + info.kinds.map(\.rawValue).joined(separator: ", "))
+            throw source.error(
+                "kind", "the \(source.importer) importer does not make \(source.kind.rawValue) items",
+                fix: "it makes: " + info.kinds.map(\.rawValue).joined(separator: ", "))
         }
         if let type = type(named: source.importer) { return try type.init(source: source) }
         return try ExternalImporter(source: source)

@@ -2,7 +2,9 @@ import Foundation
 import TimeTrackCore
 
 /// A repository in memory: the lifecycle suite runs against it as against SQLite, in
-/// microseconds. Transactions are real (a failing body leaves nothing behind; nested ones roll
+/// microseconds.
+///
+/// Transactions are real (a failing body leaves nothing behind; nested ones roll
 /// back alone). Not shared between processes, never saved.
 public final class InMemoryRepository: ItemRepository {
     struct StoredRevision {

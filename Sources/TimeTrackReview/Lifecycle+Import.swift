@@ -15,14 +15,17 @@ extension Lifecycle {
             approvedAt: nil, rejectReason: nil, archivedFrom: nil, missingRuns: 0, createdAt: at, updatedAt: at)
         if let provenance { draft.take(provenance) }
         return try repository.insertItem(
-            draft, content: content, revision: NewRevision(number: 1, state: .pending, json: canonical.json, hash: canonical.hash, at: at, by: who, runID: runID, note: note),
+            draft, content: content,
+            revision: NewRevision(number: 1, state: .pending, json: canonical.json, hash: canonical.hash, at: at, by: who, runID: runID, note: note),
             decision: decision)
     }
 
     /// Runs several imported records in one transaction: each record is still its own decision
     /// (revision and audit entry; a record refused by validation writes nothing), and the batch
-    /// commits all or nothing, so a killed run leaves whole batches. An error other than
-    /// validation from a record is the store failing: let it end the batch (rolled back whole).
+    /// commits all or nothing, so a killed run leaves whole batches.
+    ///
+    /// An error other than validation from a record is the store failing: let it end the batch
+    /// (rolled back whole).
     public func batch<T>(_ body: () throws -> T) throws -> T {
         try repository.transaction(body)
     }
@@ -38,7 +41,8 @@ extension Lifecycle {
     /// not among them nor imported since: inside a batch the item is written without being
     /// looked up (were it there after all, the store's unique key refuses it and ends the batch).
     public func recordImported(_ record: ImportedRecord, runID: Int64?, by who: String, new knownNew: Bool = false) throws -> ImportOutcome {
-        let prepared = try sourceOwned(record.prepared ?? PreparedContent(record.content, context: ["source": record.provenance.sourceID]), source: record.provenance.sourceID)
+        let prepared = try sourceOwned(
+            record.prepared ?? PreparedContent(record.content, context: ["source": record.provenance.sourceID]), source: record.provenance.sourceID)
         let upstream = prepared.content
         let canonical = (json: prepared.json, hash: prepared.hash)
         let sourceID = record.provenance.sourceID
@@ -126,7 +130,9 @@ extension Lifecycle {
     }
 
     /// Counts, for a source's items not seen in this run, one more missing run; resets the
-    /// others. Returns the ids now missing. Nothing is deleted: review proposes archiving.
+    /// others.
+    ///
+    /// Returns the ids now missing. Nothing is deleted: review proposes archiving.
     public func recordMissing(sourceID: String, seenKeys: Set<String>, runID: Int64?) throws -> [String] {
         // Whole rows only for the items whose count changes (on an unchanged run, none, and no
         // item is even read).
@@ -174,7 +180,9 @@ public struct ImportPlan: Codable, Sendable, Equatable {
 
 extension Lifecycle {
     /// What recording these items of a source would do, read-only: each item's key and its
-    /// validated content. Fields people own are compared as an import compares them (not at all).
+    /// validated content.
+    ///
+    /// Fields people own are compared as an import compares them (not at all).
     public func plan(sourceID: String, items: [(key: String, content: PreparedContent)], readEveryPage: Bool) throws -> ImportPlan {
         var plan = ImportPlan()
         var seen: Set<String> = []

@@ -57,7 +57,8 @@ extension Lifecycle {
         let state = UndoState(
             status: row.status, live: row.liveRevision, pending: row.pendingRevision, archivedFrom: row.archivedFrom, rejectReason: row.rejectReason,
             approvedBy: row.approvedBy, approvedAt: row.approvedAt, baseHash: row.baseHash, missingRuns: row.missingRuns,
-            revisions: try repository.revisions(of: row).map { UndoState.RevisionState(number: $0.number, state: $0.state) }, locks: try repository.locks(of: row))
+            revisions: try repository.revisions(of: row).map { UndoState.RevisionState(number: $0.number, state: $0.state) },
+            locks: try repository.locks(of: row))
         return try? JSONCoding.compactString(state)
     }
 
@@ -77,15 +78,18 @@ extension Lifecycle {
         for entry in entries where Self.undoable(entry) && !undone.contains(Self.batchKey(entry)) && seen.insert(Self.batchKey(entry)).inserted {
             let group = Self.group(of: entry, in: entries)
             stack.append(
-                UndoCandidate(key: Self.batchKey(entry), action: group.last?.action ?? entry.action, itemIDs: Self.ids(group), at: entry.at, detail: group.last?.detail))
+                UndoCandidate(
+                    key: Self.batchKey(entry), action: group.last?.action ?? entry.action, itemIDs: Self.ids(group), at: entry.at, detail: group.last?.detail))
             if stack.count >= limit { break }
         }
         return stack
     }
 
     /// Takes back `who`'s last decision, of any kind: the whole batch when it was part of one
-    /// (a bulk approval), else the one decision. Each item goes back to the state kept with the
-    /// decision (content, status, locks); history only grows (the revisions the decision wrote
+    /// (a bulk approval), else the one decision.
+    ///
+    /// Each item goes back to the state kept with the decision (content, status, locks); history
+    /// only grows (the revisions the decision wrote
     /// stay, superseded). An item decided or changed again since (by anyone, or by an import)
     /// is left alone and reported. The undo is audited, in one batch; returns nothing when `who`
     /// has nothing left to undo.
@@ -120,8 +124,9 @@ extension Lifecycle {
     }
 
     /// What was done to the item after `own` (its entries of the decision), by anyone, that the
-    /// undo would overwrite: nil when nothing. Entries taken back already, and outcomes that
-    /// follow a decision, do not count.
+    /// undo would overwrite: nil when nothing.
+    ///
+    /// Entries taken back already, and outcomes that follow a decision, do not count.
     func changedSince(_ id: String, after own: [AuditEntry], undone: Set<String>) throws -> String? {
         // An import that only noted the source's new value of a locked field changed nothing
         // the undo puts back (the newer note is kept on the lock).
@@ -166,8 +171,10 @@ extension Lifecycle {
         return try repository.item(of: row)
     }
 
-    /// Puts the item's revisions back as `state` had them. History only grows and the newest
-    /// revision is the one an item without a live or pending one shows, so what the item showed
+    /// Puts the item's revisions back as `state` had them.
+    ///
+    /// History only grows and the newest revision is the one an item without a live or pending one
+    /// shows, so what the item showed
     /// and what waited come back as new revisions (copies of the ones they were), and what the
     /// decision wrote stays, superseded. Revisions the decision did not touch are left as they are.
     func restoreRevisions(_ state: UndoState, of row: inout ItemRow, by who: String) throws {
@@ -187,7 +194,9 @@ extension Lifecycle {
         (row.liveRevision, row.pendingRevision) = (nil, nil)
         let note = "undo: as before the decision"
         if let live = state.live { row.liveRevision = try newRevision(row, .live, try repository.content(of: row, revision: live), by: who, note: note) }
-        if let pending = state.pending { row.pendingRevision = try newRevision(row, .pending, try repository.content(of: row, revision: pending), by: who, note: note) }
+        if let pending = state.pending {
+            row.pendingRevision = try newRevision(row, .pending, try repository.content(of: row, revision: pending), by: who, note: note)
+        }
         if state.live == nil, state.pending == nil, let shown {
             // Rejected, or archived from review: the revision it showed, in its state, newest again.
             _ = try newRevision(row, before[shown] ?? .superseded, try repository.content(of: row, revision: shown), by: who, note: note)

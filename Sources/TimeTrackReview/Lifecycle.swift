@@ -28,7 +28,9 @@ public struct Lifecycle {
 
     /// Appends the audit entry of a decision on `row`; `undo`: the item's state before it
     /// (`undoState`), which `undo` puts back.
-    func audit(_ who: String, _ action: AuditAction, _ row: ItemRow, reason: String? = nil, detail: String? = nil, batch: String? = nil, undo: String? = nil) throws {
+    func audit(_ who: String, _ action: AuditAction, _ row: ItemRow, reason: String? = nil, detail: String? = nil, batch: String? = nil, undo: String? = nil)
+        throws
+    {
         var entry = auditEntry(who, action, row, reason: reason, detail: detail, batch: batch)
         entry.undo = undo
         try repository.appendAudit(entry)
@@ -39,7 +41,10 @@ public struct Lifecycle {
         NewAuditEntry(at: now, operatorName: who, action: action, itemSeq: row.seq, itemID: row.id, reason: reason, detail: detail, batch: batch)
     }
 
-    func newRevision(_ row: ItemRow, _ state: Revision.State, _ content: ItemContent, by who: String, runID: Int64? = nil, note: String? = nil, canonical known: (json: String, hash: String)? = nil) throws -> Int {
+    func newRevision(
+        _ row: ItemRow, _ state: Revision.State, _ content: ItemContent, by who: String, runID: Int64? = nil, note: String? = nil,
+        canonical known: (json: String, hash: String)? = nil
+    ) throws -> Int {
         let number = try repository.lastRevisionNumber(of: row) + 1
         let canonical = known ?? content.canonicalForm
         try repository.addRevision(
@@ -49,7 +54,9 @@ public struct Lifecycle {
 
     /// An operator's change of content as one revision: in review it replaces the pending
     /// revision; on a published item it is itself the decision and goes live (`edit`, `amend`,
-    /// `unlock`). Returns the row as written.
+    /// `unlock`).
+    ///
+    /// Returns the row as written.
     ///
     /// Fields people own (a reply, a moderation note) go live at once on a published item that
     /// has a change waiting, as well as into the waiting change: rejecting the change cannot
@@ -132,12 +139,15 @@ public struct Lifecycle {
         return try repository.item(of: row)
     }
 
-    /// The one rule of an absence's outcome: it follows the decision. Approved (published) is
-    /// excused, rejected is not excused, in review (pending) is undecided. Writes the pending
+    /// The one rule of an absence's outcome: it follows the decision.
+    ///
+    /// Approved (published) is excused, rejected is not excused, in review (pending) is undecided.
+    /// Writes the pending
     /// content with `outcome` when it says otherwise, audited as `excuse` / `unexcuse` /
     /// `undecide` in the decision's batch; returns the row as written.
     func settleOutcome(_ row: ItemRow, _ outcome: AbsenceReport.Outcome?, by who: String, note: String?, batch: String?) throws -> ItemRow {
-        guard let pending = row.pendingRevision, case .absence(var report) = try repository.content(of: row, revision: pending), report.outcome != outcome else {
+        guard let pending = row.pendingRevision, case .absence(var report) = try repository.content(of: row, revision: pending), report.outcome != outcome
+        else {
             return row
         }
         report.outcome = outcome
@@ -150,21 +160,25 @@ public struct Lifecycle {
     /// decision of its own (`undo` passes over them).
     static let outcomeActions: Set<AuditAction> = [.excuse, .unexcuse, .undecide]
 
-    /// Publishes the pending content of an item. An absence report is excused by its approval
-    /// (one decision, whatever an earlier decision said). Tickets are answered and closed, not approved.
+    /// Publishes the pending content of an item.
+    ///
+    /// An absence report is excused by its approval (one decision, whatever an earlier decision
+    /// said). Tickets are answered and closed, not approved.
     ///
     /// Public content that looks private (`PrivacyLint`: a phone number, an e-mail address, a
     /// street address, a student's name) is refused unless `anyway`; approved anyway, the audit
     /// entry says what was flagged.
     /// `allowed`: what the privacy check lets through (the district's own contacts).
-    public func approve(_ id: String, by who: String, batch: String? = nil, anyway: Bool = false, allowed: PrivacyAllowList = PrivacyAllowList()) throws -> Item {
+    public func approve(_ id: String, by who: String, batch: String? = nil, anyway: Bool = false, allowed: PrivacyAllowList = PrivacyAllowList()) throws -> Item
+    {
         let row = try repository.transaction { () throws -> ItemRow in
             var row = try repository.requireRow(id)
             let before = try undoState(row)
             if row.kind != .ticket { try requireReviewable(row, "approve") }
             switch row.kind {
             case .ticket:
-                throw TimeTrackError(.usage, "tickets are answered, not approved", fix: "`reply \(row.id) TEXT`, then `close \(row.id)`", context: ["item": row.id])
+                throw TimeTrackError(
+                    .usage, "tickets are answered, not approved", fix: "`reply \(row.id) TEXT`, then `close \(row.id)`", context: ["item": row.id])
             case .absence:
                 row = try settleOutcome(row, .excused, by: who, note: nil, batch: batch)
             case .announcement, .event, .schoolInfo, .post, .deadline:
@@ -172,7 +186,8 @@ public struct Lifecycle {
             }
             var flagged: String?
             if PrivacyLint.applies(to: row.kind), let pending = row.pendingRevision {
-                let findings = PrivacyLint.findings(try repository.content(of: row, revision: pending), students: try repository.absenceStudents(), allowed: allowed)
+                let findings = PrivacyLint.findings(
+                    try repository.content(of: row, revision: pending), students: try repository.absenceStudents(), allowed: allowed)
                 if !findings.isEmpty {
                     let list = findings.map(\.description).joined(separator: "; ")
                     guard anyway else {
@@ -190,8 +205,10 @@ public struct Lifecycle {
         return try repository.item(row.id)
     }
 
-    /// Refuses the pending content of an item, with a reason. An absence report is left not
-    /// excused by it (one decision, whatever an edit or an earlier decision said).
+    /// Refuses the pending content of an item, with a reason.
+    ///
+    /// An absence report is left not excused by it (one decision, whatever an edit or an earlier
+    /// decision said).
     public func reject(_ id: String, reason: String, by who: String) throws -> Item {
         let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
         let row = try repository.transaction { () throws -> ItemRow in
@@ -230,8 +247,10 @@ public struct Lifecycle {
         return try repository.item(row.id)
     }
 
-    /// Changes fields and locks them against re-imports. A new lock remembers what the source
-    /// said (the value the edit replaced), so the next import of the same upstream value is no
+    /// Changes fields and locks them against re-imports.
+    ///
+    /// A new lock remembers what the source said (the value the edit replaced), so the next import
+    /// of the same upstream value is no
     /// news; a lock already there keeps the upstream value it recorded.
     public func edit(_ id: String, changes: [String: JSONValue], by who: String, reason: String?) throws -> Item {
         guard !changes.isEmpty else {
@@ -278,15 +297,18 @@ public struct Lifecycle {
                 .usage, "an absence's outcome follows its decision; it is not edited",
                 fix: "`approve \(id)` excuses it, `reject \(id) --reason R` leaves it not excused", context: ["item": id, "field": field])
         case (.ticket, "closed"):
-            return TimeTrackError(.usage, "a ticket is closed and reopened by decision, not edited", fix: "`close \(id)` or `reopen \(id)`", context: ["item": id, "field": field])
+            return TimeTrackError(
+                .usage, "a ticket is closed and reopened by decision, not edited", fix: "`close \(id)` or `reopen \(id)`",
+                context: ["item": id, "field": field])
         default:
             return nil
         }
     }
 
     /// Changes an item's content without locking fields (a ticket reply, a close):
-    /// one decision, recorded as `action`. A pending item's pending content changes; a
-    /// published item gets a new live revision.
+    /// one decision, recorded as `action`.
+    ///
+    /// A pending item's pending content changes; a published item gets a new live revision.
     public func amend(_ id: String, action: AuditAction, by who: String, note: String?, _ change: (ItemContent) throws -> ItemContent) throws -> Item {
         let row = try repository.transaction { () throws -> ItemRow in
             let row = try amendRow(id, action: action, by: who, note: note, change)
@@ -295,7 +317,9 @@ public struct Lifecycle {
         return try repository.item(row.id)
     }
 
-    func amendRow(_ id: String, action: AuditAction, by who: String, note: String?, batch: String? = nil, _ change: (ItemContent) throws -> ItemContent) throws -> ItemRow {
+    func amendRow(_ id: String, action: AuditAction, by who: String, note: String?, batch: String? = nil, _ change: (ItemContent) throws -> ItemContent) throws
+        -> ItemRow
+    {
         let row = try repository.requireRow(id)
         let before = try undoState(row)
         guard row.status == .pending || row.status == .published else {

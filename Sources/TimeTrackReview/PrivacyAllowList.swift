@@ -4,7 +4,9 @@ import TimeTrackCore
 /// What the privacy check lets through: the district's own contact e-mails, phone numbers and
 /// domains (`privacy allow`, kept in the imports folder's `_privacy.json`), and by default the
 /// domains of the district's own sites (an e-mail at the site's domain or a parent of it is the
-/// district's). Street addresses and students' names are never let through.
+/// district's).
+///
+/// Street addresses and students' names are never let through.
 public struct PrivacyAllowList: Sendable, Equatable {
     /// E-mail addresses, lowercased.
     public var emails: Set<String> = []

@@ -3,8 +3,10 @@ import TimeTrackCore
 
 /// What in a public item (announcement, event, post, school info) looks like private
 /// information: a phone number, an e-mail address, a street address in running text, or the name
-/// of a student who appears in an absence report. Approving such an item takes an explicit
-/// "anyway", which the audit records (`Lifecycle.approve`).
+/// of a student who appears in an absence report.
+///
+/// Approving such an item takes an explicit "anyway", which the audit records
+/// (`Lifecycle.approve`).
 public enum PrivacyLint {
     /// One thing found.
     public struct Finding: Sendable, Equatable, CustomStringConvertible {
@@ -48,6 +50,7 @@ public enum PrivacyLint {
     public static func applies(to kind: ItemKind) -> Bool { kind.traits.exported }
 
     /// What in `content` looks private; `students` are the names from absence reports.
+    ///
     /// `allowed`: the district's own e-mails, phones and domains, not flagged.
     public static func findings(_ content: ItemContent, students: [String], allowed: PrivacyAllowList = PrivacyAllowList()) -> [Finding] {
         guard applies(to: content.kind) else { return [] }
@@ -62,7 +65,8 @@ public enum PrivacyLint {
                 let start = max(0, range.location - 30), end = min(ns.length, range.location + range.length + 30)
                 found.append(
                     Finding(
-                        kind: kind, field: field, match: ns.substring(with: range), before: ns.substring(with: NSRange(location: start, length: range.location - start)),
+                        kind: kind, field: field, match: ns.substring(with: range),
+                        before: ns.substring(with: NSRange(location: start, length: range.location - start)),
                         after: ns.substring(with: NSRange(location: range.location + range.length, length: end - range.location - range.length))))
             }
             for (kind, pattern) in patterns {

@@ -3,8 +3,10 @@ import TimeTrackCore
 
 extension SQLiteStore {
     /// Migration 8: operators made before logins existed get the login of the Unix account with
-    /// their name, when there is one. If no active admin then has a login, the oldest admin is
-    /// bound to the account that owns the store file, so the store's owner is never locked out.
+    /// their name, when there is one.
+    ///
+    /// If no active admin then has a login, the oldest admin is bound to the account that owns the
+    /// store file, so the store's owner is never locked out.
     static func backfillLogins(_ db: Database) throws {
         let names = try db.rows("SELECT name, role FROM operators ORDER BY created_at, name") { ($0.text(0), $0.text(1)) }
         for (name, _) in names where getpwnam(name) != nil {

@@ -215,7 +215,8 @@ public final class SQLiteStore: ItemStore, SQLStore, PageMemo, FetchCache {
         }
         if link(temporary, path) != 0 && errno != EEXIST {
             let reason = String(cString: strerror(errno))
-            throw TimeTrackError(.storeUnusable, "cannot create the store: \(reason)", fix: "check that the folder is writable, or pass --store PATH", context: ["file": path])
+            throw TimeTrackError(
+                .storeUnusable, "cannot create the store: \(reason)", fix: "check that the folder is writable, or pass --store PATH", context: ["file": path])
         }
     }
 
@@ -223,19 +224,26 @@ public final class SQLiteStore: ItemStore, SQLStore, PageMemo, FetchCache {
     public func close() { db.close() }
 
     /// Refuses a store (or its log or shared-memory index) that any account may write: whoever
-    /// could write it could change what families see, and the audit. Nothing is read from it.
+    /// could write it could change what families see, and the audit.
+    ///
+    /// Nothing is read from it.
     static func refuseWritableByOthers(_ path: String) throws {
         for file in [path, path + "-wal", path + "-shm"] {
             var info = stat()
             guard stat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_mode & S_IWOTH != 0 else { continue }
             throw TimeTrackError(
-                .storeUnusable, String(format: "any account on this machine may write %@ (mode %04o); it is not opened", (file as NSString).lastPathComponent, info.st_mode & 0o7777),
+                .storeUnusable,
+                String(
+                    format: "any account on this machine may write %@ (mode %04o); it is not opened", (file as NSString).lastPathComponent,
+                    info.st_mode & 0o7777),
                 fix: "chmod o-w \(path)*  (0600 for one account; for a staff group: chgrp GROUP \(path)*; chmod 0660 \(path)*)", context: ["file": path])
         }
     }
 
     /// The first column of every row of a read-only query, as text: for tools and tests
-    /// (`PRAGMA integrity_check`, counts). Writes are refused.
+    /// (`PRAGMA integrity_check`, counts).
+    ///
+    /// Writes are refused.
     public func firstColumn(_ sql: String) throws -> [String] {
         let trimmed = sql.trimmingCharacters(in: .whitespaces).lowercased()
         guard trimmed.hasPrefix("select") || trimmed.hasPrefix("pragma integrity_check") || trimmed.hasPrefix("pragma quick_check") else {
@@ -246,12 +254,15 @@ public final class SQLiteStore: ItemStore, SQLStore, PageMemo, FetchCache {
 
     // MARK: Opening
 
-    /// Refuses files that are not SQLite before SQLite touches them. Returns a description when
-    /// the main file is shorter than its header says (for SQLite to judge), nil otherwise.
+    /// Refuses files that are not SQLite before SQLite touches them.
+    ///
+    /// Returns a description when the main file is shorter than its header says (for SQLite to
+    /// judge), nil otherwise.
     static func checkHeader(path: String) throws -> String? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw TimeTrackError(.storeUnusable, "cannot read the file: \(String(cString: strerror(errno)))", fix: "check its permissions", context: ["file": path])
+            throw TimeTrackError(
+                .storeUnusable, "cannot read the file: \(String(cString: strerror(errno)))", fix: "check its permissions", context: ["file": path])
         }
         defer { Glibc.close(fd) }
         var bytes = [UInt8](repeating: 0, count: 100)

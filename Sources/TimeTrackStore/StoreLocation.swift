@@ -3,10 +3,13 @@ import TimeTrackCore
 
 /// The one door to a store: a location (a file path, or a `postgresql://` address) becomes an
 /// open store, with its engine's run lock and read-only connections for the read-ahead lanes.
+///
 /// Nothing else in the program picks an engine; the import module sees only the protocols.
 public enum StoreLocation {
-    /// The engines a store can live in. Every place that differs by engine switches over this
-    /// exhaustively, so a third engine cannot compile without saying what it does.
+    /// The engines a store can live in.
+    ///
+    /// Every place that differs by engine switches over this exhaustively, so a third engine cannot
+    /// compile without saying what it does.
     public enum Engine: Sendable, Equatable {
         case sqlite
         case postgres

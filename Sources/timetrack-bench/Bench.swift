@@ -9,14 +9,19 @@ import TimeTrackStore
 /// The bench on PostgreSQL (`--store postgresql://…`): the database it is given is emptied
 /// before each first import, so it must be one made for the bench.
 enum PostgresBench {
-    /// Empties the bench's database (its `public` schema dropped and made again). Refuses a
-    /// database whose store has operators: the bench never makes any, so that is somebody's store.
+    /// Empties the bench's database (its `public` schema dropped and made again).
+    ///
+    /// Refuses a database whose store has operators: the bench never makes any, so that is
+    /// somebody's store.
     static func reset(_ address: String, force: Bool = false) throws {
         let db = try PostgresConnection(address)
         defer { db.close() }
-        if !force, try db.scalar("SELECT to_regclass('operators') IS NOT NULL") == "t", let count = try db.scalar("SELECT count(*) FROM operators"), count != "0" {
+        if !force, try db.scalar("SELECT to_regclass('operators') IS NOT NULL") == "t", let count = try db.scalar("SELECT count(*) FROM operators"),
+            count != "0"
+        {
             throw TimeTrackError(
-                .configuration, "the database \(PostgresConnection.redacted(address)) holds a store with \(count) operators, and the bench empties the database it is given",
+                .configuration,
+                "the database \(PostgresConnection.redacted(address)) holds a store with \(count) operators, and the bench empties the database it is given",
                 fix: "create one for it: createdb timetrack_bench")
         }
         try db.execute("DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public")
@@ -38,6 +43,7 @@ struct ChildResult: Codable {
 
 enum Child {
     /// libxml2 parsing every page and nothing else: the floor.
+    ///
     /// `parse` (by default libxml2's parse as it comes) may be the arena's, for information.
     static func floor(_ folder: String, parse: (Data) -> Void = HTMLDocument.parseAndDiscard) throws -> ChildResult {
         let files = (FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String } ?? []).filter { $0.hasSuffix(".html") }.sorted()
@@ -134,8 +140,14 @@ enum Child {
             db,
             "INSERT INTO items (seq, id, kind, status, school, title, sort_at, source_id, source_key, source_url, pending_revision, live_revision, base_hash, created_at, updated_at) VALUES (?, ?, 'announcement', ?, 'school1', ?, ?, 'bench', ?, 'https://lakeside.example/', ?, ?, 'h', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')",
             -1, &item, nil)
-        sqlite3_prepare_v2(db, "INSERT INTO revisions (item_seq, number, state, content, content_hash, created_at, created_by) VALUES (?, 1, ?, ?, 'h', '2026-01-01T00:00:00Z', 'bench')", -1, &revision, nil)
-        sqlite3_prepare_v2(db, "INSERT INTO announcements (item_seq, title, summary, link, published_at, priority) VALUES (?, ?, 'Summary', 'https://lakeside.example/', ?, 'normal')", -1, &row, nil)
+        sqlite3_prepare_v2(
+            db,
+            "INSERT INTO revisions (item_seq, number, state, content, content_hash, created_at, created_by) VALUES (?, 1, ?, ?, 'h', '2026-01-01T00:00:00Z', 'bench')",
+            -1, &revision, nil)
+        sqlite3_prepare_v2(
+            db,
+            "INSERT INTO announcements (item_seq, title, summary, link, published_at, priority) VALUES (?, ?, 'Summary', 'https://lakeside.example/', ?, 'normal')",
+            -1, &row, nil)
         defer { sqlite3_finalize(item); sqlite3_finalize(revision); sqlite3_finalize(row) }
         let transient = csqlite_transient()
         for seq in 1...count {
@@ -154,7 +166,10 @@ enum Child {
             sqlite3_reset(item)
             sqlite3_bind_int64(revision, 1, Int64(seq))
             sqlite3_bind_text(revision, 2, pending ? "pending" : "live", -1, transient)
-            sqlite3_bind_text(revision, 3, "{\"link\":\"https://lakeside.example/\",\"priority\":\"normal\",\"publishedAt\":\"\(date)\",\"summary\":\"Summary\",\"title\":\"\(title)\"}", -1, transient)
+            sqlite3_bind_text(
+                revision, 3,
+                "{\"link\":\"https://lakeside.example/\",\"priority\":\"normal\",\"publishedAt\":\"\(date)\",\"summary\":\"Summary\",\"title\":\"\(title)\"}",
+                -1, transient)
             guard sqlite3_step(revision) == SQLITE_DONE else { throw TimeTrackError(.database, String(cString: sqlite3_errmsg(db))) }
             sqlite3_reset(revision)
             sqlite3_bind_int64(row, 1, Int64(seq))
@@ -169,6 +184,7 @@ enum Child {
 }
 
 /// Runs this same executable as a child and returns what it printed and its peak RSS.
+///
 /// Runs this executable with `arguments` (and `environment` added to its own); the child's
 /// JSON result with its peak memory and CPU time, and the wall clock.
 func runChild(_ arguments: [String], environment: [String: String] = [:]) throws -> (ChildResult, Double) {

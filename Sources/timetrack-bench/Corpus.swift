@@ -27,7 +27,10 @@ struct Corpus {
         <body class="fsPage"><a class="skip" href="#main">Skip to content</a>
         <header id="fsHeader"><div class="logo"><a href="/"><img src="/img/logo.png" alt="Lakeside"></a></div>
         <nav class="nav"><ul>
-        """ + (1...40).map { "<li><a href=\"/section-\($0)/\">Menu section \($0)</a><ul><li><a href=\"/section-\($0)/a\">Sub A</a></li><li><a href=\"/section-\($0)/b\">Sub B</a></li></ul></li>" }.joined() + """
+        """
+        + (1...40).map {
+            "<li><a href=\"/section-\($0)/\">Menu section \($0)</a><ul><li><a href=\"/section-\($0)/a\">Sub A</a></li><li><a href=\"/section-\($0)/b\">Sub B</a></li></ul></li>"
+        }.joined() + """
             </ul></nav></header><main id="main">
             """
 
@@ -55,7 +58,9 @@ struct Corpus {
             """
     }
 
-    /// Writes every page and the source definitions. Returns the imports folder.
+    /// Writes every page and the source definitions.
+    ///
+    /// Returns the imports folder.
     mutating func generate() throws -> URL {
         let fm = FileManager.default
         try? fm.removeItem(at: root)
@@ -77,9 +82,13 @@ struct Corpus {
                         <span class="date">\(month) \(article % 28 + 1), 2026</span><img class="wp-post-image" src="/img/news/\(article)-thumb.jpg" alt="">
                         <div class="entry-summary"><p>Summary of news item \(article) for school \(school), with a few words more. Read more…</p></div></article>
                         """
-                    try write(folder.appendingPathComponent("news/article-\(article).html"), Corpus.page("News \(article)", articleBody(school: school, article: article, revision: 0)))
+                    try write(
+                        folder.appendingPathComponent("news/article-\(article).html"),
+                        Corpus.page("News \(article)", articleBody(school: school, article: article, revision: 0)))
                 }
-                list += "</div><nav class=\"pagination\">" + (pageIndex < listingPages ? "<a class=\"next\" href=\"/school\(school)/news/page-\(pageIndex + 1).html\">Older</a>" : "") + "</nav>"
+                list +=
+                    "</div><nav class=\"pagination\">"
+                    + (pageIndex < listingPages ? "<a class=\"next\" href=\"/school\(school)/news/page-\(pageIndex + 1).html\">Older</a>" : "") + "</nav>"
                 try write(folder.appendingPathComponent("news/page-\(pageIndex).html"), Corpus.page("News", list))
             }
             // A calendar grid with 30 events (a third all-day).
@@ -98,11 +107,13 @@ struct Corpus {
             // A School Info page.
             var info = "<h1>School Info</h1>"
             for (section, names) in [
-                ("Schedules", ["Bell Schedule", "Friday Schedule", "Lunch Schedule"]), ("Policies", ["Attendance Policy", "Technology Policy", "Fee Policy"]), ("Programs", ["AP Courses", "CTE Classes", "Concurrent Enrollment"]),
+                ("Schedules", ["Bell Schedule", "Friday Schedule", "Lunch Schedule"]), ("Policies", ["Attendance Policy", "Technology Policy", "Fee Policy"]),
+                ("Programs", ["AP Courses", "CTE Classes", "Concurrent Enrollment"]),
                 ("Counseling", ["Scholarships", "College Night"]),
             ] {
                 info +=
-                    "<section class=\"fsElement\"><h2 class=\"fsElementTitle\">\(section)</h2><ul>" + names.map { "<li><a href=\"/school\(school)/docs/\($0.replacingOccurrences(of: " ", with: "_")).pdf\">\($0) (PDF)</a></li>" }.joined()
+                    "<section class=\"fsElement\"><h2 class=\"fsElementTitle\">\(section)</h2><ul>"
+                    + names.map { "<li><a href=\"/school\(school)/docs/\($0.replacingOccurrences(of: " ", with: "_")).pdf\">\($0) (PDF)</a></li>" }.joined()
                     + "</ul></section>"
             }
             try write(folder.appendingPathComponent("info.html"), Corpus.page("School Info", info))

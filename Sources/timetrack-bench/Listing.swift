@@ -5,8 +5,9 @@ import TimeTrackKit
 
 /// `timetrack-bench --listing N`: one listing page of N items side by side (issue 37's
 /// "items on the page x items kept"), extracted through the pipeline as an import reads it,
-/// best and median of `repeats` runs, for each shape of item. The target: 100,000 items in
-/// under 2 s.
+/// best and median of `repeats` runs, for each shape of item.
+///
+/// The target: 100,000 items in under 2 s.
 enum ListingBench {
     /// What each item of the page holds.
     enum Shape: String, CaseIterable {
@@ -29,7 +30,8 @@ enum ListingBench {
                 page += "<article class=\"news\"><h2><a href=\"/n/\(index)\">Notice \(index)</a></h2></article>"
             case .dated:
                 page += "<article class=\"news\"><h2><a href=\"/news/\(index)\">Board notice \(index)</a></h2>"
-                page += "<span class=\"date\">\(months[index % 12]) \(index % 28 + 1), 2026</span><p class=\"excerpt\">Item \(index) of the listing.</p></article>"
+                page +=
+                    "<span class=\"date\">\(months[index % 12]) \(index % 28 + 1), 2026</span><p class=\"excerpt\">Item \(index) of the listing.</p></article>"
             }
         }
         page += "</body></html>"

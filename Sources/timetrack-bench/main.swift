@@ -146,7 +146,9 @@ do {
             let opened = try SQLiteStore(path: store, create: false)
             storage = try opened.storageFigures()
             opened.close()
-            corpusBytes = corpus.pageFiles.reduce(0) { total, file in total + ((try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0) }
+            corpusBytes = corpus.pageFiles.reduce(0) { total, file in
+                total + ((try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0)
+            }
         }
         func medianRun(_ runs: [ChildResult]) -> ChildResult { runs.sorted { $0.seconds < $1.seconds }[runs.count / 2] }
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
@@ -212,12 +214,18 @@ do {
         figures["storeBytesPerItem"] = Double(storage.usedBytes) / items
         figures["storeBytesRatioToContent"] = Double(storage.usedBytes) / Double(max(1, storage.contentBytes))
         rows += [
-            ("a. floor: libxml2 parse of \(small.floor.pages) pages, one thread", String(format: "%.3f s", floor), String(format: "1.00× floor (median of %d: %.3f–%.3f s)", repeats, floorRange.0, floorRange.1)),
+            (
+                "a. floor: libxml2 parse of \(small.floor.pages) pages, one thread", String(format: "%.3f s", floor),
+                String(format: "1.00× floor (median of %d: %.3f–%.3f s)", repeats, floorRange.0, floorRange.1)
+            ),
             (
                 "b. first import (\(small.first.items) items), wall clock", String(format: "%.3f s", small.first.seconds),
                 String(format: "%.2f× floor (target ≤ 2; median of %d: %.3f–%.3f s)", small.first.seconds / floor, repeats, firstRange.0, firstRange.1)
             ),
-            ("   same, CPU time of all threads", String(format: "%.3f s", small.first.cpuSeconds), String(format: "%.2f× the floor's CPU time of %.3f s", small.first.cpuSeconds / max(0.001, small.floor.cpuSeconds), small.floor.cpuSeconds)),
+            (
+                "   same, CPU time of all threads", String(format: "%.3f s", small.first.cpuSeconds),
+                String(format: "%.2f× the floor's CPU time of %.3f s", small.first.cpuSeconds / max(0.001, small.floor.cpuSeconds), small.floor.cpuSeconds)
+            ),
             (
                 "   floor on all \(ProcessInfo.processInfo.activeProcessorCount) cores (libxml2 only)", String(format: "%.3f s", parallelFloor.seconds),
                 String(format: "first import is %.2f× this", small.first.seconds / max(0.001, parallelFloor.seconds))
@@ -232,9 +240,14 @@ do {
             ),
             (
                 "c. re-import, nothing changed", String(format: "%.3f s", small.unchanged.seconds),
-                String(format: "%.2f× first (target ≤ 0.3; median of %d: %.3f–%.3f s)", small.unchanged.seconds / small.first.seconds, repeats, unchangedRange.0, unchangedRange.1)
+                String(
+                    format: "%.2f× first (target ≤ 0.3; median of %d: %.3f–%.3f s)", small.unchanged.seconds / small.first.seconds, repeats, unchangedRange.0,
+                    unchangedRange.1)
             ),
-            ("d. re-import, \(small.touched) pages (10%) changed", String(format: "%.3f s", small.changed.seconds), String(format: "%.2f× first", small.changed.seconds / small.first.seconds)),
+            (
+                "d. re-import, \(small.touched) pages (10%) changed", String(format: "%.3f s", small.changed.seconds),
+                String(format: "%.2f× first", small.changed.seconds / small.first.seconds)
+            ),
             (
                 "   first import CPU per item, per MB of pages", String(format: "%.0f µs", figures["firstImportCPUMicrosecondsPerItem"] ?? 0),
                 String(format: "%.2f s per MB (%.1f MB of pages)", figures["firstImportCPUSecondsPerMB"] ?? 0, Double(corpusBytes) / 1_000_000)
@@ -246,7 +259,8 @@ do {
             (
                 "   store after the first import, per item", String(format: "%.0f bytes", figures["storeBytesPerItem"] ?? 0),
                 String(
-                    format: "%.2f× the content itself (%.1f MB used, %.1f MB of content in %d revisions)", figures["storeBytesRatioToContent"] ?? 0, Double(storage.usedBytes) / 1_000_000, Double(storage.contentBytes) / 1_000_000, storage.revisions)
+                    format: "%.2f× the content itself (%.1f MB used, %.1f MB of content in %d revisions)", figures["storeBytesRatioToContent"] ?? 0,
+                    Double(storage.usedBytes) / 1_000_000, Double(storage.contentBytes) / 1_000_000, storage.revisions)
             ),
         ]
         // Each target, met or missed (issue 16's next to the first landing's).
@@ -254,12 +268,27 @@ do {
         let cpuRatio = small.first.cpuSeconds / max(0.001, small.floor.cpuSeconds)
         targets += [
             ("first import wall ≤ 2× floor", String(format: "%.2f×", small.first.seconds / floor), verdict(small.first.seconds / floor <= 2)),
-            ("unchanged re-import ≤ 0.3× first", String(format: "%.2f×", small.unchanged.seconds / small.first.seconds), verdict(small.unchanged.seconds / small.first.seconds <= 0.3)),
+            (
+                "unchanged re-import ≤ 0.3× first", String(format: "%.2f×", small.unchanged.seconds / small.first.seconds),
+                verdict(small.unchanged.seconds / small.first.seconds <= 0.3)
+            ),
             ("first import CPU ≤ 1.6× the floor's CPU", String(format: "%.2f×", cpuRatio), verdict(cpuRatio <= 1.6)),
-            ("first import wall ≤ 1.3× the one-thread floor", String(format: "%.2f×", small.first.seconds / floor), verdict(small.first.seconds / floor <= 1.3)),
-            ("unchanged re-import ≤ 0.08× first", String(format: "%.2f×", small.unchanged.seconds / small.first.seconds), verdict(small.unchanged.seconds / small.first.seconds <= 0.08)),
-            ("store CPU ≤ 50 µs per new item", String(format: "%.0f µs", figures["storeCPUMicrosecondsPerNewItem"] ?? 0), verdict((figures["storeCPUMicrosecondsPerNewItem"] ?? 0) <= 50)),
-            ("store bytes ≤ 1.1× the content", String(format: "%.2f×", figures["storeBytesRatioToContent"] ?? 0), verdict((figures["storeBytesRatioToContent"] ?? 0) <= 1.1)),
+            (
+                "first import wall ≤ 1.3× the one-thread floor", String(format: "%.2f×", small.first.seconds / floor),
+                verdict(small.first.seconds / floor <= 1.3)
+            ),
+            (
+                "unchanged re-import ≤ 0.08× first", String(format: "%.2f×", small.unchanged.seconds / small.first.seconds),
+                verdict(small.unchanged.seconds / small.first.seconds <= 0.08)
+            ),
+            (
+                "store CPU ≤ 50 µs per new item", String(format: "%.0f µs", figures["storeCPUMicrosecondsPerNewItem"] ?? 0),
+                verdict((figures["storeCPUMicrosecondsPerNewItem"] ?? 0) <= 50)
+            ),
+            (
+                "store bytes ≤ 1.1× the content", String(format: "%.2f×", figures["storeBytesRatioToContent"] ?? 0),
+                verdict((figures["storeBytesRatioToContent"] ?? 0) <= 1.1)
+            ),
         ]
     }
     if let small = results[smallPages], !pgFirsts.isEmpty, !pgUnchanged.isEmpty {
@@ -271,9 +300,14 @@ do {
         rows += [
             (
                 "b. first import on PostgreSQL (\(pgFirsts[0].items) items)", String(format: "%.3f s", first),
-                String(format: "%.2f× SQLite's (target ≤ 1.5; median of %d: %.3f–%.3f s)", ratio, pgFirsts.count, pgFirsts.map(\.seconds).min() ?? 0, pgFirsts.map(\.seconds).max() ?? 0)
+                String(
+                    format: "%.2f× SQLite's (target ≤ 1.5; median of %d: %.3f–%.3f s)", ratio, pgFirsts.count, pgFirsts.map(\.seconds).min() ?? 0,
+                    pgFirsts.map(\.seconds).max() ?? 0)
             ),
-            ("c. re-import on PostgreSQL, nothing changed", String(format: "%.3f s", unchanged), String(format: "%.2f× its first import", unchanged / max(0.001, first))),
+            (
+                "c. re-import on PostgreSQL, nothing changed", String(format: "%.3f s", unchanged),
+                String(format: "%.2f× its first import", unchanged / max(0.001, first))
+            ),
         ]
         targets.append(("PostgreSQL first import ≤ 1.5× SQLite's", String(format: "%.2f×", ratio), ratio <= 1.5 ? "met" : "missed"))
     }
@@ -285,10 +319,20 @@ do {
         figures["largeFirstImportRatio"] = large.first.seconds / large.floor.seconds
         rows += [
             ("f. peak RSS, first import of \(small.floor.pages) pages", String(format: "%.1f MB", Double(small.first.maxRSSKB) / 1024), ""),
-            ("f. peak RSS, first import of \(large.floor.pages) pages", String(format: "%.1f MB", Double(large.first.maxRSSKB) / 1024), String(format: "%.2f× the small run (target ≤ 1.2)", figures["peakRSSRatio"] ?? 0)),
-            ("   (large corpus: first import)", String(format: "%.3f s", large.first.seconds), String(format: "%.2f× its floor of %.3f s", large.first.seconds / large.floor.seconds, large.floor.seconds)),
+            (
+                "f. peak RSS, first import of \(large.floor.pages) pages", String(format: "%.1f MB", Double(large.first.maxRSSKB) / 1024),
+                String(format: "%.2f× the small run (target ≤ 1.2)", figures["peakRSSRatio"] ?? 0)
+            ),
+            (
+                "   (large corpus: first import)", String(format: "%.3f s", large.first.seconds),
+                String(format: "%.2f× its floor of %.3f s", large.first.seconds / large.floor.seconds, large.floor.seconds)
+            ),
         ]
-        targets.append(("peak memory ≤ 1.2× from the small corpus to the large", String(format: "%.2f×", figures["peakRSSRatio"] ?? 0), (figures["peakRSSRatio"] ?? 9) <= 1.2 ? "met" : "missed"))
+        targets.append(
+            (
+                "peak memory ≤ 1.2× from the small corpus to the large", String(format: "%.2f×", figures["peakRSSRatio"] ?? 0),
+                (figures["peakRSSRatio"] ?? 9) <= 1.2 ? "met" : "missed"
+            ))
     }
     // e. the console.
     note("console start…")
@@ -337,7 +381,10 @@ do {
             ("e. review queue, first 50", String(format: "%.2f ms", queue), ""),
             ("e. show one item", String(format: "%.2f ms", show), ""),
             ("e. `timetrack-admin list … --limit 50` end to end", String(format: "%.1f ms", median(cli) * 1000), "process start included"),
-            ("e. `timetrack-admin review --kind announcements` (pipe) end to end", String(format: "%.1f ms", median(review) * 1000), "first 50 of the queue, with the count of the rest"),
+            (
+                "e. `timetrack-admin review --kind announcements` (pipe) end to end", String(format: "%.1f ms", median(review) * 1000),
+                "first 50 of the queue, with the count of the rest"
+            ),
         ]
         if let postgres {
             // The same store copied to PostgreSQL (and back, checked both ways), then paged there.
@@ -368,10 +415,16 @@ do {
                 ("e. show one item on PostgreSQL", String(format: "%.2f ms", pgShow), ""),
                 (
                     "   store copy to PostgreSQL and back", String(format: "%.1f s", copyThere + copyBack),
-                    String(format: "%.1f s there, %.1f s back; %@ (%d revisions, audit chain %@)", copyThere, copyBack, same ? "counts equal" : "COUNTS DIFFER", back.revisions, back.audit.holds ? "verifies" : "BROKEN")
+                    String(
+                        format: "%.1f s there, %.1f s back; %@ (%d revisions, audit chain %@)", copyThere, copyBack, same ? "counts equal" : "COUNTS DIFFER",
+                        back.revisions, back.audit.holds ? "verifies" : "BROKEN")
                 ),
             ]
-            targets.append(("a page of 50 pending of \(storeItems) items on PostgreSQL < 20 ms", String(format: "%.2f ms", pgFirstPage), pgFirstPage < 20 ? "met" : "missed"))
+            targets.append(
+                (
+                    "a page of 50 pending of \(storeItems) items on PostgreSQL < 20 ms", String(format: "%.2f ms", pgFirstPage),
+                    pgFirstPage < 20 ? "met" : "missed"
+                ))
             targets.append(("store copy round trip: equal counts, chain verifies", same ? "equal" : "differs", same ? "met" : "missed"))
         }
     }
@@ -394,6 +447,8 @@ if json {
     print("")
     let targetWidth = (targets.map { $0.0.count }.max() ?? 0) + 2
     for (target, figure, verdict) in targets {
-        print("target: " + target.padding(toLength: targetWidth, withPad: " ", startingAt: 0) + figure.padding(toLength: 10, withPad: " ", startingAt: 0) + verdict)
+        print(
+            "target: " + target.padding(toLength: targetWidth, withPad: " ", startingAt: 0) + figure.padding(toLength: 10, withPad: " ", startingAt: 0)
+                + verdict)
     }
 }

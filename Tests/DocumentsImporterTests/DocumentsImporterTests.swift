@@ -7,7 +7,8 @@ import TimeTrackCore
     @Test func documentsPageToSchoolInfo() throws {
         let result = try ImporterFixtures.extract("info-docs")
         let items = result.infos
-        #expect(items.map(\.title) == ["Regular Bell Schedule", "Friday Schedule", "Lunch Schedule", "Attendance Policy", "Handbook video", "Counseling Center"])
+        #expect(
+            items.map(\.title) == ["Regular Bell Schedule", "Friday Schedule", "Lunch Schedule", "Attendance Policy", "Handbook video", "Counseling Center"])
         #expect(result.duplicatesMerged == 1)
         #expect(items.map(\.documentType) == [.pdf, .pdf, .spreadsheet, .pdf, .video, .page])
         #expect(items.map(\.section) == [.schedules, .schedules, .schedules, .policies, .policies, .counseling])
@@ -34,7 +35,8 @@ import TimeTrackCore
         defer { dir.remove() }
         try dir.write(
             "page.json",
-            #"{ "id": "page", "importer": "documents", "kind": "school-info", "url": "page.html", "baseURL": "https://s.example/info/page.html", "timeZone": "America/Denver" }"#)
+            #"{ "id": "page", "importer": "documents", "kind": "school-info", "url": "page.html", "baseURL": "https://s.example/info/page.html", "timeZone": "America/Denver" }"#
+        )
         try dir.write(
             "page.html",
             """
@@ -48,7 +50,10 @@ import TimeTrackCore
             </main>
             """)
         let result = try ImporterFixtures.extract("page", folder: dir.url)
-        #expect(result.infos.map(\.url) == ["https://s.example/handbook.html#dress-code", "https://s.example/handbook.html#attendance", "https://s.example/plan.pdf#page=4"])
+        #expect(
+            result.infos.map(\.url) == [
+                "https://s.example/handbook.html#dress-code", "https://s.example/handbook.html#attendance", "https://s.example/plan.pdf#page=4",
+            ])
         #expect(result.duplicatesMerged == 1)
     }
 }
@@ -74,7 +79,8 @@ import TimeTrackCore
             """)
         try folder.write(
             "info-def.json",
-            #"{ "id": "info-def", "importer": "documents", "kind": "school-info", "url": "info.html", "baseURL": "https://school.example/info.html", "timeZone": "UTC" }"#)
+            #"{ "id": "info-def", "importer": "documents", "kind": "school-info", "url": "info.html", "baseURL": "https://school.example/info.html", "timeZone": "UTC" }"#
+        )
         let result = try ImporterFixtures.extract("info-def", folder: folder.url)
         #expect(result.infos.map(\.title) == ["Student Handbook", "Fee Schedule", "Lunch Menu", "Dress Code", "Safety Plan (Spanish)", "Budget"])
         #expect(result.duplicatesMerged == 1)
@@ -86,10 +92,16 @@ import TimeTrackCore
     @Test func anEmptyExcludeKeepsEveryLink() throws {
         let folder = try TemporaryDirectory("documents-exclude")
         defer { folder.remove() }
-        try folder.write("docs.html", "<main><nav class='sidebar'><ul><li><a href='/docs/handbook.pdf'>Handbook</a></li><li><a href='/docs/bell.pdf'>Bell Schedule</a></li></ul></nav></main>")
+        try folder.write(
+            "docs.html",
+            "<main><nav class='sidebar'><ul><li><a href='/docs/handbook.pdf'>Handbook</a></li><li><a href='/docs/bell.pdf'>Bell Schedule</a></li></ul></nav></main>"
+        )
         for (exclude, expected) in [(nil, [String]()), ("\"\"", ["Handbook", "Bell Schedule"]), ("\"footer\"", ["Handbook", "Bell Schedule"])] {
             let option = exclude.map { #", "options": { "exclude": \#($0) }"# } ?? ""
-            try folder.write("docs-def.json", #"{ "id": "docs-def", "importer": "documents", "kind": "school-info", "url": "docs.html", "baseURL": "https://s.example/docs.html", "timeZone": "UTC"\#(option) }"#)
+            try folder.write(
+                "docs-def.json",
+                #"{ "id": "docs-def", "importer": "documents", "kind": "school-info", "url": "docs.html", "baseURL": "https://s.example/docs.html", "timeZone": "UTC"\#(option) }"#
+            )
             let result = try ImporterFixtures.extract("docs-def", folder: folder.url)
             #expect(result.infos.map(\.title) == expected, "exclude \(exclude ?? "default"): \(result.problems)")
         }
@@ -120,7 +132,10 @@ import TimeTrackCore
         )
         let result = try ImporterFixtures.extract("board-def", folder: folder.url)
         #expect(result.problems.isEmpty, "\(result.problems)")
-        #expect(result.infos.map(\.title) == ["Agenda", "Budget Hearing Packet", "Enrollment Figures", "Superintendent's Letter", "Board Members", "Meeting Calendar"])
+        #expect(
+            result.infos.map(\.title) == [
+                "Agenda", "Budget Hearing Packet", "Enrollment Figures", "Superintendent's Letter", "Board Members", "Meeting Calendar",
+            ])
         #expect(result.infos.map(\.documentType) == [.document, .pdf, .spreadsheet, .document, .page, .page])
     }
 }

@@ -47,10 +47,19 @@ import TimeTrackKit
         let rows = result.infos.map { [$0.title, $0.url, $0.documentType.rawValue, $0.group ?? "-"] }
         #expect(
             rows == [
-                ["MARCH 10, 2026 | REGULAR MEETING — Agenda", "https://www.district.example/fs/resource-manager/view/3f2a9c1e-7d4b-4e2a-9b1c-1a2b3c4d5e6f", "document", "Board of Education"],
-                ["MARCH 10, 2026 | REGULAR MEETING — Minutes", "https://www.district.example/fs/resource-manager/view/8c7b6a5d-4e3f-4a2b-8c1d-0e9f8a7b6c5d", "document", "Board of Education"],
+                [
+                    "MARCH 10, 2026 | REGULAR MEETING — Agenda", "https://www.district.example/fs/resource-manager/view/3f2a9c1e-7d4b-4e2a-9b1c-1a2b3c4d5e6f",
+                    "document", "Board of Education",
+                ],
+                [
+                    "MARCH 10, 2026 | REGULAR MEETING — Minutes", "https://www.district.example/fs/resource-manager/view/8c7b6a5d-4e3f-4a2b-8c1d-0e9f8a7b6c5d",
+                    "document", "Board of Education",
+                ],
                 ["MARCH 10, 2026 | REGULAR MEETING — Video", "https://spps.eduvision.tv/Default.aspx?q=board&t=120", "video", "Board of Education"],
-                ["FEBRUARY 4, 2026 (Wednesday) — Agenda", "https://www.district.example/fs/resource-manager/view/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d", "document", "Board of Education"],
+                [
+                    "FEBRUARY 4, 2026 (Wednesday) — Agenda", "https://www.district.example/fs/resource-manager/view/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+                    "document", "Board of Education",
+                ],
             ])
     }
 
@@ -201,7 +210,8 @@ import TimeTrackKit
         defer { folder.remove() }
         try folder.write(
             "news.html",
-            "<section class='news'><div class='card'><h3><a href='/a'>Book Fair</a></h3><p class='teaser'>Books!</p></div><div class='card'><h3><a href='/b'>Picture Day</a></h3></div></section>")
+            "<section class='news'><div class='card'><h3><a href='/a'>Book Fair</a></h3><p class='teaser'>Books!</p></div><div class='card'><h3><a href='/b'>Picture Day</a></h3></div></section>"
+        )
         try folder.write(
             "news-def.json",
             #"{ "id": "news-def", "importer": "html", "kind": "announcement", "url": "news.html", "baseURL": "https://s.example/news", "timeZone": "UTC", "options": { "item": "div.card", "fields": { "title": "h3 a", "link": "h3 a@href", "summary": "p.teaser", "image": "img@src" } } }"#

@@ -163,7 +163,8 @@ import TimeTrackKit
         let cases: [(String, String)] = [
             ("h2 a", "h2 a text"), ("a@href", "a @href"), ("img@SRC", "img @src"), ("@href", "- @href"), (".", "- text"), (" . ", "- text"),
             ("a[title='x@y']@href", "a[title='x@y'] @href"), ("a[title='x@y']", "a[title='x@y'] text"), (".fsBody@html", ".fsBody html"),
-            ("  h2 a @ href ", "h2 a @ href"), ("h2 a @lines", "h2 a lines"), ("\u{00A0}h2\u{2003}", "h2 text"), ("h2\u{00A0}@\u{00A0}text", "h2 @\u{00A0}text"),
+            ("  h2 a @ href ", "h2 a @ href"), ("h2 a @lines", "h2 a lines"), ("\u{00A0}h2\u{2003}", "h2 text"),
+            ("h2\u{00A0}@\u{00A0}text", "h2 @\u{00A0}text"),
             ("x@", "error"), ("div@data-x@href", "error"), ("p[a='[']@id", "error"), ("p[a=']']@id", "error"),
         ]
         for (text, expected) in cases { #expect(Self.describe(text) == expected, "\(text)") }
@@ -206,7 +207,9 @@ import TimeTrackKit
         let folder = try TemporaryDirectory("parallel-listing")
         defer { folder.remove() }
         let count = 1_500
-        let items = (0..<count).map { "<article class='news'><h2><a href='/n/\($0)'>Item \($0)</a></h2><span class='date'>September \($0 % 28 + 1), 2026</span></article>" }
+        let items = (0..<count).map {
+            "<article class='news'><h2><a href='/n/\($0)'>Item \($0)</a></h2><span class='date'>September \($0 % 28 + 1), 2026</span></article>"
+        }
         try folder.write("long.html", "<h1>News</h1>" + items.joined())
         try folder.write("short.html", "<h1>News</h1>" + items.prefix(5).joined())
         for name in ["long", "short"] {
@@ -274,7 +277,10 @@ import TimeTrackKit
             )
             let result = try ImporterFixtures.extract("s", folder: folder.url)
             #expect(result.events.map(\.title) == ["Open House", "Picture Day", "Book Fair", "Fun Run"], "\(mode): \(result.problems)")
-            #expect(result.events.map { isoString($0.start, "UTC") } == ["2026-10-03T00:00:00Z", "2026-10-10T00:00:00Z", "2026-10-17T00:00:00Z", "2026-10-24T00:00:00Z"])
+            #expect(
+                result.events.map { isoString($0.start, "UTC") } == [
+                    "2026-10-03T00:00:00Z", "2026-10-10T00:00:00Z", "2026-10-17T00:00:00Z", "2026-10-24T00:00:00Z",
+                ])
         }
     }
 }
@@ -312,7 +318,8 @@ import TimeTrackKit
         try folder.write("list.html", "<ul class='days'><li><b>Picture Day</b> <i>Sept l4, 2026</i></li><li><b>Open House</b> <i>Sept 21, 2026</i></li></ul>")
         try folder.write(
             "list-def.json",
-            #"{ "id": "list-def", "importer": "html", "kind": "event", "url": "list.html", "baseURL": "https://d.example/", "timeZone": "UTC", "options": { "item": "ul.days li", "fields": { "title": "b", "start": "i" } } }"#)
+            #"{ "id": "list-def", "importer": "html", "kind": "event", "url": "list.html", "baseURL": "https://d.example/", "timeZone": "UTC", "options": { "item": "ul.days li", "fields": { "title": "b", "start": "i" } } }"#
+        )
         let result = try ImporterFixtures.extract("list-def", folder: folder.url)
         #expect(result.events.map { isoString($0.start, "UTC") } == ["2026-09-14T00:00:00Z", "2026-09-21T00:00:00Z"], "\(result.problems)")
         #expect(result.items[0].guesses == ["digits guessed: start read 'l4' as 14"])

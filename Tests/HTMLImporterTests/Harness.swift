@@ -6,7 +6,8 @@ import TimeTrackKit
 /// Runs fixture sources through the real pipeline (files, importer, normalizer).
 enum Harness {
     static var fixtures: URL {
-        Bundle.module.url(forResource: "Fixtures", withExtension: nil) ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+        Bundle.module.url(forResource: "Fixtures", withExtension: nil)
+            ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
     }
 
     /// A fixed run date, so yearless dates are stable.

@@ -109,7 +109,9 @@ import TimeTrackStore
     }
 
     /// A district's sources come in families (calendar, info, news per school): one reading in
-    /// three is heavy. The heavy ones must not queue behind each other while lanes are free.
+    /// three is heavy.
+    ///
+    /// The heavy ones must not queue behind each other while lanes are free.
     @Test func heavyReadingsOneInThreeRunSideBySide() throws {
         let log = Log()
         let heavy = Log()
@@ -157,7 +159,8 @@ import TimeTrackStore
         static func fourSources(_ dir: TemporaryDirectory) throws -> [SourceDefinition] {
             var sources: [SourceDefinition] = []
             for n in 1...4 {
-                let page = "<html><body>" + (1...3).map { "<article><h2>S\(n) item \($0)</h2><a href='/s\(n)/\($0).html'>x</a></article>" }.joined() + "</body></html>"
+                let page =
+                    "<html><body>" + (1...3).map { "<article><h2>S\(n) item \($0)</h2><a href='/s\(n)/\($0).html'>x</a></article>" }.joined() + "</body></html>"
                 try dir.write("imports/site/s\(n).html", page)
                 let file = try dir.write(
                     "imports/s\(n).json",
@@ -239,7 +242,8 @@ import TimeTrackStore
         _ = try store.beginRun(sourceID: "s1", by: "killed")
         let path = store.location
         func makeRunner(_ who: String) throws -> ImportRunner {
-            try ImportRunner(store: store, lock: try FileRunLock(storePath: path), reader: { try SQLiteStore(path: path, create: false, readOnly: true) }, by: who)
+            try ImportRunner(
+                store: store, lock: try FileRunLock(storePath: path), reader: { try SQLiteStore(path: path, create: false, readOnly: true) }, by: who)
         }
         let runner = try makeRunner("test")
         #expect(runner.interruptedEarlier == 1)

@@ -96,19 +96,31 @@ import TimeTrackCore
         let result = try ImporterFixtures.extract("overrides-only")
         #expect(result.problems.isEmpty, "\(result.problems)")
         let zone = "America/Los_Angeles"
-        let rows = result.events.map { [$0.title, isoString($0.start, zone) ?? "-", isoString($0.end, zone) ?? "-", $0.allDay ? "all day" : "timed", $0.state.rawValue, $0.locationName ?? "-"] }
+        let rows = result.events.map {
+            [
+                $0.title, isoString($0.start, zone) ?? "-", isoString($0.end, zone) ?? "-", $0.allDay ? "all day" : "timed", $0.state.rawValue,
+                $0.locationName ?? "-",
+            ]
+        }
         #expect(
             rows == [
-                ["PTA General Meeting (moved to 7 pm)", "2026-09-15T19:00:00-07:00", "2026-09-15T20:30:00-07:00", "timed", "scheduled", "Lincoln Elementary Library, 400 Oak St"],
+                [
+                    "PTA General Meeting (moved to 7 pm)", "2026-09-15T19:00:00-07:00", "2026-09-15T20:30:00-07:00", "timed", "scheduled",
+                    "Lincoln Elementary Library, 400 Oak St",
+                ],
                 ["PTA General Meeting", "2026-10-20T18:00:00-07:00", "2026-10-20T19:30:00-07:00", "timed", "cancelled", "-"],
-                ["PTA General Meeting", "2026-11-17T18:00:00-08:00", "2026-11-17T19:30:00-08:00", "timed", "scheduled", "Lincoln Elementary Library, 400 Oak St"],
+                [
+                    "PTA General Meeting", "2026-11-17T18:00:00-08:00", "2026-11-17T19:30:00-08:00", "timed", "scheduled",
+                    "Lincoln Elementary Library, 400 Oak St",
+                ],
                 ["Thanksgiving Break - No School", "2026-11-25T00:00:00-08:00", "2026-11-28T00:00:00-08:00", "all day", "scheduled", "-"],
             ])
         #expect(result.events[2].description == "Guest speaker: district nurse.\nChildcare in Room 4.")
         // Keyed by the occurrence each stands for: the same on every run, distinct from each other.
         #expect(
             result.items.map(\.key) == [
-                "5q1h0o2mbq8pta@google.com@2026-09-16T01:00:00Z", "5q1h0o2mbq8pta@google.com@2026-10-21T01:00:00Z", "5q1h0o2mbq8pta@google.com@2026-11-18T02:00:00Z",
+                "5q1h0o2mbq8pta@google.com@2026-09-16T01:00:00Z", "5q1h0o2mbq8pta@google.com@2026-10-21T01:00:00Z",
+                "5q1h0o2mbq8pta@google.com@2026-11-18T02:00:00Z",
                 "7hq2d9holidays@google.com@2026-11-25T08:00:00Z",
             ])
     }
@@ -143,14 +155,21 @@ import TimeTrackCore
         let folder = try TemporaryDirectory("ics-orphan")
         defer { folder.remove() }
         let ics = [
-            "BEGIN:VCALENDAR", "VERSION:2.0", "BEGIN:VEVENT", "UID:club@x", "DTSTART:20260907T230000Z", "DTEND:20260908T000000Z", "RRULE:FREQ=WEEKLY;COUNT=3", "SUMMARY:Chess Club",
-            "END:VEVENT", "BEGIN:VEVENT", "UID:club@x", "RECURRENCE-ID:20260910T230000Z", "DTSTART:20260910T230000Z", "DTEND:20260911T000000Z", "SUMMARY:Chess Club Tournament", "END:VEVENT",
+            "BEGIN:VCALENDAR", "VERSION:2.0", "BEGIN:VEVENT", "UID:club@x", "DTSTART:20260907T230000Z", "DTEND:20260908T000000Z", "RRULE:FREQ=WEEKLY;COUNT=3",
+            "SUMMARY:Chess Club",
+            "END:VEVENT", "BEGIN:VEVENT", "UID:club@x", "RECURRENCE-ID:20260910T230000Z", "DTSTART:20260910T230000Z", "DTEND:20260911T000000Z",
+            "SUMMARY:Chess Club Tournament", "END:VEVENT",
             "END:VCALENDAR",
         ].joined(separator: "\r\n")
         try folder.write("c.ics", ics)
-        try folder.write("c.json", #"{ "id": "c", "importer": "ical", "kind": "event", "url": "c.ics", "baseURL": "https://x.example/c.ics", "timeZone": "America/New_York" }"#)
+        try folder.write(
+            "c.json",
+            #"{ "id": "c", "importer": "ical", "kind": "event", "url": "c.ics", "baseURL": "https://x.example/c.ics", "timeZone": "America/New_York" }"#)
         let result = try ImporterFixtures.extract("c", folder: folder.url)
         #expect(result.events.map(\.title) == ["Chess Club", "Chess Club", "Chess Club", "Chess Club Tournament"])
-        #expect(result.problems.map(\.message) == ["'Chess Club Tournament': changes an occurrence its series does not have (RECURRENCE-ID 20260910T230000Z); imported as an event of its own"])
+        #expect(
+            result.problems.map(\.message) == [
+                "'Chess Club Tournament': changes an occurrence its series does not have (RECURRENCE-ID 20260910T230000Z); imported as an event of its own"
+            ])
     }
 }

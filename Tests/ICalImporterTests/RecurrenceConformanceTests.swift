@@ -71,14 +71,17 @@ import TimeTrackCore
                     several = several || picked.count > 1 || (!ordinals && frequency != "WEEKLY" && frequency != "DAILY")
                 }
             }
-            if several && frequency != "DAILY" && g.chance(50) { parts.append("BYSETPOS=" + g.some([-3, -2, -1, 1, 2, 3], most: 2).map(String.init).joined(separator: ",")) }
+            if several && frequency != "DAILY" && g.chance(50) {
+                parts.append("BYSETPOS=" + g.some([-3, -2, -1, 1, 2, 3], most: 2).map(String.init).joined(separator: ","))
+            }
             if g.chance(25) { parts.append("WKST=" + days[g.int(0...6)]) }
             switch g.int(0...2) {
             case 0: parts.append("COUNT=\(g.int(1...25))")
             case 1: parts.append(String(format: "UNTIL=%04d%02d%02dT235959", g.int(2027...2031), g.int(1...12), g.int(1...28)))
             default: break
             }
-            let start = String(format: "%04d%02d%02dT%02d%02d00", g.int(2024...2027), g.int(1...12), g.int(1...28), g.int(6...20), [0, 15, 30, 45][g.int(0...3)])
+            let start = String(
+                format: "%04d%02d%02dT%02d%02d00", g.int(2024...2027), g.int(1...12), g.int(1...28), g.int(6...20), [0, 15, 30, 45][g.int(0...3)])
             out.append((start, parts.joined(separator: ";")))
         }
         return out
@@ -93,7 +96,9 @@ import TimeTrackCore
         let limit = try #require(calendar.date(from: DateComponents(year: 2035, month: 1, day: 1)))
         let until = rule.until.flatMap { calendar.date(from: $0.components) }
         let list = rule.occurrences(from: value.components, calendar: calendar, limit: limit, toDate: { calendar.date(from: $0) }, untilDate: until)
-        return list.prefix(60).map { c in String(format: "%04d%02d%02dT%02d%02d%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0, c.second ?? 0) }
+        return list.prefix(60).map { c in
+            String(format: "%04d%02d%02dT%02d%02d%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
+        }
     }
 
     /// dateutil walks a rule that has no more occurrences up to year 9999 (minutes for a daily

@@ -105,7 +105,8 @@ import TimeTrackKit
         // The REST shape the wordpress importer reads, mapped by paths: the same items.
         let folder = try TemporaryDirectory("json-importer")
         defer { folder.remove() }
-        try FileManager.default.copyItem(at: ImporterFixtures.fixtures.appendingPathComponent("wp-posts.json"), to: folder.url.appendingPathComponent("wp-posts.json"))
+        try FileManager.default.copyItem(
+            at: ImporterFixtures.fixtures.appendingPathComponent("wp-posts.json"), to: folder.url.appendingPathComponent("wp-posts.json"))
         try #"""
         { "id": "wp-paths", "importer": "json", "kind": "announcement", "url": "wp-posts.json", "timeZone": "America/Los_Angeles",
           "options": { "key": "id", "fields": { "title": "title.rendered", "date": "date", "body": "content.rendered", "summary": "excerpt.rendered", "link": "link",
@@ -180,7 +181,8 @@ import TimeTrackKit
         try #"{"data": {"rows": []}, "meta": {}}"#.write(to: folder.url.appendingPathComponent("empty.json"), atomically: true, encoding: .utf8)
         try #"{ "id": "a", "importer": "json", "kind": "event", "url": "page.json", "timeZone": "UTC", "options": { "fields": {"title": "t", "start": "s"} } }"#
             .write(to: folder.url.appendingPathComponent("a.json"), atomically: true, encoding: .utf8)
-        try #"{ "id": "b", "importer": "json", "kind": "event", "url": "empty.json", "timeZone": "UTC", "options": { "items": "events[*]", "fields": {"title": "t", "start": "s"} } }"#
+        try
+            #"{ "id": "b", "importer": "json", "kind": "event", "url": "empty.json", "timeZone": "UTC", "options": { "items": "events[*]", "fields": {"title": "t", "start": "s"} } }"#
             .write(to: folder.url.appendingPathComponent("b.json"), atomically: true, encoding: .utf8)
         do {
             _ = try ImporterFixtures.extract("a", folder: folder.url)
@@ -229,7 +231,10 @@ import TimeTrackKit
         let folder = try TemporaryDirectory("json-deep")
         defer { folder.remove() }
         try folder.write("deep.json", String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000))
-        try folder.write("deep-source.json", #"{ "id": "deep-source", "importer": "json", "kind": "event", "url": "deep.json", "timeZone": "UTC", "options": { "fields": {"title": "t", "start": "s"} } }"#)
+        try folder.write(
+            "deep-source.json",
+            #"{ "id": "deep-source", "importer": "json", "kind": "event", "url": "deep.json", "timeZone": "UTC", "options": { "fields": {"title": "t", "start": "s"} } }"#
+        )
         #expect(throws: TimeTrackError.self) { try ImporterFixtures.extract("deep-source", folder: folder.url) }
     }
 }

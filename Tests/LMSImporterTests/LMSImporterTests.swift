@@ -28,7 +28,9 @@ import TimeTrackKit
         let deadlines = result.items.compactMap { item -> Deadline? in
             if case .deadline(let d) = item.content { return d } else { return nil }
         }
-        let got = deadlines.map { Expected(title: $0.title, course: $0.course, category: $0.category, due: local($0.due, zone), guessed: $0.dueTimeGuessed).description }
+        let got = deadlines.map {
+            Expected(title: $0.title, course: $0.course, category: $0.category, due: local($0.due, zone), guessed: $0.dueTimeGuessed).description
+        }
         #expect(got == expected.map(\.description))
         #expect(deadlines.allSatisfy { $0.timeZone == zone })
         for (item, deadline) in zip(result.items, deadlines) where deadline.dueTimeGuessed {
@@ -129,7 +131,9 @@ import TimeTrackKit
         #expect(day("Wednesday") == "2026-10-14 00:00")  // a bare weekday is after today
         #expect(day("Thurs") == "2026-10-08 00:00")
         #expect(day("by the end of class") == nil)
-        #expect(ReminderOffset.minutes("1d12h") == 2160 && ReminderOffset.minutes("2h") == 120 && ReminderOffset.minutes("2x") == nil && ReminderOffset.minutes("-5") == nil)
+        #expect(
+            ReminderOffset.minutes("1d12h") == 2160 && ReminderOffset.minutes("2h") == 120 && ReminderOffset.minutes("2x") == nil
+                && ReminderOffset.minutes("-5") == nil)
         #expect(ReminderOffset.text(2160) == "1d 12h")
         // Hostile lengths never overflow: refused, not trapped.
         for text in ["999999999999999w", "9999999999999999", "-1d", "1d-2h", "d", "2hh"] { #expect(ReminderOffset.minutes(text) == nil, "\(text)") }

@@ -37,7 +37,9 @@ public enum Binaries {
     }
 
     /// Runs an executable with arguments and optional stdin text; waits for it.
-    public static func run(_ name: String, _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], currentDirectory: String? = nil) throws -> Result {
+    public static func run(_ name: String, _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], currentDirectory: String? = nil)
+        throws -> Result
+    {
         try runPath(path(name), arguments, stdin: stdin, environment: environment, currentDirectory: currentDirectory)
     }
 
@@ -45,7 +47,9 @@ public enum Binaries {
     static let spawnLock = NSLock()
 
     /// Runs any executable by its path (a system tool, or a product run through one).
-    public static func runPath(_ executable: String, _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], currentDirectory: String? = nil) throws -> Result {
+    public static func runPath(
+        _ executable: String, _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], currentDirectory: String? = nil
+    ) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -86,7 +90,8 @@ public enum Binaries {
         }
         process.waitUntilExit()
         group.wait()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outBox.get(), as: UTF8.self), stderr: String(decoding: errBox.get(), as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outBox.get(), as: UTF8.self), stderr: String(decoding: errBox.get(), as: UTF8.self))
     }
 }
 

@@ -14,6 +14,7 @@ public enum ImporterFixtures {
     public static let now = ISO8601DateFormatter().date(from: "2026-09-01T12:00:00Z") ?? Date()
 
     /// Reads fixture source `id` (its `id.json` definition) and returns what the importer found.
+    ///
     /// With `web`, http(s) URLs are fetched by the real web client (its politeness and address
     /// rules, the folder's fetch settings).
     public static func extract(_ id: String, folder: URL? = nil, web: Bool = false) throws -> ImportResult {

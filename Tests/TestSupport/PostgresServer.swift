@@ -2,7 +2,9 @@ import Foundation
 
 /// A real PostgreSQL server for a test: `initdb` in a temporary folder, started as the
 /// unprivileged `postgres` account on a Unix socket in that folder (no TCP port), trust
-/// authentication for local connections, stopped and removed by `stop()`. `.ci/run` installs
+/// authentication for local connections, stopped and removed by `stop()`.
+///
+/// `.ci/run` installs
 /// Debian's `postgresql` when it is missing.
 public final class PostgresServer {
     public let dir: TemporaryDirectory
@@ -55,7 +57,8 @@ public final class PostgresServer {
         let status = Self.spawn(
             "/usr/bin/setpriv",
             [
-                "--reuid=\(uid)", "--regid=\(gid)", "--init-groups", "/bin/sh", "-c", "exec \"$@\" > \"\(dir.path("pg_ctl.out"))\" 2>&1 < /dev/null", "sh", pgCtl, "-D",
+                "--reuid=\(uid)", "--regid=\(gid)", "--init-groups", "/bin/sh", "-c", "exec \"$@\" > \"\(dir.path("pg_ctl.out"))\" 2>&1 < /dev/null", "sh",
+                pgCtl, "-D",
                 dir.path("data"), "-o", options, "-l", dir.path("log"), "-w", "-t", "60", "start",
             ])
         guard status == 0 else {

@@ -10,7 +10,10 @@ public enum Samples {
     }
 
     public static func event(_ title: String = "Board meeting") -> ItemContent {
-        .event(Event(title: title, category: .board, start: day, end: day.addingTimeInterval(3600), timeZone: "America/Denver", locationName: "Library", latitude: 40.61843887, longitude: -111.86856020))
+        .event(
+            Event(
+                title: title, category: .board, start: day, end: day.addingTimeInterval(3600), timeZone: "America/Denver", locationName: "Library",
+                latitude: 40.61843887, longitude: -111.86856020))
     }
 
     public static func schoolInfo(_ title: String = "Weekday Schedule") -> ItemContent {
@@ -26,13 +29,17 @@ public enum Samples {
     }
 
     public static func ticket() -> ItemContent {
-        .ticket(Ticket(from: "pat@example.org", kind: .question, subject: "Lunch schedule", message: "When is B lunch?", replies: [.init(by: "staff", at: day, text: "11:45")]))
+        .ticket(
+            Ticket(
+                from: "pat@example.org", kind: .question, subject: "Lunch schedule", message: "When is B lunch?",
+                replies: [.init(by: "staff", at: day, text: "11:45")]))
     }
 
     public static func deadline(_ title: String = "Lab report 3") -> ItemContent {
         .deadline(
             Deadline(
-                title: title, course: "CHEM-AP", courseName: "AP Chemistry", teacher: "Ms. Patel", due: day, timeZone: "America/Denver", dueTimeGuessed: true, category: .homework,
+                title: title, course: "CHEM-AP", courseName: "AP Chemistry", teacher: "Ms. Patel", due: day, timeZone: "America/Denver", dueTimeGuessed: true,
+                category: .homework,
                 weight: 30, points: 20, reminders: [1440, 120], link: "https://canvas.example.edu/courses/1/assignments/2"))
     }
 
@@ -41,6 +48,8 @@ public enum Samples {
 
     /// Provenance for a test source.
     public static func provenance(_ source: String = "test-news") -> Provenance {
-        Provenance(sourceID: source, sourceURL: "https://hillcrest.example.org/news", fetchedAt: day, pageHash: String(repeating: "a", count: 64), importer: "html", importerVersion: "1.0")
+        Provenance(
+            sourceID: source, sourceURL: "https://hillcrest.example.org/news", fetchedAt: day, pageHash: String(repeating: "a", count: 64), importer: "html",
+            importerVersion: "1.0")
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
 
 /// A real HTTP/1.1 server on 127.0.0.1 for fetch tests: routes answer with a status, headers,
-/// a body, an optional delay, and can change between requests. Every request is recorded.
+/// a body, an optional delay, and can change between requests.
+///
+/// Every request is recorded.
 public final class TestHTTPServer: @unchecked Sendable {
     /// What a route answers.
     public struct Response: Sendable {
@@ -55,7 +57,9 @@ public final class TestHTTPServer: @unchecked Sendable {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
         guard bound == 0, listen(socketFD, 64) == 0 else { throw NSError(domain: "server", code: Int(errno)) }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socketFD, $0, &length) } }

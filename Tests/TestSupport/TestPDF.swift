@@ -4,14 +4,19 @@ import Foundation
 /// a copier makes) and a text document whose title, language and tags can each be left out.
 public enum TestPDF {
     /// A scanned page: the lines drawn by ImageMagick (`convert`, JPEG) and placed as the
-    /// page's only content. Nil when ImageMagick is missing.
+    /// page's only content.
+    ///
+    /// Nil when ImageMagick is missing.
     public static func scanned(_ lines: [String], in folder: TemporaryDirectory) throws -> Data? {
-        guard let convert = ["/usr/bin/convert", "/usr/local/bin/convert"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
+        guard let convert = ["/usr/bin/convert", "/usr/local/bin/convert"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            return nil
+        }
         let jpeg = folder.path("scan-\(UUID().uuidString).jpg")
         let drawn = try Binaries.runPath(
             convert,
             [
-                "-size", "1275x1650", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "40", "-fill", "black", "-annotate", "+100+200", lines.joined(separator: "\n"),
+                "-size", "1275x1650", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "40", "-fill", "black", "-annotate", "+100+200",
+                lines.joined(separator: "\n"),
                 "-rotate", "0.6", "-background", "white", "-flatten", "-colorspace", "Gray", "-quality", "85", jpeg,
             ])
         guard drawn.status == 0, let image = FileManager.default.contents(atPath: jpeg) else { throw TestPDFError.imageMagick(drawn.stderr) }
@@ -21,7 +26,9 @@ public enum TestPDF {
         objects.append(Data("<< /Type /Pages /Kids [3 0 R] /Count 1 >>".utf8))
         objects.append(Data("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Im0 4 0 R >> >> /Contents 5 0 R >>".utf8))
         objects.append(
-            Data("<< /Type /XObject /Subtype /Image /Width \(width) /Height \(height) /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /DCTDecode /Length \(image.count) >>\nstream\n".utf8)
+            Data(
+                "<< /Type /XObject /Subtype /Image /Width \(width) /Height \(height) /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /DCTDecode /Length \(image.count) >>\nstream\n"
+                    .utf8)
                 + image + Data("\nendstream".utf8))
         objects.append(stream("q 612 0 0 792 0 0 cm /Im0 Do Q"))
         return file(objects, info: nil)
@@ -32,7 +39,8 @@ public enum TestPDF {
     public static func text(_ lines: [String], title: String?, language: String?, tagged: Bool) -> Data {
         var content = "BT /F1 14 Tf 72 720 Td 18 TL\n"
         for (index, line) in lines.enumerated() {
-            let escaped = line.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "(", with: "\\(").replacingOccurrences(of: ")", with: "\\)")
+            let escaped = line.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "(", with: "\\(").replacingOccurrences(
+                of: ")", with: "\\)")
             content += tagged ? "/P << /MCID \(index) >> BDC (\(escaped)) ' EMC\n" : "(\(escaped)) '\n"
         }
         content += "ET"

@@ -38,7 +38,9 @@ import Testing
         #expect(flagged.contains("a1") && flagged.contains("a2") && !flagged.contains("a3 "), "\(flagged)")
         #expect(try run(["approve", "a1", "a2", "a3"]).status == 0)
         let report = try run(["--format", "csv", "a11y", "report"]).stdout
-        #expect(report.hasPrefix("id,kind,school,criterion,field,problem,fix") && report.contains("a1,announcement,,WCAG 1.1.1 Non-text Content,imageAlt"), "\(report)")
+        #expect(
+            report.hasPrefix("id,kind,school,criterion,field,problem,fix") && report.contains("a1,announcement,,WCAG 1.1.1 Non-text Content,imageAlt"),
+            "\(report)")
         #expect(report.contains("a2,announcement,,WCAG 2.4.4 Link Purpose,body") && !report.contains("a3,"), "\(report)")
     }
 
@@ -47,7 +49,8 @@ import Testing
         defer { dir.remove() }
         try dir.write("imports/news.html", Self.page)
         try dir.write("imports/news.json", Self.definition("news", extra: #", "review": "auto", "accessibility": "hold""#))
-        let imported = try Binaries.run("timetrack-admin", ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--as", "ana", "import", "news"])
+        let imported = try Binaries.run(
+            "timetrack-admin", ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--as", "ana", "import", "news"])
         #expect(imported.status == 0, "\(imported.stdout)\(imported.stderr)")
         let statuses = try Binaries.sql(dir.path("s.sqlite"), "SELECT id || ' ' || status FROM items ORDER BY seq").split(separator: "\n").map(String.init)
         #expect(statuses == ["a1 pending", "a2 pending", "a3 published"], "\(statuses)")
@@ -61,9 +64,13 @@ import Testing
         defer { dir.remove() }
         try dir.write("imports/news.html", Self.page)
         try dir.write("imports/news.json", Self.definition("news", extra: ""))
-        #expect(try Binaries.run("timetrack-admin", ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--as", "ana", "import", "news", "--no-review"]).status == 0)
+        #expect(
+            try Binaries.run(
+                "timetrack-admin", ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--as", "ana", "import", "news", "--no-review"]
+            ).status == 0)
         let pty = try PseudoTerminal(
-            Binaries.path("timetrack-admin"), ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--as", "ana", "review", "--kind", "announcements"], rows: 24,
+            Binaries.path("timetrack-admin"),
+            ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--as", "ana", "review", "--kind", "announcements"], rows: 24,
             columns: 80)
         #expect(pty.expect("l: describe the picture") != nil, "\(pty.transcript)")
         #expect(pty.expect("[A]ll announcements [l] [q]uit [?]") != nil, "the keys fit 80 columns: \(pty.transcript)")
@@ -89,25 +96,34 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir.path("imports/img"), withIntermediateDirectories: true)
         let drawn = try Binaries.runPath(
             convert,
-            ["-size", "1000x500", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "56", "-fill", "black", "-annotate", "+60+160", "Fall Festival\nSaturday in the Park", dir.path("imports/img/flyer.png")])
+            [
+                "-size", "1000x500", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "56", "-fill", "black", "-annotate", "+60+160",
+                "Fall Festival\nSaturday in the Park", dir.path("imports/img/flyer.png"),
+            ])
         #expect(drawn.status == 0, "\(drawn.stderr)")
         // The flyer is on the district's site, fetched with the source's settings.
         let server = try TestHTTPServer()
         defer { server.stop() }
         server.route("/robots.txt", .init(status: 404))
-        server.route("/uploads/flyer.png", .init(headers: ["Content-Type": "image/png"], body: try Data(contentsOf: URL(fileURLWithPath: dir.path("imports/img/flyer.png")))))
+        server.route(
+            "/uploads/flyer.png",
+            .init(headers: ["Content-Type": "image/png"], body: try Data(contentsOf: URL(fileURLWithPath: dir.path("imports/img/flyer.png")))))
         server.route(
             "/news/",
-            .html(#"<html><body><main><article class="news"><h2><a href="/news/9">Come to the festival</a></h2><img class="photo" src="/uploads/flyer.png"></article></main></body></html>"#))
+            .html(
+                #"<html><body><main><article class="news"><h2><a href="/news/9">Come to the festival</a></h2><img class="photo" src="/uploads/flyer.png"></article></main></body></html>"#
+            ))
         try dir.write("imports/_settings.json", #"{"requestDelay": 0, "retryDelay": 0.05, "retries": 1}"#)
         try dir.write(
             "imports/news.json",
             #"{"id": "news", "importer": "html", "kind": "announcement", "url": "\#(server.base)/news/", "allowPrivateNetwork": ["127.0.0.1"], "timeZone": "America/Chicago", "options": {"item": "article.news", "fields": {"title": "h2 a", "link": "h2 a@href", "image": "img.photo@src", "imageAlt": "img.photo@alt"}}}"#
         )
-        let imported = try Binaries.run("timetrack-admin", ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--as", "ana", "import", "news", "--no-review"])
+        let imported = try Binaries.run(
+            "timetrack-admin", ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--as", "ana", "import", "news", "--no-review"])
         #expect(imported.status == 0, "\(imported.stdout)\(imported.stderr)")
         let pty = try PseudoTerminal(
-            Binaries.path("timetrack-admin"), ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--as", "ana", "review"], rows: 24, columns: 80)
+            Binaries.path("timetrack-admin"), ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--as", "ana", "review"], rows: 24,
+            columns: 80)
         #expect(pty.expect("l: describe the picture") != nil, "\(pty.transcript)")
         pty.send("l\r")
         #expect(pty.expect("text in the picture: \"Fall Festival Saturday in the Park\"", timeout: 30) != nil, "\(pty.transcript)")

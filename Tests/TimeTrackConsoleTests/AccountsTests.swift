@@ -4,7 +4,9 @@ import Testing
 
 /// Two real Unix accounts on one store (made by the test with groupadd/useradd, which needs
 /// root: CI runs as root): one is the admin (the first account to use the store), the other is
-/// staff of one school. Every command's permission is checked both ways, through the real binary.
+/// staff of one school.
+///
+/// Every command's permission is checked both ways, through the real binary.
 @Suite(.serialized) struct AccountsTests {
     /// The accounts, their group, and a store and imports folder both can reach.
     final class Machine {
@@ -19,7 +21,8 @@ import Testing
 
         static var skipReason: String? {
             if geteuid() != 0 { return "not root: cannot create test accounts" }
-            for tool in ["/usr/sbin/useradd", "/usr/sbin/groupadd", "/usr/sbin/userdel", "/usr/sbin/groupdel", "/usr/bin/setpriv"] where !FileManager.default.isExecutableFile(atPath: tool) {
+            for tool in ["/usr/sbin/useradd", "/usr/sbin/groupadd", "/usr/sbin/userdel", "/usr/sbin/groupdel", "/usr/bin/setpriv"]
+            where !FileManager.default.isExecutableFile(atPath: tool) {
                 return "\(tool) is missing (passwd, util-linux)"
             }
             return nil
@@ -157,13 +160,17 @@ import Testing
             if text.contains(title) { try text.replacingOccurrences(of: title, with: "Secret draft").write(toFile: path, atomically: true, encoding: .utf8) }
         }
         #expect(try m.run(as: m.admin, ["import", "hillcrest-news"]).status == 0)
-        for words in [["show", announcements[0]], ["--json", "show", announcements[0]], ["history", announcements[0]], ["--json", "history", announcements[0]]] {
+        for words in [
+            ["show", announcements[0]], ["--json", "show", announcements[0]], ["history", announcements[0]], ["--json", "history", announcements[0]],
+        ] {
             let seen = try m.run(as: m.staff, words)
             #expect(seen.status == 0 && !seen.stdout.contains("Secret draft"), "\(words): \(seen.stdout)")
         }
         #expect(try m.run(as: m.admin, ["show", announcements[0]]).stdout.contains("Secret draft"))
         // Staff never see another school's private records: text, JSON, review queue.
-        for words in [["list", "absences"], ["--json", "list", "absences"], ["--json", "list", "tickets"], ["review"], ["--json", "review"], ["list", "--limit", "1000"]] {
+        for words in [
+            ["list", "absences"], ["--json", "list", "absences"], ["--json", "list", "tickets"], ["review"], ["--json", "review"], ["list", "--limit", "1000"],
+        ] {
             let result = try m.run(as: m.staff, words)
             for secret in Self.lincolnSecrets + ["Pickup arrangements"] { #expect(!result.stdout.contains(secret), "\(words) shows \(secret)") }
         }

@@ -72,9 +72,14 @@ import TimeTrackImport
 
     @Test func everyKindHasItsModelAndTheStoreRecipesPlacesAreThere() throws {
         for kind in ItemKind.allCases {
-            let model = ["announcement": "Announcement", "event": "Event", "school-info": "SchoolInfoItem", "post": "Post", "absence": "AbsenceReport", "ticket": "Ticket", "deadline": "Deadline"][kind.rawValue]
+            let model = [
+                "announcement": "Announcement", "event": "Event", "school-info": "SchoolInfoItem", "post": "Post", "absence": "AbsenceReport",
+                "ticket": "Ticket", "deadline": "Deadline",
+            ][kind.rawValue]
             let name = try #require(model, "no model name for \(kind)")
-            #expect(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent("Sources/TimeTrackCore/Models/\(name).swift").path), "\(kind): no model file \(name).swift")
+            #expect(
+                FileManager.default.fileExists(atPath: Self.root.appendingPathComponent("Sources/TimeTrackCore/Models/\(name).swift").path),
+                "\(kind): no model file \(name).swift")
         }
         #expect(try Self.read("Tests/TimeTrackReviewTests/LifecycleSuiteTests.swift").contains("enum Backend"))
         #expect(try Self.read("Tests/TimeTrackStoreTests/StoreSuiteTests.swift").contains("enum Engine"))

@@ -79,7 +79,9 @@ import Testing
     @Test func reorderedEntriesAreFound() throws {
         let store = try Anchored()
         defer { store.remove() }
-        try store.sql("DROP TRIGGER audit_no_update; UPDATE audit SET id = -id WHERE id IN (3, 4); UPDATE audit SET id = CASE id WHEN -3 THEN 4 ELSE 3 END WHERE id IN (-3, -4)")
+        try store.sql(
+            "DROP TRIGGER audit_no_update; UPDATE audit SET id = -id WHERE id IN (3, 4); UPDATE audit SET id = CASE id WHEN -3 THEN 4 ELSE 3 END WHERE id IN (-3, -4)"
+        )
         let verified = try store.verify()
         #expect(verified.status == 1 && verified.stderr.contains("tampered"), "\(verified.stderr)")
     }
@@ -107,7 +109,8 @@ import Testing
         let store = try Anchored()
         defer { store.remove() }
         try store.sql("DROP TRIGGER audit_no_delete; DELETE FROM audit WHERE id > (SELECT max(id) - 3 FROM audit)")
-        try store.sql("CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'the audit log is append-only: entries are never deleted'); END;")
+        try store.sql(
+            "CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'the audit log is append-only: entries are never deleted'); END;")
         #expect(try store.verify(anchored: false).status == 0)
         let verified = try store.verify()
         #expect(verified.status == 1 && verified.stderr.contains("cut short"), "\(verified.stderr)")
@@ -117,7 +120,8 @@ import Testing
         let store = try Anchored()
         defer { store.remove() }
         try store.sql("DROP TRIGGER audit_no_delete; DELETE FROM audit")
-        try store.sql("CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'the audit log is append-only: entries are never deleted'); END;")
+        try store.sql(
+            "CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'the audit log is append-only: entries are never deleted'); END;")
         let verified = try store.verify()
         #expect(verified.status == 1 && verified.stderr.contains("it was emptied"), "\(verified.stderr)")
     }

@@ -27,8 +27,10 @@ import Testing
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("append-only"))
         // ...until someone drops them; then the edited entry is named.
-        let id = try Binaries.runPath(sqlite3, [fixture.store, "SELECT id FROM audit WHERE action = 'approve'"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let tampered = try Binaries.runPath(sqlite3, [fixture.store, "DROP TRIGGER audit_no_update; UPDATE audit SET operator = 'mallory' WHERE action = 'approve'"])
+        let id = try Binaries.runPath(sqlite3, [fixture.store, "SELECT id FROM audit WHERE action = 'approve'"]).stdout.trimmingCharacters(
+            in: .whitespacesAndNewlines)
+        let tampered = try Binaries.runPath(
+            sqlite3, [fixture.store, "DROP TRIGGER audit_no_update; UPDATE audit SET operator = 'mallory' WHERE action = 'approve'"])
         #expect(tampered.status == 0, "\(tampered.stderr)")
         let broken = try fixture.run(["audit", "verify"])
         #expect(broken.status == 1)

@@ -7,7 +7,8 @@ import Testing
 @Suite struct CSVOutputTests {
     /// Rows of a CSV text as Python's csv module reads them (one JSON list a row).
     static func rows(_ csv: String) throws -> [[String]] {
-        let read = try Binaries.runPath("/usr/bin/python3", ["-c", "import csv, json, sys\nfor row in csv.reader(sys.stdin): print(json.dumps(row))"], stdin: csv)
+        let read = try Binaries.runPath(
+            "/usr/bin/python3", ["-c", "import csv, json, sys\nfor row in csv.reader(sys.stdin): print(json.dumps(row))"], stdin: csv)
         return read.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String] }
     }
 

@@ -38,7 +38,10 @@ import TimeTrackCore
     }
 
     @Test func consoleLinesSplitLikeAShell() throws {
-        #expect(try Words.split(#"edit a3 title="Board meeting" note="it's moved" where='a\b'"#) == ["edit", "a3", "title=Board meeting", "note=it's moved", #"where=a\b"#])
+        #expect(
+            try Words.split(#"edit a3 title="Board meeting" note="it's moved" where='a\b'"#) == [
+                "edit", "a3", "title=Board meeting", "note=it's moved", #"where=a\b"#,
+            ])
         #expect(try Words.split("list events # and a comment") == ["list", "events"])
         #expect(try Words.split("  list   events  ") == ["list", "events"])
         #expect(try Words.split(#"reject a1 "a \"quoted\" reason""#) == ["reject", "a1", #"a "quoted" reason"#])

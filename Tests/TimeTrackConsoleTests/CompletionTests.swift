@@ -29,7 +29,8 @@ import Testing
         #expect(answers["status"]?.sorted() == ["pending", "published"], "\(shellName): \(answers["status"] ?? [])")
         #expect(answers["kinds"] == ["announcements"], "\(shellName): \(answers["kinds"] ?? [])")
         #expect(answers["files"]?.contains(store) == true, "\(shellName) files: \(answers["files"] ?? [])")
-        #expect(answers["commands"]?.contains("review") == true && answers["commands"]?.contains("reopen") == true, "\(shellName): \(answers["commands"] ?? [])")
+        #expect(
+            answers["commands"]?.contains("review") == true && answers["commands"]?.contains("reopen") == true, "\(shellName): \(answers["commands"] ?? [])")
     }
 
     @Test func bashCompletesIdsStatusesKindsAndFiles() throws {

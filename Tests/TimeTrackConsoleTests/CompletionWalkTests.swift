@@ -36,7 +36,10 @@ import Testing
         var checked = 0
         for ask in asks {
             let offered = Set((answers[ask.label] ?? []).map { String($0.split(separator: "\t").first ?? "") })
-            #expect(ask.expected.isSubset(of: offered), "\(shell): `timetrack-admin \(ask.words.joined(separator: " "))` offered \(offered.sorted()), not \(ask.expected.subtracting(offered).sorted())")
+            #expect(
+                ask.expected.isSubset(of: offered),
+                "\(shell): `timetrack-admin \(ask.words.joined(separator: " "))` offered \(offered.sorted()), not \(ask.expected.subtracting(offered).sorted())"
+            )
             checked += 1
         }
         #expect(checked > 100, "\(shell): \(checked) questions")

@@ -131,7 +131,10 @@ import Testing
 
     @Test func aBadDefinitionIsAConfigurationErrorAndMakesNoStore() throws {
         defer { dir.remove() }
-        try dir.write("imports/bad.json", #"{ "id": "bad", "importer": "html", "kind": "announcement", "url": "news.html", "options": { "item": "article", "fields": { "title": "h2" }, "bogus": 1 } }"#)
+        try dir.write(
+            "imports/bad.json",
+            #"{ "id": "bad", "importer": "html", "kind": "announcement", "url": "news.html", "options": { "item": "article", "fields": { "title": "h2" }, "bogus": 1 } }"#
+        )
         let named = try run(["import", "bad"])
         #expect(named.status == 2, "\(named.stderr)")
         #expect(named.stderr.contains("'options.bogus'"))
@@ -161,8 +164,12 @@ import Testing
         )
         let text = try run(["import", "news", "--dry-run"])
         #expect(text.status == 0)
-        #expect(text.stdout.contains("news: 3 found, 0 problems: would add 1, change 1, leave 1 unchanged, count 1 missing (dry run, nothing written)"), "\(text.stdout)")
-        #expect(text.stdout.contains("  + Four") && text.stdout.contains("  ~ a2  Two, revised") && text.stdout.contains("  - a3  Three (missing from the source)"), "\(text.stdout)")
+        #expect(
+            text.stdout.contains("news: 3 found, 0 problems: would add 1, change 1, leave 1 unchanged, count 1 missing (dry run, nothing written)"),
+            "\(text.stdout)")
+        #expect(
+            text.stdout.contains("  + Four") && text.stdout.contains("  ~ a2  Two, revised") && text.stdout.contains("  - a3  Three (missing from the source)"),
+            "\(text.stdout)")
         // Nothing was written: the store still has the three first items, unchanged.
         let pending = try JSONSerialization.jsonObject(with: Data(try run(["--json", "list"]).stdout.utf8)) as? [[String: Any]]
         #expect(pending?.compactMap { $0["title"] as? String }.sorted() == ["One", "Three", "Two"])
@@ -173,9 +180,12 @@ import Testing
 /// recorded as interrupted, nothing of the source is written.
 @Suite struct CancelTests {
     @Test func ctrlCCancelsARequestInFlight() throws {
-        let setup = try UnattendedRunTests.Setup(settings: #"{"requestDelay": 0, "retryDelay": 0.05, "retries": 0, "totalTimeout": 100, "connectTimeout": 100}"#)
+        let setup = try UnattendedRunTests.Setup(
+            settings: #"{"requestDelay": 0, "retryDelay": 0.05, "retries": 0, "totalTimeout": 100, "connectTimeout": 100}"#)
         defer { setup.remove() }
-        setup.server.route("/slow.html", TestHTTPServer.Response(status: 200, headers: ["Content-Type": "text/html"], body: Data("<article><h2>Late</h2></article>".utf8), delay: 100))
+        setup.server.route(
+            "/slow.html",
+            TestHTTPServer.Response(status: 200, headers: ["Content-Type": "text/html"], body: Data("<article><h2>Late</h2></article>".utf8), delay: 100))
         try setup.source("slow", path: "/slow.html")
         let pty = try PseudoTerminal(Binaries.path("timetrack-admin"), ["--store", setup.store, "--imports", setup.imports, "import", "slow"])
         // Once the request is at the server, Ctrl-C.
@@ -214,7 +224,8 @@ import Testing
             try fixture.ids("announcements").count + fixture.ids("events").count + fixture.ids("school-info").count + fixture.ids("posts").count
             + fixture.ids("absences").count + fixture.ids("tickets").count
         #expect(short.transcript.contains("1–3 of \(total) shown; more: `--offset 3`"), "\(short.transcript)")
-        let off = try PseudoTerminal(Binaries.path("timetrack-admin"), ["--store", fixture.store, "--no-pager", "list", "--limit", "1000"], environment: environment)
+        let off = try PseudoTerminal(
+            Binaries.path("timetrack-admin"), ["--store", fixture.store, "--no-pager", "list", "--limit", "1000"], environment: environment)
         #expect(off.waitForExit() == 0)
         #expect(!off.transcript.contains("PAGED:"))
         let piped = try Binaries.run("timetrack-admin", ["--store", fixture.store, "list", "--limit", "1000"], environment: environment)
@@ -254,7 +265,10 @@ import Testing
     @Test func failingOnConfigurationLeavesNoStore() throws {
         let fixture = try ConsoleFixture(importing: false)
         defer { fixture.remove() }
-        for words in [["import", "nowhere"], ["list", "--status", "lost"], ["operator", "add", "x"], ["export", "--format", "ics"], ["status"], ["review"], ["--group", "no-such-group", "import", "--all"]] {
+        for words in [
+            ["import", "nowhere"], ["list", "--status", "lost"], ["operator", "add", "x"], ["export", "--format", "ics"], ["status"], ["review"],
+            ["--group", "no-such-group", "import", "--all"],
+        ] {
             let result = try fixture.run(words)
             #expect(result.status != 0, "\(words)")
             #expect(!FileManager.default.fileExists(atPath: fixture.store), "\(words) left a store behind")
@@ -312,7 +326,8 @@ import Testing
         try dir.write("imports/news.html", "<article><h2>One</h2></article>")
         try dir.write(
             "imports/news.json",
-            #"{ "id": "news", "importer": "html", "kind": "announcement", "url": "news.html", "options": { "item": "article", "fields": { "title": { "select": "h3" } } } }"#)
+            #"{ "id": "news", "importer": "html", "kind": "announcement", "url": "news.html", "options": { "item": "article", "fields": { "title": { "select": "h3" } } } }"#
+        )
         let result = try Binaries.run("timetrack-admin", ["--imports", dir.path("imports"), "extract", "news"])
         #expect(result.status == 1)
         #expect(result.stderr.contains(#"options.fields.title {"select":"h3"} matched nothing"#), "\(result.stderr)")

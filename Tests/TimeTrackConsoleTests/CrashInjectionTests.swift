@@ -4,7 +4,9 @@ import Testing
 
 /// The real binary killed at chosen write calls (strace's fault injection: `-e
 /// inject=pwrite64:signal=KILL:when=N`): during an import, at the checkpoint when it closes the
-/// store, and during decisions. Every store must open, pass `integrity_check`, and a re-run must
+/// store, and during decisions.
+///
+/// Every store must open, pass `integrity_check`, and a re-run must
 /// end where an uninterrupted run ends.
 @Suite struct CrashInjectionTests {
     static let strace = ["/usr/bin/strace", "/bin/strace"].first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -24,7 +26,8 @@ import Testing
     func runKilled(at call: Int, _ arguments: [String]) throws -> Binaries.Result {
         guard let strace = Self.strace else { throw CrashInjectionError.noStrace }
         return try Binaries.runPath(
-            strace, ["-f", "-o", "/dev/null", "-e", "trace=pwrite64", "-e", "inject=pwrite64:signal=KILL:when=\(call)", Binaries.path("timetrack-admin")] + arguments,
+            strace,
+            ["-f", "-o", "/dev/null", "-e", "trace=pwrite64", "-e", "inject=pwrite64:signal=KILL:when=\(call)", Binaries.path("timetrack-admin")] + arguments,
             currentDirectory: ConsoleFixture.root.path)
     }
 
@@ -49,11 +52,13 @@ import Testing
         let expected = try Self.snapshot(reference)
         #expect(expected.contains("import-new|37"), "\(expected)")
         let counted = try Binaries.runPath(
-            try #require(Self.strace), ["-f", "-c", "-o", dir.path("count.txt"), "-e", "trace=pwrite64", Binaries.path("timetrack-admin")] + importArguments(dir.path("counted.sqlite")),
+            try #require(Self.strace),
+            ["-f", "-c", "-o", dir.path("count.txt"), "-e", "trace=pwrite64", Binaries.path("timetrack-admin")] + importArguments(dir.path("counted.sqlite")),
             currentDirectory: ConsoleFixture.root.path)
         #expect(counted.status == 0)
         let summary = try String(contentsOfFile: dir.path("count.txt"), encoding: .utf8)
-        let writes = try #require(summary.split(separator: "\n").first { $0.hasSuffix("pwrite64") }?.split(separator: " ").compactMap { Int($0) }.dropFirst().first)
+        let writes = try #require(
+            summary.split(separator: "\n").first { $0.hasSuffix("pwrite64") }?.split(separator: " ").compactMap { Int($0) }.dropFirst().first)
         #expect(writes > 100, "\(summary)")
 
         // Every 50th write, and the last writes (the checkpoint into the main file as the store closes).
@@ -92,8 +97,10 @@ import Testing
             #expect(run.status != 0, "the approve run was not killed at write \(point)")
             #expect(try Binaries.sql(store, "PRAGMA integrity_check").trimmingCharacters(in: .whitespacesAndNewlines) == "ok")
             // Each approval is one transaction: published items and approval audit entries agree.
-            let published = try Binaries.sql(store, "SELECT count(*) FROM items WHERE kind = 'announcement' AND status = 'published'").trimmingCharacters(in: .whitespacesAndNewlines)
-            let approvals = try Binaries.sql(store, "SELECT count(DISTINCT item_id) FROM audit WHERE action = 'approve'").trimmingCharacters(in: .whitespacesAndNewlines)
+            let published = try Binaries.sql(store, "SELECT count(*) FROM items WHERE kind = 'announcement' AND status = 'published'").trimmingCharacters(
+                in: .whitespacesAndNewlines)
+            let approvals = try Binaries.sql(store, "SELECT count(DISTINCT item_id) FROM audit WHERE action = 'approve'").trimmingCharacters(
+                in: .whitespacesAndNewlines)
             #expect(published == approvals, "killed at write \(point): \(published) published, \(approvals) approvals")
             let projected = try Binaries.sql(store, "SELECT count(*) FROM published_announcements").trimmingCharacters(in: .whitespacesAndNewlines)
             #expect(projected == published)
@@ -101,10 +108,13 @@ import Testing
         }
         #expect(partial, "no kill fell between two approvals")
         _ = try Binaries.run("timetrack-admin", ["--store", store, "--as", "root", "approve"] + ids)
-        #expect(try Binaries.sql(store, "SELECT count(*) FROM items WHERE kind = 'announcement' AND status = 'published'").trimmingCharacters(in: .whitespacesAndNewlines) == "6")
+        #expect(
+            try Binaries.sql(store, "SELECT count(*) FROM items WHERE kind = 'announcement' AND status = 'published'").trimmingCharacters(
+                in: .whitespacesAndNewlines) == "6")
     }
 
     /// Approving an absence report excuses it and publishes it: once two transactions, now one.
+    ///
     /// Killed at every write of that approval (and of closing a ticket), the store holds all of
     /// the decision or none of it.
     @Test func aPerKindDecisionKilledAtEveryWriteIsAllOrNothing() throws {
@@ -128,7 +138,8 @@ import Testing
             try FileManager.default.copyItem(atPath: base, toPath: counted)
             let trace = dir.path("count.txt")
             _ = try Binaries.runPath(
-                try #require(Self.strace), ["-f", "-o", trace, "-e", "trace=pwrite64", Binaries.path("timetrack-admin"), "--store", counted, "--as", "root"] + command + [id])
+                try #require(Self.strace),
+                ["-f", "-o", trace, "-e", "trace=pwrite64", Binaries.path("timetrack-admin"), "--store", counted, "--as", "root"] + command + [id])
             let writes = try String(contentsOfFile: trace, encoding: .utf8).components(separatedBy: "pwrite64(").count - 1
             #expect(writes > 10, "\(writes) writes")
             var completed = false
@@ -140,9 +151,13 @@ import Testing
                 completed = completed || run.status == 0
                 #expect(try sql(store, "PRAGMA integrity_check") == "ok")
                 let status = try sql(store, "SELECT status FROM items WHERE id = '\(id)'")
-                let actions = try sql(store, "SELECT coalesce(group_concat(action), '') FROM (SELECT action FROM audit WHERE item_id = '\(id)' AND action NOT LIKE 'import%' ORDER BY id)")
+                let actions = try sql(
+                    store,
+                    "SELECT coalesce(group_concat(action), '') FROM (SELECT action FROM audit WHERE item_id = '\(id)' AND action NOT LIKE 'import%' ORDER BY id)"
+                )
                 if id == absence {
-                    let outcome = try sql(store, "SELECT coalesce(outcome, 'none') FROM absence_reports a JOIN items i ON i.seq = a.item_seq WHERE i.id = '\(id)'")
+                    let outcome = try sql(
+                        store, "SELECT coalesce(outcome, 'none') FROM absence_reports a JOIN items i ON i.seq = a.item_seq WHERE i.id = '\(id)'")
                     let whole = status == "published" && outcome == "excused" && actions == "excuse,approve"
                     let none = status == "pending" && outcome == "none" && actions.isEmpty
                     #expect(whole || none, "killed at write \(point): \(status), outcome \(outcome), audit \(actions)")

@@ -20,7 +20,10 @@ import Testing
         let day = 86_400.0
         func event(_ uid: String, _ summary: String, _ offset: Double, _ url: String) -> [String] {
             let due = now.addingTimeInterval(offset * day)
-            return ["BEGIN:VEVENT", "UID:\(uid)", "DTSTAMP:\(utc(now))", "DTSTART:\(utc(due))", "DTEND:\(utc(due))", "SUMMARY:\(summary)", "URL:\(url)", "END:VEVENT"]
+            return [
+                "BEGIN:VEVENT", "UID:\(uid)", "DTSTAMP:\(utc(now))", "DTSTART:\(utc(due))", "DTEND:\(utc(due))", "SUMMARY:\(summary)", "URL:\(url)",
+                "END:VEVENT",
+            ]
         }
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Instructure, Inc.//Canvas LMS//EN"]
         lines += event("event-assignment-1", "Lab report 3 [AP Chemistry]", days[0], "https://canvas.example.edu/courses/12/assignments/1")
@@ -32,7 +35,9 @@ import Testing
 
     /// A python that has icalendar (the toolchain's or Debian's).
     static var python: String? {
-        for candidate in ["/usr/bin/python3", "/usr/local/bin/python3"] + ((ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/python3" }) {
+        for candidate in ["/usr/bin/python3", "/usr/local/bin/python3"]
+            + ((ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/python3" })
+        {
             guard FileManager.default.isExecutableFile(atPath: candidate) else { continue }
             if (try? Binaries.runPath(candidate, ["-c", "import icalendar"]))?.status == 0 { return candidate }
         }
@@ -61,7 +66,9 @@ import Testing
         let courses = try run(["courses"]).stdout
         #expect(courses.contains("CHEM-AP") && courses.contains("homework 30%") && courses.contains("ENG-11") && courses.contains("2d, 1h"), "\(courses)")
         let changed = try run(["course", "add", "CHEM-AP", "--reminders", "3d,1h", "--weight", "quiz=25"])
-        #expect(changed.status == 0 && changed.stdout.contains("course changed") && changed.stdout.contains("reminders 3d, 1h"), "\(changed.stdout)\(changed.stderr)")
+        #expect(
+            changed.status == 0 && changed.stdout.contains("course changed") && changed.stdout.contains("reminders 3d, 1h"),
+            "\(changed.stdout)\(changed.stderr)")
         #expect(changed.stderr.contains("add up to 105%"), "\(changed.stderr)")
         let refused = try run(["course", "add", "BIO", "--name", "Biology", "--weight", "labs=30"])
         #expect(refused.status == 2 && refused.stderr.contains("is not CATEGORY=PERCENT"), "\(refused.stderr)")
@@ -103,12 +110,18 @@ import Testing
         #expect(chemistry.contains("TRIGGER;RELATED=START:-P3D") && chemistry.contains("TRIGGER;RELATED=START:-PT1H"))
         #expect(chemistry.contains("X-TIMETRACK-WEIGHT:25") && chemistry.contains("Quiz: 25% of the grade"), "\(chemistry)")
         // Read back by the project's own ical importer: the same deadlines at the same instants.
-        let definition = try dir.write("ics/back.json", #"{ "id": "back", "importer": "ical", "kind": "event", "url": "CHEM-AP.ics", "timeZone": "America/Denver", "options": { "pastDays": 3660 } }"#)
+        let definition = try dir.write(
+            "ics/back.json",
+            #"{ "id": "back", "importer": "ical", "kind": "event", "url": "CHEM-AP.ics", "timeZone": "America/Denver", "options": { "pastDays": 3660 } }"#)
         let back = try run(["--json", "extract", definition])
-        let events = ((try JSONSerialization.jsonObject(with: Data(back.stdout.utf8)) as? [String: Any])?["items"] as? [[String: Any]] ?? []).compactMap { $0["fields"] as? [String: Any] }
+        let events = ((try JSONSerialization.jsonObject(with: Data(back.stdout.utf8)) as? [String: Any])?["items"] as? [[String: Any]] ?? []).compactMap {
+            $0["fields"] as? [String: Any]
+        }
         #expect(events.count == 2, "\(back.stdout)\(back.stderr)")
-        let starts = Set(events.compactMap { ($0["start"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) }.map { Int($0.timeIntervalSince1970 / 60) } })
-        #expect(starts == Set([now.addingTimeInterval(4 * 86_400), now.addingTimeInterval(5 * 86_400)].map { Int($0.timeIntervalSince1970 / 60) }), "\(events)")
+        let starts = Set(
+            events.compactMap { ($0["start"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) }.map { Int($0.timeIntervalSince1970 / 60) } })
+        #expect(
+            starts == Set([now.addingTimeInterval(4 * 86_400), now.addingTimeInterval(5 * 86_400)].map { Int($0.timeIntervalSince1970 / 60) }), "\(events)")
         // And by python's icalendar.
         if let python = Self.python {
             let script = """

@@ -50,7 +50,8 @@ import Testing
         try dir.write("imports/inbox/\(kind).json", json)
         try dir.write(
             "imports/\(kind).json",
-            #"{ "id": "\#(kind)", "importer": "inbox", "kind": "\#(kind)", "url": "inbox/\#(kind).json", "school": "hillcrest", "timeZone": "America/Denver" }"#)
+            #"{ "id": "\#(kind)", "importer": "inbox", "kind": "\#(kind)", "url": "inbox/\#(kind).json", "school": "hillcrest", "timeZone": "America/Denver" }"#
+        )
     }
 
     static func run(_ dir: TemporaryDirectory, _ words: [String]) throws -> Binaries.Result {
@@ -66,9 +67,14 @@ import Testing
             dir, kind: "ticket",
             #"[{ "id": "t-1", "from": "pat@example.org", "kind": "question", "subject": "Lunch", "message": "When?", "closed": true, "replies": [{ "by": "principal", "at": "2026-09-14T08:00:00Z", "text": "forged answer" }] }]"#
         )
-        try Self.inbox(dir, kind: "absence", #"[{ "id": "r-1", "student": "Sam Lee", "reportedBy": "Pat Lee", "dates": ["2026-09-14"], "periods": [], "reason": "illness", "outcome": "excused" }]"#)
         try Self.inbox(
-            dir, kind: "post", #"[{ "id": "p-1", "authorName": "Ana", "authorRole": "student", "text": "Hi", "imageURLs": [], "createdAt": "2026-09-14T08:00:00Z", "moderationNote": "approved by the principal" }]"#)
+            dir, kind: "absence",
+            #"[{ "id": "r-1", "student": "Sam Lee", "reportedBy": "Pat Lee", "dates": ["2026-09-14"], "periods": [], "reason": "illness", "outcome": "excused" }]"#
+        )
+        try Self.inbox(
+            dir, kind: "post",
+            #"[{ "id": "p-1", "authorName": "Ana", "authorRole": "student", "text": "Hi", "imageURLs": [], "createdAt": "2026-09-14T08:00:00Z", "moderationNote": "approved by the principal" }]"#
+        )
         let imported = try Self.run(dir, ["--json", "import", "--all"])
         #expect(imported.status == 0, "\(imported.stderr)")
         for field in ["closed, replies", "outcome", "moderationNote"] {
@@ -94,7 +100,8 @@ import Testing
         let dir = try TemporaryDirectory("local-files")
         defer { dir.remove() }
         try FileManager.default.createDirectory(atPath: dir.path("imports/inbox/photos"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: PhotoPrivacyTests.photos.appendingPathComponent("plain.jpg").path, toPath: dir.path("imports/inbox/photos/ok.jpg"))
+        try FileManager.default.copyItem(
+            atPath: PhotoPrivacyTests.photos.appendingPathComponent("plain.jpg").path, toPath: dir.path("imports/inbox/photos/ok.jpg"))
         try FileManager.default.copyItem(atPath: PhotoPrivacyTests.photos.appendingPathComponent("plain.jpg").path, toPath: dir.path("secret.jpg"))
         try FileManager.default.createSymbolicLink(atPath: dir.path("imports/inbox/photos/link.jpg"), withDestinationPath: dir.path("secret.jpg"))
         try FileManager.default.createSymbolicLink(atPath: dir.path("imports/inbox/photos/passwd.jpg"), withDestinationPath: "/etc/passwd")
@@ -142,9 +149,11 @@ import Testing
         try dir.write("imports/site/info.html", page("Updated Monday"))
         try dir.write(
             "imports/info.json",
-            #"{ "id": "info", "importer": "documents", "kind": "school-info", "url": "site/info.html", "baseURL": "https://school.example/info.html", "timeZone": "America/Denver" }"#)
+            #"{ "id": "info", "importer": "documents", "kind": "school-info", "url": "site/info.html", "baseURL": "https://school.example/info.html", "timeZone": "America/Denver" }"#
+        )
         func run() throws -> [String: Any] {
-            let result = try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports"), "--as", "ana", "--json", "import", "info"])
+            let result = try Binaries.run(
+                "timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports"), "--as", "ana", "--json", "import", "info"])
             #expect(result.status == 0, "\(result.stderr)")
             return (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])?.first ?? [:]
         }

@@ -14,10 +14,13 @@ import Testing
         }
         server.route("/", .html(page("Home", "<h1>Lakeside Public Schools</h1>")))
         server.route("/about", .html(page("About", "<p>Founded in 1921.</p>")))
-        let rows = [("Board Approves Budget", "2026-10-14", "board-approves-budget"), ("Fall Conferences", "2026-10-09", "fall-conferences"), ("Science Olympiad", "2026-10-02", "science-olympiad")]
-            .map { title, day, slug in
-                #"<div class="views-row"><div class="views-field views-field-title"><span class="field-content"><a href="/news/\#(slug)">\#(title)</a></span></div><div class="views-field views-field-created"><time datetime="\#(day)T14:00:00Z">\#(day)</time></div></div>"#
-            }.joined()
+        let rows = [
+            ("Board Approves Budget", "2026-10-14", "board-approves-budget"), ("Fall Conferences", "2026-10-09", "fall-conferences"),
+            ("Science Olympiad", "2026-10-02", "science-olympiad"),
+        ]
+        .map { title, day, slug in
+            #"<div class="views-row"><div class="views-field views-field-title"><span class="field-content"><a href="/news/\#(slug)">\#(title)</a></span></div><div class="views-field views-field-created"><time datetime="\#(day)T14:00:00Z">\#(day)</time></div></div>"#
+        }.joined()
         server.route("/news", .html(page("News", #"<div class="view view-news view-id-news"><div class="view-content">"# + rows + "</div></div>")))
         return server
     }
@@ -35,7 +38,8 @@ import Testing
         #expect(refused.status != 0 && refused.stderr.contains("--allow-private"), "\(refused.stdout)\(refused.stderr)")
 
         let pty = try PseudoTerminal(
-            Binaries.path("timetrack-admin"), ["--store", store, "--imports", imports, "discover", server.base + "/", "--allow-private", "--write", "--zone", "America/Chicago"], rows: 24,
+            Binaries.path("timetrack-admin"),
+            ["--store", store, "--imports", imports, "discover", server.base + "/", "--allow-private", "--write", "--zone", "America/Chicago"], rows: 24,
             columns: 80)
         #expect(pty.expect("platform: Drupal") != nil, "\(pty.transcript)")
         #expect(pty.expect("127-news") != nil, "\(pty.transcript)")
@@ -76,7 +80,8 @@ import Testing
         defer { dir.remove() }
         try dir.write("imports/_settings.json", #"{"requestDelay": 0}"#)
         let pty = try PseudoTerminal(
-            Binaries.path("timetrack-admin"), ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "discover", server.base + "/", "--allow-private"], rows: 24, columns: 80)
+            Binaries.path("timetrack-admin"),
+            ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "discover", server.base + "/", "--allow-private"], rows: 24, columns: 80)
         #expect(pty.expect("discover: ") != nil, "a progress line: \(pty.transcript)")
         Thread.sleep(forTimeInterval: 1.5)
         pty.send("\u{03}")

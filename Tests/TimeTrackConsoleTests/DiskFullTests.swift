@@ -3,8 +3,9 @@ import TestSupport
 import Testing
 
 /// A store on a small tmpfs that fills up mid-import: a clear message, a store that still opens,
-/// and once space is freed the next import completes with nothing lost. Needs root (to mount);
-/// elsewhere it says why it did not run.
+/// and once space is freed the next import completes with nothing lost.
+///
+/// Needs root (to mount); elsewhere it says why it did not run.
 @Suite struct DiskFullTests {
     @Test func anImportThatFillsTheDiskResumesOnceSpaceIsFree() throws {
         guard getuid() == 0 else {

@@ -74,7 +74,8 @@ import Testing
         // Partly read forms are refused, naming the field and the zone.
         lines.append("edit \(events[0]) start=2026-10-31T18")
         if onTerminal {
-            let pty = try PseudoTerminal(Binaries.path("timetrack-admin"), ["--store", fixture.store, "--as", "ana"], environment: ["TIMETRACK_HISTORY": fixture.dir.path("h")])
+            let pty = try PseudoTerminal(
+                Binaries.path("timetrack-admin"), ["--store", fixture.store, "--as", "ana"], environment: ["TIMETRACK_HISTORY": fixture.dir.path("h")])
             #expect(pty.expect("(ana)> ") != nil, "\(pty.transcript)")
             for line in lines {
                 pty.send(line + "\r")
@@ -82,7 +83,9 @@ import Testing
             }
             pty.send("quit\r")
             #expect(pty.waitForExit() == 0)
-            #expect(pty.transcript.contains("America/New_York") && pty.transcript.contains("2026-09-15 18:30"), "the refusal shows the accepted forms: \(pty.transcript)")
+            #expect(
+                pty.transcript.contains("America/New_York") && pty.transcript.contains("2026-09-15 18:30"),
+                "the refusal shows the accepted forms: \(pty.transcript)")
         } else {
             let piped = try fixture.run(["--as", "ana"], stdin: lines.joined(separator: "\n") + "\n")
             #expect(piped.status != 0, "the partial form must fail the script")
@@ -126,7 +129,9 @@ import Testing
         let id = try #require(timed)
         let day = try fixture.run(["--as", "ana", "edit", id, "start=2026-10-05"])
         // allDay and end follow from the day typed: locked with it, and said.
-        #expect(day.status == 0 && day.stdout.contains("the event is all day") && day.stdout.contains("locked against re-imports: allDay, end, start ("), "\(day.stdout)\(day.stderr)")
+        #expect(
+            day.status == 0 && day.stdout.contains("the event is all day") && day.stdout.contains("locked against re-imports: allDay, end, start ("),
+            "\(day.stdout)\(day.stderr)")
         #expect(day.stdout.contains("allDay, end followed from what you typed"), "\(day.stdout)")
         let fields = (try fixture.json(["show", id]) as? [String: Any])?["fields"] as? [String: Any]
         #expect(fields?["allDay"] as? Bool == true)

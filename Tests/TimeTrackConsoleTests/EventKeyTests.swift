@@ -37,7 +37,10 @@ import Testing
         let dir = try TemporaryDirectory("event-key")
         defer { dir.remove() }
         try dir.write("board.json", Self.definition)
-        try dir.write("board.html", Self.page(year: 2026, rows: [("Oct 13", "5:00 PM", "Board Meeting"), ("Oct 13", "7:00 PM", "Board Meeting"), ("Nov 10", "6:00 PM", "Board Meeting")]))
+        try dir.write(
+            "board.html",
+            Self.page(
+                year: 2026, rows: [("Oct 13", "5:00 PM", "Board Meeting"), ("Oct 13", "7:00 PM", "Board Meeting"), ("Nov 10", "6:00 PM", "Board Meeting")]))
         let store = dir.path("s.sqlite")
         let result = try importBoard(dir, store)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
@@ -81,6 +84,8 @@ import Testing
         let again = try importBoard(dir, store)
         #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
         #expect(try rows(store) == ["e1 Board Meeting|2026-10-13T18:00 published", "e2 Work Session|2026-11-10T18:00 published"])
-        #expect(try Binaries.sql(store, "SELECT new || ' ' || changed || ' ' || unchanged || ' ' || missing FROM import_runs ORDER BY id DESC LIMIT 1").trimmingCharacters(in: .whitespacesAndNewlines) == "0 0 2 0")
+        #expect(
+            try Binaries.sql(store, "SELECT new || ' ' || changed || ' ' || unchanged || ' ' || missing FROM import_runs ORDER BY id DESC LIMIT 1")
+                .trimmingCharacters(in: .whitespacesAndNewlines) == "0 0 2 0")
     }
 }

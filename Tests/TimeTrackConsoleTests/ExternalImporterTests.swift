@@ -33,26 +33,36 @@ import Testing
         #expect(first.status == 0, "\(first.stderr)")
         #expect((first.stdout + first.stderr).contains("\(count) new"), "\(first.stdout) \(first.stderr)")
         let kind = plugin == "js-calendar" ? "events" : "school-info"
-        let pending = try JSONSerialization.jsonObject(with: Data(try Self.run(dir, imports, ["--json", "list", kind, "--status", "pending"]).stdout.utf8)) as? [[String: Any]] ?? []
+        let pending =
+            try JSONSerialization.jsonObject(with: Data(try Self.run(dir, imports, ["--json", "list", kind, "--status", "pending"]).stdout.utf8))
+            as? [[String: Any]] ?? []
         #expect(pending.count == count)
         let approved = try Self.run(dir, imports, ["--as", "ana", "approve"] + pending.compactMap { $0["id"] as? String })
         #expect(approved.status == 0, "\(approved.stderr)")
         // Again: every item unchanged (skipped by hash), nothing back in review.
         let second = try Self.run(dir, imports, ["--as", "ana", "import", source])
         #expect((second.stdout + second.stderr).contains("0 new · 0 changed · \(count) unchanged"), "\(second.stdout) \(second.stderr)")
-        let published = try JSONSerialization.jsonObject(with: Data(try Self.run(dir, imports, ["--json", "list", kind, "--status", "published"]).stdout.utf8)) as? [[String: Any]] ?? []
+        let published =
+            try JSONSerialization.jsonObject(with: Data(try Self.run(dir, imports, ["--json", "list", kind, "--status", "published"]).stdout.utf8))
+            as? [[String: Any]] ?? []
         #expect(published.count == count)
     }
 
     /// A plugins folder with one shell plugin whose program is `script`.
-    static func hostile(_ dir: TemporaryDirectory, _ script: String, timeout: Int = 3, maxOutputMB: Double = 1, maxItems: Int = 10_000) throws -> (plugins: String, imports: String) {
+    static func hostile(_ dir: TemporaryDirectory, _ script: String, timeout: Int = 3, maxOutputMB: Double = 1, maxItems: Int = 10_000) throws -> (
+        plugins: String, imports: String
+    ) {
         try dir.write(
             "plugins/bad/plugin.json",
-            #"{ "protocol": 1, "name": "bad", "version": "1", "kinds": ["announcement"], "command": ["./plugin.sh"], "timeout": \#(timeout), "maxOutputMB": \#(maxOutputMB), "maxItems": \#(maxItems) }"#)
+            #"{ "protocol": 1, "name": "bad", "version": "1", "kinds": ["announcement"], "command": ["./plugin.sh"], "timeout": \#(timeout), "maxOutputMB": \#(maxOutputMB), "maxItems": \#(maxItems) }"#
+        )
         let program = try dir.write("plugins/bad/plugin.sh", "#!/bin/sh\n" + script + "\n")
         chmod(program, 0o755)
         try dir.write("imports/page.html", "<p>hello</p>")
-        try dir.write("imports/bad-source.json", #"{ "id": "bad-source", "importer": "bad", "kind": "announcement", "url": "page.html", "baseURL": "https://school.example/news", "timeZone": "UTC" }"#)
+        try dir.write(
+            "imports/bad-source.json",
+            #"{ "id": "bad-source", "importer": "bad", "kind": "announcement", "url": "page.html", "baseURL": "https://school.example/news", "timeZone": "UTC" }"#
+        )
         return (dir.path("plugins"), dir.path("imports"))
     }
 
@@ -110,7 +120,9 @@ import Testing
         try FileManager.default.copyItem(atPath: "/bin/sleep", toPath: dir.path(marker))
         let rest = timesOut ? "while :; do sleep 1; done" : "sleep 1"
         let setup = try Self.hostile(
-            dir, "setsid \(dir.path(marker)) 300 </dev/null >/dev/null 2>&1 &\necho '{\"item\":{\"title\":\"t\",\"link\":\"https://school.example/d\"}}'\n\(rest)", timeout: 3)
+            dir,
+            "setsid \(dir.path(marker)) 300 </dev/null >/dev/null 2>&1 &\necho '{\"item\":{\"title\":\"t\",\"link\":\"https://school.example/d\"}}'\n\(rest)",
+            timeout: 3)
         let started = Date()
         _ = try Self.run(dir, setup.imports, ["--as", "ana", "import", "bad-source"], plugins: setup.plugins)
         #expect(Date().timeIntervalSince(started) < 30, "the import waited for the plugin's daemon")
@@ -132,7 +144,9 @@ import Testing
         let dir = try TemporaryDirectory("plugin-garbage")
         defer { dir.remove() }
         let setup = try Self.hostile(
-            dir, #"printf 'not json\n{"item": \n[1,2]\n{"what":1}\n\033[31mred\n'; echo '{"item":{"title":"Still here","link":"https://school.example/a","date":"2026-11-02"}}'"#)
+            dir,
+            #"printf 'not json\n{"item": \n[1,2]\n{"what":1}\n\033[31mred\n'; echo '{"item":{"title":"Still here","link":"https://school.example/a","date":"2026-11-02"}}'"#
+        )
         let result = try Self.run(dir, setup.imports, ["extract", "bad-source"], plugins: setup.plugins)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("Still here"))
@@ -205,7 +219,8 @@ import Testing
             while :; do sleep 1; done
             """, timeout: 120)
         let pty = try PseudoTerminal(
-            Binaries.path("timetrack-admin"), ["--store", dir.path("t.sqlite"), "--plugins", setup.plugins, "--imports", setup.imports, "--as", "ana", "import", "bad-source"])
+            Binaries.path("timetrack-admin"),
+            ["--store", dir.path("t.sqlite"), "--plugins", setup.plugins, "--imports", setup.imports, "--as", "ana", "import", "bad-source"])
         var waited = 0
         while !FileManager.default.fileExists(atPath: marker) && waited < 100 {
             usleep(100_000)
@@ -238,7 +253,8 @@ import Testing
         let dir = try TemporaryDirectory("plugin-schedule")
         defer { dir.remove() }
         try dir.write(
-            "plugins/pages/plugin.json", #"{ "protocol": 1, "name": "pages", "version": "1", "kinds": ["announcement"], "command": ["./plugin.sh"], "timeout": 60 }"#)
+            "plugins/pages/plugin.json",
+            #"{ "protocol": 1, "name": "pages", "version": "1", "kinds": ["announcement"], "command": ["./plugin.sh"], "timeout": 60 }"#)
         let program = try dir.write(
             "plugins/pages/plugin.sh",
             """
@@ -254,14 +270,17 @@ import Testing
         try dir.write("imports/_settings.json", #"{ "requestDelay": 0 }"#)
         try dir.write(
             "imports/a-plugin.json",
-            #"{ "id": "a-plugin", "importer": "pages", "kind": "announcement", "url": "\#(server.base)/plugin/0", "timeZone": "UTC", "allowPrivateNetwork": ["127.0.0.1"] }"#)
+            #"{ "id": "a-plugin", "importer": "pages", "kind": "announcement", "url": "\#(server.base)/plugin/0", "timeZone": "UTC", "allowPrivateNetwork": ["127.0.0.1"] }"#
+        )
         for id in ["b-html", "c-html"] {
             try dir.write(
                 "imports/\(id).json",
                 #"{ "id": "\#(id)", "importer": "html", "kind": "announcement", "url": "\#(server.base)/\#(id)/1", "timeZone": "UTC", "allowPrivateNetwork": ["127.0.0.1"], "options": { "item": "article", "fields": { "title": "h2 a", "link": "h2 a@href" } } }"#
             )
         }
-        let result = try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--plugins", dir.path("plugins"), "--imports", dir.path("imports"), "--as", "ana", "import", "--all"])
+        let result = try Binaries.run(
+            "timetrack-admin",
+            ["--store", dir.path("t.sqlite"), "--plugins", dir.path("plugins"), "--imports", dir.path("imports"), "--as", "ana", "import", "--all"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(server.requests.filter { $0.path.hasPrefix("/plugin/") }.count == 4)
         #expect(inFlight.most == 1, "the server saw \(inFlight.most) requests at once")

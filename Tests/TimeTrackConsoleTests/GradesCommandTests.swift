@@ -28,14 +28,17 @@ import Testing
     @Test func aCoursesGradeBookComesFromTheStore() throws {
         let dir = try TemporaryDirectory("grades-course")
         defer { dir.remove() }
-        let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Imports/samples/deadlines")
+        let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Imports/samples/deadlines")
         try FileManager.default.copyItem(atPath: samples.path, toPath: dir.path("imports"))
         func run(_ words: [String]) throws -> Binaries.Result {
             try Binaries.run("timetrack-admin", ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--as", "ana", "--no-input"] + words)
         }
         #expect(try run(["import", "--all"]).status == 0)
         let rows = try JSONSerialization.jsonObject(with: Data(try run(["--json", "list", "deadlines"]).stdout.utf8)) as? [[String: Any]] ?? []
-        func id(_ title: String) throws -> String { try #require(rows.first { ($0["title"] as? String)?.hasPrefix(title) == true }?["id"] as? String, "\(title) in \(rows)") }
+        func id(_ title: String) throws -> String {
+            try #require(rows.first { ($0["title"] as? String)?.hasPrefix(title) == true }?["id"] as? String, "\(title) in \(rows)")
+        }
         let lab = try id("Lab report 3"), quiz = try id("Stoichiometry check"), exam = try id("Unit 1 exam")
         #expect(try run(["score", lab, "18/20"]).stdout.contains("\(lab): scored 18 of 20 (90%)"))
         #expect(try run(["score", quiz, "9/10"]).status == 0)
@@ -61,7 +64,8 @@ import Testing
     @Test func aTrustedFeedShowsAMovedDueDateAfterPublishingIt() throws {
         let dir = try TemporaryDirectory("student-auto")
         defer { dir.remove() }
-        let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Imports/samples/deadlines")
+        let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Imports/samples/deadlines")
         try FileManager.default.copyItem(atPath: samples.path, toPath: dir.path("imports"))
         let definition = try String(contentsOfFile: dir.path("imports/canvas.json"), encoding: .utf8)
         try dir.write("imports/canvas.json", definition.replacingOccurrences(of: #""kind": "deadline","#, with: #""kind": "deadline", "review": "auto","#))

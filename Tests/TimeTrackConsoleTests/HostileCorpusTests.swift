@@ -3,8 +3,10 @@ import TestSupport
 import Testing
 
 /// A standing hostile corpus, generated here: well over a hundred pages, feeds and definitions
-/// built to trap, hang or exhaust a parser, imported by the real binary in one run. Every source
-/// must end with a run record or a clear message; the process must exit by itself, quickly, in
+/// built to trap, hang or exhaust a parser, imported by the real binary in one run.
+///
+/// Every source must end with a run record or a clear message; the process must exit by itself,
+/// quickly, in
 /// bounded memory.
 @Suite struct HostileCorpusTests {
     struct Case {
@@ -45,7 +47,9 @@ import Testing
         for n in huge { add("ical", "event", "ics", ics(event("RRULE:FREQ=MONTHLY;BYMONTHDAY=\(n)\r\n"))) }
         for n in huge { add("ical", "event", "ics", ics(event("RRULE:FREQ=YEARLY;BYMONTH=\(n)\r\n"))) }
         for n in huge { add("ical", "event", "ics", ics(event("RRULE:FREQ=DAILY;COUNT=\(n)\r\n"))) }
-        for d in ["P9223372036854775807D", "PT9223372036854775807H", "-P9223372036854775807W", "P99999999999999999999D", "PT9223372036854775807S", "P1D2D3D", "P"] {
+        for d in [
+            "P9223372036854775807D", "PT9223372036854775807H", "-P9223372036854775807W", "P99999999999999999999D", "PT9223372036854775807S", "P1D2D3D", "P",
+        ] {
             add("ical", "event", "ics", ics(event("DURATION:\(d)\r\n")))
         }
         add("ical", "event", "ics", ics(String(repeating: "BEGIN:VEVENT\r\n", count: 50_000)))
@@ -60,7 +64,8 @@ import Testing
             "ical", "event", "ics",
             ics(
                 "BEGIN:VTIMEZONE\r\nTZID:Evil\r\nBEGIN:STANDARD\r\nDTSTART:19700101T000000\r\nTZOFFSETTO:+9999\r\nTZOFFSETFROM:-9999\r\nRRULE:FREQ=YEARLY;BYMONTH=99999999999;BYDAY=-9223372036854775808SU\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\n"
-                    + event("DTEND;TZID=Evil:20260910T200000\r\n").replacingOccurrences(of: "DTSTART:20260910T180000Z", with: "DTSTART;TZID=Evil:20260910T180000")))
+                    + event("DTEND;TZID=Evil:20260910T200000\r\n").replacingOccurrences(
+                        of: "DTSTART:20260910T180000Z", with: "DTSTART;TZID=Evil:20260910T180000")))
         add("ical", "event", "ics", ics(event("DTEND:00000000T000000Z\r\nEXDATE:99999999,garbage\r\n")))
         add("ical", "event", "ics", Data([0xFF, 0xFE, 0x00, 0x42] + (0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }))
 
@@ -68,20 +73,32 @@ import Testing
         let htmlOptions = #"{ "item": "article", "fields": { "title": "h2", "date": "time", "link": "a@href" } }"#
         add("html", "announcement", "html", String(repeating: "<div>", count: 200_000) + "<article><h2>Deep</h2></article>", options: htmlOptions)
         add("html", "announcement", "html", "<article><h2>" + String(repeating: "<b>", count: 100_000) + "Nested title</h2></article>", options: htmlOptions)
-        add("html", "announcement", "html", "<article><h2 title='" + String(repeating: "a", count: 3_000_000) + "'>Big attribute</h2></article>", options: htmlOptions)
+        add(
+            "html", "announcement", "html", "<article><h2 title='" + String(repeating: "a", count: 3_000_000) + "'>Big attribute</h2></article>",
+            options: htmlOptions)
         add("html", "announcement", "html", String(repeating: "<article><h2>Many</h2><a href='/x'>x</a></article>", count: 20_000), options: htmlOptions)
         add("html", "announcement", "html", "<article><h2>Unclosed <!-- comment " + String(repeating: "x", count: 100_000), options: htmlOptions)
-        add("html", "announcement", "html", "<article><h2>Script</h2><script>" + String(repeating: "</", count: 100_000) + "</script></article>", options: htmlOptions)
-        add("html", "announcement", "html", Data("<article><h2>NUL\u{0}bytes\u{0}</h2></article>".utf8) + Data([0x00, 0xC3, 0x28, 0xF0, 0x28, 0x8C]), options: htmlOptions)
+        add(
+            "html", "announcement", "html", "<article><h2>Script</h2><script>" + String(repeating: "</", count: 100_000) + "</script></article>",
+            options: htmlOptions)
+        add(
+            "html", "announcement", "html", Data("<article><h2>NUL\u{0}bytes\u{0}</h2></article>".utf8) + Data([0x00, 0xC3, 0x28, 0xF0, 0x28, 0x8C]),
+            options: htmlOptions)
         add("html", "announcement", "html", "<meta charset=utf-16><article><h2>Claims UTF-16</h2></article>", options: htmlOptions)
         add("html", "announcement", "html", "<meta charset=x-evil-9999><article><h2>Unknown charset</h2></article>", options: htmlOptions)
-        for date in ["99999999999-01-01", "Sept 31, 2026", "February 30", "0000-00-00T99:99", "9223372036854775807", "-1e300", "Oct 17 " + String(repeating: "9", count: 5_000), "&#99999999999;"] {
+        for date in [
+            "99999999999-01-01", "Sept 31, 2026", "February 30", "0000-00-00T99:99", "9223372036854775807", "-1e300",
+            "Oct 17 " + String(repeating: "9", count: 5_000), "&#99999999999;",
+        ] {
             add("html", "announcement", "html", "<article><h2>Dated</h2><time>\(date)</time></article>", options: htmlOptions)
         }
         for entity in ["&#99999999999;", "&#x110000;", "&#0;", "&#xD800;", String(repeating: "&amp;", count: 100_000)] {
             add("html", "announcement", "html", "<article><h2>Entity \(entity)</h2></article>", options: htmlOptions)
         }
-        for link in ["javascript:alert(1)", "file:///etc/passwd", "http://[::1", "http://" + String(repeating: "a", count: 100_000) + ".example", "//evil.example/x", "data:text/html,<script>"] {
+        for link in [
+            "javascript:alert(1)", "file:///etc/passwd", "http://[::1", "http://" + String(repeating: "a", count: 100_000) + ".example", "//evil.example/x",
+            "data:text/html,<script>",
+        ] {
             add("html", "announcement", "html", "<article><h2>Link</h2><a href=\"\(link)\">x</a></article>", options: htmlOptions)
         }
         let catastrophic = #"{ "item": "article", "fields": { "title": { "select": "h2", "pattern": "(x+x+)+y" } } }"#
@@ -113,29 +130,53 @@ import Testing
             "feed", "announcement", "xml",
             "<?xml version='1.0'?><!DOCTYPE r [<!ENTITY big '\(String(repeating: "x", count: 50_000))'>]><rss><channel><item><title>"
                 + String(repeating: "&big;", count: 50_000) + "</title><link>https://x.example/9</link></item></channel></rss>")
-        add("feed", "announcement", "xml", "<?xml version='1.0'?><rss><channel><item><title a='1' " + String(repeating: "b ", count: 100_000) + ">t</title></item></channel></rss>")
-        add("feed", "announcement", "xml", "<?xml version='1.0'?><!DOCTYPE r [<!ENTITY x SYSTEM 'file:///etc/passwd'>]><rss><channel><item><title>&x;</title><link>https://x.example/2</link></item></channel></rss>")
+        add(
+            "feed", "announcement", "xml",
+            "<?xml version='1.0'?><rss><channel><item><title a='1' " + String(repeating: "b ", count: 100_000) + ">t</title></item></channel></rss>")
+        add(
+            "feed", "announcement", "xml",
+            "<?xml version='1.0'?><!DOCTYPE r [<!ENTITY x SYSTEM 'file:///etc/passwd'>]><rss><channel><item><title>&x;</title><link>https://x.example/2</link></item></channel></rss>"
+        )
         for date in ["Mon, 99 Zzz 99999 99:99:99 +9999", "9223372036854775807", "", String(repeating: "1", count: 10_000)] {
-            add("feed", "announcement", "xml", "<?xml version='1.0'?><rss><channel><item><title>Dated</title><link>https://x.example/3</link><pubDate>\(date)</pubDate></item></channel></rss>")
+            add(
+                "feed", "announcement", "xml",
+                "<?xml version='1.0'?><rss><channel><item><title>Dated</title><link>https://x.example/3</link><pubDate>\(date)</pubDate></item></channel></rss>"
+            )
         }
-        add("feed", "announcement", "xml", "<?xml version='1.0'?><feed xmlns='http://www.w3.org/2005/Atom'>" + String(repeating: "<entry><title>t</title><link href='javascript:x'/></entry>", count: 5_000) + "</feed>")
+        add(
+            "feed", "announcement", "xml",
+            "<?xml version='1.0'?><feed xmlns='http://www.w3.org/2005/Atom'>"
+                + String(repeating: "<entry><title>t</title><link href='javascript:x'/></entry>", count: 5_000) + "</feed>")
         add("feed", "announcement", "xml", "not xml at all \u{0}\u{1}")
 
         // JSON (inbox, wordpress): depth, numbers, types.
         add("inbox", "post", "json", String(repeating: "[", count: 200_000) + String(repeating: "]", count: 200_000))
         add("inbox", "post", "json", String(repeating: "{\"a\":", count: 100_000) + "1" + String(repeating: "}", count: 100_000))
         add("inbox", "post", "json", #"[{"id": 1e400, "authorName": 5, "text": null, "createdAt": "9999999-99-99"}]"#)
-        add("inbox", "post", "json", #"[{"id": "x", "authorName": "A", "authorRole": "student", "text": "\u0000\u001b[2J\u202e", "createdAt": "2026-09-01T00:00:00Z", "imageURLs": [1e308, -1e308, "file:///etc/passwd"]}]"#)
-        add("inbox", "post", "json", "[" + String(repeating: #"{"id":"same","authorName":"A","authorRole":"student","text":"t","createdAt":"2026-09-01T00:00:00Z"},"#, count: 5_000) + "{}]")
+        add(
+            "inbox", "post", "json",
+            #"[{"id": "x", "authorName": "A", "authorRole": "student", "text": "\u0000\u001b[2J\u202e", "createdAt": "2026-09-01T00:00:00Z", "imageURLs": [1e308, -1e308, "file:///etc/passwd"]}]"#
+        )
+        add(
+            "inbox", "post", "json",
+            "[" + String(repeating: #"{"id":"same","authorName":"A","authorRole":"student","text":"t","createdAt":"2026-09-01T00:00:00Z"},"#, count: 5_000)
+                + "{}]")
         add("inbox", "post", "json", Data([0x5B, 0x22, 0xC3, 0x28, 0xFF, 0x22, 0x5D]))
-        add("inbox", "absence", "json", #"[{"id":"a","student":"S","reportedBy":"P","dates":["99999-01-01"],"reason":"illness","periods":[9223372036854775807, -1]}]"#)
+        add(
+            "inbox", "absence", "json",
+            #"[{"id":"a","student":"S","reportedBy":"P","dates":["99999-01-01"],"reason":"illness","periods":[9223372036854775807, -1]}]"#)
         add("wordpress", "announcement", "json", String(repeating: "[", count: 100_000))
-        add("wordpress", "announcement", "json", #"[{"id": 9223372036854775807, "date": "2026-13-45T99:99:99", "link": "javascript:alert(1)", "title": {"rendered": 5}}]"#)
+        add(
+            "wordpress", "announcement", "json",
+            #"[{"id": 9223372036854775807, "date": "2026-13-45T99:99:99", "link": "javascript:alert(1)", "title": {"rendered": 5}}]"#)
         add("wordpress", "announcement", "json", #"{"code":"rest_no_route","message":"No route"}"#)
 
         // JSON-LD and document pages.
         add("metadata", "announcement", "html", "<script type='application/ld+json'>" + String(repeating: "[", count: 100_000) + "</script><title>LD</title>")
-        add("metadata", "announcement", "html", "<script type='application/ld+json'>{\"@graph\": [" + String(repeating: "{\"@type\":\"NewsArticle\",\"headline\":\"h\",\"datePublished\":\"99999\"},", count: 5_000) + "{}]}</script>")
+        add(
+            "metadata", "announcement", "html",
+            "<script type='application/ld+json'>{\"@graph\": ["
+                + String(repeating: "{\"@type\":\"NewsArticle\",\"headline\":\"h\",\"datePublished\":\"99999\"},", count: 5_000) + "{}]}</script>")
         add("documents", "school-info", "html", "<main>" + String(repeating: "<a href='doc.pdf#x'>Doc</a>", count: 50_000) + "</main>")
         add("documents", "school-info", "html", "<main>" + String(repeating: "<ul><li>", count: 50_000) + "<a href='deep.pdf'>Deep</a></main>")
 
@@ -163,7 +204,8 @@ import Testing
             #"{"id": "d", "importer": "html", "kind": "announcement", "url": "gopher://x"}"#,
             "[" + String(repeating: "[", count: 100_000),
             String(repeating: "{\"a\":", count: 50_000),
-            "{\"id\": \"d\", \"importer\": \"html\", \"kind\": \"announcement\", \"url\": \"x.html\", \"options\": {\"item\": \"" + String(repeating: "a ", count: 50_000) + "\", \"fields\": {\"title\": \"h2\"}}}",
+            "{\"id\": \"d\", \"importer\": \"html\", \"kind\": \"announcement\", \"url\": \"x.html\", \"options\": {\"item\": \""
+                + String(repeating: "a ", count: 50_000) + "\", \"fields\": {\"title\": \"h2\"}}}",
             "\u{0}\u{1}\u{2}",
             "",
             // Selectors nested 10,000 and 5,000 deep (4.8 GB and a crash once), and 17 deep.
@@ -212,8 +254,10 @@ import Testing
         }
         // Every importable case ended with a run record, none still running.
         let imported = cases.filter { $0.rawDefinition == nil }
-        let runs = try Binaries.sql(store, "SELECT source_id || ' ' || status || ' ' || (strftime('%s', finished_at) - strftime('%s', started_at)) FROM import_runs")
-            .split(separator: "\n").map { $0.split(separator: " ") }
+        let runs = try Binaries.sql(
+            store, "SELECT source_id || ' ' || status || ' ' || (strftime('%s', finished_at) - strftime('%s', started_at)) FROM import_runs"
+        )
+        .split(separator: "\n").map { $0.split(separator: " ") }
         let ran = Set(runs.compactMap { $0.first.map(String.init) })
         for c in imported { #expect(ran.contains(c.id), "\(c.id) has no run record") }
         for run in runs {
@@ -224,7 +268,9 @@ import Testing
         #expect(usage.ru_maxrss < 300 * 1024, "peak \(usage.ru_maxrss / 1024) MB")
         #expect(try Binaries.sql(store, "PRAGMA integrity_check").trimmingCharacters(in: .whitespacesAndNewlines) == "ok")
         // Nothing unsafe reached the store: no script URLs, no control characters in titles.
-        #expect(try Binaries.sql(store, "SELECT count(*) FROM announcements WHERE link LIKE 'javascript:%' OR link LIKE 'file:%' OR link LIKE 'data:%'").trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        #expect(
+            try Binaries.sql(store, "SELECT count(*) FROM announcements WHERE link LIKE 'javascript:%' OR link LIKE 'file:%' OR link LIKE 'data:%'")
+                .trimmingCharacters(in: .whitespacesAndNewlines) == "0")
     }
 }
 
@@ -246,6 +292,8 @@ extension HostileCorpusTests {
         let started = Date()
         let result = try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports"), "--as", "ana", "import", "slow"])
         #expect(Date().timeIntervalSince(started) < 30)
-        #expect((result.stdout + result.stderr).contains("this source's time (1 s, sourceSeconds) is used up"), "\(result.stdout.suffix(500)) \(result.stderr.suffix(500))")
+        #expect(
+            (result.stdout + result.stderr).contains("this source's time (1 s, sourceSeconds) is used up"),
+            "\(result.stdout.suffix(500)) \(result.stderr.suffix(500))")
     }
 }

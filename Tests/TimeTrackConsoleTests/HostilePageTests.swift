@@ -54,7 +54,9 @@ import Testing
     }
 
     @Test func deeplyNestedTags() throws {
-        let deep = String(repeating: "<div><span>", count: 50_000) + "<article><h2>Deep</h2><a href='/deep'>x</a></article>" + String(repeating: "</span></div>", count: 50_000)
+        let deep =
+            String(repeating: "<div><span>", count: 50_000) + "<article><h2>Deep</h2><a href='/deep'>x</a></article>"
+            + String(repeating: "</span></div>", count: 50_000)
         let (result, dir) = try run(page: Data(("<html><body><article><h2>Shallow</h2><a href='/s'>s</a></article>" + deep + "</body></html>").utf8))
         defer { dir.remove() }
         expectNoTrap(result)
@@ -120,14 +122,29 @@ import Testing
         let dir = try TemporaryDirectory("baddef")
         defer { dir.remove() }
         let cases: [(String, String)] = [
-            (#"{"id": "x", "importer": "html", "kind": "announcement", "url": "p.html", "timeZone": "Mars/Base", "options": {"item": "a", "fields": {"title": "a"}}}"#, "field 'timeZone'"),
+            (
+                #"{"id": "x", "importer": "html", "kind": "announcement", "url": "p.html", "timeZone": "Mars/Base", "options": {"item": "a", "fields": {"title": "a"}}}"#,
+                "field 'timeZone'"
+            ),
             (#"{"id": "x", "importer": "html", "kind": "memo", "url": "p.html", "options": {}}"#, "field 'kind'"),
-            (#"{"id": "x", "importer": "html", "kind": "announcement", "url": "p.html", "options": {"item": "li[", "fields": {"title": "a"}}}"#, "field 'options.item'"),
-            (#"{"id": "x", "importer": "html", "kind": "announcement", "url": "p.html", "options": {"item": "li", "fields": {"headline": "a"}}}"#, "field 'options.fields.headline'"),
+            (
+                #"{"id": "x", "importer": "html", "kind": "announcement", "url": "p.html", "options": {"item": "li[", "fields": {"title": "a"}}}"#,
+                "field 'options.item'"
+            ),
+            (
+                #"{"id": "x", "importer": "html", "kind": "announcement", "url": "p.html", "options": {"item": "li", "fields": {"headline": "a"}}}"#,
+                "field 'options.fields.headline'"
+            ),
             (#"{"id": "x", "importer": "rss", "kind": "announcement", "url": "p.html"}"#, "field 'importer'"),
-            (#"{"id": "x", "importer": "html", "kind": "announcement", "url": "p.html", "schedule": "sometimes", "options": {"item": "li", "fields": {"title": "a"}}}"#, "field 'schedule'"),
+            (
+                #"{"id": "x", "importer": "html", "kind": "announcement", "url": "p.html", "schedule": "sometimes", "options": {"item": "li", "fields": {"title": "a"}}}"#,
+                "field 'schedule'"
+            ),
             (#"{"id": "x", "importer": "html", "kind": "announcement", "url": "ftp://x/p.html"}"#, "field 'url'"),
-            (#"{"id": "x", "importer": "html", "kind": "announcement", "url": "p.html", "options": {"item": "li", "fields": {"title": "a"}, "maxPages": 0}}"#, "field 'options.maxPages'"),
+            (
+                #"{"id": "x", "importer": "html", "kind": "announcement", "url": "p.html", "options": {"item": "li", "fields": {"title": "a"}, "maxPages": 0}}"#,
+                "field 'options.maxPages'"
+            ),
             (#"{"id": "x", "importer": "html", "kind": "announcement", "url": "p.html" "#, "not valid JSON"),
         ]
         for (index, (json, expected)) in cases.enumerated() {
@@ -142,7 +159,9 @@ import Testing
     @Test func pagesOutsideTheImportsFolderAreRefused() throws {
         let dir = try TemporaryDirectory("confine")
         defer { dir.remove() }
-        try dir.write("imports/escape.json", #"{"id": "escape", "importer": "html", "kind": "announcement", "url": "../secret.html", "options": {"item": "p", "fields": {"title": "p"}}}"#)
+        try dir.write(
+            "imports/escape.json",
+            #"{"id": "escape", "importer": "html", "kind": "announcement", "url": "../secret.html", "options": {"item": "p", "fields": {"title": "p"}}}"#)
         try dir.write("secret.html", "<p>secret</p>")
         let result = try Binaries.run("timetrack-admin", ["--imports", dir.path("imports"), "extract", "escape"])
         #expect(result.status == 1)

@@ -36,11 +36,13 @@ import TimeTrackCore
             #"{"id": "p\#(index)", "authorName": \#(jsonString("Author" + text)), "authorRole": "student", "text": \#(jsonString("Post " + text + " " + Self.friendly)), "imageURLs": [], "createdAt": "2026-09-18T21:42:00-06:00"}"#
         }
         try dir.write("imports/data/posts.json", "[" + posts.joined(separator: ",") + "]")
-        try dir.write("imports/a-posts.json", #"{ "id": "a-posts", "importer": "inbox", "kind": "post", "url": "data/posts.json", "timeZone": "America/Denver" }"#)
+        try dir.write(
+            "imports/a-posts.json", #"{ "id": "a-posts", "importer": "inbox", "kind": "post", "url": "data/posts.json", "timeZone": "America/Denver" }"#)
         // An html page: raw characters and numeric entities.
         let articles = Self.hostile.enumerated().map { index, text in
             let entities = text.unicodeScalars.map { "&#\($0.value);" }.joined()
-            return "<article><h2>News \(index) \(text)\(entities) \(Self.friendly)</h2><time datetime='2026-09-1\(index % 10)'>x</time><a href='/n/\(index)'>more</a></article>"
+            return
+                "<article><h2>News \(index) \(text)\(entities) \(Self.friendly)</h2><time datetime='2026-09-1\(index % 10)'>x</time><a href='/n/\(index)'>more</a></article>"
         }
         try dir.write("imports/news.html", "<html><body>" + articles.joined() + "</body></html>")
         try dir.write(
@@ -52,10 +54,13 @@ import TimeTrackCore
         // A feed (as numeric character references: XML forbids most controls as raw bytes).
         let items = Self.hostile.enumerated().map { index, text in
             let entities = text.unicodeScalars.map { "&#\($0.value);" }.joined()
-            return "<item><title>Feed \(index) \(entities) \(Self.friendly)</title><link>https://district.example/f/\(index)</link><description>Text \(entities)</description><pubDate>Mon, 14 Sep 2026 10:00:00 -0600</pubDate></item>"
+            return
+                "<item><title>Feed \(index) \(entities) \(Self.friendly)</title><link>https://district.example/f/\(index)</link><description>Text \(entities)</description><pubDate>Mon, 14 Sep 2026 10:00:00 -0600</pubDate></item>"
         }
-        try dir.write("imports/feed.xml", "<?xml version='1.0' encoding='utf-8'?><rss version='2.0'><channel><title>F</title>" + items.joined() + "</channel></rss>")
-        try dir.write("imports/c-feed.json", #"{ "id": "c-feed", "importer": "feed", "kind": "announcement", "url": "feed.xml", "timeZone": "America/Denver" }"#)
+        try dir.write(
+            "imports/feed.xml", "<?xml version='1.0' encoding='utf-8'?><rss version='2.0'><channel><title>F</title>" + items.joined() + "</channel></rss>")
+        try dir.write(
+            "imports/c-feed.json", #"{ "id": "c-feed", "importer": "feed", "kind": "announcement", "url": "feed.xml", "timeZone": "America/Denver" }"#)
 
         let store = dir.path("s.sqlite")
         func run(_ arguments: [String]) throws -> Binaries.Result {
@@ -84,7 +89,10 @@ import TimeTrackCore
         // What people and the app read.
         let ids = try Binaries.sql(store, "SELECT id FROM items").split(separator: "\n").map(String.init)
         #expect(try run(["approve"] + ids).status == 0)
-        for arguments in [["list", "posts", "--limit", "100"], ["list", "announcements", "--limit", "100"], ["--json", "list", "announcements", "--limit", "100"], ["show", firstPost], ["--json", "show", firstPost], ["history", firstPost]] {
+        for arguments in [
+            ["list", "posts", "--limit", "100"], ["list", "announcements", "--limit", "100"], ["--json", "list", "announcements", "--limit", "100"],
+            ["show", firstPost], ["--json", "show", firstPost], ["history", firstPost],
+        ] {
             let shown = try run(arguments)
             #expect(shown.status == 0, "\(arguments): \(shown.stderr)")
             #expect(Self.unsafe(shown.stdout) == nil, "\(arguments) printed \(Self.unsafe(shown.stdout) ?? "")")
@@ -128,17 +136,22 @@ extension HostileTextTests {
             #"{"id": \#(jsonString("entry\(index)" + text)), "authorName": "A", "authorRole": "student", "createdAt": "2026-09-18T21:42:00-06:00", "imageURLs": []}"#
         }
         try dir.write("imports/data/posts.json", "[" + entries.joined(separator: ",") + "]")
-        try dir.write("imports/a-posts.json", #"{ "id": "a-posts", "importer": "inbox", "kind": "post", "url": "data/posts.json", "timeZone": "America/Denver" }"#)
+        try dir.write(
+            "imports/a-posts.json", #"{ "id": "a-posts", "importer": "inbox", "kind": "post", "url": "data/posts.json", "timeZone": "America/Denver" }"#)
         let lines = Self.hostile.map { "X-BROKEN\($0)LINE-WITHOUT-A-COLON" }.joined(separator: "\r\n")
         try dir.write(
             "imports/data/cal.ics",
-            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n\(lines)\r\nBEGIN:VEVENT\r\nUID:1\r\nDTSTART:20260918T190000Z\r\nSUMMARY:Game\u{1B}[2J\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n\(lines)\r\nBEGIN:VEVENT\r\nUID:1\r\nDTSTART:20260918T190000Z\r\nSUMMARY:Game\u{1B}[2J\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        )
         try dir.write("imports/b-cal.json", #"{ "id": "b-cal", "importer": "ical", "kind": "event", "url": "data/cal.ics", "timeZone": "America/Denver" }"#)
         func run(_ words: [String], stdin: String? = nil) throws -> Binaries.Result {
             try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports"), "--as", "ana"] + words, stdin: stdin)
         }
         var seen = 0
-        for words in [["import", "--all"], ["runs"], ["--json", "runs"], ["extract", "a-posts"], ["extract", "b-cal"], ["--json", "extract", "a-posts"], ["--json", "import", "--all"]] {
+        for words in [
+            ["import", "--all"], ["runs"], ["--json", "runs"], ["extract", "a-posts"], ["extract", "b-cal"], ["--json", "extract", "a-posts"],
+            ["--json", "import", "--all"],
+        ] {
             let result = try run(words)
             seen += result.stdout.count + result.stderr.count
             #expect(Self.unsafe(result.stdout) == nil, "\(words) stdout: \(Self.unsafe(result.stdout) ?? "")")
@@ -149,7 +162,8 @@ extension HostileTextTests {
         // The selector shell quotes the page's own text.
         let page = "<article><h2>" + Self.hostile.joined(separator: " ") + "</h2><time>Sept 3" + Self.hostile.joined() + "</time></article>"
         try dir.write("imports/data/page.html", page)
-        let shell = try run(["try", dir.path("imports/data/page.html"), "--kind", "announcement"], stdin: "css article\nitem article\nfield title=h2\nfield date=time\nitems\n")
+        let shell = try run(
+            ["try", dir.path("imports/data/page.html"), "--kind", "announcement"], stdin: "css article\nitem article\nfield title=h2\nfield date=time\nitems\n")
         #expect(shell.stdout.contains("1 match"), "\(shell.stdout)")
         #expect(Self.unsafe(shell.stdout + shell.stderr) == nil, "try: \(Self.unsafe(shell.stdout + shell.stderr) ?? "")")
         // The messages were there, quoting the ids with stand-ins.

@@ -13,8 +13,11 @@ import Testing
         server.route("/robots.txt", .init(status: 404))
         server.route(
             "/wp-content/uploads/2026/08/supply-list.pdf",
-            .init(headers: ["Content-Type": "application/pdf"], body: TestPDF.text(["Two pencils"], title: "2026-27 Supply List", language: "en-US", tagged: true)))
-        server.route("/events/fall-festival/", .html("<html><head><title>Fall Festival | Hillcrest Elementary</title></head><body><h1>Fall Festival</h1></body></html>"))
+            .init(
+                headers: ["Content-Type": "application/pdf"], body: TestPDF.text(["Two pencils"], title: "2026-27 Supply List", language: "en-US", tagged: true)
+            ))
+        server.route(
+            "/events/fall-festival/", .html("<html><head><title>Fall Festival | Hillcrest Elementary</title></head><body><h1>Fall Festival</h1></body></html>"))
         server.route("/untitled/", .html("<html><head><title>Click here</title></head><body><p>no heading</p></body></html>"))
         server.route(
             "/news/",
@@ -45,7 +48,9 @@ import Testing
         #expect(proposed.status == 0, "\(proposed.stderr)")
         #expect(proposed.stdout.contains("\"click here\" → \"2026-27 Supply List\""), "\(proposed.stdout)")
         #expect(proposed.stdout.contains("\"read more\" → \"Fall Festival\""), "\(proposed.stdout)")
-        #expect(proposed.stdout.contains("\"here\":") && proposed.stdout.contains("left as it is"), "a page whose title says nothing more is left alone: \(proposed.stdout)")
+        #expect(
+            proposed.stdout.contains("\"here\":") && proposed.stdout.contains("left as it is"),
+            "a page whose title says nothing more is left alone: \(proposed.stdout)")
         #expect(proposed.stdout.contains("nothing changed"), "\(proposed.stdout)")
         #expect(try run(["show", "a1"]).stdout == before)
 

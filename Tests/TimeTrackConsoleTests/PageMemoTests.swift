@@ -10,7 +10,9 @@ import Testing
         func article(_ n: Int, _ text: String) -> String {
             "<html><body><article class='post'><time datetime='2026-09-0\(n)T08:00:00-06:00'>x</time><div class='body'><p>\(text)</p></div></article></body></html>"
         }
-        try dir.write("imports/site/list.html", "<html><body>" + (1...3).map { "<div class='item'><h2><a href='/a\($0).html'>Item \($0)</a></h2></div>" }.joined() + "</body></html>")
+        try dir.write(
+            "imports/site/list.html",
+            "<html><body>" + (1...3).map { "<div class='item'><h2><a href='/a\($0).html'>Item \($0)</a></h2></div>" }.joined() + "</body></html>")
         for n in 1...3 { try dir.write("imports/site/a\(n).html", article(n, "First version \(n)")) }
         try dir.write(
             "imports/memo.json",
@@ -22,7 +24,8 @@ import Testing
             try Binaries.run("timetrack-admin", ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--as", "ana"] + arguments)
         }
         #expect(try run(["import", "memo"]).status == 0)
-        let ids = ((try JSONSerialization.jsonObject(with: Data(try run(["--json", "list", "announcements"]).stdout.utf8))) as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        let ids = ((try JSONSerialization.jsonObject(with: Data(try run(["--json", "list", "announcements"]).stdout.utf8))) as? [[String: Any]] ?? [])
+            .compactMap { $0["id"] as? String }
         #expect(try run(["approve"] + ids).status == 0)
 
         let unchanged = try run(["import", "memo"])
@@ -56,8 +59,16 @@ import Testing
         let dir = try TemporaryDirectory("detail")
         defer { dir.remove() }
         let links = (1...40).map { n in n == 7 ? "/missing.html" : "/a\(n).html" }
-        try dir.write("imports/site/list.html", "<html><body>" + links.enumerated().map { "<div class='item'><h2><a href='\($0.element)'>Item \($0.offset + 1)</a></h2></div>" }.joined() + "</body></html>")
-        for n in 1...40 { try dir.write("imports/site/a\(n).html", "<html><body><article><time datetime='2026-09-\(String(format: "%02d", n % 28 + 1))T08:00:00-06:00'>x</time><p class='s'>Detail \(n)</p></article></body></html>") }
+        try dir.write(
+            "imports/site/list.html",
+            "<html><body>" + links.enumerated().map { "<div class='item'><h2><a href='\($0.element)'>Item \($0.offset + 1)</a></h2></div>" }.joined()
+                + "</body></html>")
+        for n in 1...40 {
+            try dir.write(
+                "imports/site/a\(n).html",
+                "<html><body><article><time datetime='2026-09-\(String(format: "%02d", n % 28 + 1))T08:00:00-06:00'>x</time><p class='s'>Detail \(n)</p></article></body></html>"
+            )
+        }
         // Page 23 is a link to a file outside the imports folder.
         let outside = try dir.write("outside.html", "<html><body><p class='s'>not ours</p></body></html>")
         try FileManager.default.removeItem(atPath: dir.path("imports/site/a23.html"))
@@ -98,7 +109,8 @@ import Testing
         let setup = try UnattendedRunTests.Setup()
         defer { setup.remove() }
         func page(_ links: [String]) -> String {
-            "<html><body><nav><a href='/menu.pdf'>Menu</a></nav><main><h2>Bell Schedules</h2>" + links.map { "<a href='/\($0).pdf'>\($0) (PDF)</a>" }.joined() + "</main></body></html>"
+            "<html><body><nav><a href='/menu.pdf'>Menu</a></nav><main><h2>Bell Schedules</h2>" + links.map { "<a href='/\($0).pdf'>\($0) (PDF)</a>" }.joined()
+                + "</main></body></html>"
         }
         try setup.dir.write("imports/site/info.html", page(["Weekday", "Friday"]))
         try setup.dir.write(

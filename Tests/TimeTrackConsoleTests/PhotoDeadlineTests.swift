@@ -23,13 +23,15 @@ import Testing
         Sheet(
             file: "chemistry.jpg",
             lines: [
-                "AP Chemistry - Ms. Patel", "Unit 3 Assignments", "", "Lab report 3 - due Fri 10/9", "Chapter 4 reading - due Oct. 12th", "Quiz: stoichiometry - next Monday",
+                "AP Chemistry - Ms. Patel", "Unit 3 Assignments", "", "Lab report 3 - due Fri 10/9", "Chapter 4 reading - due Oct. 12th",
+                "Quiz: stoichiometry - next Monday",
                 "Problem set 7 - due 10/20 at 8:00 AM", "Unit test - Thursday, October 29",
             ], taken: "2026:10:07 15:42:10"),
         Sheet(
             file: "english.jpg",
             lines: [
-                "English 11 - Mr. Okafor", "The Great Gatsby", "", "Gatsby chapters 1-3 reading due tomorrow", "Vocabulary quiz on Friday", "Essay outline due 10/21/2026",
+                "English 11 - Mr. Okafor", "The Great Gatsby", "", "Gatsby chapters 1-3 reading due tomorrow", "Vocabulary quiz on Friday",
+                "Essay outline due 10/21/2026",
                 "Poster project due November 2nd at 9 AM", "Final essay - Mon. Nov 9",
             ], taken: "2026:10:12 08:05:00"),
         Sheet(
@@ -61,7 +63,8 @@ import Testing
 
     @Test func fifteenDueDatesFromThreePhotographedSheets() throws {
         guard let convert = Self.tool("convert"), Self.tool("tesseract") != nil, let exiftool = Self.tool("exiftool") else {
-            let message = "tesseract, ImageMagick or exiftool is missing (.ci/run installs them: apt-get install tesseract-ocr imagemagick libimage-exiftool-perl)"
+            let message =
+                "tesseract, ImageMagick or exiftool is missing (.ci/run installs them: apt-get install tesseract-ocr imagemagick libimage-exiftool-perl)"
             if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record(Comment(rawValue: message)) }
             print("PhotoDeadlineTests skipped: \(message)")
             return
@@ -74,14 +77,19 @@ import Testing
             let drawn = try Binaries.runPath(
                 convert,
                 [
-                    "-size", "1512x2016", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "46", "-fill", "black", "-annotate", "+110+220", sheet.lines.joined(separator: "\n"),
+                    "-size", "1512x2016", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "46", "-fill", "black", "-annotate", "+110+220",
+                    sheet.lines.joined(separator: "\n"),
                     "-rotate", "1.2", "-seed", "11", "-attenuate", "0.5", "+noise", "Gaussian", "-background", "white", "-flatten", "-quality", "85", path,
                 ])
             #expect(drawn.status == 0, "\(drawn.stderr)")
             if let taken = sheet.taken {
                 // The phone also says where it was: none of that may be kept.
                 let tagged = try Binaries.runPath(
-                    exiftool, ["-q", "-overwrite_original", "-DateTimeOriginal=\(taken)", "-GPSLatitude=40.5707", "-GPSLatitudeRef=N", "-GPSLongitude=111.8239", "-GPSLongitudeRef=W", path])
+                    exiftool,
+                    [
+                        "-q", "-overwrite_original", "-DateTimeOriginal=\(taken)", "-GPSLatitude=40.5707", "-GPSLatitudeRef=N", "-GPSLongitude=111.8239",
+                        "-GPSLongitudeRef=W", path,
+                    ])
                 #expect(tagged.status == 0, "\(tagged.stderr)")
             }
             if let fileTime = sheet.fileTime, let date = ISO8601DateFormatter().date(from: fileTime) {
@@ -157,7 +165,8 @@ import Testing
         defer { dir.remove() }
         try FileManager.default.createDirectory(atPath: dir.path("imports/photos"), withIntermediateDirectories: true)
         let lines = [
-            "AP Chemistry - Ms. Patel", "Unit 3 Assignments", "", "1. Lab report 3 - due Fri 10/9", "2. Chapter 4 reading - due Oct. 12th", "3. Quiz: stoichiometry - next Monday",
+            "AP Chemistry - Ms. Patel", "Unit 3 Assignments", "", "1. Lab report 3 - due Fri 10/9", "2. Chapter 4 reading - due Oct. 12th",
+            "3. Quiz: stoichiometry - next Monday",
             "4. Problem set 7 - due 10/20 at 8:00 AM", "5. Unit test - Thursday, October 29", "6. Old worksheet - due 9/28",
         ]
         for (file, angle, taken) in [("sheet-a.jpg", "3.5", "2026:10:07 15:42:10"), ("sheet-b.jpg", "-2", "2026:10:07 15:43:02")] {
@@ -165,7 +174,8 @@ import Testing
             let drawn = try Binaries.runPath(
                 convert,
                 [
-                    "-size", "1512x2016", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "46", "-fill", "black", "-annotate", "+110+220", lines.joined(separator: "\n"),
+                    "-size", "1512x2016", "xc:white", "-font", "DejaVu-Sans", "-pointsize", "46", "-fill", "black", "-annotate", "+110+220",
+                    lines.joined(separator: "\n"),
                     "-rotate", angle, "-seed", "7", "-attenuate", "0.6", "+noise", "Gaussian", "-background", "white", "-flatten", "-quality", "85", path,
                 ])
             #expect(drawn.status == 0, "\(drawn.stderr)")
@@ -207,8 +217,10 @@ import Testing
         try dir.write("imports/photos/sheet.jpg", "not really a photo")
         try dir.write(
             "imports/sheets.json",
-            #"{ "id": "sheets", "importer": "photo", "kind": "deadline", "url": "photos", "timeZone": "America/Denver", "options": { "course": "CHEM-AP", "tesseract": "/nonexistent/tesseract" } }"#)
-        let result = try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports"), "import", "sheets", "--no-review"])
+            #"{ "id": "sheets", "importer": "photo", "kind": "deadline", "url": "photos", "timeZone": "America/Denver", "options": { "course": "CHEM-AP", "tesseract": "/nonexistent/tesseract" } }"#
+        )
+        let result = try Binaries.run(
+            "timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports"), "import", "sheets", "--no-review"])
         #expect(result.status != 0 && result.stderr.contains("apt-get install tesseract-ocr"), "\(result.stderr)")
         #expect(!result.stderr.contains("Fatal") && !result.stderr.contains("Trace"), "\(result.stderr)")
         guard Self.tool("tesseract") != nil else { return }

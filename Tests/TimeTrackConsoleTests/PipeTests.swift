@@ -61,7 +61,9 @@ import Testing
         defer { fixture.remove() }
         let news = try #require(try fixture.ids("announcements").first)
         #expect(try fixture.run(["--as", "ana", "approve", news]).status == 0)
-        let published = try JSONSerialization.jsonObject(with: Data(try fixture.run(["list", "announcements", "--status", "published", "--json"]).stdout.utf8)) as? [[String: Any]]
+        let published =
+            try JSONSerialization.jsonObject(with: Data(try fixture.run(["list", "announcements", "--status", "published", "--json"]).stdout.utf8))
+            as? [[String: Any]]
         #expect(published?.count == 1)
         #expect(published?.first?["id"] as? String == news)
         let shown = try fixture.json(["show", news]) as? [String: Any]
@@ -71,7 +73,10 @@ import Testing
         #expect(runs?.count == 6)
         #expect(runs?.allSatisfy { $0["status"] as? String == "ok" } == true)
         let plugins = try fixture.json(["plugins"]) as? [[String: Any]]
-        #expect(plugins?.compactMap { $0["name"] as? String } == ["html", "ical", "feed", "wordpress", "metadata", "documents", "inbox", "json", "lms", "photo", "csv-info", "js-calendar"])
+        #expect(
+            plugins?.compactMap { $0["name"] as? String } == [
+                "html", "ical", "feed", "wordpress", "metadata", "documents", "inbox", "json", "lms", "photo", "csv-info", "js-calendar",
+            ])
         let sources = try fixture.json(["sources"]) as? [String: Any]
         #expect((sources?["sources"] as? [Any])?.count == 6)
         let history = try fixture.json(["history", news]) as? [String: Any]

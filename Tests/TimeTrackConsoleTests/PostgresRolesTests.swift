@@ -71,8 +71,12 @@ import Testing
         let lincoln = "SELECT count(*) FROM items WHERE kind = 'absence' AND school = 'lincoln'"
         #expect(try store.sql(as: ana, lincoln).text.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "the admin sees it")
         #expect(try store.sql(as: sam, lincoln).text.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
-        #expect(try store.sql(as: sam, "SELECT count(*) FROM revisions WHERE content LIKE '%Custody hearing%'").text.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
-        #expect(try store.sql(as: sam, "SELECT count(*) FROM absence_reports").text.trimmingCharacters(in: .whitespacesAndNewlines) == "3", "hillcrest's three only")
+        #expect(
+            try store.sql(as: sam, "SELECT count(*) FROM revisions WHERE content LIKE '%Custody hearing%'").text.trimmingCharacters(in: .whitespacesAndNewlines)
+                == "0")
+        #expect(
+            try store.sql(as: sam, "SELECT count(*) FROM absence_reports").text.trimmingCharacters(in: .whitespacesAndNewlines) == "3", "hillcrest's three only"
+        )
         let refused: [(String, String)] = [
             ("UPDATE operators SET role = 'admin' WHERE name = 'sam'", "permission denied"),
             ("INSERT INTO operators (name, role, created_at, login, active) VALUES ('sam2', 'admin', '2026-01-01', 'x', 1)", "permission denied"),
@@ -103,7 +107,9 @@ import Testing
         #expect(try store.run(as: sam, ["reject", post, "--reason", "off topic"]).status == 0)
 
         // The viewer reads published exported items only; the app only the published views.
-        #expect(try store.sql(as: vic, "SELECT count(*) FROM items WHERE kind IN ('absence', 'ticket')").text.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        #expect(
+            try store.sql(as: vic, "SELECT count(*) FROM items WHERE kind IN ('absence', 'ticket')").text.trimmingCharacters(in: .whitespacesAndNewlines) == "0"
+        )
         #expect(try store.sql(as: vic, "SELECT count(*) FROM items WHERE status <> 'published'").text.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
         #expect(try store.sql(as: app, "SELECT count(*) FROM items").text.contains("permission denied"))
         #expect(try store.sql(as: app, "SELECT count(*) FROM absence_reports").text.contains("permission denied"))
@@ -112,7 +118,8 @@ import Testing
         // The admin manages operators through the checked function; the log still verifies.
         let changed = try store.run(as: ana, ["operator", "role", "sam", "viewer"])
         #expect(changed.status == 0, "\(changed.stderr)")
-        #expect(try store.sql(as: sam, "SELECT count(*) FROM absence_reports").text.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "sam is a viewer now")
+        #expect(
+            try store.sql(as: sam, "SELECT count(*) FROM absence_reports").text.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "sam is a viewer now")
         let verified = try store.run(as: ana, ["audit", "verify"])
         #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
     }

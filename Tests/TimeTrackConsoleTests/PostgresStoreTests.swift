@@ -42,13 +42,17 @@ import Testing
         }
         var items: [String] = []
         for kind in ["announcements", "events", "school-info", "posts"] {
-            let listed = try JSONSerialization.jsonObject(with: Data(try Self.run(store, ["--json", "list", kind, "--limit", "100"]).stdout.utf8)) as? [[String: Any]] ?? []
+            let listed =
+                try JSONSerialization.jsonObject(with: Data(try Self.run(store, ["--json", "list", kind, "--limit", "100"]).stdout.utf8)) as? [[String: Any]]
+                ?? []
             items += listed.compactMap { $0["id"] as? String }
         }
         #expect(items.count == 32, "\(items)")
         // Each desk its share, approving and rejecting in turn.
         let scripts = (0..<4).map { desk in
-            items.enumerated().filter { $0.offset % 4 == desk }.map { index, id in index % 3 == 0 ? "reject \(id) --reason \"not for the app\"" : "approve \(id)" }
+            items.enumerated().filter { $0.offset % 4 == desk }.map { index, id in
+                index % 3 == 0 ? "reject \(id) --reason \"not for the app\"" : "approve \(id)"
+            }
         }
         let results = Locked<[Int: Binaries.Result]>([:])
         DispatchQueue.concurrentPerform(iterations: 6) { job in
@@ -219,7 +223,9 @@ extension PostgresStoreTests {
             let store = try server.database()
             let results = Locked<[Binaries.Result]>([])
             DispatchQueue.concurrentPerform(iterations: 2) { index in
-                if let result = try? Self.run(store, ["--as", "ana", "import", index == 0 ? "hillcrest-news" : "hillcrest-events"]) { results.mutate { $0.append(result) } }
+                if let result = try? Self.run(store, ["--as", "ana", "import", index == 0 ? "hillcrest-news" : "hillcrest-events"]) {
+                    results.mutate { $0.append(result) }
+                }
             }
             for result in results.value {
                 #expect(!result.stderr.contains("duplicate key"), "\(result.stderr)")

@@ -11,7 +11,8 @@ import Testing
 
     static func headless(_ browser: String, _ dir: TemporaryDirectory, _ arguments: [String]) throws -> Binaries.Result {
         try Binaries.runPath(
-            browser, ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--user-data-dir=\(dir.path("chrome"))", "--window-size=900,2400"] + arguments,
+            browser,
+            ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--user-data-dir=\(dir.path("chrome"))", "--window-size=900,2400"] + arguments,
             environment: ["HOME": dir.url.path])
     }
 
@@ -38,7 +39,8 @@ import Testing
         for (id, title) in expected {
             #expect(dom.stdout.contains("data-id=\"\(id)\""), "\(id) is not in the page")
             if !id.hasPrefix("p") {
-                let escaped = title.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+                let escaped = title.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(
+                    of: ">", with: "&gt;")
                 #expect(dom.stdout.contains(escaped), "\(id): \(title)")
             }
         }
@@ -46,7 +48,10 @@ import Testing
         // The screenshot holds a rendered page: far larger than the same browser's shot of an empty page.
         try fixture.dir.write("blank.html", "<!doctype html><html><body></body></html>")
         #expect(try Self.headless(browser, fixture.dir, ["--screenshot=\(fixture.dir.path("shot.png"))", page]).status == 0)
-        #expect(try Self.headless(browser, fixture.dir, ["--screenshot=\(fixture.dir.path("blank.png"))", URL(fileURLWithPath: fixture.dir.path("blank.html")).absoluteString]).status == 0)
+        #expect(
+            try Self.headless(
+                browser, fixture.dir, ["--screenshot=\(fixture.dir.path("blank.png"))", URL(fileURLWithPath: fixture.dir.path("blank.html")).absoluteString]
+            ).status == 0)
         let shot = (try? FileManager.default.attributesOfItem(atPath: fixture.dir.path("shot.png"))[.size] as? Int) ?? 0
         let blank = (try? FileManager.default.attributesOfItem(atPath: fixture.dir.path("blank.png"))[.size] as? Int) ?? 0
         #expect(blank > 0 && shot > 10 * blank, "screenshot \(shot) bytes, blank page \(blank) bytes")
@@ -72,7 +77,9 @@ import Testing
         #expect(try fixture.run(["preview", "--pending", "--out", fixture.dir.path("p"), "--no-open"]).status == 0)
         let html = try String(contentsOfFile: fixture.dir.path("p/index.html"), encoding: .utf8)
         // The sample's news pictures, read from its mirror folder, inline with their descriptions.
-        #expect(html.contains("<img src=\"data:image/jpeg;base64,") && html.contains("alt=\"Huskies cheer section at the homecoming game\""), "\(html.prefix(2000))")
+        #expect(
+            html.contains("<img src=\"data:image/jpeg;base64,") && html.contains("alt=\"Huskies cheer section at the homecoming game\""), "\(html.prefix(2000))"
+        )
         #expect(!html.contains("image: "), "no grey box stands for a picture")
         // Posts' photos on a CDN: links that say they have no description; nothing loads from the web.
         #expect(html.contains(">picture: stadium.jpg</a><span class=\"nodesc\">no description</span>"), "\(html)")
@@ -101,7 +108,11 @@ import Testing
     /// axe.min.js from the installed axe-selenium-python package.
     static func axeScript() throws -> String? {
         let found = try Binaries.runPath(
-            "/usr/bin/env", ["python3", "-c", "import axe_selenium_python, os; print(os.path.join(os.path.dirname(axe_selenium_python.__file__), 'node_modules', 'axe-core', 'axe.min.js'))"])
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                "import axe_selenium_python, os; print(os.path.join(os.path.dirname(axe_selenium_python.__file__), 'node_modules', 'axe-core', 'axe.min.js'))",
+            ])
         let path = found.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         guard found.status == 0, let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
         return text
@@ -121,7 +132,9 @@ import Testing
         let html = try String(contentsOfFile: page, encoding: .utf8).replacingOccurrences(of: "</body>", with: runner)
         let checked = try dir.write("axe-\(UUID().uuidString).html", html)
         let dom = try PreviewTests.headless(browser, dir, ["--virtual-time-budget=20000", "--dump-dom", URL(fileURLWithPath: checked).absoluteString])
-        guard let start = dom.stdout.range(of: "<pre id=\"axe-result\">"), let end = dom.stdout.range(of: "</pre>", range: start.upperBound..<dom.stdout.endIndex) else {
+        guard let start = dom.stdout.range(of: "<pre id=\"axe-result\">"),
+            let end = dom.stdout.range(of: "</pre>", range: start.upperBound..<dom.stdout.endIndex)
+        else {
             return ["axe did not run: \(dom.stderr.suffix(300))"]
         }
         let json = String(dom.stdout[start.upperBound..<end.lowerBound]).replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&lt;", with: "<")

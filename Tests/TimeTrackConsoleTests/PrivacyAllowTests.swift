@@ -53,7 +53,8 @@ import Testing
         let (dir, _) = try setUp()
         defer { dir.remove() }
         let pty = try PseudoTerminal(
-            Binaries.path("timetrack-admin"), ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--as", "ana", "review", "--kind", "announcements"], rows: 24,
+            Binaries.path("timetrack-admin"),
+            ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--as", "ana", "review", "--kind", "announcements"], rows: 24,
             columns: 80)
         #expect(pty.expect("[a]pprove") != nil, "\(pty.transcript)")
         pty.send("A\r")

@@ -11,7 +11,8 @@ import Testing
         try FileManager.default.copyItem(atPath: ConsoleFixture.root.appendingPathComponent("Imports").path, toPath: dir.path("imports"))
         try dir.write(
             "imports/planted-posts.json",
-            #"{ "id": "planted-posts", "importer": "inbox", "kind": "post", "url": "samples/planted.json", "school": "hillcrest", "timeZone": "America/Denver" }"#)
+            #"{ "id": "planted-posts", "importer": "inbox", "kind": "post", "url": "samples/planted.json", "school": "hillcrest", "timeZone": "America/Denver" }"#
+        )
         let entry: [String: Any] = [
             "id": "post-9", "authorName": "Coach B", "authorRole": "teacher", "imageURLs": [], "createdAt": "2026-09-19T08:00:00-06:00", "text": text,
         ]
@@ -48,7 +49,9 @@ import Testing
         #expect(line.contains("⚠ e-mail address, phone number, street address, student's name"), "\(line)")
         #expect(queue.split(separator: "\n").filter { $0.contains("⚠") }.count == 1)
         let shown = try run(["show", planted]).stdout
-        for text in ["phone number in text: …Text me at «(208) 555-0142» or", "e-mail address in text:", "«coach.b@gmail.com»", "«Avery Chen»", "«412 Maple Street»"] {
+        for text in [
+            "phone number in text: …Text me at «(208) 555-0142» or", "e-mail address in text:", "«coach.b@gmail.com»", "«Avery Chen»", "«412 Maple Street»",
+        ] {
             #expect(shown.contains(text), "\(text) in: \(shown)")
         }
         let refused = try run(["approve", planted])
@@ -69,7 +72,8 @@ import Testing
         let dir = fixture.dir
         try Self.plant("Call 208-555-0142.", in: dir)
         #expect(try fixture.run(["--imports", dir.path("imports"), "import", "planted-posts"]).status == 0)
-        let pty = try PseudoTerminal(Binaries.path("timetrack-admin"), ["--store", fixture.store, "--imports", dir.path("imports"), "review", "--kind", "posts"])
+        let pty = try PseudoTerminal(
+            Binaries.path("timetrack-admin"), ["--store", fixture.store, "--imports", dir.path("imports"), "review", "--kind", "posts"])
         #expect(pty.expect("⚠ privacy: phone number in text") != nil, "\(pty.transcript)")
         #expect(pty.expect(" [q]uit [?] ") != nil)
         pty.send("a\r")

@@ -4,7 +4,9 @@ import Testing
 
 /// The README's tour, as a newcomer types it (issue 35): every line in order, on an 80x24
 /// terminal under `bash -i`, in a fresh folder with the sample district's imports, on today's
-/// date. Each line must end with status 0 and print no error; screens that wait for a person
+/// date.
+///
+/// Each line must end with status 0 and print no error; screens that wait for a person
 /// (the selector shell, the review walk, the console) are left the way the README says.
 /// Lines that say they need the network or a PostgreSQL server are left out. Long output goes to
 /// `cat` here (the real pager is RealPagerTests').
@@ -22,7 +24,9 @@ import Testing
         else { return [] }
         return readme[start.upperBound..<end.lowerBound].split(separator: "\n").map { raw in
             let text = String(raw)
-            guard let comment = text.range(of: #"\s{2,}# "#, options: .regularExpression) else { return Line(command: text.trimmingCharacters(in: .whitespaces), comment: "") }
+            guard let comment = text.range(of: #"\s{2,}# "#, options: .regularExpression) else {
+                return Line(command: text.trimmingCharacters(in: .whitespaces), comment: "")
+            }
             return Line(command: String(text[..<comment.lowerBound]).trimmingCharacters(in: .whitespaces), comment: String(text[comment.upperBound...]))
         }
     }
@@ -36,7 +40,9 @@ import Testing
         try FileManager.default.copyItem(atPath: ConsoleFixture.root.appendingPathComponent("Imports").path, toPath: dir.path("Imports"))
         let pty = try PseudoTerminal(
             "/bin/bash", ["--norc", "--noprofile", "-i"],
-            environment: ["PS1": "READY> ", "PAGER": "cat", "MANPAGER": "cat", "HISTFILE": "/dev/null", "HOME": dir.url.path, "TIMETRACK_HISTORY": "/dev/null"], rows: 24,
+            environment: [
+                "PS1": "READY> ", "PAGER": "cat", "MANPAGER": "cat", "HISTFILE": "/dev/null", "HOME": dir.url.path, "TIMETRACK_HISTORY": "/dev/null",
+            ], rows: 24,
             columns: 80)
         #expect(pty.expect("READY> ") != nil, "\(pty.transcript)")
         pty.send("cd '\(dir.url.path)'\r")

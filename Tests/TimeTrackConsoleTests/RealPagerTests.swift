@@ -3,15 +3,19 @@ import TestSupport
 import Testing
 
 /// The pager as people meet it: the real binary typed into an interactive shell with job control
-/// (`bash -i`, `zsh -i`) on an 80x24 pseudo-terminal, the real `less`. Long output pages; `q`
-/// and Ctrl-C return to the shell (or the console's prompt); nothing is ever stopped.
+/// (`bash -i`, `zsh -i`) on an 80x24 pseudo-terminal, the real `less`.
+///
+/// Long output pages; `q` and Ctrl-C return to the shell (or the console's prompt); nothing is ever
+/// stopped.
 @Suite(.serialized) struct RealPagerTests {
     static let shells: [(path: String, arguments: [String])] = [("/bin/bash", ["--norc", "--noprofile", "-i"]), ("/usr/bin/zsh", ["-f", "-i"])]
 
     /// A shell on an 80x24 terminal with its prompt set to `READY> `.
     static func shell(_ path: String, _ arguments: [String]) throws -> PseudoTerminal {
         let pty = try PseudoTerminal(
-            path, arguments, environment: ["PS1": "READY> ", "PROMPT": "READY> ", "PAGER": "less -FRX", "LESS": "", "LINES": "", "COLUMNS": "", "HISTFILE": "/dev/null"], rows: 24,
+            path, arguments,
+            environment: ["PS1": "READY> ", "PROMPT": "READY> ", "PAGER": "less -FRX", "LESS": "", "LINES": "", "COLUMNS": "", "HISTFILE": "/dev/null"],
+            rows: 24,
             columns: 80)
         #expect(pty.expect("READY> ") != nil, "\(path) gave no prompt: \(pty.transcript)")
         return pty
@@ -40,7 +44,9 @@ import Testing
                     pty.send("echo \"back-$((40+2))\"\r")
                     let back = pty.expect("back-42", timeout: 10)
                     #expect(back != nil, "\(path), \(command), \(label): \(pty.transcript.suffix(600))")
-                    #expect(!pty.transcript.contains("Stopped") && !pty.transcript.contains("suspended"), "\(path), \(command): the pager was stopped: \(pty.transcript.suffix(600))")
+                    #expect(
+                        !pty.transcript.contains("Stopped") && !pty.transcript.contains("suspended"),
+                        "\(path), \(command): the pager was stopped: \(pty.transcript.suffix(600))")
                     pty.send("exit\r")
                     _ = pty.waitForExit(timeout: 5)
                 }

@@ -21,7 +21,8 @@ import Testing
         let page = try dir.write("downloads/news.html", Self.page)
         let imports = dir.path("imports")
         let pty = try PseudoTerminal(
-            Binaries.path("timetrack-admin"), ["--store", dir.path("t.sqlite"), "--imports", imports, "try", page, "--zone", "America/Chicago", "--base", "https://lincoln.example.org/news"],
+            Binaries.path("timetrack-admin"),
+            ["--store", dir.path("t.sqlite"), "--imports", imports, "try", page, "--zone", "America/Chicago", "--base", "https://lincoln.example.org/news"],
             environment: ["TIMETRACK_HISTORY": dir.path("history")])
         #expect(pty.expect("try> ") != nil, "\(pty.transcript)")
         pty.send("css div.card h3\r")
@@ -53,7 +54,9 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: imports + "/lincoln-news.html"))
         let extracted = try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", imports, "--json", "extract", "lincoln-news"])
         #expect(extracted.status == 0, "\(extracted.stderr)")
-        let items = ((try JSONSerialization.jsonObject(with: Data(extracted.stdout.utf8)) as? [String: Any])?["items"] as? [[String: Any]] ?? []).compactMap { $0["fields"] as? [String: Any] }
+        let items = ((try JSONSerialization.jsonObject(with: Data(extracted.stdout.utf8)) as? [String: Any])?["items"] as? [[String: Any]] ?? []).compactMap {
+            $0["fields"] as? [String: Any]
+        }
         #expect(items.compactMap { $0["title"] as? String } == ["Book Fair Next Week", "Picture Day", "PTA Meeting Moved"])
         #expect(items.compactMap { $0["link"] as? String }.first == "https://lincoln.example.org/news/book-fair")
         let definition = try String(contentsOfFile: imports + "/lincoln-news.json", encoding: .utf8)
@@ -65,9 +68,15 @@ import Testing
         defer { dir.remove() }
         let page = try dir.write("news.html", Self.page)
         let result = try Binaries.run(
-            "timetrack-admin", ["--store", dir.path("t.sqlite"), "--json", "extract", page, "--item", "div.card", "--field", "title=h3 a", "--field", #"date={"select": ".when", "pattern": "(October \\d+, \\d{4})"}"#])
+            "timetrack-admin",
+            [
+                "--store", dir.path("t.sqlite"), "--json", "extract", page, "--item", "div.card", "--field", "title=h3 a", "--field",
+                #"date={"select": ".when", "pattern": "(October \\d+, \\d{4})"}"#,
+            ])
         #expect(result.status == 0, "\(result.stderr)")
-        let items = ((try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])?["items"] as? [[String: Any]] ?? []).compactMap { $0["fields"] as? [String: Any] }
+        let items = ((try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])?["items"] as? [[String: Any]] ?? []).compactMap {
+            $0["fields"] as? [String: Any]
+        }
         #expect(items.count == 3)
         #expect(items.first?["title"] as? String == "Book Fair Next Week")
         #expect((items.first?["publishedAt"] as? String)?.hasPrefix("2026-10-05") == true, "\(items.first ?? [:])")
@@ -79,12 +88,17 @@ import Testing
         let server = try TestHTTPServer()
         func listing(_ items: [(String, String)], next: String?) -> String {
             let cards = items.map { "<article class=\"post\"><h2><a href=\"/news/\($0.0)\">\($0.1)</a></h2></article>" }.joined()
-            return "<html><body><main>\(cards)</main>" + (next.map { "<nav class=\"pager\"><a class=\"next\" href=\"\($0)\">Next ›</a></nav>" } ?? "") + "</body></html>"
+            return "<html><body><main>\(cards)</main>" + (next.map { "<nav class=\"pager\"><a class=\"next\" href=\"\($0)\">Next ›</a></nav>" } ?? "")
+                + "</body></html>"
         }
         server.route("/news", .html(listing([("book-fair", "Book Fair"), ("picture-day", "Picture Day")], next: "/news?page=2")))
         server.route("/news?page=2", .html(listing([("pta", "PTA Meeting")], next: nil)))
         for (slug, date) in [("book-fair", "2026-10-05"), ("picture-day", "2026-10-12"), ("pta", "2026-10-20")] {
-            server.route("/news/\(slug)", .html("<html><body><article><time datetime=\"\(date)T08:00:00-05:00\">\(date)</time><div class=\"body\"><p>About \(slug).</p></div></article></body></html>"))
+            server.route(
+                "/news/\(slug)",
+                .html(
+                    "<html><body><article><time datetime=\"\(date)T08:00:00-05:00\">\(date)</time><div class=\"body\"><p>About \(slug).</p></div></article></body></html>"
+                ))
         }
         return server
     }
@@ -103,7 +117,8 @@ import Testing
         #expect(refused.status != 0 && refused.stderr.contains("--allow-private"), "\(refused.stdout)\(refused.stderr)")
 
         let pty = try PseudoTerminal(
-            Binaries.path("timetrack-admin"), ["--store", store, "--imports", imports, "try", server.base + "/news", "--zone", "America/Chicago", "--allow-private"],
+            Binaries.path("timetrack-admin"),
+            ["--store", store, "--imports", imports, "try", server.base + "/news", "--zone", "America/Chicago", "--allow-private"],
             environment: ["TIMETRACK_HISTORY": dir.path("history")])
         #expect(pty.expect("try> ") != nil, "\(pty.transcript)")
         pty.send("item article.post\r")
@@ -128,7 +143,9 @@ import Testing
         // The saved definition reads both pages and every item's own page.
         let extracted = try Binaries.run("timetrack-admin", ["--store", store, "--imports", imports, "--json", "extract", "lincoln-web"])
         #expect(extracted.status == 0, "\(extracted.stderr)")
-        let items = ((try JSONSerialization.jsonObject(with: Data(extracted.stdout.utf8)) as? [String: Any])?["items"] as? [[String: Any]] ?? []).compactMap { $0["fields"] as? [String: Any] }
+        let items = ((try JSONSerialization.jsonObject(with: Data(extracted.stdout.utf8)) as? [String: Any])?["items"] as? [[String: Any]] ?? []).compactMap {
+            $0["fields"] as? [String: Any]
+        }
         #expect(items.compactMap { $0["title"] as? String } == ["Book Fair", "Picture Day", "PTA Meeting"])
         #expect(items.compactMap { ($0["publishedAt"] as? String)?.prefix(10) } == ["2026-10-05", "2026-10-12", "2026-10-20"], "\(items)")
     }

@@ -42,14 +42,18 @@ import Testing
         for (index, entry) in ["127.0.0.1:8080", "http://intranet.local", "[::1]:80"].enumerated() {
             try dir.write(
                 "imports/s\(index).json",
-                #"{ "id": "s\#(index)", "importer": "html", "kind": "announcement", "url": "http://127.0.0.1/x.html", "allowPrivateNetwork": ["\#(entry)"], "options": { "item": "a", "fields": { "title": "h2" } } }"#)
+                #"{ "id": "s\#(index)", "importer": "html", "kind": "announcement", "url": "http://127.0.0.1/x.html", "allowPrivateNetwork": ["\#(entry)"], "options": { "item": "a", "fields": { "title": "h2" } } }"#
+            )
         }
         try dir.write(
             "imports/ok.json",
-            #"{ "id": "ok", "importer": "html", "kind": "announcement", "url": "http://127.0.0.1/x.html", "allowPrivateNetwork": ["127.0.0.1", "::1", "[::1]"], "options": { "item": "a", "fields": { "title": "h2" } } }"#)
+            #"{ "id": "ok", "importer": "html", "kind": "announcement", "url": "http://127.0.0.1/x.html", "allowPrivateNetwork": ["127.0.0.1", "::1", "[::1]"], "options": { "item": "a", "fields": { "title": "h2" } } }"#
+        )
         let listed = try Self.run(dir, ["sources"])
         for index in 0..<3 {
-            #expect(listed.stderr.contains("s\(index).json, field 'allowPrivateNetwork'") && listed.stderr.contains("a port or a URL never matches"), "\(listed.stderr)")
+            #expect(
+                listed.stderr.contains("s\(index).json, field 'allowPrivateNetwork'") && listed.stderr.contains("a port or a URL never matches"),
+                "\(listed.stderr)")
         }
         #expect(!listed.stderr.contains("ok.json"), "\(listed.stderr)")
     }
@@ -60,7 +64,8 @@ import Testing
         defer { dir.remove() }
         try dir.write(
             "imports/v6.json",
-            #"{ "id": "v6", "importer": "html", "kind": "announcement", "url": "http://[::1]:9/page.html", "allowPrivateNetwork": ["::1"], "options": { "item": "a", "fields": { "title": "h2" } } }"#)
+            #"{ "id": "v6", "importer": "html", "kind": "announcement", "url": "http://[::1]:9/page.html", "allowPrivateNetwork": ["::1"], "options": { "item": "a", "fields": { "title": "h2" } } }"#
+        )
         let result = try Self.run(dir, ["extract", "v6"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("IPv6 address written into the URL") && !result.stderr.contains("-1000"), "\(result.stderr)")
@@ -79,7 +84,8 @@ import Testing
         chmod(dir.url.path, 0o755)
         chmod(dir.path("closed"), 0o700)
         let result = try Binaries.runPath(
-            "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", dir.path("timetrack-admin"), "--store", dir.path("closed/t.sqlite"), "status"],
+            "/usr/bin/setpriv",
+            ["--reuid=65534", "--regid=65534", "--clear-groups", dir.path("timetrack-admin"), "--store", dir.path("closed/t.sqlite"), "status"],
             currentDirectory: "/tmp")
         #expect(result.status != 0)
         #expect(result.stderr.contains("cannot reach the store: Permission denied") && !result.stderr.contains("no store here yet"), "\(result.stderr)")
@@ -93,7 +99,8 @@ import Testing
     @Test func savedDefinitionsWaitForSourcesEnable() throws {
         let dir = try TemporaryDirectory("disabled-until")
         defer { dir.remove() }
-        try dir.write("downloads/news.html", #"<article class="news"><h2><a href="/n/1">Bus routes</a></h2><time datetime="2026-09-14">Sept 14</time></article>"#)
+        try dir.write(
+            "downloads/news.html", #"<article class="news"><h2><a href="/n/1">Bus routes</a></h2><time datetime="2026-09-14">Sept 14</time></article>"#)
         try FileManager.default.createDirectory(atPath: dir.path("imports"), withIntermediateDirectories: true)
         func run(_ words: [String], stdin: String? = nil) throws -> Binaries.Result {
             try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports"), "--as", "ana"] + words, stdin: stdin)
@@ -125,14 +132,19 @@ import Testing
         let dir = try TemporaryDirectory("dry-run-exit")
         defer { dir.remove() }
         try dir.write("imports/site/empty.html", "<p>No news yet.</p>")
-        try dir.write("imports/site/news.html", #"<article class="news"><h2><a href="/n/1">Bus routes</a></h2><time datetime="2026-09-14">Sept 14</time></article><article class="news"><h2>No link or date</h2><time>someday</time></article>"#)
+        try dir.write(
+            "imports/site/news.html",
+            #"<article class="news"><h2><a href="/n/1">Bus routes</a></h2><time datetime="2026-09-14">Sept 14</time></article><article class="news"><h2>No link or date</h2><time>someday</time></article>"#
+        )
         for (id, page) in [("empty", "empty"), ("news", "news")] {
             try dir.write(
                 "imports/\(id).json",
                 #"{ "id": "\#(id)", "importer": "html", "kind": "announcement", "url": "site/\#(page).html", "baseURL": "https://school.example/news/", "timeZone": "UTC", "options": { "item": "article.news", "fields": { "title": "h2", "link": "h2 a@href", "date": "time@datetime" } } }"#
             )
         }
-        func run(_ words: [String]) throws -> Int32 { try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports")] + words).status }
+        func run(_ words: [String]) throws -> Int32 {
+            try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports")] + words).status
+        }
         for id in ["empty", "news"] {
             let extracted = try run(["extract", id])
             #expect(try run(["import", id, "--dry-run"]) == extracted, "\(id): extract exits \(extracted)")
@@ -173,7 +185,8 @@ import Testing
         defer { dir.remove() }
         let cases: [(id: String, definition: String, field: String, words: String)] = [
             (
-                "bad-root", ##"{ "id": "bad-root", "importer": "json", "kind": "announcement", "url": "x.json", "options": { "items": "#.data", "fields": { "title": "headline" } } }"##,
+                "bad-root",
+                ##"{ "id": "bad-root", "importer": "json", "kind": "announcement", "url": "x.json", "options": { "items": "#.data", "fields": { "title": "headline" } } }"##,
                 "options.items", "which is no root"
             ),
             (
@@ -222,7 +235,8 @@ import Testing
             "imports/meetings.json",
             #"{ "id": "meetings", "importer": "html", "kind": "event", "url": "site/meetings.html", "baseURL": "https://d.example/board/", "timeZone": "America/Denver", "options": { "item": "table.meetings tr", "fields": { "title": "td:nth-child(1)", "start": "td:nth-child(2)" } } }"#
         )
-        let result = try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports"), "--as", "ana", "--json", "import", "meetings"])
+        let result = try Binaries.run(
+            "timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports"), "--as", "ana", "--json", "import", "meetings"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let run = (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])?.first ?? [:]
         #expect(run["status"] as? String == "ok" && (run["new"] as? [Any])?.count == 2 && (run["problems"] as? [Any])?.isEmpty == true, "\(run)")
@@ -250,7 +264,9 @@ import Testing
         // A link that is empty is no key: the title stands in.
         #expect(items.compactMap { ($0["fields"] as? [String: Any])?["title"] as? String } == ["Bus routes", "Picture day"], "\(items)")
         let problems = (document["problems"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
-        #expect(problems.contains { $0.contains("options.fields.title h2 matched nothing") && $0.contains("options.fields.link h2 a@href matched nothing") }, "\(problems)")
+        #expect(
+            problems.contains { $0.contains("options.fields.title h2 matched nothing") && $0.contains("options.fields.link h2 a@href matched nothing") },
+            "\(problems)")
     }
 }
 
@@ -267,7 +283,9 @@ import Testing
         )
         let result = try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports"), "extract", "events"])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("warning: 0 items from events: every item was skipped; the first: page 1 item 1") && result.stderr.contains("sometime soon"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("warning: 0 items from events: every item was skipped; the first: page 1 item 1") && result.stderr.contains("sometime soon"),
+            "\(result.stderr)")
         #expect(!result.stderr.contains("check options.item"), "\(result.stderr)")
     }
 }
@@ -280,7 +298,11 @@ import Testing
         defer { dir.remove() }
         try dir.write("page/ev.html", #"<ul class="ev"><li><b>Game</b> <i>Sept 14</i></li><li><b>Concert</b> <i>October 3, 2026 7:00 PM</i></li></ul>"#)
         let result = try Binaries.run(
-            "timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports"), "try", dir.path("page/ev.html"), "--kind", "event", "--zone", "America/Denver"],
+            "timetrack-admin",
+            [
+                "--store", dir.path("t.sqlite"), "--imports", dir.path("imports"), "try", dir.path("page/ev.html"), "--kind", "event", "--zone",
+                "America/Denver",
+            ],
             stdin: "item ul.ev li\nfield title=b\nfield start=i\nitems\n")
         #expect(result.stdout.contains("Game  │ 2026-09-14 (all day)") && result.stdout.contains("⚠ year guessed: 2026 (start)"), "\(result.stdout)")
         #expect(result.stdout.contains("Concert  │ 2026-10-03 19:00 MDT") && !result.stdout.contains("00:00"), "\(result.stdout)")

@@ -66,7 +66,9 @@ import Testing
         let dir = try TemporaryDirectory("walk-order")
         defer { dir.remove() }
         try FileManager.default.copyItem(atPath: ConsoleFixture.root.appendingPathComponent("Imports").path, toPath: dir.path("imports"))
-        let pty = try PseudoTerminal(Binaries.path("timetrack-admin"), ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--as", "ana", "import", "--all"], rows: 24, columns: 80)
+        let pty = try PseudoTerminal(
+            Binaries.path("timetrack-admin"), ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--as", "ana", "import", "--all"], rows: 24,
+            columns: 80)
         let first = pty.expect("[a]pprove")
         #expect(first != nil, "\(pty.transcript)")
         let screen = pty.transcript.components(separatedBy: "[1/").last ?? ""
@@ -91,7 +93,8 @@ import Testing
         }
         let warnings = try Binaries.runPath("/usr/bin/groff", ["-man", "-ww", "-z", dir.path("timetrack-admin.1")])
         #expect(warnings.status == 0 && warnings.stderr.isEmpty, "\(warnings.stderr)")
-        let rendered = try Binaries.runPath("/usr/bin/man", ["./timetrack-admin.1"], environment: ["MANPAGER": "cat", "MANWIDTH": "80", "PAGER": "cat"], currentDirectory: dir.url.path)
+        let rendered = try Binaries.runPath(
+            "/usr/bin/man", ["./timetrack-admin.1"], environment: ["MANPAGER": "cat", "MANWIDTH": "80", "PAGER": "cat"], currentDirectory: dir.url.path)
         #expect(rendered.status == 0, "\(rendered.stderr)")
         for command in ["discover", "import", "review", "approve", "undo", "export", "completions"] {
             #expect(rendered.stdout.contains("\n       \(command)"), "\(command) is not in the rendered page")

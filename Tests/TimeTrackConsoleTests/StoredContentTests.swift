@@ -3,8 +3,10 @@ import TestSupport
 import Testing
 
 /// What an import of the sample district stores, item by item: every item's id, every revision's
-/// content hash and every audit entry's action, against a recorded copy. Work on how imports
-/// run (speed, batching, memos) must leave this the same; a change of what is stored shows up
+/// content hash and every audit entry's action, against a recorded copy.
+///
+/// Work on how imports run (speed, batching, memos) must leave this the same; a change of what is
+/// stored shows up
 /// here and is recorded on purpose (`TIMETRACK_RECORD=1 swift test --filter StoredContentTests`).
 @Suite struct StoredContentTests {
     static let recorded = ConsoleFixture.root.appendingPathComponent("Tests/Fixtures/Stored/sample-district.txt")

@@ -11,7 +11,8 @@ import Testing
         let history = fixture.dir.path("history")
         // Staff at the prompt: the README's `review --kind post`.
         let pty = try PseudoTerminal(
-            Binaries.path("timetrack-admin"), ["--store", fixture.store, "--as", "sam", "--imports", ConsoleFixture.root.appendingPathComponent("Imports").path],
+            Binaries.path("timetrack-admin"),
+            ["--store", fixture.store, "--as", "sam", "--imports", ConsoleFixture.root.appendingPathComponent("Imports").path],
             environment: ["TIMETRACK_HISTORY": history])
         #expect(pty.expect("(sam)> ") != nil, "no prompt: \(pty.transcript)")
         // The line editor counts every byte of the prompt as a column: it holds no escape codes.
@@ -58,7 +59,9 @@ import Testing
     @Test func ctrlDLeavesAndNoLibeditFallbackWorks() throws {
         let fixture = try ConsoleFixture(importing: false)
         defer { fixture.remove() }
-        let pty = try PseudoTerminal(Binaries.path("timetrack-admin"), ["--store", fixture.store, "--as", "ana"], environment: ["TIMETRACK_NO_LIBEDIT": "1", "TIMETRACK_HISTORY": fixture.dir.path("h")])
+        let pty = try PseudoTerminal(
+            Binaries.path("timetrack-admin"), ["--store", fixture.store, "--as", "ana"],
+            environment: ["TIMETRACK_NO_LIBEDIT": "1", "TIMETRACK_HISTORY": fixture.dir.path("h")])
         #expect(pty.expect("(ana)> ") != nil, "\(pty.transcript)")
         pty.send("\u{3}")
         #expect(pty.expect("(ana)> ") != nil, "\(pty.transcript)")
@@ -72,7 +75,8 @@ import Testing
         let fixture = try ConsoleFixture(importing: false)
         defer { fixture.remove() }
         let pty = try PseudoTerminal(
-            Binaries.path("timetrack-admin"), ["--store", fixture.store, "--as", "ana", "--imports", ConsoleFixture.root.appendingPathComponent("Imports").path, "import", "hillcrest-info"])
+            Binaries.path("timetrack-admin"),
+            ["--store", fixture.store, "--as", "ana", "--imports", ConsoleFixture.root.appendingPathComponent("Imports").path, "import", "hillcrest-info"])
         #expect(pty.expect("[1/14]") != nil, "\(pty.transcript)")
         // `A` asks first; no is no.
         pty.send("A\r")
@@ -132,6 +136,7 @@ import Testing
 
     /// The review's prompts use the console's line editor in a one-shot command too: arrow keys
     /// and backspace edit the FIELD=VALUE line, and the stored value is what was visible.
+    ///
     /// Without libedit the keys cannot edit, and their bytes never reach the value.
     @Test(arguments: [false, true])
     func arrowKeysAndBackspaceEditTheFieldPrompt(plain: Bool) throws {

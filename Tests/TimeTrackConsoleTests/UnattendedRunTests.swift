@@ -153,7 +153,8 @@ import Testing
         var bytes = Array("<html><body><article><h2>".utf8)
         bytes += [0x93, 0x43, 0x61, 0x66, 0xE9, 0x20, 0x4E, 0x69, 0x67, 0x68, 0x74, 0x94, 0x20, 0x96, 0x20, 0x50, 0x54, 0x53, 0x41]  // “Café Night” – PTSA
         bytes += Array("</h2><a href=\"/cafe\">x</a></article></body></html>".utf8)
-        setup.server.route("/cp1252.html", TestHTTPServer.Response(status: 200, headers: ["Content-Type": "text/html; charset=windows-1252"], body: Data(bytes)))
+        setup.server.route(
+            "/cp1252.html", TestHTTPServer.Response(status: 200, headers: ["Content-Type": "text/html; charset=windows-1252"], body: Data(bytes)))
         try setup.source("cp", path: "/cp1252.html")
         let result = try setup.run(["--json", "extract", "cp"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -175,7 +176,8 @@ import Testing
     @Test func twoDueRunsAtOnceExactlyOneRuns() throws {
         let setup = try Setup()
         defer { setup.remove() }
-        setup.server.route("/slow.html", TestHTTPServer.Response(status: 200, headers: ["Content-Type": "text/html"], body: Data(Self.page(3).utf8), delay: 1.5))
+        setup.server.route(
+            "/slow.html", TestHTTPServer.Response(status: 200, headers: ["Content-Type": "text/html"], body: Data(Self.page(3).utf8), delay: 1.5))
         try setup.source("slow", path: "/slow.html", schedule: "1h")
         let first = Process()
         first.executableURL = URL(fileURLWithPath: Binaries.path("timetrack-admin"))
@@ -225,7 +227,9 @@ import Testing
         // A listing of 30 items, each with a slow detail page.
         setup.server.route("/list.html", .html(Self.page(30)))
         setup.server.handle { request in
-            request.path.hasPrefix("/news/") ? TestHTTPServer.Response(status: 200, headers: ["Content-Type": "text/html"], body: Data("<div class='body'><p>Detail</p></div>".utf8), delay: 0.1) : nil
+            request.path.hasPrefix("/news/")
+                ? TestHTTPServer.Response(
+                    status: 200, headers: ["Content-Type": "text/html"], body: Data("<div class='body'><p>Detail</p></div>".utf8), delay: 0.1) : nil
         }
         try setup.dir.write(
             "imports/slowdetail.json",
@@ -336,7 +340,8 @@ import Testing
         defer { setup.remove() }
         setup.server.route("/list.html", .html(Self.page(20)))
         setup.server.handle { request in
-            request.path.hasPrefix("/news/") ? TestHTTPServer.Response(status: 200, headers: ["Content-Type": "text/html"], body: Data("<div class='body'>x</div>".utf8), delay: 0.3) : nil
+            request.path.hasPrefix("/news/")
+                ? TestHTTPServer.Response(status: 200, headers: ["Content-Type": "text/html"], body: Data("<div class='body'>x</div>".utf8), delay: 0.3) : nil
         }
         try setup.dir.write(
             "imports/long.json",
@@ -345,7 +350,9 @@ import Testing
               "allowPrivateNetwork": ["127.0.0.1"],
               "options": { "item": "article", "fields": { "title": "h2", "link": "a@href" }, "detail": { "link": "link", "fields": { "body": ".body@html" } } } }
             """)
-        let pty = try PseudoTerminal(Binaries.path("timetrack-admin"), ["--store", setup.store, "--imports", setup.imports, "--as", "ana"], environment: ["TIMETRACK_HISTORY": setup.dir.path("h")])
+        let pty = try PseudoTerminal(
+            Binaries.path("timetrack-admin"), ["--store", setup.store, "--imports", setup.imports, "--as", "ana"],
+            environment: ["TIMETRACK_HISTORY": setup.dir.path("h")])
         #expect(pty.expect("(ana)> ") != nil)
         pty.send("import long\r")
         let deadline = Date().addingTimeInterval(10)

@@ -71,7 +71,8 @@ import Testing
         #expect((result.stdout + result.stderr).contains("yearFrom"), "\(result.stdout)\(result.stderr)")
         #expect(try Binaries.sql(store, "SELECT count(*) FROM items").trimmingCharacters(in: .whitespacesAndNewlines) == "0")
         // Accepted after a look: the items carry their guess, and show and review say so.
-        let accepted = try Binaries.run("timetrack-admin", ["--store", store, "--as", "ana", "--imports", dir.url.path, "import", "cal", "--accept", "--no-review"])
+        let accepted = try Binaries.run(
+            "timetrack-admin", ["--store", store, "--as", "ana", "--imports", dir.url.path, "import", "cal", "--accept", "--no-review"])
         #expect(accepted.status == 0, "\(accepted.stderr)")
         let shown = try Binaries.run("timetrack-admin", ["--store", store, "show", "e1"]).stdout
         #expect(shown.contains("note:     year guessed: ") && shown.contains("the page's heading says 2022–2023"), "\(shown)")

@@ -18,7 +18,8 @@ import Testing
         var written = 0
         for _ in 0..<3_000 {
             let announcement = Announcement(
-                title: text(), summary: maybe(text), body: maybe(text), imageURL: maybe(text), imageAlt: maybe(text), link: maybe(text), publishedAt: maybe(date),
+                title: text(), summary: maybe(text), body: maybe(text), imageURL: maybe(text), imageAlt: maybe(text), link: maybe(text),
+                publishedAt: maybe(date),
                 priority: random.chance(50) ? .normal : .urgent, expiresAt: maybe(date))
             let byEncoder = try JSONCoding.compactString(announcement)
             if let byHand = announcement.handWrittenJSON() {

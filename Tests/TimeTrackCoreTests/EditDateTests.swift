@@ -34,7 +34,8 @@ import Testing
     }
 
     @Test func aTimeAloneKeepsTheDayInTheZone() throws {
-        let current = ItemContent.event(Event(title: "Board", start: ISO8601DateFormatter().date(from: "2026-09-16T00:30:00Z") ?? Date(), timeZone: "America/Denver"))
+        let current = ItemContent.event(
+            Event(title: "Board", start: ISO8601DateFormatter().date(from: "2026-09-16T00:30:00Z") ?? Date(), timeZone: "America/Denver"))
         // 18:30 on 09-15 in Denver is 00:30 UTC on 09-16: "19:00" is the same local day.
         #expect(try parsed("19:00", zone: "America/Denver", current: current) == "2026-09-16T01:00:00Z")
         #expect(throws: TimeTrackError.self) { _ = try parsed("19:00", zone: "America/Denver") }
@@ -43,7 +44,8 @@ import Testing
     /// The end moves with the start only when asked (issue 35: it moved, and was locked, silently).
     @Test func movingTheStartKeepsTheLengthOnlyWhenAsked() throws {
         let f = ISO8601DateFormatter()
-        let event = Event(title: "Board", start: f.date(from: "2026-09-16T00:00:00Z") ?? Date(), end: f.date(from: "2026-09-16T02:00:00Z"), timeZone: "America/Denver")
+        let event = Event(
+            title: "Board", start: f.date(from: "2026-09-16T00:00:00Z") ?? Date(), end: f.date(from: "2026-09-16T02:00:00Z"), timeZone: "America/Denver")
         let zone = try #require(TimeZone(identifier: "America/Denver"))
         let plain = try ItemContent.parseEdits([("start", "2026-09-15 17:30")], kind: .event, current: .event(event), zone: zone)
         #expect(plain["start"]?.stringValue == "2026-09-15T23:30:00Z" && plain["end"] == nil)
@@ -61,7 +63,10 @@ import Testing
     }
 
     @Test func partlyReadFormsAreRefused() throws {
-        for typed in ["2026-09-15T18", "2026-09-15 18:3", "2026-9-15", "2026-02-30", "18", "25:00", "2026-09-15 18:30 extra", "tomorrow", "2026-09-15T18:30:00+99:99", "15/09/2026"] {
+        for typed in [
+            "2026-09-15T18", "2026-09-15 18:3", "2026-9-15", "2026-02-30", "18", "25:00", "2026-09-15 18:30 extra", "tomorrow", "2026-09-15T18:30:00+99:99",
+            "15/09/2026",
+        ] {
             let error = try #require(throws: TimeTrackError.self, "\(typed)") { _ = try parsed(typed, zone: "America/Denver") }
             #expect(error.code == .usage)
             #expect(error.context["field"] == "start")

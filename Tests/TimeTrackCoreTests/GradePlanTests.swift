@@ -37,7 +37,8 @@ import TimeTrackCore
         var random = SystemRandomNumberGenerator()
         for _ in 0..<2_000 {
             let values = (0..<4).map { _ in [0, 0.001, 1, 37.5, 1e8][Int.random(in: 0...4, using: &random)] }
-            let plan = GradePlan(categories: [.init(name: "c", weight: values[0], earned: min(values[1], values[2]), possible: values[2], remaining: values[3])])
+            let plan = GradePlan(categories: [.init(name: "c", weight: values[0], earned: min(values[1], values[2]), possible: values[2], remaining: values[3])]
+            )
             guard let answer = try? plan.answer(target: 90) else { continue }
             #expect(answer.best.isFinite && answer.worst.isFinite && (answer.needed?.isFinite ?? true) && (answer.current?.isFinite ?? true), "\(plan)")
         }

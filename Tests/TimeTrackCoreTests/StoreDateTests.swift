@@ -11,7 +11,9 @@ import TimeTrackCore
         var random = SplitMix64(state: 20261125)
         // The epoch, a second before it, 2000-02-29, a fraction, 9999-12-31T23:59:59.
         let fixed: [TimeInterval] = [0, -1, 951_782_400, 1_790_000_000.999, 253_402_300_799]
-        let dates = fixed.map(Date.init(timeIntervalSince1970:)) + (0..<2_000).map { _ in Date(timeIntervalSince1970: TimeInterval(random.int(-2_000_000_000...4_000_000_000)) + 0.5) }
+        let dates =
+            fixed.map(Date.init(timeIntervalSince1970:))
+            + (0..<2_000).map { _ in Date(timeIntervalSince1970: TimeInterval(random.int(-2_000_000_000...4_000_000_000)) + 0.5) }
         for date in dates {
             let text = StoreDate.format(date)
             #expect(text == formatter.string(from: date), "\(date.timeIntervalSince1970)")

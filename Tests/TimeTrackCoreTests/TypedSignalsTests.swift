@@ -3,7 +3,9 @@ import Testing
 import TimeTrackCore
 
 /// Issue 36: behaviour is decided by types, never by the wording of an audit action, a guess
-/// or a problem. Reads every Swift file of Sources and Plugins and fails on a comparison of
+/// or a problem.
+///
+/// Reads every Swift file of Sources and Plugins and fails on a comparison of
 /// such text, naming the file and line.
 @Suite struct TypedSignalsTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -16,7 +18,10 @@ import TimeTrackCore
             #"\.action\b[^\n]*\b(case|==|!=|contains)\b[^\n]*"(\#(AuditAction.allCases.map { NSRegularExpression.escapedPattern(for: $0.rawValue) }.joined(separator: "|")))""#,
             "an audit action's text decides: use AuditAction"
         ),
-        (#"guess(es)?\b[^\n]*\.(contains|hasPrefix|hasSuffix)\s*(\(|\{)\s*("|\$0\.(contains|hasPrefix))"#, "a guess's wording decides: use Guess's typed facts"),
+        (
+            #"guess(es)?\b[^\n]*\.(contains|hasPrefix|hasSuffix)\s*(\(|\{)\s*("|\$0\.(contains|hasPrefix))"#,
+            "a guess's wording decides: use Guess's typed facts"
+        ),
         (#"\.note\.(contains|hasPrefix|hasSuffix)\("#, "a note's wording decides"),
         (
             #"(message|problem\.message|error\.message)\.(hasPrefix|hasSuffix)\(|problem\.message\.contains\(|error\.message\.contains\("#,
@@ -65,7 +70,9 @@ import TimeTrackCore
         for line in bad {
             #expect(Self.rules.contains { line.range(of: $0.pattern, options: .regularExpression) != nil }, "not caught: \(line)")
         }
-        let good = [#"if entry.kind == .approve {"#, #"item.guesses.contains(where: \.contradictsHeading)"#, #"ImportProblem(problem.severity, problem.message)"#]
+        let good = [
+            #"if entry.kind == .approve {"#, #"item.guesses.contains(where: \.contradictsHeading)"#, #"ImportProblem(problem.severity, problem.message)"#,
+        ]
         for line in good {
             #expect(!Self.rules.contains { line.range(of: $0.pattern, options: .regularExpression) != nil }, "caught: \(line)")
         }

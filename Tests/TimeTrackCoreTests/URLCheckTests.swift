@@ -8,8 +8,10 @@ import Testing
 @Suite struct URLCheckTests {
     @Test func theFastPathAcceptsOnlyWhatURLComponentsAccepts() {
         let pieces = [
-            "http", "https", "HTTPS", "hTtp", "://", ":/", "//", "/", "a", "Z", "9", ".", "-", "_", "~", "example", "school.example", ":", ":8080", "@", "user@",
-            "?", "#", "&", "=", "%", "%20", "%zz", "[", "]", "[::1]", " ", "é", "!", "$", "'", "(", ")", "*", "+", ",", ";", "\\", "^", "`", "{", "|", "\"", "<",
+            "http", "https", "HTTPS", "hTtp", "://", ":/", "//", "/", "a", "Z", "9", ".", "-", "_", "~", "example", "school.example", ":", ":8080", "@",
+            "user@",
+            "?", "#", "&", "=", "%", "%20", "%zz", "[", "]", "[::1]", " ", "é", "!", "$", "'", "(", ")", "*", "+", ",", ";", "\\", "^", "`", "{", "|", "\"",
+            "<",
         ]
         var random = SplitMix64(state: 42)
         var vouched = 0
@@ -25,7 +27,10 @@ import Testing
         for good in ["https://school.example/news/1.html?x=1&y=2#top", "HTTP://A-B.example", "https://x.example/a(b)/c;d=e,f@g:h"] {
             #expect(Check.isPlainWebURL(good) && Check.urlProblem(good) == nil, "\(good)")
         }
-        for other in ["https://x.example:8080/", "https://user@x.example/", "https://x.example/%20", "ftp://x.example/", "https:///path", "/news/1.html", "https://x.example/a b"] {
+        for other in [
+            "https://x.example:8080/", "https://user@x.example/", "https://x.example/%20", "ftp://x.example/", "https:///path", "/news/1.html",
+            "https://x.example/a b",
+        ] {
             #expect(!Check.isPlainWebURL(other), "\(other)")
         }
         #expect(Check.urlProblem("/news/1.html")?.contains("relative link") == true)

@@ -57,7 +57,9 @@ import TimeTrackKit
                 if let link = key.link, a.link != link { wrong.append("link \(a.link ?? "-")") }
             case .event(let e):
                 formatter.dateFormat = key.when.contains("T") ? "yyyy-MM-dd'T'HH:mm" : "yyyy-MM-dd"
-                if formatter.string(from: e.start) != key.when || e.allDay == key.when.contains("T") { wrong.append("start \(formatter.string(from: e.start)) allDay \(e.allDay)") }
+                if formatter.string(from: e.start) != key.when || e.allDay == key.when.contains("T") {
+                    wrong.append("start \(formatter.string(from: e.start)) allDay \(e.allDay)")
+                }
                 if let link = key.link, e.link != link { wrong.append("link \(e.link ?? "-")") }
                 if let location = key.location, e.locationName != location { wrong.append("location \(e.locationName ?? "-")") }
             case .schoolInfo(let info):
@@ -120,7 +122,8 @@ import TimeTrackKit
         for recognizer in recognizers {
             for template in recognizer.pages {
                 var object = template.definition
-                let url = (object["url"]?.stringValue ?? "{page}").replacingOccurrences(of: "{page}", with: "https://d.example/news").replacingOccurrences(of: "{origin}", with: "https://d.example")
+                let url = (object["url"]?.stringValue ?? "{page}").replacingOccurrences(of: "{page}", with: "https://d.example/news").replacingOccurrences(
+                    of: "{origin}", with: "https://d.example")
                 object["url"] = .string(url)
                 object["id"] = .string("t")
                 object["kind"] = .string(template.kind.rawValue)
@@ -142,7 +145,9 @@ import TimeTrackKit
         try dir.write("broken.json", #"{"platform": "Broken", "fingerprints": [{"selector": "div["}]}"#)
         // Counts a district typed wildly are clamped, never a trap (Int of 1e300 traps).
         try dir.write(
-            "huge.json", #"{"platform": "Huge", "minimum": 1e300, "fingerprints": [{"markup": "x"}], "pages": [{"name": "n", "kind": "announcement", "match": "li", "minimumItems": -5e300, "definition": {"importer": "html"}}]}"#)
+            "huge.json",
+            #"{"platform": "Huge", "minimum": 1e300, "fingerprints": [{"markup": "x"}], "pages": [{"name": "n", "kind": "announcement", "match": "li", "minimumItems": -5e300, "definition": {"importer": "html"}}]}"#
+        )
         let (recognizers, errors) = Recognizer.load(folder: dir.url.path)
         #expect(recognizers.contains { $0.platform == "CatapultK12" } && recognizers.contains { $0.platform == "Huge" })
         #expect(errors.count == 1 && errors[0].description.contains("broken.json") && errors[0].description.contains("fingerprints[0].selector"), "\(errors)")

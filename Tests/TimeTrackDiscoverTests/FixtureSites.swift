@@ -74,7 +74,8 @@ enum Sample {
 
     static func eventKeys(_ link: (Int) -> String?, locations: Bool = true) -> [KeyItem] {
         events.enumerated().map { index, event in
-            KeyItem(title: event.title, when: event.time.map { "\(event.day)T\($0)" } ?? event.day, link: link(index), location: locations ? event.location : nil)
+            KeyItem(
+                title: event.title, when: event.time.map { "\(event.day)T\($0)" } ?? event.day, link: link(index), location: locations ? event.location : nil)
         }
     }
 

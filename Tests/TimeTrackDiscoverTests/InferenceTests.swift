@@ -26,7 +26,8 @@ import TimeTrackKit
         return [
             Shape(
                 name: "table", title: "Board Meetings",
-                body: #"<h1>Board Meetings</h1><table class="table table-striped"><thead><tr><th>Date</th><th>Time</th><th>Meeting</th><th>Location</th></tr></thead><tbody>"#
+                body:
+                    #"<h1>Board Meetings</h1><table class="table table-striped"><thead><tr><th>Date</th><th>Time</th><th>Meeting</th><th>Location</th></tr></thead><tbody>"#
                     + events.enumerated().map { index, e in
                         #"<tr><td>\#(Sample.long(e.day))</td><td>\#(e.time.map(Sample.twelveHour) ?? "All Day")</td><td><a href="/board/meetings/\#(index + 1)">\#(e.title)</a></td><td>\#(e.location)</td></tr>"#
                     }.joined() + "</tbody></table>",
@@ -40,11 +41,13 @@ import TimeTrackKit
                 keys: Sample.newsKeys { "\(base)/news/\($0)" }),
             Shape(
                 name: "definition-list", title: "Important Dates",
-                body: #"<h1>Important Dates</h1><dl class="important-dates">"# + events.map { e in "<dt>\(Sample.weekdayLong(e.day))</dt><dd>\(e.title)</dd>" }.joined() + "</dl>",
+                body: #"<h1>Important Dates</h1><dl class="important-dates">"#
+                    + events.map { e in "<dt>\(Sample.weekdayLong(e.day))</dt><dd>\(e.title)</dd>" }.joined() + "</dl>",
                 keys: dayEvents()),
             Shape(
                 name: "headings", title: "Upcoming Events",
-                body: "<h1>Upcoming Events</h1><div class=\"entry-content\">" + events.map { e in "<h3>\(Sample.weekdayLong(e.day))</h3><p>\(e.title)</p>" }.joined() + "</div>",
+                body: "<h1>Upcoming Events</h1><div class=\"entry-content\">"
+                    + events.map { e in "<h3>\(Sample.weekdayLong(e.day))</h3><p>\(e.title)</p>" }.joined() + "</div>",
                 keys: dayEvents()),
             Shape(
                 name: "lines", title: "Calendar Highlights",
@@ -124,8 +127,12 @@ import TimeTrackKit
         var perShape: [String] = []
         for shape in Self.shapes {
             total += shape.keys.count
-            let document = try HTMLDocument(html: Sample.page(title: shape.title, body: shape.body, nav: #"<li><a href="/">Home</a></li>"#), url: URL(string: "\(Self.base)/\(shape.name)"))
-            guard let listing = ListingInference.infer(document, pageURL: URL(string: "\(Self.base)/\(shape.name)") ?? URL(fileURLWithPath: "/"), zone: DiscoverTests.zone, now: DiscoverTests.now) else {
+            let document = try HTMLDocument(
+                html: Sample.page(title: shape.title, body: shape.body, nav: #"<li><a href="/">Home</a></li>"#), url: URL(string: "\(Self.base)/\(shape.name)"))
+            guard
+                let listing = ListingInference.infer(
+                    document, pageURL: URL(string: "\(Self.base)/\(shape.name)") ?? URL(fileURLWithPath: "/"), zone: DiscoverTests.zone, now: DiscoverTests.now)
+            else {
                 Issue.record("\(shape.name): no listing inferred")
                 perShape.append("\(shape.name) 0/\(shape.keys.count)")
                 continue
@@ -142,8 +149,12 @@ import TimeTrackKit
 
     @Test func pagesWithoutAListingGiveNothing() throws {
         for page in Self.negatives {
-            let document = try HTMLDocument(html: Sample.page(title: page.name, body: page.body, nav: #"<li><a href="/">Home</a></li><li><a href="/news">News</a></li><li><a href="/calendar">Calendar</a></li>"#))
-            let listing = ListingInference.infer(document, pageURL: URL(string: "\(Self.base)/\(page.name)") ?? URL(fileURLWithPath: "/"), zone: DiscoverTests.zone, now: DiscoverTests.now)
+            let document = try HTMLDocument(
+                html: Sample.page(
+                    title: page.name, body: page.body,
+                    nav: #"<li><a href="/">Home</a></li><li><a href="/news">News</a></li><li><a href="/calendar">Calendar</a></li>"#))
+            let listing = ListingInference.infer(
+                document, pageURL: URL(string: "\(Self.base)/\(page.name)") ?? URL(fileURLWithPath: "/"), zone: DiscoverTests.zone, now: DiscoverTests.now)
             #expect(listing == nil, "\(page.name): proposed \(listing?.why ?? "")")
         }
     }
@@ -174,6 +185,8 @@ import TimeTrackKit
             ], "\(feeds)")
         let (recognizers, _) = Recognizer.load(folder: nil)
         let googleSites = recognizers.first { $0.platform == "Google Sites" }
-        #expect(googleSites?.recognizes(document, markup: page.lowercased(), url: URL(string: "https://sites.google.com/valley.example/home") ?? URL(fileURLWithPath: "/")) != nil)
+        #expect(
+            googleSites?.recognizes(
+                document, markup: page.lowercased(), url: URL(string: "https://sites.google.com/valley.example/home") ?? URL(fileURLWithPath: "/")) != nil)
     }
 }

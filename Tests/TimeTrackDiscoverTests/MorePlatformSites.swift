@@ -17,9 +17,11 @@ enum MorePlatformSites {
         out.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
         let items = Sample.news.map { item in
             let date = formatter.date(from: "\(item.day) 08:00").map(out.string) ?? ""
-            return "<item><title>\(item.title)</title><link>\(link(item.slug))</link><guid>\(link(item.slug))</guid><pubDate>\(date)</pubDate><description>\(item.summary)</description></item>"
+            return
+                "<item><title>\(item.title)</title><link>\(link(item.slug))</link><guid>\(link(item.slug))</guid><pubDate>\(date)</pubDate><description>\(item.summary)</description></item>"
         }.joined()
-        let text = #"<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>\#(title)</title><link>\#(base)/</link>"# + items + "</channel></rss>"
+        let text =
+            #"<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>\#(title)</title><link>\#(base)/</link>"# + items + "</channel></rss>"
         return TestHTTPServer.Response(status: 200, headers: ["Content-Type": "application/rss+xml; charset=utf-8"], body: Data(text.utf8))
     }
 
@@ -47,7 +49,8 @@ enum MorePlatformSites {
                 </div></article>
                 """
         }.joined(separator: "\n")
-        site.pages["/events"] = Sample.page(title: "Events — Oak Hill Charter School", head: head, body: #"<div class="eventlist eventlist--upcoming">"# + events + "</div>", nav: nav)
+        site.pages["/events"] = Sample.page(
+            title: "Events — Oak Hill Charter School", head: head, body: #"<div class="eventlist eventlist--upcoming">"# + events + "</div>", nav: nav)
         site.keys["/events"] = Sample.eventKeys { "\(base)/events/event-\($0 + 1)" }
         return site
     }
@@ -56,7 +59,8 @@ enum MorePlatformSites {
 
     static func joomla(_ base: String) -> FixtureSite {
         var site = FixtureSite(name: "Joomla")
-        let head = #"<meta name="generator" content="Joomla! - Open Source Content Management"><link href="/templates/protostar/css/template.css" rel="stylesheet">"#
+        let head =
+            #"<meta name="generator" content="Joomla! - Open Source Content Management"><link href="/templates/protostar/css/template.css" rel="stylesheet">"#
         let nav = #"<li><a href="/index.php/news">News</a></li><li><a href="/index.php/calendar">Calendar</a></li>"#
         site.pages["/"] = Sample.page(title: "Home - Pine Valley USD", head: head, body: "<h1>Pine Valley Unified</h1>", nav: nav)
         func blog(_ items: ArraySlice<(title: String, day: String, slug: String, summary: String)>, page: Int) -> String {
@@ -76,7 +80,8 @@ enum MorePlatformSites {
             return #"<div class="blog" itemscope itemtype="https://schema.org/Blog"><div class="page-header"><h1>News</h1></div>"# + rows + pager + "</div>"
         }
         site.pages["/index.php/news"] = Sample.page(title: "News - Pine Valley USD", head: head, body: blog(Sample.news.prefix(3), page: 0), nav: nav)
-        site.pages["/index.php/news?start=3"] = Sample.page(title: "News - Pine Valley USD", head: head, body: blog(Sample.news.dropFirst(3), page: 1), nav: nav)
+        site.pages["/index.php/news?start=3"] = Sample.page(
+            title: "News - Pine Valley USD", head: head, body: blog(Sample.news.dropFirst(3), page: 1), nav: nav)
         site.keys["/index.php/news"] = Sample.news.enumerated().map { index, n in
             let page = index < 3 ? 0 : 1
             let position = index < 3 ? index : index - 3
@@ -87,7 +92,9 @@ enum MorePlatformSites {
         }.joined()
         site.pages["/index.php/calendar"] = Sample.page(
             title: "District Calendar - Pine Valley USD", head: head,
-            body: #"<div class="item-page"><h2>District Calendar</h2><table class="table"><tbody><tr><th>Date</th><th>Time</th><th>Event</th><th>Location</th></tr>"# + rows + "</tbody></table></div>", nav: nav)
+            body:
+                #"<div class="item-page"><h2>District Calendar</h2><table class="table"><tbody><tr><th>Date</th><th>Time</th><th>Event</th><th>Location</th></tr>"#
+                + rows + "</tbody></table></div>", nav: nav)
         site.keys["/index.php/calendar"] = Sample.eventKeys { _ in nil }
         return site
     }
@@ -96,9 +103,12 @@ enum MorePlatformSites {
 
     static func weebly(_ base: String) -> FixtureSite {
         var site = FixtureSite(name: "Weebly")
-        let head = #"<link rel="alternate" type="application/rss+xml" title="RSS" href="\#(base)/news/feed"><script src="//cdn2.editmysite.com/js/site/main.js"></script><link rel="stylesheet" href="//cdn2.editmysite.com/css/sites.css">"#
+        let head =
+            #"<link rel="alternate" type="application/rss+xml" title="RSS" href="\#(base)/news/feed"><script src="//cdn2.editmysite.com/js/site/main.js"></script><link rel="stylesheet" href="//cdn2.editmysite.com/css/sites.css">"#
         let nav = #"<li id="pg1"><a href="/news.html" class="wsite-menu-item">News</a></li>"#
-        site.pages["/"] = Sample.page(title: "Riverside Elementary PTA", head: head, body: #"<div class="wsite-section-wrap"><h2 class="wsite-content-title">Welcome</h2></div>"#, nav: nav)
+        site.pages["/"] = Sample.page(
+            title: "Riverside Elementary PTA", head: head, body: #"<div class="wsite-section-wrap"><h2 class="wsite-content-title">Welcome</h2></div>"#,
+            nav: nav)
         let posts = Sample.news.enumerated().map { index, n in
             let parts = n.day.split(separator: "-")
             return """
@@ -108,7 +118,8 @@ enum MorePlatformSites {
                 <div class="blog-content"><div class="paragraph">\(n.summary)</div></div></div>
                 """
         }.joined(separator: "\n")
-        site.pages["/news.html"] = Sample.page(title: "News - Riverside Elementary PTA", head: head, body: #"<div id="blogTable"><div class="blog-body">"# + posts + "</div></div>", nav: nav)
+        site.pages["/news.html"] = Sample.page(
+            title: "News - Riverside Elementary PTA", head: head, body: #"<div id="blogTable"><div class="blog-body">"# + posts + "</div></div>", nav: nav)
         site.keys["/news.html"] = Sample.newsKeys { "\(base)/news/\($0)" }
         site.other["/news/feed"] = rss(base, title: "Riverside Elementary PTA - News") { "\(base)/news/\($0)" }
         site.keys["/news/feed"] = Sample.newsKeys { "\(base)/news/\($0)" }
@@ -130,12 +141,15 @@ enum MorePlatformSites {
             "<entry><id>tag:blogger.com,1999:blog-1.post-\(n.slug)</id><published>\(n.day)T08:00:00.000-05:00</published><updated>\(n.day)T08:00:00.000-05:00</updated><title type='text'>\(n.title)</title><content type='html'>\(n.summary)</content><link rel='alternate' type='text/html' href='\(base)/2026/10/\(n.slug).html' title='\(n.title)'/></entry>"
         }.joined()
         let atom =
-            "<?xml version='1.0' encoding='UTF-8'?><feed xmlns='http://www.w3.org/2005/Atom'><id>tag:blogger.com,1999:blog-1</id><updated>2026-10-14T08:00:00.000-05:00</updated><title type='text'>Lincoln Library News</title>" + entries + "</feed>"
-        site.other["/feeds/posts/default"] = TestHTTPServer.Response(status: 200, headers: ["Content-Type": "application/atom+xml; charset=UTF-8"], body: Data(atom.utf8))
+            "<?xml version='1.0' encoding='UTF-8'?><feed xmlns='http://www.w3.org/2005/Atom'><id>tag:blogger.com,1999:blog-1</id><updated>2026-10-14T08:00:00.000-05:00</updated><title type='text'>Lincoln Library News</title>"
+            + entries + "</feed>"
+        site.other["/feeds/posts/default"] = TestHTTPServer.Response(
+            status: 200, headers: ["Content-Type": "application/atom+xml; charset=UTF-8"], body: Data(atom.utf8))
         site.keys["/feeds/posts/default"] = Sample.newsKeys { "\(base)/2026/10/\($0).html" }
         let calendar = Sample.events.map { e in "<li>\(Sample.long(e.day)) – \(e.title)</li>" }.joined()
         site.pages["/p/calendar.html"] = Sample.page(
-            title: "Lincoln Library News: Calendar", head: head, body: #"<div class="post hentry"><h3 class="post-title">Calendar</h3><div class="post-body"><ul>"# + calendar + "</ul></div></div>", nav: nav)
+            title: "Lincoln Library News: Calendar", head: head,
+            body: #"<div class="post hentry"><h3 class="post-title">Calendar</h3><div class="post-body"><ul>"# + calendar + "</ul></div></div>", nav: nav)
         site.keys["/p/calendar.html"] = Sample.events.map { KeyItem(title: $0.title, when: $0.day) }
         return site
     }
@@ -145,7 +159,8 @@ enum MorePlatformSites {
     static func simbli(_ base: String) -> FixtureSite {
         var site = FixtureSite(name: "Simbli (eBoard Solutions)")
         let nav = #"<li><a href="/SB_Meetings/SB_MeetingListing.aspx?S=36030397">Board Meetings</a></li>"#
-        site.pages["/"] = Sample.page(title: "Board of Education", body: "<h1>Board of Education</h1><p>Agendas and minutes are posted on Simbli.</p>", nav: nav)
+        site.pages["/"] = Sample.page(
+            title: "Board of Education", body: "<h1>Board of Education</h1><p>Agendas and minutes are posted on Simbli.</p>", nav: nav)
         let board = Sample.events.enumerated().filter { $0.element.time != nil }
         let rows = board.map { index, e in
             let parts = e.day.split(separator: "-")
@@ -157,10 +172,13 @@ enum MorePlatformSites {
         site.pages["/SB_Meetings/SB_MeetingListing.aspx?S=36030397"] = Sample.page(
             title: "Simbli - Meetings",
             head: #"<link href="https://simbli.eboardsolutions.com/Content/css/simbli.css" rel="stylesheet">"#,
-            body: #"<form id="form1" action="./SB_MeetingListing.aspx?S=36030397"><h2>Meetings</h2><table class="table" id="ContentPlaceHolder1_gvMeetings"><tr class="headerRow"><th>Meeting Date</th><th>Meeting</th><th>Location</th></tr>"#
+            body:
+                #"<form id="form1" action="./SB_MeetingListing.aspx?S=36030397"><h2>Meetings</h2><table class="table" id="ContentPlaceHolder1_gvMeetings"><tr class="headerRow"><th>Meeting Date</th><th>Meeting</th><th>Location</th></tr>"#
                 + rows + "</table></form>", nav: nav)
         site.keys["/SB_Meetings/SB_MeetingListing.aspx?S=36030397"] = board.map { index, e in
-            KeyItem(title: e.title, when: "\(e.day)T\(e.time ?? "")", link: "\(base)/SB_Meetings/ViewMeeting.aspx?S=36030397&MID=\(21_000 + index)", location: e.location)
+            KeyItem(
+                title: e.title, when: "\(e.day)T\(e.time ?? "")", link: "\(base)/SB_Meetings/ViewMeeting.aspx?S=36030397&MID=\(21_000 + index)",
+                location: e.location)
         }
         return site
     }
@@ -173,30 +191,35 @@ enum UnknownPlatformSite {
 
     static func site(_ base: String) -> FixtureSite {
         var site = FixtureSite(name: name)
-        let nav = #"<li><a href="/district/news">District News</a></li><li><a href="/district/events">Events</a></li><li><a href="/district/contact">Contact</a></li>"#
+        let nav =
+            #"<li><a href="/district/news">District News</a></li><li><a href="/district/events">Events</a></li><li><a href="/district/contact">Contact</a></li>"#
         site.pages["/"] = Sample.page(title: "Lakeview Community Schools", body: "<h1>Lakeview Community Schools</h1><p>Welcome.</p>", nav: nav)
         site.pages["/district/contact"] = Sample.page(title: "Contact", body: "<h1>Contact</h1><p>100 Main St, Lakeview</p>", nav: nav)
         let headlines = Sample.news.map { n in
             #"<div class="headline"><h3 class="headline-title"><a href="/district/news/\#(n.slug)">\#(n.title)</a></h3><p class="headline-teaser">\#(n.summary)</p></div>"#
         }.joined()
-        site.pages["/district/news"] = Sample.page(title: "District News - Lakeview", body: #"<h1>District News</h1><div class="headlines">"# + headlines + "</div>", nav: nav)
+        site.pages["/district/news"] = Sample.page(
+            title: "District News - Lakeview", body: #"<h1>District News</h1><div class="headlines">"# + headlines + "</div>", nav: nav)
         for n in Sample.news {
             site.pages["/district/news/\(n.slug)"] = Sample.page(
                 title: "\(n.title) - Lakeview",
-                body: #"<article class="story"><h1>\#(n.title)</h1><p class="byline">By Communications · <time datetime="\#(n.day)T09:00:00\#(Sample.offset(n.day))">\#(Sample.long(n.day))</time></p><p>\#(n.summary)</p></article>"#,
+                body:
+                    #"<article class="story"><h1>\#(n.title)</h1><p class="byline">By Communications · <time datetime="\#(n.day)T09:00:00\#(Sample.offset(n.day))">\#(Sample.long(n.day))</time></p><p>\#(n.summary)</p></article>"#,
                 nav: nav)
         }
         site.keys["/district/news"] = Sample.newsKeys { "\(base)/district/news/\($0)" }
         let cards = Sample.events.enumerated().map { index, e in
             #"<div class="event-card"><div class="event-card__date">\#(Sample.weekdayLong(e.day))</div><h4 class="event-card__title"><a href="/district/events/\#(index + 1)">\#(e.title)</a></h4><div class="event-card__time">\#(e.time.map(Sample.twelveHour) ?? "All Day")</div><div class="event-card__location">\#(e.location)</div></div>"#
         }.joined()
-        let widget = #"<div id="athletics-calendar" class="js-calendar" data-events-url="/api/v1/athletics/events.json"></div><script>window.addEventListener('load', function () { loadCalendar('#athletics-calendar'); });</script>"#
+        let widget =
+            #"<div id="athletics-calendar" class="js-calendar" data-events-url="/api/v1/athletics/events.json"></div><script>window.addEventListener('load', function () { loadCalendar('#athletics-calendar'); });</script>"#
         site.pages["/district/events"] = Sample.page(
             title: "Events - Lakeview", body: #"<h1>Upcoming Events</h1><div class="event-cards">"# + cards + "</div><h2>Athletics</h2>" + widget, nav: nav)
         site.keys["/district/events"] = Sample.eventKeys { "\(base)/district/events/\($0 + 1)" }
         // The athletics calendar its script loads: a JSON API.
         let games = [
-            ("Varsity Football vs. Central", "2026-10-16T19:00:00-05:00", "Lakeview Stadium"), ("JV Volleyball at Westfield", "2026-10-20T17:30:00-05:00", "Westfield High"), ("Cross Country Regional", "2026-10-24T09:00:00-05:00", "Pine Park"),
+            ("Varsity Football vs. Central", "2026-10-16T19:00:00-05:00", "Lakeview Stadium"),
+            ("JV Volleyball at Westfield", "2026-10-20T17:30:00-05:00", "Westfield High"), ("Cross Country Regional", "2026-10-24T09:00:00-05:00", "Pine Park"),
         ]
         let json = games.enumerated().map { index, game in
             #"{"id": \#(500 + index), "title": "\#(game.0)", "startDate": "\#(game.1)", "location": {"name": "\#(game.2)", "address": "1 Field Rd"}, "url": "/athletics/events/\#(500 + index)"}"#

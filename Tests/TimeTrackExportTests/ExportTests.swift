@@ -49,7 +49,9 @@ import Testing
         let setup = try Setup()
         defer { setup.dir.remove() }
         try Self.copyFixture("district.ics", to: setup.dir.path("imports"))
-        try setup.dir.write("imports/district.json", #"{ "id": "district", "importer": "ical", "kind": "event", "url": "district.ics", "timeZone": "America/Denver", "options": { "pastDays": 3650 } }"#)
+        try setup.dir.write(
+            "imports/district.json",
+            #"{ "id": "district", "importer": "ical", "kind": "event", "url": "district.ics", "timeZone": "America/Denver", "options": { "pastDays": 3650 } }"#)
         try setup.importAndPublish("a.sqlite", source: "district")
         let original = try eventsOf(setup, store: "a.sqlite")
         #expect(original.count >= 8)
@@ -65,7 +67,9 @@ import Testing
         #expect(text.contains("BEGIN:VTIMEZONE\r\nTZID:America/Denver"))
         #expect(text.components(separatedBy: "\r\n").allSatisfy { $0.utf8.count <= 75 })
 
-        try setup.dir.write("roundtrip/again.json", #"{ "id": "again", "importer": "ical", "kind": "event", "url": "district-export.ics", "timeZone": "UTC", "options": { "pastDays": 3650 } }"#)
+        try setup.dir.write(
+            "roundtrip/again.json",
+            #"{ "id": "again", "importer": "ical", "kind": "event", "url": "district-export.ics", "timeZone": "UTC", "options": { "pastDays": 3650 } }"#)
         try setup.importAndPublish("b.sqlite", source: "again", imports: setup.dir.path("roundtrip"))
         let roundTripped = try eventsOf(setup, store: "b.sqlite")
         #expect(roundTripped == original)
@@ -75,7 +79,10 @@ import Testing
         let setup = try Setup()
         defer { setup.dir.remove() }
         try Self.copyFixture("news.rss", to: setup.dir.path("imports"))
-        try setup.dir.write("imports/news.json", #"{ "id": "news", "importer": "feed", "kind": "announcement", "url": "news.rss", "baseURL": "https://lakeside.example/news/feed/", "timeZone": "America/Denver" }"#)
+        try setup.dir.write(
+            "imports/news.json",
+            #"{ "id": "news", "importer": "feed", "kind": "announcement", "url": "news.rss", "baseURL": "https://lakeside.example/news/feed/", "timeZone": "America/Denver" }"#
+        )
         #expect(try setup.run("s.sqlite", ["import", "news"]).status == 0)
         let ids = (try setup.json("s.sqlite", ["list", "announcements"]) as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
         #expect(ids.count == 2)
@@ -97,8 +104,11 @@ import Testing
         let rss = setup.dir.path("again/feed.rss")
         try FileManager.default.createDirectory(atPath: setup.dir.path("again"), withIntermediateDirectories: true)
         #expect(try setup.run("s.sqlite", ["export", "--format", "rss", "--out", rss]).status == 0)
-        try setup.dir.write("again/feed.json", #"{ "id": "feed", "importer": "feed", "kind": "announcement", "url": "feed.rss", "timeZone": "America/Denver" }"#)
-        let back = try JSONSerialization.jsonObject(with: Data(try setup.run("x.sqlite", ["--json", "extract", "feed"], imports: setup.dir.path("again")).stdout.utf8)) as? [String: Any]
+        try setup.dir.write(
+            "again/feed.json", #"{ "id": "feed", "importer": "feed", "kind": "announcement", "url": "feed.rss", "timeZone": "America/Denver" }"#)
+        let back =
+            try JSONSerialization.jsonObject(
+                with: Data(try setup.run("x.sqlite", ["--json", "extract", "feed"], imports: setup.dir.path("again")).stdout.utf8)) as? [String: Any]
         let backItems = (back?["items"] as? [[String: Any]] ?? []).compactMap { $0["fields"] as? [String: Any] }
         #expect(backItems.count == 1)
         let shown = try setup.json("s.sqlite", ["show", ids[0]]) as? [String: Any]

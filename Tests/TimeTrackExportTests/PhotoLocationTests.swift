@@ -46,7 +46,9 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<3_000 {
             var bytes = input
-            for _ in 0..<Int.random(in: 1...6, using: &generator) { bytes[Int.random(in: 2..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator) }
+            for _ in 0..<Int.random(in: 1...6, using: &generator) {
+                bytes[Int.random(in: 2..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+            }
             _ = PhotoLocation.strip(Data(bytes))
         }
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0xFF, 0xFF, 0xFF, 0xFF, 0x65, 0x58, 0x49, 0x66]

@@ -94,7 +94,9 @@ import TimeTrackKit
         Self.setModified(path, to: before.st_mtim)
         var after = stat()
         _ = stat(path, &after)
-        #expect(after.st_size == before.st_size && after.st_mtim.tv_sec == before.st_mtim.tv_sec && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec && after.st_ino == before.st_ino)
+        #expect(
+            after.st_size == before.st_size && after.st_mtim.tv_sec == before.st_mtim.tv_sec && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec
+                && after.st_ino == before.st_ino)
         try dir.write("imports/news/3.tmp", Self.article("Article 3 text"))
         #expect(rename(dir.path("imports/news/3.tmp"), dir.path("imports/news/3.html")) == 0)
         Thread.sleep(forTimeInterval: FileStamp.settle + 0.2)

@@ -42,7 +42,9 @@ import TimeTrackKit
                         #expect(value == "0", "\(info.name) options.\(option.name) accepted \(value)")
                     } catch let error as TimeTrackError {
                         #expect(error.context["file"] == path)
-                        #expect(error.context["field"]?.contains(option.name) == true || error.message.contains("JSON"), "\(info.name).\(option.name)=\(value): \(error)")
+                        #expect(
+                            error.context["field"]?.contains(option.name) == true || error.message.contains("JSON"),
+                            "\(info.name).\(option.name)=\(value): \(error)")
                     }
                     checked += 1
                 }
@@ -52,7 +54,10 @@ import TimeTrackKit
     }
 
     @Test func everySchedule() throws {
-        for text in ["infh", "inf", "nanm", "1e300d", "-1h", "0h", "0.0001m", "9999999999d", "daily 24:00", "daily -1:30", "daily 9223372036854775807:00", "", "h", "1e-300m"] {
+        for text in [
+            "infh", "inf", "nanm", "1e300d", "-1h", "0h", "0.0001m", "9999999999d", "daily 24:00", "daily -1:30", "daily 9223372036854775807:00", "", "h",
+            "1e-300m",
+        ] {
             #expect(Schedule(text) == nil, "\(text) was accepted")
         }
         #expect(Schedule("6h") == .every(21_600))

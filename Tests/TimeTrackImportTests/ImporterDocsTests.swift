@@ -9,7 +9,8 @@ import TimeTrackKit
 /// docs/importers: a page per importer that names every option it has, and examples that are
 /// definitions the importer accepts.
 @Suite struct ImporterDocsTests {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/importers")
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("docs/importers")
 
     @Test func everyImporterHasAPageNamingEveryOption() throws {
         for type in ImporterRegistry.all {
@@ -89,7 +90,8 @@ import TimeTrackKit
                 for (item, line) in zip(result.items, expected) {
                     // The title may hold " | " itself: the fields are the parts from the first "name: " on.
                     let parts = line.components(separatedBy: " | ")
-                    let firstField = parts.indices.dropFirst().first { parts[$0].range(of: #"^[A-Za-z]+: "#, options: .regularExpression) != nil } ?? parts.count
+                    let firstField =
+                        parts.indices.dropFirst().first { parts[$0].range(of: #"^[A-Za-z]+: "#, options: .regularExpression) != nil } ?? parts.count
                     #expect(item.content.title == parts[..<firstField].joined(separator: " | "), "\(place)")
                     let fields = item.content.fields()
                     for part in parts[firstField...] {

@@ -49,7 +49,9 @@ import TimeTrackReview
         // Nothing changed: the three dated items are settled; the yearless one is read again
         // (its year depends on the run's date) and is unchanged.
         let second = try run()
-        #expect(Set(second.result.settled.map(\.key)) == ["https://school.example/news/1", "https://school.example/news/2", "https://school.example/news/3"], "\(second.result.settled)")
+        #expect(
+            Set(second.result.settled.map(\.key)) == ["https://school.example/news/1", "https://school.example/news/2", "https://school.example/news/3"],
+            "\(second.result.settled)")
         #expect(second.result.items.map(\.key) == ["https://school.example/news/4"])
         #expect(second.run?.unchanged == 4 && second.run?.found == 4 && second.run?.missing == 0)
 
@@ -87,7 +89,9 @@ import TimeTrackReview
             "<html><body><nav>\((1...40).map { "<a href='/m\($0)'>Menu \($0)</a>" }.joined())</nav><article><h1>Article \(n)</h1><time>2026-10-0\(n)</time><div class='body'><p>\(body)</p></div></article></body></html>"
         }
         try dir.write("imports/news.html", "<ul>" + (1...3).map { "<li><a href='news/\($0).html'>Article \($0)</a></li>" }.joined() + "</ul>")
-        for n in 1...3 { try dir.write("imports/news/\(n).html", article(n, String(repeating: "The long body of article \(n), with <b>bold</b> words. ", count: 40))) }
+        for n in 1...3 {
+            try dir.write("imports/news/\(n).html", article(n, String(repeating: "The long body of article \(n), with <b>bold</b> words. ", count: 40)))
+        }
         try dir.write(
             "imports/news.json",
             """
@@ -175,7 +179,10 @@ import TimeTrackReview
         func page(_ items: [(String, String)], next: String?) -> String {
             var html = "<html><body><ul class='news'>"
             // An item without a summary on the first page takes the second page's (merged).
-            for (slug, title) in items { html += "<li><a href='/news/\(slug)'>\(title)</a><time>2026-10-01</time>" + (slug == "a" && next != nil ? "" : "<p>About \(title)</p>") + "</li>" }
+            for (slug, title) in items {
+                html +=
+                    "<li><a href='/news/\(slug)'>\(title)</a><time>2026-10-01</time>" + (slug == "a" && next != nil ? "" : "<p>About \(title)</p>") + "</li>"
+            }
             if let next { html += "</ul><a class='next' href='\(next)'>next</a>" } else { html += "</ul>" }
             return html + "</body></html>"
         }

@@ -41,7 +41,8 @@ import Testing
     }
 
     @Test func commentsCRLFUnknownLinesAndAnEmptyDisallow() {
-        let robots = RobotsTxt(text: "# hello\r\nUser-agent: * # everyone\r\nCrawl-delay: 10\r\nDisallow:\r\nDisallow: /admin # staff only\r\nnonsense line\r\n", agent: agent)
+        let robots = RobotsTxt(
+            text: "# hello\r\nUser-agent: * # everyone\r\nCrawl-delay: 10\r\nDisallow:\r\nDisallow: /admin # staff only\r\nnonsense line\r\n", agent: agent)
         #expect(robots.allows("/"))
         #expect(!robots.allows("/admin/login"))
     }

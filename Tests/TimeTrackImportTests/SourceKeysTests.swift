@@ -16,7 +16,8 @@ import TimeTrackReview
         let dir = try TemporaryDirectory("source-keys")
         defer { dir.remove() }
         func page(_ titles: [(String, String)]) -> String {
-            "<html><body><ul class='news'>" + titles.map { "<li><a href='/news/\($0.0)'>\($0.1)</a><time>2026-10-01</time></li>" }.joined() + "</ul></body></html>"
+            "<html><body><ul class='news'>" + titles.map { "<li><a href='/news/\($0.0)'>\($0.1)</a><time>2026-10-01</time></li>" }.joined()
+                + "</ul></body></html>"
         }
         try dir.write("imports/news.html", page([("1", "Picture day"), ("2", "Fall concert"), ("1", "Picture day")]))
         try dir.write(

@@ -9,7 +9,8 @@ import TimeTrackCore
 @Suite struct AccessibilityCheckTests {
     static let day = Date(timeIntervalSince1970: 1_790_000_000)
 
-    static func news(body: String? = nil, image: String? = nil, alt: String? = nil, title: String = "Picture Day Is Friday", link: String? = nil) -> ItemContent {
+    static func news(body: String? = nil, image: String? = nil, alt: String? = nil, title: String = "Picture Day Is Friday", link: String? = nil) -> ItemContent
+    {
         .announcement(Announcement(title: title, body: body, imageURL: image, imageAlt: alt, link: link, publishedAt: day))
     }
 
@@ -24,9 +25,12 @@ import TimeTrackCore
         // Clean twins: a description, or alt="" for decoration.
         #expect(Self.criteria(Self.news(image: "https://d.example/img/IMG_2231.jpg", alt: "Third graders holding their class photos")).isEmpty)
         #expect(Self.criteria(Self.news(body: #"<p>Look:</p><img src="https://d.example/img/rule.png" alt="">"#)).isEmpty)
-        #expect(Self.criteria(.post(Post(authorName: "Ana", authorRole: .teacher, text: "Our garden", imageURLs: ["https://d.example/p.jpg"], createdAt: Self.day))) == ["1.1.1"])
+        #expect(
+            Self.criteria(.post(Post(authorName: "Ana", authorRole: .teacher, text: "Our garden", imageURLs: ["https://d.example/p.jpg"], createdAt: Self.day)))
+                == ["1.1.1"])
         #expect(Self.criteria(.post(Post(authorName: "Ana", authorRole: .teacher, text: "Our garden is growing", createdAt: Self.day))).isEmpty)
-        var described = Post(authorName: "Ana", authorRole: .teacher, text: "Book fair", imageURLs: ["https://d.example/a.jpg", "https://d.example/b.jpg"], createdAt: Self.day)
+        var described = Post(
+            authorName: "Ana", authorRole: .teacher, text: "Book fair", imageURLs: ["https://d.example/a.jpg", "https://d.example/b.jpg"], createdAt: Self.day)
         described.imageAlts = ["Students browsing the book fair tables", ""]
         let one = AccessibilityCheck.findings(.post(described))
         #expect(one.map(\.criterion) == ["1.1.1"] && one[0].problem.contains("photo 2 (") && one[0].field == "imageAlts", "\(one)")
@@ -38,9 +42,14 @@ import TimeTrackCore
         let vague = AccessibilityCheck.findings(Self.news(body: #"<p>The supply list is ready: <a href="https://d.example/supplies.pdf">click here</a>.</p>"#))
         #expect(vague.map(\.criterion) == ["2.4.4"] && vague[0].problem.contains("click here"), "\(vague)")
         #expect(Self.criteria(Self.news(body: #"<p>See <a href="https://d.example/s">https://d.example/s</a></p>"#)) == ["2.4.4"])
-        #expect(Self.criteria(.schoolInfo(SchoolInfoItem(section: .schedules, title: "Download", url: "https://d.example/bell.pdf", documentType: .pdf))) == ["2.4.4"])
+        #expect(
+            Self.criteria(.schoolInfo(SchoolInfoItem(section: .schedules, title: "Download", url: "https://d.example/bell.pdf", documentType: .pdf))) == [
+                "2.4.4"
+            ])
         #expect(Self.criteria(Self.news(body: #"<p>The <a href="https://d.example/supplies.pdf">2026-27 supply list</a> is ready.</p>"#)).isEmpty)
-        #expect(Self.criteria(.schoolInfo(SchoolInfoItem(section: .schedules, title: "Bell Schedule", url: "https://d.example/bell.pdf", documentType: .pdf))).isEmpty)
+        #expect(
+            Self.criteria(.schoolInfo(SchoolInfoItem(section: .schedules, title: "Bell Schedule", url: "https://d.example/bell.pdf", documentType: .pdf)))
+                .isEmpty)
     }
 
     @Test func documentsThatAreNotPDFsOrPagesNeedAnAlternative() {
@@ -75,6 +84,7 @@ import TimeTrackCore
         #expect(Self.criteria(Self.news(body: english)).isEmpty)
         #expect(Self.criteria(Self.news(title: "ALL STUDENTS MUST BRING THEIR SIGNED PERMISSION SLIPS BEFORE THE FIELD TRIP ON FRIDAY")) == ["advisory"])
         #expect(Self.criteria(Self.news(title: "PTA Meeting Moved to the Library")).isEmpty)
-        #expect(AccessibilityCheck.findings(Self.news(link: "https://youtu.be/x")).first?.description.hasPrefix("WCAG 1.2.2 Captions (Prerecorded): link:") == true)
+        #expect(
+            AccessibilityCheck.findings(Self.news(link: "https://youtu.be/x")).first?.description.hasPrefix("WCAG 1.2.2 Captions (Prerecorded): link:") == true)
     }
 }

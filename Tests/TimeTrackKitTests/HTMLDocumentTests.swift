@@ -122,7 +122,9 @@ import TimeTrackKit
     }
 
     @Test func entitiesAndReadMore() {
-        #expect(TextNormalizer.decodeEntities("Ebert Outlines First 100 Days &#038; Leadership &amp; more&#8217;s &hellip;") == "Ebert Outlines First 100 Days & Leadership & more’s …")
+        #expect(
+            TextNormalizer.decodeEntities("Ebert Outlines First 100 Days &#038; Leadership &amp; more&#8217;s &hellip;")
+                == "Ebert Outlines First 100 Days & Leadership & more’s …")
         #expect(TextNormalizer.removeReadMore("The fair is back. Read more…") == "The fair is back.")
         #expect(TextNormalizer.removeReadMore("Register now [&hellip;]".replacingOccurrences(of: "&hellip;", with: "…")) == "Register now")
         #expect(TextNormalizer.plainText(fromHTML: "<p>A&nbsp;<b>b</b></p>") == "A b")

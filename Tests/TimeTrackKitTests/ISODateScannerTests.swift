@@ -31,6 +31,8 @@ import Testing
         // The well-formed ones never reach the pattern: 3 ASCII leads × 1 good date × 11 × 12,
         // less the 12 whose offset follows a no-break space (left to the pattern).
         #expect(scanned == 3 * 11 * 12 - 12)
-        #expect(DateParser.isoFields("2026-09-11T17:11:00-04:00") == .init(year: "2026", month: "09", day: "11", hour: "17", minute: "11", second: "00", offset: "-04:00"))
+        #expect(
+            DateParser.isoFields("2026-09-11T17:11:00-04:00")
+                == .init(year: "2026", month: "09", day: "11", hour: "17", minute: "11", second: "00", offset: "-04:00"))
     }
 }

@@ -20,7 +20,9 @@ import TimeTrackCore
         guard Self.popplerReady() else { return }
         let clean = TestPDF.text(Self.lines, title: "Bell Schedule", language: "en-US", tagged: true)
         #expect(try PDFCheck.problems(of: clean) == [])
-        let info = SchoolInfoItem(section: .schedules, title: "Bell Schedule", url: "https://x.example/bell.pdf", documentType: .pdf, documentProblems: try PDFCheck.problems(of: clean))
+        let info = SchoolInfoItem(
+            section: .schedules, title: "Bell Schedule", url: "https://x.example/bell.pdf", documentType: .pdf,
+            documentProblems: try PDFCheck.problems(of: clean))
         #expect(AccessibilityCheck.findings(.schoolInfo(info)).isEmpty)
     }
 
@@ -34,7 +36,8 @@ import TimeTrackCore
         }
         let problems = try PDFCheck.problems(of: scan)
         #expect(problems == [.noText, .untagged, .noTitle, .noLanguage])
-        let info = SchoolInfoItem(section: .schedules, title: "Bell Schedule", url: "https://x.example/bell.pdf", documentType: .pdf, documentProblems: problems)
+        let info = SchoolInfoItem(
+            section: .schedules, title: "Bell Schedule", url: "https://x.example/bell.pdf", documentType: .pdf, documentProblems: problems)
         let criteria = AccessibilityCheck.findings(.schoolInfo(info)).map(\.criterion)
         #expect(criteria == ["1.1.1", "1.3.1", "2.4.2", "3.1.1"])
         #expect(AccessibilityCheck.findings(.schoolInfo(info)).first?.fix.contains("ocr ID") == true)

@@ -40,7 +40,8 @@ import Testing
             guard let reference = try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive]) else { continue }
             let safe = try SafePattern(pattern)
             for _ in 0..<8 {
-                let input = String((0..<Int.random(in: 0...12, using: &rng)).map { _ in ["a", "b", "c", "A", " ", "1", "x"].randomElement(using: &rng) ?? "a" })
+                let input = String(
+                    (0..<Int.random(in: 0...12, using: &rng)).map { _ in ["a", "b", "c", "A", " ", "1", "x"].randomElement(using: &rng) ?? "a" })
                 let ns = input as NSString
                 let expected = reference.firstMatch(in: input, range: NSRange(location: 0, length: ns.length)).map { match -> [String?] in
                     (0..<match.numberOfRanges).map { i in match.range(at: i).location == NSNotFound ? nil : ns.substring(with: match.range(at: i)) }

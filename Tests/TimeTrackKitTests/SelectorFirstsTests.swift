@@ -6,7 +6,8 @@ import TimeTrackKit
 /// importer's fixture pages and with selectors that match, match late, match nothing, or match
 /// the same element.
 @Suite struct SelectorFirstsTests {
-    static let pages = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("HTMLImporterTests/Fixtures")
+    static let pages = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+        "HTMLImporterTests/Fixtures")
 
     @Test func oneWalkFindsWhatEachWalkFinds() throws {
         let selectors = try [

@@ -60,7 +60,9 @@ import TimeTrackCore
     }
 
     @Test func schedulesReadTheSameWithOrWithoutSpaces() {
-        for (text, expected) in [("6h", Schedule.every(6 * 3600)), ("30m", .every(1800)), ("Hourly", .every(3600)), ("daily 05:30", .daily(hour: 5, minute: 30))] {
+        for (text, expected) in [
+            ("6h", Schedule.every(6 * 3600)), ("30m", .every(1800)), ("Hourly", .every(3600)), ("daily 05:30", .daily(hour: 5, minute: 30)),
+        ] {
             for padded in [text, " \(text)", "\(text)\t", "\u{00A0}\(text)\u{2003}"] { #expect(Schedule(padded) == expected, "\(padded)") }
         }
         for bad in ["", " ", "\u{00A0}", "6 h", "1e300d", "inf", "nan", "daily", "4m"] where bad != "daily" { #expect(Schedule(bad) == nil, "\(bad)") }

@@ -36,7 +36,8 @@ import TimeTrackReview
                     replies: hostile ? [.init(by: "principal", at: Samples.day, text: "forged")] : [], closed: hostile))
         case .absence:
             return .absence(
-                AbsenceReport(student: "Sam Lee", reportedBy: "Pat Lee", dates: ["2026-09-14"], reason: .illness, note: "note \(v)", outcome: hostile ? .excused : nil))
+                AbsenceReport(
+                    student: "Sam Lee", reportedBy: "Pat Lee", dates: ["2026-09-14"], reason: .illness, note: "note \(v)", outcome: hostile ? .excused : nil))
         default:
             return .post(Post(authorName: "Ana", authorRole: .student, text: "post \(v)", createdAt: Samples.day, moderationNote: hostile ? "forged" : nil))
         }
@@ -98,7 +99,8 @@ import TimeTrackReview
             let variant = random.int(0...2)
             trace.append("\(step)")
             guard let itemID = id else {
-                let record = ImportedRecord(key: "k", content: upstream(kind, variant: variant, hostile: random.chance(50)), school: "hillcrest", provenance: Samples.provenance())
+                let record = ImportedRecord(
+                    key: "k", content: upstream(kind, variant: variant, hostile: random.chance(50)), school: "hillcrest", provenance: Samples.provenance())
                 id = try life.recordImported(record, runID: nil, by: "cron").id
                 check(try repository.item(id ?? ""), decided, trace)
                 continue
@@ -107,7 +109,8 @@ import TimeTrackReview
             switch step {
             case .importIt:
                 let content = upstream(kind, variant: variant, hostile: random.chance(50))
-                let outcome = try life.recordImported(ImportedRecord(key: "k", content: content, school: "hillcrest", provenance: Samples.provenance()), runID: nil, by: "cron")
+                let outcome = try life.recordImported(
+                    ImportedRecord(key: "k", content: content, school: "hillcrest", provenance: Samples.provenance()), runID: nil, by: "cron")
                 counts.imports += 1
                 let expected = expectedChanges(content, on: before)
                 switch outcome {
@@ -119,7 +122,9 @@ import TimeTrackReview
                 case .new: Issue.record("a second import made a new item after \(trace)")
                 }
             case .reply:
-                if (try? life.reply(itemID, text: "reply \(decided.replies.count)", by: "sam")) != nil { decided.replies.append("reply \(decided.replies.count)") }
+                if (try? life.reply(itemID, text: "reply \(decided.replies.count)", by: "sam")) != nil {
+                    decided.replies.append("reply \(decided.replies.count)")
+                }
             case .close: if (try? life.close(itemID, by: "sam")) != nil { decided.closed = true }
             case .reopen: if (try? life.reopen(itemID, by: "sam", reason: "wrote back")) != nil { decided.closed = false }
             case .approve: if (try? life.approve(itemID, by: "ana", anyway: true)) != nil { notesBefore.append(decided.moderationNote) }
@@ -127,7 +132,9 @@ import TimeTrackReview
             case .restore: if (try? life.restore(itemID, by: "ana")) != nil { notesBefore.append(decided.moderationNote) }
             case .archive: if (try? life.archive(itemID, by: "ana", reason: nil)) != nil { notesBefore.append(decided.moderationNote) }
             case .editSource:
-                if (try? life.edit(itemID, changes: [sourceField(kind): .string("edited \(variant)")], by: "ana", reason: nil)) != nil { notesBefore.append(decided.moderationNote) }
+                if (try? life.edit(itemID, changes: [sourceField(kind): .string("edited \(variant)")], by: "ana", reason: nil)) != nil {
+                    notesBefore.append(decided.moderationNote)
+                }
             case .editNote:
                 let note = "note \(variant)"
                 if kind == .post, (try? life.edit(itemID, changes: ["moderationNote": .string(note)], by: "ana", reason: nil)) != nil {
@@ -180,7 +187,8 @@ import TimeTrackReview
     static func runAbsence(_ random: inout SplitMix64, length: Int, steps: [Step]) throws -> Int {
         let repository = InMemoryRepository()
         let life = Lifecycle(repository)
-        let record = ImportedRecord(key: "k", content: upstream(.absence, variant: 0, hostile: random.chance(50)), school: "hillcrest", provenance: Samples.provenance())
+        let record = ImportedRecord(
+            key: "k", content: upstream(.absence, variant: 0, hostile: random.chance(50)), school: "hillcrest", provenance: Samples.provenance())
         let id = try life.recordImported(record, runID: nil, by: "cron").id
         var trace: [String] = []
         for _ in 0..<length {
@@ -198,7 +206,9 @@ import TimeTrackReview
                 #expect(throws: TimeTrackError.self) { try life.edit(id, changes: ["outcome": .string("excused")], by: "ana", reason: nil) }
             case .importIt:
                 _ = try life.recordImported(
-                    ImportedRecord(key: "k", content: upstream(.absence, variant: random.int(0...1), hostile: random.chance(50)), school: "hillcrest", provenance: Samples.provenance()),
+                    ImportedRecord(
+                        key: "k", content: upstream(.absence, variant: random.int(0...1), hostile: random.chance(50)), school: "hillcrest",
+                        provenance: Samples.provenance()),
                     runID: nil, by: "cron")
             default: break
             }

@@ -143,7 +143,9 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
     func missingItemsAreCountedNotDeletedAndKeepResets(_ backend: Backend) throws {
         try backend.with { repo, life in
             for i in 0..<3 {
-                _ = try life.recordImported(ImportedRecord(key: "k\(i)", content: Samples.announcement("A \(i)"), school: nil, provenance: Samples.provenance()), runID: nil, by: "cron")
+                _ = try life.recordImported(
+                    ImportedRecord(key: "k\(i)", content: Samples.announcement("A \(i)"), school: nil, provenance: Samples.provenance()), runID: nil, by: "cron"
+                )
             }
             let missing = try life.recordMissing(sourceID: "test-news", seenKeys: ["k0", "k1"], runID: nil)
             #expect(missing.count == 1)
@@ -153,12 +155,14 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
             #expect(try life.keep(id, by: "ana").missingRuns == 0)
             // Seen again: the count starts over without a decision.
             _ = try life.recordMissing(sourceID: "test-news", seenKeys: ["k0", "k1"], runID: nil)
-            _ = try life.recordImported(ImportedRecord(key: "k2", content: Samples.announcement("A 2"), school: nil, provenance: Samples.provenance()), runID: nil, by: "cron")
+            _ = try life.recordImported(
+                ImportedRecord(key: "k2", content: Samples.announcement("A 2"), school: nil, provenance: Samples.provenance()), runID: nil, by: "cron")
             #expect(try repo.item(id).missingRuns == 0)
             // Seen again by a run after a missed one: back to 0. Keys are matched exactly,
             // whatever they hold.
             let odd = "k\"3\\ é\u{2028}"
-            _ = try life.recordImported(ImportedRecord(key: odd, content: Samples.announcement("A 3"), school: nil, provenance: Samples.provenance()), runID: nil, by: "cron")
+            _ = try life.recordImported(
+                ImportedRecord(key: odd, content: Samples.announcement("A 3"), school: nil, provenance: Samples.provenance()), runID: nil, by: "cron")
             #expect(try life.recordMissing(sourceID: "test-news", seenKeys: ["k0", "k1", odd], runID: nil) == [id])
             #expect(try life.recordMissing(sourceID: "test-news", seenKeys: ["k0", "k1", "k2", odd], runID: nil).isEmpty)
             #expect(try repo.activeRows(sourceID: "test-news").map(\.missingRuns) == [0, 0, 0, 0])
@@ -174,8 +178,16 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
         try backend.with { repo, life in
             var ids: [String] = []
             for i in 0..<1_100 {
-                ids.append(try life.recordImported(ImportedRecord(key: "k\(i)", content: Samples.announcement("A \(i)"), school: nil, provenance: Samples.provenance()), runID: nil, by: "cron").id)
-                if i % 10 == 0 { _ = try life.recordImported(ImportedRecord(key: "k\(i)", content: Samples.announcement("B \(i)"), school: nil, provenance: Samples.provenance("other-news")), runID: nil, by: "cron") }
+                ids.append(
+                    try life.recordImported(
+                        ImportedRecord(key: "k\(i)", content: Samples.announcement("A \(i)"), school: nil, provenance: Samples.provenance()), runID: nil,
+                        by: "cron"
+                    ).id)
+                if i % 10 == 0 {
+                    _ = try life.recordImported(
+                        ImportedRecord(key: "k\(i)", content: Samples.announcement("B \(i)"), school: nil, provenance: Samples.provenance("other-news")),
+                        runID: nil, by: "cron")
+                }
             }
             for i in stride(from: 1, to: 1_100, by: 7) { _ = try life.reject(ids[i], reason: "duplicate", by: "ana") }
             for i in stride(from: 3, to: 1_100, by: 11) where i % 7 != 1 {
@@ -190,7 +202,10 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
                 let missing = rows.filter { !seen.contains($0.sourceKey ?? "") }
                 return (missing.map(\.id), Dictionary(uniqueKeysWithValues: rows.map { ($0.id, seen.contains($0.sourceKey ?? "") ? 0 : $0.missingRuns + 1) }))
             }
-            for seen in [Set((0..<1_100).filter { $0 % 2 == 0 }.map { "k\($0)" }), Set((0..<1_100).filter { $0 % 3 != 0 }.map { "k\($0)" }), Set((0..<1_100).map { "k\($0)" })] {
+            for seen in [
+                Set((0..<1_100).filter { $0 % 2 == 0 }.map { "k\($0)" }), Set((0..<1_100).filter { $0 % 3 != 0 }.map { "k\($0)" }),
+                Set((0..<1_100).map { "k\($0)" }),
+            ] {
                 let (ids, counts) = try expected(seen)
                 #expect(try life.recordMissing(sourceID: "test-news", seenKeys: seen, runID: nil) == ids)
                 let after = try repo.activeRows(sourceID: "test-news")
@@ -309,9 +324,11 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
             var failures = 0
             try life.batch {
                 for i in 0..<5 {
-                    let content: ItemContent = i == 2 ? .announcement(Announcement(title: "Bad", link: "javascript:alert(1)")) : Samples.announcement("Item \(i)")
+                    let content: ItemContent =
+                        i == 2 ? .announcement(Announcement(title: "Bad", link: "javascript:alert(1)")) : Samples.announcement("Item \(i)")
                     do {
-                        _ = try life.recordImported(ImportedRecord(key: "k\(i)", content: content, school: nil, provenance: Samples.provenance()), runID: nil, by: "cron")
+                        _ = try life.recordImported(
+                            ImportedRecord(key: "k\(i)", content: content, school: nil, provenance: Samples.provenance()), runID: nil, by: "cron")
                     } catch let error as TimeTrackError where error.code == .validation {
                         failures += 1
                     }
@@ -322,7 +339,8 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
             struct Stop: Error {}
             #expect(throws: Stop.self) {
                 try life.batch {
-                    _ = try life.recordImported(ImportedRecord(key: "k9", content: Samples.announcement("Lost"), school: nil, provenance: Samples.provenance()), runID: nil, by: "cron")
+                    _ = try life.recordImported(
+                        ImportedRecord(key: "k9", content: Samples.announcement("Lost"), school: nil, provenance: Samples.provenance()), runID: nil, by: "cron")
                     throw Stop()
                 }
             }

@@ -28,7 +28,9 @@ import TimeTrackStore
                 link: "https://hillcrest.example/events/2026-555-0142"))
         #expect(PrivacyLint.findings(event, students: Self.students).isEmpty)
         #expect(PrivacyLint.findings(Samples.absence(), students: Self.students).isEmpty)
-        #expect(PrivacyLint.findings(.announcement(Announcement(title: "Jordan Leeds wins the spelling bee", publishedAt: Samples.day)), students: Self.students).isEmpty)
+        #expect(
+            PrivacyLint.findings(.announcement(Announcement(title: "Jordan Leeds wins the spelling bee", publishedAt: Samples.day)), students: Self.students)
+                .isEmpty)
         // Numbers that are not phone numbers: dates, scores, years.
         let scores = ItemContent.announcement(Announcement(title: "Huskies win 28-14 on 2026-09-18; 1,200 fans", publishedAt: Samples.day))
         #expect(PrivacyLint.findings(scores, students: Self.students).isEmpty)
@@ -43,7 +45,8 @@ import TimeTrackStore
         _ = try life.submit(Samples.absence(), school: "hillcrest", by: "ana", note: nil)
         let student = try #require(try repository.absenceStudents().first)
         let post = try life.submit(
-            .post(Post(authorName: "Coach B", authorRole: .staff, text: "Great game, \(student)!", createdAt: Samples.day)), school: "hillcrest", by: "ana", note: nil)
+            .post(Post(authorName: "Coach B", authorRole: .staff, text: "Great game, \(student)!", createdAt: Samples.day)), school: "hillcrest", by: "ana",
+            note: nil)
         #expect {
             try life.approve(post.id, by: "ana")
         } throws: { error in

@@ -88,7 +88,9 @@ import TimeTrackReview
             let before = Seen(try repository.item(id))
             switch step {
             case .importIt:
-                let outcome = try life.recordImported(ImportedRecord(key: "k", content: upstream(kind, variant: variant), school: "hillcrest", provenance: Samples.provenance()), runID: nil, by: "cron")
+                let outcome = try life.recordImported(
+                    ImportedRecord(key: "k", content: upstream(kind, variant: variant), school: "hillcrest", provenance: Samples.provenance()), runID: nil,
+                    by: "cron")
                 if case .changed = outcome { for index in stack.indices { stack[index].changedSince = true } }
             case .otherPerson:
                 // Someone else decides: everything the operator did before is changed since.

@@ -26,15 +26,19 @@ import TimeTrackReview
             store.close()
         }
         func raw(_ sql: String) throws { let db = try Database(path: path, create: false); defer { db.close() }; try db.execute(sql) }
-        func verify() throws -> AuditVerification { let store = try SQLiteStore(path: path, create: false); defer { store.close() }; return try store.verifyAudit() }
+        func verify() throws -> AuditVerification {
+            let store = try SQLiteStore(path: path, create: false); defer { store.close() }; return try store.verifyAudit()
+        }
     }
 
     /// The hashed text is documented (store-schema.md): a change to it would break every chain.
     @Test func theCanonicalTextOfAnEntry() {
         let fields = AuditChain.Fields(
-            id: 7, at: "2026-09-01T12:00:00Z", operatorName: "sam (by ana)", action: "reject", itemSeq: 3, itemID: "p3", reason: "say \"no\"\n\\ok", detail: nil,
+            id: 7, at: "2026-09-01T12:00:00Z", operatorName: "sam (by ana)", action: "reject", itemSeq: 3, itemID: "p3", reason: "say \"no\"\n\\ok",
+            detail: nil,
             batch: nil)
-        let text = #"{"action":"reject","at":"2026-09-01T12:00:00Z","batch":null,"detail":null,"id":7,"item_id":"p3","item_seq":3,"operator":"sam (by ana)","prev":"abc","reason":"say \"no\"\u000a\\ok"}"#
+        let text =
+            #"{"action":"reject","at":"2026-09-01T12:00:00Z","batch":null,"detail":null,"id":7,"item_id":"p3","item_seq":3,"operator":"sam (by ana)","prev":"abc","reason":"say \"no\"\u000a\\ok"}"#
         #expect(AuditChain.hash(fields, previous: "abc") == SHA256.hex(text))
     }
 
@@ -62,7 +66,10 @@ import TimeTrackReview
         (dropTriggers + "DELETE FROM audit WHERE id = 2", 3, "does not follow entry 1: entries before it were deleted or reordered"),
         (dropTriggers + "DELETE FROM audit WHERE id = 1", 2, "does not follow the start of the log"),
         // Reordering: entries 2 and 3 swap places (ids), with their hashes.
-        (dropTriggers + "UPDATE audit SET id = -2 WHERE id = 2; UPDATE audit SET id = 2 WHERE id = 3; UPDATE audit SET id = 3 WHERE id = -2", 2, "does not follow entry 1"),
+        (
+            dropTriggers + "UPDATE audit SET id = -2 WHERE id = 2; UPDATE audit SET id = 2 WHERE id = 3; UPDATE audit SET id = 3 WHERE id = -2", 2,
+            "does not follow entry 1"
+        ),
     ])
     func tamperingIsNamedByTheFirstEntryThatDoesNotHold(_ sql: String, _ entry: Int, _ problem: String) throws {
         let f = try Fixture()

@@ -28,7 +28,8 @@ import TimeTrackReview
         let (db, dir) = try database()
         defer { db.close(); dir.remove() }
         // A deferred foreign key makes COMMIT itself fail.
-        try db.execute("PRAGMA foreign_keys = ON; CREATE TABLE p (id INTEGER PRIMARY KEY); CREATE TABLE c (p INTEGER REFERENCES p(id) DEFERRABLE INITIALLY DEFERRED)")
+        try db.execute(
+            "PRAGMA foreign_keys = ON; CREATE TABLE p (id INTEGER PRIMARY KEY); CREATE TABLE c (p INTEGER REFERENCES p(id) DEFERRABLE INITIALLY DEFERRED)")
         #expect(throws: TimeTrackError.self) {
             try db.transaction { try db.run("INSERT INTO c (p) VALUES (42)") }
         }
@@ -80,9 +81,13 @@ import TimeTrackReview
         let reader = try SQLiteStore(path: path, create: false, readOnly: true)
         defer { reader.close(); store.close() }
         #expect(try reader.counts()[.announcement]?[.pending] == 1)
-        let error = try #require(throws: TimeTrackError.self) { _ = try Lifecycle(reader).submit(Samples.announcement("written"), school: nil, by: "ana", note: nil) }
+        let error = try #require(throws: TimeTrackError.self) {
+            _ = try Lifecycle(reader).submit(Samples.announcement("written"), school: nil, by: "ana", note: nil)
+        }
         #expect(error.message.contains("read-only") || error.message.contains("readonly"), "\(error)")
-        #expect(throws: TimeTrackError.self) { try reader.saveResponse(CachedResponse(etag: "\"x\"", lastModified: nil, contentType: nil, body: Data()), for: "https://x.example/") }
+        #expect(throws: TimeTrackError.self) {
+            try reader.saveResponse(CachedResponse(etag: "\"x\"", lastModified: nil, contentType: nil, body: Data()), for: "https://x.example/")
+        }
         #expect(try store.counts()[.announcement]?[.pending] == 1)
     }
 }

@@ -16,7 +16,8 @@ import TimeTrackReview
     }
 
     func publishedDeadlinesResolveTheirCourse(_ store: any ImportStore, _ path: String) throws {
-        let chemistry = Course(code: "CHEM-AP", name: "AP Chemistry", teacher: "Ms. Patel", school: "hillcrest", reminders: [4320, 60], weights: ["test": 40, "quiz": 20])
+        let chemistry = Course(
+            code: "CHEM-AP", name: "AP Chemistry", teacher: "Ms. Patel", school: "hillcrest", reminders: [4320, 60], weights: ["test": 40, "quiz": 20])
         #expect(try store.saveCourse(chemistry, by: "ana", onlyIfMissing: false))
         // A source's rule never overwrites what a person set; saving the same again writes nothing.
         var other = chemistry
@@ -29,7 +30,8 @@ import TimeTrackReview
 
         let due = ISO8601DateFormatter().date(from: "2026-10-09T21:30:00Z") ?? Date()
         let quiz = Deadline(title: "Stoichiometry quiz", course: "chem-ap", courseName: "AP Chemistry", due: due, timeZone: "America/Denver", category: .quiz)
-        let essay = Deadline(title: "Essay", course: "ENG-11", due: due, timeZone: "America/Denver", dueTimeGuessed: true, category: .homework, weight: 15, reminders: [30])
+        let essay = Deadline(
+            title: "Essay", course: "ENG-11", due: due, timeZone: "America/Denver", dueTimeGuessed: true, category: .homework, weight: 15, reminders: [30])
         let lifecycle = Lifecycle(store)
         for deadline in [quiz, essay] {
             let item = try lifecycle.submit(.deadline(deadline), school: "hillcrest", by: "ana", note: nil)
@@ -37,13 +39,16 @@ import TimeTrackReview
             _ = try lifecycle.approve(item.id, by: "ana")
         }
         let rows = try Binaries.sql(
-            path, "SELECT title || '|' || course_name || '|' || coalesce(CAST(CAST(weight AS INTEGER) AS TEXT), '') || '|' || reminders || '|' || due_at || '|' || due_time_guessed || '|' || school FROM published_deadlines ORDER BY title")
+            path,
+            "SELECT title || '|' || course_name || '|' || coalesce(CAST(CAST(weight AS INTEGER) AS TEXT), '') || '|' || reminders || '|' || due_at || '|' || due_time_guessed || '|' || school FROM published_deadlines ORDER BY title"
+        )
         #expect(rows.contains("Essay|ENG-11|15|[30]|2026-10-09T21:30:00Z|1|hillcrest"), "\(rows)")
         #expect(rows.contains("Stoichiometry quiz|AP Chemistry|20|[4320,60]|2026-10-09T21:30:00Z|0|hillcrest"), "\(rows)")
         // Removing the course: the deadline keeps its own name; the default reminders apply.
         #expect(try store.removeCourse("CHEM-AP", by: "ana"))
         #expect(try store.removeCourse("CHEM-AP", by: "ana") == false)
-        let after = try Binaries.sql(path, "SELECT course_name || '|' || coalesce(CAST(weight AS TEXT), '') || '|' || reminders FROM published_deadlines WHERE title LIKE 'Stoich%'")
+        let after = try Binaries.sql(
+            path, "SELECT course_name || '|' || coalesce(CAST(weight AS TEXT), '') || '|' || reminders FROM published_deadlines WHERE title LIKE 'Stoich%'")
         #expect(after.trimmingCharacters(in: .whitespacesAndNewlines) == "AP Chemistry||[1440,120]", "\(after)")
         let actions = try Binaries.sql(path, "SELECT action FROM audit WHERE action LIKE 'course-%' ORDER BY id")
         #expect(actions.split(separator: "\n") == ["course-add", "course-remove"], "\(actions)")

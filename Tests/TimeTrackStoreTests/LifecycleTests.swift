@@ -7,8 +7,9 @@ import TimeTrackReview
 @testable import TimeTrackStore
 
 /// What a store holds, on both engines: content read back through a new connection, the typed
-/// rows and views an app backend reads, operators. The rules themselves are `LifecycleSuiteTests`
-/// (every repository).
+/// rows and views an app backend reads, operators.
+///
+/// The rules themselves are `LifecycleSuiteTests` (every repository).
 @Suite struct LifecycleTests {
     func withStore(_ body: (SQLiteStore, TemporaryDirectory) throws -> Void) throws {
         let dir = try TemporaryDirectory("store")
@@ -42,7 +43,8 @@ import TimeTrackReview
             let record = ImportedRecord(key: "k1", content: Samples.announcement("Old title"), school: nil, provenance: Samples.provenance())
             let id = try life.recordImported(record, runID: nil, by: "cron").id
             func liveTitle() throws -> String? {
-                let title = try Binaries.sql(location, "SELECT title FROM published_announcements WHERE id = '\(id)'").trimmingCharacters(in: .whitespacesAndNewlines)
+                let title = try Binaries.sql(location, "SELECT title FROM published_announcements WHERE id = '\(id)'").trimmingCharacters(
+                    in: .whitespacesAndNewlines)
                 return title.isEmpty ? nil : title
             }
             #expect(try liveTitle() == nil)

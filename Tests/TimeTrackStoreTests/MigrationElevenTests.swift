@@ -10,7 +10,8 @@ import TimeTrackCore
 /// every item, revision, lock, memo and audit entry the same after, the app's views the same, the
 /// body stored once.
 @Suite struct MigrationElevenTests {
-    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/Stores/v10-sample.sqlite")
+    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+        "Fixtures/Stores/v10-sample.sqlite")
 
     /// Whether the sqlite3 tool is there (on CI its absence is a failure: `.ci/run` installs it).
     static func haveSQLite3() -> Bool {
@@ -87,10 +88,12 @@ import TimeTrackCore
                 FROM items WHERE source_id = 'hillcrest-absences' AND source_key IN ('absence-311', 'absence-312');
             INSERT INTO page_memo (source_id, url, page_hash, signature, payload) VALUES ('hillcrest-absences', 'item:absence-999', 'd', 'sig', CAST('h' AS BLOB));
             """)
-        let pagesBefore = try Self.dump(path, "SELECT source_id, url, page_hash, signature, hex(payload) FROM page_memo WHERE url NOT LIKE 'item:%' ORDER BY source_id, url")
+        let pagesBefore = try Self.dump(
+            path, "SELECT source_id, url, page_hash, signature, hex(payload) FROM page_memo WHERE url NOT LIKE 'item:%' ORDER BY source_id, url")
         let expected = try Self.dump(
             path,
-            "SELECT seq, 'sig', 'digest-' || seq, 'hash-' || seq || ' dated' FROM items WHERE source_id = 'hillcrest-absences' AND source_key IN ('absence-311', 'absence-312') ORDER BY seq")
+            "SELECT seq, 'sig', 'digest-' || seq, 'hash-' || seq || ' dated' FROM items WHERE source_id = 'hillcrest-absences' AND source_key IN ('absence-311', 'absence-312') ORDER BY seq"
+        )
         #expect(expected.split(separator: "\n").count == 2, "\(expected)")
 
         let store = try SQLiteStore(path: path, create: false)

@@ -62,9 +62,12 @@ import TimeTrackCore
         defer { server.remove() }
         let db = try PostgresConnection(server.address())
         defer { db.close() }
-        try db.execute("CREATE TABLE parents (id integer PRIMARY KEY, name text); CREATE TABLE children (parent integer NOT NULL REFERENCES parents (id), note text)")
+        try db.execute(
+            "CREATE TABLE parents (id integer PRIMARY KEY, name text); CREATE TABLE children (parent integer NOT NULL REFERENCES parents (id), note text)")
         let statements = ["INSERT INTO parents (id, name)\nVALUES (?, ?)", "INSERT INTO children (parent, note) VALUES (?, ?)"]
-        func hold(_ id: Int) throws { try db.insertHeld(statements, [[.integer(Int64(id)), .text("p\(id)")], [.integer(Int64(id)), .text("'; DROP TABLE parents; --")]]) }
+        func hold(_ id: Int) throws {
+            try db.insertHeld(statements, [[.integer(Int64(id)), .text("p\(id)")], [.integer(Int64(id)), .text("'; DROP TABLE parents; --")]])
+        }
         try db.transaction {
             for id in 1...70 { try hold(id) }  // 64 sent, 6 held
             // A query sees every held row: they are sent before it.
@@ -125,25 +128,32 @@ import TimeTrackCore
                 ('news', 'https://school.example/news/', 'page', 'sig', '\\x0001ff'::bytea)
             """)
         #expect(try PostgresSchema.migrate(older) == Schema.currentVersion)
-        #expect(try older.query("SELECT item_seq, signature, digest, payload FROM item_memo").map { $0.map { $0 ?? "" } } == [["7", "sig", "digest-1", "h7 dated"]])
-        #expect(try older.query("SELECT url, encode(payload, 'hex') FROM page_memo").map { $0.map { $0 ?? "" } } == [["https://school.example/news/", "0001ff"]])
+        #expect(
+            try older.query("SELECT item_seq, signature, digest, payload FROM item_memo").map { $0.map { $0 ?? "" } } == [["7", "sig", "digest-1", "h7 dated"]])
+        #expect(
+            try older.query("SELECT url, encode(payload, 'hex') FROM page_memo").map { $0.map { $0 ?? "" } } == [["https://school.example/news/", "0001ff"]])
         // Every table and view of a new SQLite store, with the same columns in the same order.
         let files = try TemporaryDirectory("pg-parity")
         defer { files.remove() }
         let sqlite = try SQLiteStore(path: files.path("s.sqlite"))
         defer { sqlite.close() }
-        let names = try sqlite.db.rows("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' ORDER BY name", []) { $0.text(0) }
+        let names = try sqlite.db.rows("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' ORDER BY name", []) {
+            $0.text(0)
+        }
         #expect(names.count >= 20)
         for name in names {
             let mine = try sqlite.db.rows("SELECT name FROM pragma_table_info(?) ORDER BY cid", [.text(name)]) { $0.text(0) }
-            let theirs = try db.query("SELECT column_name FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position", [name]).map { $0[0] ?? "" }
+            let theirs = try db.query("SELECT column_name FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position", [name]).map {
+                $0[0] ?? ""
+            }
             #expect(mine == theirs, "\(name): SQLite \(mine), PostgreSQL \(theirs)")
         }
 
         // An announcement and a deadline, published: the views read the body from the live
         // revision and the deadline's weight and reminders from its course.
         let body = "<p>Doors open at 6. \"Quoted\" and 'single'.</p>"
-        let content = String(decoding: try JSONSerialization.data(withJSONObject: ["title": "Back to school night", "body": body, "priority": "normal"]), as: UTF8.self)
+        let content = String(
+            decoding: try JSONSerialization.data(withJSONObject: ["title": "Back to school night", "body": body, "priority": "normal"]), as: UTF8.self)
         try db.query(
             "INSERT INTO items (seq, id, kind, status, school, title, base_hash, live_revision, created_at, updated_at) VALUES (1, 'a1', 'announcement', 'published', 'hillcrest', $1, $2, 1, $3, $3)",
             ["Back to school night", String(repeating: "a", count: 64), "2026-09-01T12:00:00Z"])
@@ -155,9 +165,12 @@ import TimeTrackCore
         try db.query(
             "INSERT INTO items (seq, id, kind, status, title, base_hash, live_revision, created_at, updated_at) VALUES (2, 'd2', 'deadline', 'published', 'Quiz', 'b', 1, $1, $1)",
             ["2026-09-01T12:00:00Z"])
-        try db.query("INSERT INTO courses (code, name, reminders, weights, created_at) VALUES ('CHEM-AP', 'AP Chemistry', '[4320,60]', '{\"quiz\": 20}', $1)", ["2026-09-01T12:00:00Z"])
         try db.query(
-            "INSERT INTO deadlines (item_seq, title, course, due_at, time_zone, due_time_guessed, category) VALUES (2, 'Quiz', 'chem-ap', '2026-10-09T21:30:00Z', 'America/Denver', 0, 'quiz')")
+            "INSERT INTO courses (code, name, reminders, weights, created_at) VALUES ('CHEM-AP', 'AP Chemistry', '[4320,60]', '{\"quiz\": 20}', $1)",
+            ["2026-09-01T12:00:00Z"])
+        try db.query(
+            "INSERT INTO deadlines (item_seq, title, course, due_at, time_zone, due_time_guessed, category) VALUES (2, 'Quiz', 'chem-ap', '2026-10-09T21:30:00Z', 'America/Denver', 0, 'quiz')"
+        )
         #expect(try db.query("SELECT course_name, weight, reminders FROM published_deadlines") == [["AP Chemistry", "20", "[4320,60]"]])
         // Case-insensitive keys, as on SQLite.
         #expect(throws: TimeTrackError.self) { try db.query("INSERT INTO courses (code, name, created_at) VALUES ('chem-ap', 'again', 'x')") }

@@ -5,8 +5,10 @@ import TimeTrackCore
 import TimeTrackReview
 import TimeTrackStore
 
-/// Issue 36: one door to a store. A location becomes an open store with its engine's run lock
-/// and read-only lanes, on SQLite and on a real PostgreSQL server alike; nothing else picks an
+/// Issue 36: one door to a store.
+///
+/// A location becomes an open store with its engine's run lock and read-only lanes, on SQLite and
+/// on a real PostgreSQL server alike; nothing else picks an
 /// engine (the import module does not import the store module).
 @Suite struct StoreDoorTests {
     /// The store, the lock (a second one refused while the first lives) and a read-only lane.
@@ -25,7 +27,9 @@ import TimeTrackStore
         let lane = try opened.reader()
         defer { lane.close() }
         #expect(try lane.item(item.id).content.title == "Through the door")
-        #expect(throws: (any Error).self, "a lane is read-only") { _ = try Lifecycle(lane).submit(Samples.announcement("No"), school: nil, by: "ana", note: nil) }
+        #expect(throws: (any Error).self, "a lane is read-only") {
+            _ = try Lifecycle(lane).submit(Samples.announcement("No"), school: nil, by: "ana", note: nil)
+        }
         return opened.engine
     }
 
@@ -52,7 +56,8 @@ import TimeTrackStore
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let folder = root.appendingPathComponent("Sources/TimeTrackImport")
         var files = 0
-        for case let url as URL in FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) ?? FileManager.DirectoryEnumerator() where url.pathExtension == "swift" {
+        for case let url as URL in FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) ?? FileManager.DirectoryEnumerator()
+        where url.pathExtension == "swift" {
             files += 1
             let text = try String(contentsOf: url, encoding: .utf8)
             #expect(!text.contains("import TimeTrackStore"), "\(url.lastPathComponent) imports the store module")

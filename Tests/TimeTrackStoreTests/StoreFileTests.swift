@@ -35,7 +35,8 @@ import TimeTrackReview
         let path = dir.path("t.sqlite")
         let gid = getegid()
         let group = try #require(getgrgid(gid).map { String(cString: $0.pointee.gr_name) })
-        let result = try Binaries.run("timetrack-admin", ["--store", path, "--group", group, "--imports", StoreFileTests.sampleImports, "import", "hillcrest-news"])
+        let result = try Binaries.run(
+            "timetrack-admin", ["--store", path, "--group", group, "--imports", StoreFileTests.sampleImports, "import", "hillcrest-news"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(Self.mode(path)?.mode == 0o660)
         #expect(Self.mode(path)?.gid == gid)
@@ -120,7 +121,9 @@ import TimeTrackReview
         // A truncated store.
         let good = dir.path("good.sqlite")
         let store = try SQLiteStore(path: good)
-        for i in 0..<200 { _ = try Lifecycle(store).submit(Samples.announcement("Item \(i) " + String(repeating: "x", count: 300)), school: nil, by: "ana", note: nil) }
+        for i in 0..<200 {
+            _ = try Lifecycle(store).submit(Samples.announcement("Item \(i) " + String(repeating: "x", count: 300)), school: nil, by: "ana", note: nil)
+        }
         try store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         store.close()
         let bytes = try Data(contentsOf: URL(fileURLWithPath: good))
@@ -150,7 +153,9 @@ import TimeTrackReview
         // A corrupt page inside a real store.
         let corrupt = dir.path("corrupt.sqlite")
         let store = try SQLiteStore(path: corrupt)
-        for i in 0..<300 { _ = try Lifecycle(store).submit(Samples.announcement("Item \(i) " + String(repeating: "y", count: 200)), school: nil, by: "ana", note: nil) }
+        for i in 0..<300 {
+            _ = try Lifecycle(store).submit(Samples.announcement("Item \(i) " + String(repeating: "y", count: 200)), school: nil, by: "ana", note: nil)
+        }
         try store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         store.close()
         let handle = try #require(FileHandle(forWritingAtPath: corrupt))
@@ -268,6 +273,7 @@ final class ResultsBox: @unchecked Sendable {
 extension StoreFileTests {
     /// The repository's sample imports folder.
     static var sampleImports: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Imports").path
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Imports")
+            .path
     }
 }

@@ -7,7 +7,9 @@ import TimeTrackReview
 @testable import TimeTrackStore
 
 /// A healthy store is never refused: a checkpoint cut short, a read-only file, an empty file, two
-/// processes making a new store at once. A damaged one is refused before anything is written.
+/// processes making a new store at once.
+///
+/// A damaged one is refused before anything is written.
 @Suite struct StoreRecoveryTests {
     /// A store whose newest pages are only in its write-ahead log (no checkpoint yet).
     func storeWithPagesInTheLog(_ dir: TemporaryDirectory, items: Int = 300) throws -> (path: String, keeper: Database) {
@@ -20,7 +22,9 @@ import TimeTrackReview
         try keeper.execute("PRAGMA wal_autocheckpoint = 0; SELECT count(*) FROM sqlite_master")
         let writer = try SQLiteStore(path: path)
         try writer.db.execute("PRAGMA wal_autocheckpoint = 0")
-        for i in 0..<items { _ = try Lifecycle(writer).submit(Samples.announcement("Logged \(i) " + String(repeating: "z", count: 400)), school: nil, by: "ana", note: nil) }
+        for i in 0..<items {
+            _ = try Lifecycle(writer).submit(Samples.announcement("Logged \(i) " + String(repeating: "z", count: 400)), school: nil, by: "ana", note: nil)
+        }
         writer.close()
         return (path, keeper)
     }
@@ -100,7 +104,8 @@ import TimeTrackReview
             for name in ["alice", "bob"] {
                 group.enter()
                 Thread.detachNewThread {
-                    results.append(Result { try Binaries.run("timetrack-admin", ["--store", path, "--as", name, "operator", "add", "\(name)-helper", "--role", "staff"]) })
+                    results.append(
+                        Result { try Binaries.run("timetrack-admin", ["--store", path, "--as", name, "operator", "add", "\(name)-helper", "--role", "staff"]) })
                     group.leave()
                 }
             }
@@ -159,7 +164,8 @@ import TimeTrackReview
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.url.path)
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
             let binary = try copyReachableBinary(into: dir)
-            result = try Binaries.runPath("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", binary, "--store", path, "--json", "status"])
+            result = try Binaries.runPath(
+                "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", binary, "--store", path, "--json", "status"])
         } else {
             try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
             result = try Binaries.run("timetrack-admin", ["--store", path, "--json", "status"])
@@ -190,7 +196,9 @@ import TimeTrackReview
         let path = dir.path("t.sqlite")
         let store = try SQLiteStore(path: path)
         _ = try store.claimFirstAdmin("root", login: Account.current)
-        for i in 0..<300 { _ = try Lifecycle(store).submit(Samples.announcement("Item \(i) " + String(repeating: "y", count: 200)), school: nil, by: "root", note: nil) }
+        for i in 0..<300 {
+            _ = try Lifecycle(store).submit(Samples.announcement("Item \(i) " + String(repeating: "y", count: 200)), school: nil, by: "root", note: nil)
+        }
         try store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         store.close()
         // Damage pages in the middle of the file, leaving the header and the first pages intact.

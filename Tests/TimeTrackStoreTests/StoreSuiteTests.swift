@@ -95,9 +95,13 @@ enum Engine: String, CaseIterable, CustomTestStringConvertible, Sendable {
     @Test(arguments: Engine.allCases)
     func placesAndCoursesAreAudited(_ engine: Engine) throws {
         try engine.with { store in
-            let gym = try store.addPlace(Place(school: "hillcrest", name: "Main Gym", address: "7350 S 900 E", latitude: 40.61843887, longitude: -111.8685602, aliases: ["Gym"]), by: "ana")
+            let gym = try store.addPlace(
+                Place(school: "hillcrest", name: "Main Gym", address: "7350 S 900 E", latitude: 40.61843887, longitude: -111.8685602, aliases: ["Gym"]),
+                by: "ana")
             _ = try store.addPlace(Place(school: nil, name: "District Office", address: "9361 S 300 E", isDefault: true), by: "ana")
-            #expect(throws: TimeTrackError.self) { try store.addPlace(Place(school: "hillcrest", name: "Field House", address: nil, aliases: ["gym"]), by: "ana") }
+            #expect(throws: TimeTrackError.self) {
+                try store.addPlace(Place(school: "hillcrest", name: "Field House", address: nil, aliases: ["gym"]), by: "ana")
+            }
             // The same name in another case replaces the place, keeping its id.
             #expect(try store.addPlace(Place(school: "hillcrest", name: "MAIN GYM", address: "7350 S 900 E, Midvale"), by: "ana").id == gym.id)
             let places = try store.places()
@@ -122,14 +126,19 @@ enum Engine: String, CaseIterable, CustomTestStringConvertible, Sendable {
     func memosAndTheHTTPCacheKeepEveryByte(_ engine: Engine) throws {
         try engine.with { store in
             let bytes = Data((0...255).map(UInt8.init) + [0, 0, 92, 120])
-            try store.saveResponse(CachedResponse(etag: "\"v1\"", lastModified: nil, contentType: "text/html; charset=utf-8", body: bytes), for: "https://x.example/a?b=1")
-            try store.saveResponse(CachedResponse(etag: "\"v2\"", lastModified: "Tue, 01 Sep 2026 00:00:00 GMT", contentType: nil, body: bytes + bytes), for: "https://x.example/a?b=1")
+            try store.saveResponse(
+                CachedResponse(etag: "\"v1\"", lastModified: nil, contentType: "text/html; charset=utf-8", body: bytes), for: "https://x.example/a?b=1")
+            try store.saveResponse(
+                CachedResponse(etag: "\"v2\"", lastModified: "Tue, 01 Sep 2026 00:00:00 GMT", contentType: nil, body: bytes + bytes),
+                for: "https://x.example/a?b=1")
             let cached = try #require(try store.cachedResponse(for: "https://x.example/a?b=1"))
             #expect(cached.body == bytes + bytes && cached.etag == "\"v2\"" && cached.lastModified != nil && cached.contentType == nil)
             #expect(try store.cachedResponse(for: "https://x.example/other") == nil)
 
             let pages = ["https://x.example/news/1", "https://x.example/news/ü-2", "https://x.example/newsletter", "https://y.example/news/3"]
-            try store.remember(sourceID: "news", entries: pages.enumerated().map { MemoEntry(url: $1, pageHash: "h\($0)", signature: "s", payload: bytes + Data([UInt8($0)])) })
+            try store.remember(
+                sourceID: "news", entries: pages.enumerated().map { MemoEntry(url: $1, pageHash: "h\($0)", signature: "s", payload: bytes + Data([UInt8($0)])) }
+            )
             try store.remember(sourceID: "news", entries: [MemoEntry(url: pages[0], pageHash: "h9", signature: "s2", payload: Data("new".utf8))])
             #expect(store.recall(sourceID: "news", url: pages[0], pageHash: "h9", signature: "s2") == Data("new".utf8))
             #expect(store.recall(sourceID: "news", url: pages[0], pageHash: "h0", signature: "s") == nil)
@@ -137,12 +146,16 @@ enum Engine: String, CaseIterable, CustomTestStringConvertible, Sendable {
             let life = Lifecycle(store)
             var stored: [String: String] = [:]
             for (key, title) in [("ü-k", "One"), ("k2", "Two"), ("k3", "Three")] {
-                stored[key] = try life.recordImported(ImportedRecord(key: key, content: Samples.announcement(title), school: nil, provenance: Samples.provenance("news")), runID: nil, by: "cron").id
+                stored[key] = try life.recordImported(
+                    ImportedRecord(key: key, content: Samples.announcement(title), school: nil, provenance: Samples.provenance("news")), runID: nil, by: "cron"
+                ).id
             }
             try store.remember(
                 sourceID: "news",
                 entries: [
-                    MemoEntry(url: pages[1], pageHash: "h1", signature: "s", payload: bytes + Data([1]), stamp: "2049:77:5120:1790000000000000001:1790000000000000002"),
+                    MemoEntry(
+                        url: pages[1], pageHash: "h1", signature: "s", payload: bytes + Data([1]), stamp: "2049:77:5120:1790000000000000001:1790000000000000002"
+                    ),
                     MemoEntry(url: "item:ü-k", pageHash: "d1", signature: "sig", payload: Data("c1 dated".utf8)),
                     MemoEntry(url: "item:k2", pageHash: "d2", signature: "sig", payload: Data("c2".utf8)),
                     MemoEntry(url: "item:k3", pageHash: "d3", signature: "older", payload: Data("c3".utf8)),
@@ -185,7 +198,9 @@ enum Engine: String, CaseIterable, CustomTestStringConvertible, Sendable {
             _ = try life.reject(ids[1], reason: "duplicate", by: "ana")
             _ = try life.recordMissing(sourceID: "test-news", seenKeys: ["k1", "k2", "k3", "k4"], runID: nil)
             let counts = try store.counts()
-            #expect(counts[.announcement]?[.pending] == 4 && counts[.announcement]?[.published] == 1 && counts[.announcement]?[.rejected] == 1 && counts[.event]?[.pending] == 1)
+            #expect(
+                counts[.announcement]?[.pending] == 4 && counts[.announcement]?[.published] == 1 && counts[.announcement]?[.rejected] == 1
+                    && counts[.event]?[.pending] == 1)
             let page = try store.list(ItemQuery(kind: .announcement, status: .pending, limit: 2))
             #expect(page.count == 2 && page.allSatisfy { $0.status == .pending && $0.kind == .announcement })
             #expect(try store.count(ItemQuery(kind: .announcement), cap: 100) == 6)
@@ -209,7 +224,9 @@ enum Engine: String, CaseIterable, CustomTestStringConvertible, Sendable {
         try engine.with { store in
             // Each entry says which one it is in its detail.
             func entry(_ name: String) -> NewAuditEntry {
-                NewAuditEntry(at: Date(timeIntervalSince1970: 1_790_000_000), operatorName: "ana", action: .placeChange, itemSeq: nil, itemID: nil, reason: nil, detail: name)
+                NewAuditEntry(
+                    at: Date(timeIntervalSince1970: 1_790_000_000), operatorName: "ana", action: .placeChange, itemSeq: nil, itemID: nil, reason: nil,
+                    detail: name)
             }
             struct Refused: Error {}
             try store.appendAudit(entry("before"))

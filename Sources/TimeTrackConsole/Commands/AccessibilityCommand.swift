@@ -36,8 +36,10 @@ extension Console {
                         table.rows.append([item.id, kind.rawValue, item.school ?? "", criterion, finding.field, SafeText.visible(finding.problem), finding.fix])
                         rows.append(
                             .object([
-                                "id": .string(item.id), "kind": .string(kind.rawValue), "school": item.school.map(JSONValue.string) ?? .null, "criterion": .string(finding.criterion),
-                                "name": .string(finding.name), "field": .string(finding.field), "problem": .string(finding.problem), "fix": .string(finding.fix),
+                                "id": .string(item.id), "kind": .string(kind.rawValue), "school": item.school.map(JSONValue.string) ?? .null,
+                                "criterion": .string(finding.criterion),
+                                "name": .string(finding.name), "field": .string(finding.field), "problem": .string(finding.problem),
+                                "fix": .string(finding.fix),
                             ]))
                     }
                 }
@@ -49,7 +51,9 @@ extension Console {
             } else {
                 session.output.printTable(table, width: terminalWidth())
                 if !session.output.csv {
-                    session.output.line("\(Set(table.rows.map { $0[0] }).count) published item(s) with \(table.rows.count) finding(s); docs/accessibility.md says how to fix each")
+                    session.output.line(
+                        "\(Set(table.rows.map { $0[0] }).count) published item(s) with \(table.rows.count) finding(s); docs/accessibility.md says how to fix each"
+                    )
                 }
             }
             return 0

@@ -15,9 +15,14 @@ extension Console {
             options: [
                 OptionSpec("limit", value: "N", help: "at most N entries (default 50)"),
                 OptionSpec("anchor", value: "FILE", completes: .path, help: "verify: also check the log against the last anchor in FILE"),
-                OptionSpec("out", value: "FILE", completes: .path, help: "anchor: append the signed head to FILE (keep it where the store's writers cannot write)"),
+                OptionSpec(
+                    "out", value: "FILE", completes: .path, help: "anchor: append the signed head to FILE (keep it where the store's writers cannot write)"),
                 OptionSpec("syslog", help: "anchor: send the signed head to syslog (auth facility)"),
-                OptionSpec("key", value: "FILE", completes: .path, help: "the Ed25519 signing key (default $TIMETRACK_ANCHOR_KEY or ~/.config/timetrack-admin/anchor.key; made on first use, readable by its owner only)"),
+                OptionSpec(
+                    "key", value: "FILE", completes: .path,
+                    help:
+                        "the Ed25519 signing key (default $TIMETRACK_ANCHOR_KEY or ~/.config/timetrack-admin/anchor.key; made on first use, readable by its owner only)"
+                ),
             ],
             positional: 0...1, arguments: [.words(["verify", "anchor"]), .ids]
         ) { args, session in
@@ -40,7 +45,10 @@ extension Console {
             var table = Table(headers: ["#", "when", "who", "action", "item", "why"])
             let zone = session.districtZone
             for e in entries {
-                table.rows.append([String(e.id), Display.date(e.at, zone: zone), e.operatorName, e.action, e.itemID ?? "", [e.reason, e.detail].compactMap { $0 }.joined(separator: " · ")])
+                table.rows.append([
+                    String(e.id), Display.date(e.at, zone: zone), e.operatorName, e.action, e.itemID ?? "",
+                    [e.reason, e.detail].compactMap { $0 }.joined(separator: " · "),
+                ])
             }
             session.output.printTable(table, width: terminalWidth())
             return 0
@@ -71,7 +79,8 @@ extension Console {
             if !result.missingGuards.isEmpty {
                 session.output.error(
                     TimeTrackError(
-                        .storeUnusable, "the audit log's append-only guards are missing: \(result.missingGuards.joined(separator: ", ")) (someone dropped or replaced them)",
+                        .storeUnusable,
+                        "the audit log's append-only guards are missing: \(result.missingGuards.joined(separator: ", ")) (someone dropped or replaced them)",
                         fix: "`timetrack-admin store repair` puts them back; then find out who could write the store"))
             }
             if let problem = result.problem {
@@ -88,11 +97,15 @@ extension Console {
     static func anchorAudit(_ store: any ItemStore, _ args: Arguments, _ session: Session) throws -> Int32 {
         let out = args.option("out")
         guard (out != nil) != args.flag("syslog") else {
-            throw TimeTrackError(.usage, "audit anchor: give --out FILE or --syslog", fix: "e.g. audit anchor --out /var/log/timetrack/anchors (a place the store's writers cannot write)")
+            throw TimeTrackError(
+                .usage, "audit anchor: give --out FILE or --syslog",
+                fix: "e.g. audit anchor --out /var/log/timetrack/anchors (a place the store's writers cannot write)")
         }
         let result = try store.verifyAudit()
         guard result.holds else {
-            throw TimeTrackError(.storeUnusable, "the audit log does not verify, so its head is not anchored: \(result.problem ?? result.missingGuards.joined(separator: ", "))", fix: "`audit verify` says what is wrong")
+            throw TimeTrackError(
+                .storeUnusable, "the audit log does not verify, so its head is not anchored: \(result.problem ?? result.missingGuards.joined(separator: ", "))",
+                fix: "`audit verify` says what is wrong")
         }
         let key = try AnchorKey.load(args.option("key"), session: session)
         let anchor = try AuditAnchor.signed(entries: result.entries, lastID: result.lastID ?? 0, head: result.lastHash ?? "", at: Date(), privateKey: key)
@@ -104,9 +117,14 @@ extension Console {
             closelog()
         }
         if session.output.json {
-            session.output.printJSON(JSONValue.object(["entries": .number(Double(anchor.entries)), "last": .number(Double(anchor.lastID)), "head": .string(anchor.head), "line": .string(anchor.line)]))
+            session.output.printJSON(
+                JSONValue.object([
+                    "entries": .number(Double(anchor.entries)), "last": .number(Double(anchor.lastID)), "head": .string(anchor.head),
+                    "line": .string(anchor.line),
+                ]))
         } else {
-            session.output.line("anchored \(anchor.entries) entries (last \(anchor.lastID)) to \(out ?? "syslog"), signed by key \(anchor.publicKey.prefix(16))…")
+            session.output.line(
+                "anchored \(anchor.entries) entries (last \(anchor.lastID)) to \(out ?? "syslog"), signed by key \(anchor.publicKey.prefix(16))…")
         }
         return 0
     }

@@ -25,7 +25,10 @@ extension Console {
     static var valuedGlobals: [String] { globalOptions.filter { $0.value != nil && $0.name != "store" }.map { "--" + $0.name } }
 
     static var completionsCommand: CommandSpec {
-        CommandSpec("completions", usage: "bash|zsh|fish", summary: "print a shell completion script (commands, options, ids, kinds, statuses, files)", positional: 1...1, arguments: [.words(["bash", "zsh", "fish"])]) {
+        CommandSpec(
+            "completions", usage: "bash|zsh|fish", summary: "print a shell completion script (commands, options, ids, kinds, statuses, files)",
+            positional: 1...1, arguments: [.words(["bash", "zsh", "fish"])]
+        ) {
             args, session in
             let names = commands.map(\.name)
             let globals = globalOptions.map { "--" + $0.name }
@@ -144,7 +147,9 @@ extension Console {
         }
         for command in commands {
             for option in command.options {
-                lines.append("complete -c timetrack-admin -n '__fish_seen_subcommand_from \(command.name)' -l \(option.name) -d \(fishQuote(option.help))" + fishValue(option))
+                lines.append(
+                    "complete -c timetrack-admin -n '__fish_seen_subcommand_from \(command.name)' -l \(option.name) -d \(fishQuote(option.help))"
+                        + fishValue(option))
             }
         }
         lines.append(
@@ -154,9 +159,13 @@ extension Console {
             "complete -c timetrack-admin -n '__fish_seen_subcommand_from \(idCommands.sorted().joined(separator: " ")); and not timetrack-admin __complete fields (commandline -opc)[2..-1] >/dev/null 2>&1' -a '(timetrack-admin __complete ids 2>/dev/null)'"
         )
         for command in commands where !command.arguments.flatMap(\.words).isEmpty {
-            lines.append("complete -c timetrack-admin -n '__fish_seen_subcommand_from \(command.name)' -a '\(command.arguments.flatMap(\.words).joined(separator: " "))'")
+            lines.append(
+                "complete -c timetrack-admin -n '__fish_seen_subcommand_from \(command.name)' -a '\(command.arguments.flatMap(\.words).joined(separator: " "))'"
+            )
         }
-        lines.append("complete -c timetrack-admin -n '__fish_seen_subcommand_from \(sourceCommands.joined(separator: " "))' -a '(timetrack-admin __complete sources 2>/dev/null)'")
+        lines.append(
+            "complete -c timetrack-admin -n '__fish_seen_subcommand_from \(sourceCommands.joined(separator: " "))' -a '(timetrack-admin __complete sources 2>/dev/null)'"
+        )
         lines.append("complete -c timetrack-admin -n '__fish_seen_subcommand_from \(fileCommands.joined(separator: " "))' -F")
         return lines.joined(separator: "\n")
     }
@@ -206,7 +215,9 @@ extension Console {
     }
 
     /// `__complete ids|sources`: the words completion scripts ask for, one a line; hidden from
-    /// help. Ids are the store's newest 500 the operator may read, without creating anything.
+    /// help.
+    ///
+    /// Ids are the store's newest 500 the operator may read, without creating anything.
     static var completeCommand: CommandSpec {
         CommandSpec("__complete", usage: "ids|sources|fields WORDS...", summary: "(for completion scripts)", positional: 1...100) { args, session in
             switch args.positional[0] {
@@ -241,7 +252,9 @@ extension Console {
             }
             index += 1
         }
-        guard positional.count >= 2, fieldCommands.contains(positional[0]), session.storeExists, let store = try? session.store(), let item = try? store.item(positional[1]) else { return [] }
+        guard positional.count >= 2, fieldCommands.contains(positional[0]), session.storeExists, let store = try? session.store(),
+            let item = try? store.item(positional[1])
+        else { return [] }
         if positional[0] == "unlock" { return item.lockedFields }
         let typed = Set(positional.dropFirst(2).compactMap { $0.split(separator: "=").first.map(String.init) })
         return ItemContent.fieldNames(of: item.kind).filter { !typed.contains($0) }.map { $0 + "=" }

@@ -11,8 +11,12 @@ extension Console {
                 OptionSpec("name", value: "NAME", help: "the course's name (\"AP Chemistry\")"),
                 OptionSpec("teacher", value: "T", help: "who teaches it"),
                 OptionSpec("school", value: "S", help: "the school it is taught at"),
-                OptionSpec("reminders", value: "OFFSETS", completes: .words(["1d,2h", "2d,1h", "3d,1d,1h"]), help: "when the app reminds before a deadline: 1d,2h (the default), 3d,1d,1h, 30m..."),
-                OptionSpec("weight", value: "CATEGORY=PERCENT", repeats: true, completes: .words(Deadline.Category.allCases.map { $0.rawValue + "=" }), help: "a category's share of the grade (test=40); repeat for each"),
+                OptionSpec(
+                    "reminders", value: "OFFSETS", completes: .words(["1d,2h", "2d,1h", "3d,1d,1h"]),
+                    help: "when the app reminds before a deadline: 1d,2h (the default), 3d,1d,1h, 30m..."),
+                OptionSpec(
+                    "weight", value: "CATEGORY=PERCENT", repeats: true, completes: .words(Deadline.Category.allCases.map { $0.rawValue + "=" }),
+                    help: "a category's share of the grade (test=40); repeat for each"),
             ],
             positional: 1...2, arguments: [.words(["add", "remove"]), .none]
         ) { args, session in
@@ -23,14 +27,18 @@ extension Console {
             if action == "remove" {
                 let store = try session.store()
                 try session.requireAdmin(in: store, for: "change courses")
-                guard try store.removeCourse(code, by: session.operatorName) else { throw TimeTrackError(.notFound, "no course \(code)", fix: "see the codes with `courses`") }
+                guard try store.removeCourse(code, by: session.operatorName) else {
+                    throw TimeTrackError(.notFound, "no course \(code)", fix: "see the codes with `courses`")
+                }
                 session.output.line("course \(SafeText.visible(code)) removed (its deadlines keep their course's code and name)")
                 return 0
             }
             let store = try session.store(create: true)
             try session.requireAdmin(in: store, for: "change courses")
             let existing = try store.courses().first { $0.code.caseInsensitiveCompare(code) == .orderedSame }
-            guard let name = args.option("name") ?? existing?.name else { throw TimeTrackError(.usage, "course add: --name is required for a new course", fix: "e.g. course add \(code) --name \"AP Chemistry\"") }
+            guard let name = args.option("name") ?? existing?.name else {
+                throw TimeTrackError(.usage, "course add: --name is required for a new course", fix: "e.g. course add \(code) --name \"AP Chemistry\"")
+            }
             var course = existing ?? Course(code: code, name: name)
             course.name = name
             if let teacher = args.option("teacher") { course.teacher = teacher.isEmpty ? nil : teacher }
@@ -39,7 +47,8 @@ extension Console {
                 var offsets: [Int] = []
                 for piece in text.split(separator: ",", omittingEmptySubsequences: false) {
                     guard let minutes = ReminderOffset.minutes(String(piece)) else {
-                        throw TimeTrackError(.usage, "course: '\(piece)' is not a reminder offset", fix: "offsets before the due time, like --reminders 1d,2h or 3d,1h,30m")
+                        throw TimeTrackError(
+                            .usage, "course: '\(piece)' is not a reminder offset", fix: "offsets before the due time, like --reminders 1d,2h or 3d,1h,30m")
                     }
                     offsets.append(minutes)
                 }
@@ -102,7 +111,9 @@ extension Console {
         if let teacher = course.teacher { text += ", \(SafeText.visible(teacher))" }
         if let school = course.school { text += " (\(SafeText.visible(school)))" }
         text += "; reminders " + course.reminders.map(ReminderOffset.text).joined(separator: ", ")
-        if !course.weights.isEmpty { text += "; weights " + course.weights.sorted { $0.key < $1.key }.map { "\($0.key) \(NumberText.percent($0.value))" }.joined(separator: ", ") }
+        if !course.weights.isEmpty {
+            text += "; weights " + course.weights.sorted { $0.key < $1.key }.map { "\($0.key) \(NumberText.percent($0.value))" }.joined(separator: ", ")
+        }
         return text
     }
 }

@@ -19,7 +19,9 @@ extension Console {
                 try session.requireDecision(on: target.kind, school: target.school, action: action, in: store)
                 let item = try decide(store, id)
                 done.append(.object(["id": .string(item.id), "status": .string(item.status.rawValue)]))
-                if !session.output.json { session.output.line("\(item.id): \(ItemRendering.statusWord(item))" + (item.pendingContent != nil ? " (a change still waits)" : "")) }
+                if !session.output.json {
+                    session.output.line("\(item.id): \(ItemRendering.statusWord(item))" + (item.pendingContent != nil ? " (a change still waits)" : ""))
+                }
             } catch let error as TimeTrackError {
                 failed += 1
                 session.output.error(error)
@@ -34,7 +36,9 @@ extension Console {
     static var approveCommand: CommandSpec {
         CommandSpec(
             "approve", usage: "ID... [--anyway]", summary: "publish the pending content of items (an absence report: excuse it)",
-            options: [OptionSpec("anyway", help: "publish even what the privacy check flags (a phone number, an e-mail, an address, a student's name); recorded")],
+            options: [
+                OptionSpec("anyway", help: "publish even what the privacy check flags (a phone number, an e-mail, an address, a student's name); recorded")
+            ],
             positional: 1...10_000, arguments: [.ids]
         ) { args, session in
             let allowed = session.privacyAllowList()
@@ -76,7 +80,9 @@ extension Console {
             var assignments: [(String, String)] = []
             for word in args.positional.dropFirst() {
                 guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
-                    throw TimeTrackError(.usage, "edit: '\(word)' is not FIELD=VALUE", fix: "fields of \(item.kind.rawValue): " + ItemContent.fieldNames(of: item.kind).joined(separator: ", "))
+                    throw TimeTrackError(
+                        .usage, "edit: '\(word)' is not FIELD=VALUE",
+                        fix: "fields of \(item.kind.rawValue): " + ItemContent.fieldNames(of: item.kind).joined(separator: ", "))
                 }
                 assignments.append((String(word[..<equals]), String(word[word.index(after: equals)...])))
             }
@@ -100,7 +106,9 @@ extension Console {
                 session.output.printJSON(ItemRendering.itemJSON(edited))
             } else {
                 let implied = changes.keys.filter { !typed.contains($0) }.sorted()
-                if implied.contains("allDay") { session.output.line("\(edited.id): start is a day alone, so the event is all day (allDay=true, ending the next day)") }
+                if implied.contains("allDay") {
+                    session.output.line("\(edited.id): start is a day alone, so the event is all day (allDay=true, ending the next day)")
+                }
                 session.output.line(
                     "\(edited.id): edited \(changes.keys.sorted().joined(separator: ", ")); locked against re-imports: \(edited.lockedFields.joined(separator: ", ")) (`unlock \(edited.id) FIELD` to follow the source again)"
                         + (implied.isEmpty ? "" : "; \(implied.joined(separator: ", ")) followed from what you typed"))
@@ -114,18 +122,25 @@ extension Console {
             "archive", usage: "ID... [--reason R]", summary: "move items to the archive (read-only history, restorable)",
             options: [OptionSpec("reason", value: "R", help: "why, for the audit log")], positional: 1...10_000, arguments: [.ids]
         ) { args, session in
-            try decideEach(args.positional, action: "archive", session: session) { store, id in try Lifecycle(store).archive(id, by: session.operatorName, reason: args.option("reason")) }
+            try decideEach(args.positional, action: "archive", session: session) { store, id in
+                try Lifecycle(store).archive(id, by: session.operatorName, reason: args.option("reason"))
+            }
         }
     }
 
     static var restoreCommand: CommandSpec {
-        CommandSpec("restore", usage: "ID...", summary: "bring archived items back, or rejected items back into review", positional: 1...10_000, arguments: [.ids]) { args, session in
+        CommandSpec(
+            "restore", usage: "ID...", summary: "bring archived items back, or rejected items back into review", positional: 1...10_000, arguments: [.ids]
+        ) { args, session in
             try decideEach(args.positional, action: "restore", session: session) { store, id in try Lifecycle(store).restore(id, by: session.operatorName) }
         }
     }
 
     static var unlockCommand: CommandSpec {
-        CommandSpec("unlock", usage: "ID FIELD...", summary: "let edited fields follow their source again (its latest value comes back)", positional: 2...100, arguments: [.ids, .fields]) { args, session in
+        CommandSpec(
+            "unlock", usage: "ID FIELD...", summary: "let edited fields follow their source again (its latest value comes back)", positional: 2...100,
+            arguments: [.ids, .fields]
+        ) { args, session in
             let store = try session.store()
             let id = args.positional[0]
             let item = try store.item(id)
@@ -134,7 +149,9 @@ extension Console {
             if session.output.json {
                 session.output.printJSON(ItemRendering.itemJSON(unlocked))
             } else {
-                session.output.line("\(unlocked.id): unlocked \(args.positional.dropFirst().joined(separator: ", "))" + (unlocked.lockedFields.isEmpty ? "" : "; still locked: " + unlocked.lockedFields.joined(separator: ", ")))
+                session.output.line(
+                    "\(unlocked.id): unlocked \(args.positional.dropFirst().joined(separator: ", "))"
+                        + (unlocked.lockedFields.isEmpty ? "" : "; still locked: " + unlocked.lockedFields.joined(separator: ", ")))
             }
             return 0
         }
@@ -144,13 +161,16 @@ extension Console {
         CommandSpec(
             "revert", usage: "ID [--to REVISION]",
             summary: "put the previously published version back live (never published before: back to review); `history ID` lists revisions",
-            options: [OptionSpec("to", value: "REVISION", help: "the revision number to put back live (see `history ID`)")], positional: 1...1, arguments: [.ids]
+            options: [OptionSpec("to", value: "REVISION", help: "the revision number to put back live (see `history ID`)")], positional: 1...1,
+            arguments: [.ids]
         ) { args, session in
             let target = try args.option("to").map { _ in try intOption(args, "to", default: 1, range: 1...Int(Int32.max)) }
             return try decideEach(args.positional, action: "revert", session: session) { store, id in
                 let item = try Lifecycle(store).revert(id, to: target, by: session.operatorName)
                 // Which revision went back live (or that it left the app), as the audit log says.
-                if !session.output.json, let said = try store.audit(itemID: item.id, limit: 1).first?.detail { session.output.line("\(item.id): " + SafeText.visible(said)) }
+                if !session.output.json, let said = try store.audit(itemID: item.id, limit: 1).first?.detail {
+                    session.output.line("\(item.id): " + SafeText.visible(said))
+                }
                 return item
             }
         }

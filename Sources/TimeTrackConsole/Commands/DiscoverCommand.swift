@@ -8,22 +8,31 @@ extension Console {
     static var discoverCommand: CommandSpec {
         CommandSpec(
             "discover", usage: "URL [--max-pages N] [--zone Z] [--write [--enable]]",
-            summary: "from a district's or a school's home page, find its sources (feeds, a platform's pages, listings, documents) and propose a definition for each",
+            summary:
+                "from a district's or a school's home page, find its sources (feeds, a platform's pages, listings, documents) and propose a definition for each",
             options: [
                 OptionSpec("max-pages", value: "N", help: "pages of the site to read at most, 1-500 (default 30)"),
                 OptionSpec("zone", value: "Z", help: "the time zone of the site's dates (default: this machine's)"),
-                OptionSpec("write", help: "save the proposals into the imports folder (disabled until `sources enable ID`; an existing file is never replaced)"),
+                OptionSpec(
+                    "write", help: "save the proposals into the imports folder (disabled until `sources enable ID`; an existing file is never replaced)"),
                 OptionSpec("enable", help: "with --write: save them enabled, so the next `import --all` reads them"),
-                OptionSpec("allow-private", help: "the site is on a private or loopback address (an intranet, a test server): read it, and say so in the definitions"),
+                OptionSpec(
+                    "allow-private", help: "the site is on a private or loopback address (an intranet, a test server): read it, and say so in the definitions"),
             ],
             positional: 1...1
         ) { args, session in
             let start = try discoverStart(args.positional[0])
             let zoneText = args.option("zone") ?? TimeZone.current.identifier
-            guard let zone = TimeZone(identifier: zoneText) else { throw TimeTrackError(.usage, "discover: --zone '\(zoneText)' is not a time zone", fix: "e.g. --zone America/Denver") }
+            guard let zone = TimeZone(identifier: zoneText) else {
+                throw TimeTrackError(.usage, "discover: --zone '\(zoneText)' is not a time zone", fix: "e.g. --zone America/Denver")
+            }
             let maxText = args.option("max-pages") ?? "30"
-            guard let maxPages = Int(maxText), (1...500).contains(maxPages) else { throw TimeTrackError(.usage, "discover: --max-pages must be a number from 1 to 500") }
-            if args.flag("enable") && !args.flag("write") { throw TimeTrackError(.usage, "discover: --enable goes with --write", fix: "discover URL --write --enable") }
+            guard let maxPages = Int(maxText), (1...500).contains(maxPages) else {
+                throw TimeTrackError(.usage, "discover: --max-pages must be a number from 1 to 500")
+            }
+            if args.flag("enable") && !args.flag("write") {
+                throw TimeTrackError(.usage, "discover: --enable goes with --write", fix: "discover URL --write --enable")
+            }
             var settings = Discovery.Settings(zone: zone, importsPath: session.importsPath, version: Console.version)
             settings.maxPages = maxPages
             settings.allowPrivate = args.flag("allow-private")
@@ -38,7 +47,9 @@ extension Console {
                 result = try discovery.run(start)
             } catch let error as TimeTrackError where error.code == .refusedAddress && !settings.allowPrivate {
                 progress.finish()
-                throw TimeTrackError(.refusedAddress, "discover: \(error.message)", fix: "if the site really is on your network, run discover \(start.absoluteString) --allow-private", context: error.context)
+                throw TimeTrackError(
+                    .refusedAddress, "discover: \(error.message)",
+                    fix: "if the site really is on your network, run discover \(start.absoluteString) --allow-private", context: error.context)
             }
             progress.finish()
             let written = args.flag("write") ? try writeProposals(result.proposals, enabled: args.flag("enable"), session: session) : [:]
@@ -89,7 +100,8 @@ extension Console {
         // Recognizer files are a district's data: printed through the one cleaning step.
         for platform in result.platforms { out.line(SafeText.visible("platform: \(platform.platform) (" + platform.why.joined(separator: "; ") + ")")) }
         if result.platforms.isEmpty { out.line("platform: none recognized; listings inferred from the pages") }
-        out.line("\(result.pagesRead) pages read, \(result.proposals.count) sources found" + (result.interrupted ? " (stopped early: what was found so far)" : ""))
+        out.line(
+            "\(result.pagesRead) pages read, \(result.proposals.count) sources found" + (result.interrupted ? " (stopped early: what was found so far)" : ""))
         for (index, proposal) in result.proposals.enumerated() {
             out.line()
             let count = proposal.sample.map { "\($0.count) items, \($0.problems.count) problems" } ?? "not read"
@@ -121,7 +133,8 @@ extension Console {
                 result.proposals.map { proposal in
                     let zone = TimeZone(identifier: proposal.definition["timeZone"]?.stringValue ?? "") ?? .current
                     return .object([
-                        "id": .string(proposal.id), "kind": .string(proposal.kind.rawValue), "importer": .string(proposal.importer), "url": .string(proposal.url),
+                        "id": .string(proposal.id), "kind": .string(proposal.kind.rawValue), "importer": .string(proposal.importer),
+                        "url": .string(proposal.url),
                         "how": .string(proposal.how), "why": .string(proposal.why), "confidence": .string(proposal.confidence.rawValue),
                         "definition": .object(proposal.definition), "written": written[proposal.id].map(JSONValue.string) ?? .null,
                         "items": .number(Double(proposal.sample?.count ?? 0)),

@@ -6,7 +6,8 @@ extension Console {
     static var exportCommand: CommandSpec {
         CommandSpec(
             "export", usage: "--format json|ics|rss --out PATH [--kind K] [--school S] [--course C]",
-            summary: "write published items for the app: JSON (a folder, one file per kind, and a calendar per course), iCalendar (events; deadlines: one file per course), RSS (announcements)",
+            summary:
+                "write published items for the app: JSON (a folder, one file per kind, and a calendar per course), iCalendar (events; deadlines: one file per course), RSS (announcements)",
             options: [
                 OptionSpec("format", value: "F", completes: .words(["json", "ics", "rss"]), help: "json, ics or rss"),
                 OptionSpec("out", value: "PATH", completes: .path, help: "the file (ics, rss, json with --kind) or folder (json) to write"),
@@ -16,14 +17,22 @@ extension Console {
                 OptionSpec("name", value: "NAME", help: "calendar or feed title (default: Time Track)"),
             ]
         ) { args, session in
-            guard let format = args.option("format") else { throw TimeTrackError(.usage, "export: --format is required", fix: "usage: export --format json|ics|rss --out PATH") }
-            guard ["json", "ics", "rss"].contains(format) else { throw TimeTrackError(.usage, "export: '\(format)' is not a format", fix: "formats: json, ics, rss") }
-            guard let out = args.option("out") else { throw TimeTrackError(.usage, "export: --out is required", fix: "usage: export --format \(format) --out PATH") }
+            guard let format = args.option("format") else {
+                throw TimeTrackError(.usage, "export: --format is required", fix: "usage: export --format json|ics|rss --out PATH")
+            }
+            guard ["json", "ics", "rss"].contains(format) else {
+                throw TimeTrackError(.usage, "export: '\(format)' is not a format", fix: "formats: json, ics, rss")
+            }
+            guard let out = args.option("out") else {
+                throw TimeTrackError(.usage, "export: --out is required", fix: "usage: export --format \(format) --out PATH")
+            }
             let kind = try kindOption(args)
             let store = try session.store()
             let access = try session.access(in: store)
             guard access.mayExport else {
-                throw TimeTrackError(.permission, "\(access.op.name) is \(access.op.role.rawValue) and may not export", fix: "admins, staff and viewers export; an admin can change your role")
+                throw TimeTrackError(
+                    .permission, "\(access.op.name) is \(access.op.role.rawValue) and may not export",
+                    fix: "admins, staff and viewers export; an admin can change your role")
             }
             var exporter = Exporter(store: store)
             exporter.gazetteer = Gazetteer(try store.places())
@@ -37,7 +46,8 @@ extension Console {
             // `--out -`: the document on stdout (one document: ics, rss, json with --kind).
             let toStdout = out == "-"
             if toStdout && format == "json" && kind == nil {
-                throw TimeTrackError(.usage, "export: --out - writes one document; json needs --kind K with it", fix: "usage: export --format json --kind events --out -")
+                throw TimeTrackError(
+                    .usage, "export: --out - writes one document; json needs --kind K with it", fix: "usage: export --format json --kind events --out -")
             }
             let writer = ExportWriter(session: session, toStdout: toStdout, exporter: exporter)
             switch format {
@@ -45,7 +55,9 @@ extension Console {
                 try writeCourseCalendars(exporter, to: out, school: school, course: args.option("course"), writer: writer)
             case "ics":
                 if let kind, kind != .event {
-                    throw TimeTrackError(.usage, "export: ics carries events, or deadlines (one calendar per course); not \(kind.plural)", fix: "export --format ics --kind deadlines --out FOLDER")
+                    throw TimeTrackError(
+                        .usage, "export: ics carries events, or deadlines (one calendar per course); not \(kind.plural)",
+                        fix: "export --format ics --kind deadlines --out FOLDER")
                 }
                 try writer.write(try exporter.ics(school: school), to: out)
             case "rss":
@@ -73,7 +85,9 @@ extension Console {
         let calendars = try exporter.courseCalendars(school: school, course: course)
         if let course {
             guard let calendar = calendars.first else {
-                throw TimeTrackError(.notFound, "no published deadlines for course '\(course)'", fix: "`courses` lists the codes; `list deadlines --status pending` shows what waits")
+                throw TimeTrackError(
+                    .notFound, "no published deadlines for course '\(course)'",
+                    fix: "`courses` lists the codes; `list deadlines --status pending` shows what waits")
             }
             try writer.write(calendar.data, to: out, count: calendar.data.count(of: "BEGIN:VEVENT"))
             return
@@ -83,7 +97,9 @@ extension Console {
             throw TimeTrackError(.usage, "export: --out - writes one calendar; there are \(calendars.count) courses", fix: "add --course CODE")
         }
         for calendar in calendars {
-            try writer.write(calendar.data, to: (out as NSString).appendingPathComponent("\(Exporter.fileName(calendar.code)).ics"), count: calendar.data.count(of: "BEGIN:VEVENT"))
+            try writer.write(
+                calendar.data, to: (out as NSString).appendingPathComponent("\(Exporter.fileName(calendar.code)).ics"),
+                count: calendar.data.count(of: "BEGIN:VEVENT"))
         }
     }
 
@@ -109,7 +125,9 @@ extension Console {
         let courses = (out as NSString).appendingPathComponent("courses")
         try FileManager.default.createDirectory(atPath: courses, withIntermediateDirectories: true)
         for calendar in calendars {
-            try writer.write(calendar.data, to: (courses as NSString).appendingPathComponent("\(Exporter.fileName(calendar.code)).ics"), count: calendar.data.count(of: "BEGIN:VEVENT"))
+            try writer.write(
+                calendar.data, to: (courses as NSString).appendingPathComponent("\(Exporter.fileName(calendar.code)).ics"),
+                count: calendar.data.count(of: "BEGIN:VEVENT"))
         }
     }
 }

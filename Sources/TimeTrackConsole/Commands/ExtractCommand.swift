@@ -13,7 +13,8 @@ extension Console {
             options: [
                 OptionSpec("file", value: "PATH", completes: .path, help: "read this local file instead of the source's url"),
                 OptionSpec("item", value: "SEL", help: "try another item selector (html), or give one for a page's URL or file"),
-                OptionSpec("field", value: "NAME=SPEC", repeats: true, help: "try a field spec: a selector or JSON (repeat for more); the definition is not changed"),
+                OptionSpec(
+                    "field", value: "NAME=SPEC", repeats: true, help: "try a field spec: a selector or JSON (repeat for more); the definition is not changed"),
                 OptionSpec("kind", value: "K", completes: .words(ItemKind.plurals), help: "with a page's URL or file: what it lists (default announcement)"),
                 OptionSpec("zone", value: "Z", help: "with a page's URL or file: its time zone (default: this machine's)"),
             ],
@@ -39,8 +40,12 @@ extension Console {
                 }
                 if !result.items.isEmpty { session.output.line() }
                 for problem in result.problems { session.output.note(problem.description) }
-                for field in result.fieldsNeverRead { session.output.note("note: \(field) gave no value for any of the \(result.items.count) items: check its selector") }
-                session.output.line("\(result.items.count) items, \(result.problems.count) problems, \(result.pagesFetched) pages read" + (result.duplicatesMerged > 0 ? ", \(result.duplicatesMerged) duplicates merged" : ""))
+                for field in result.fieldsNeverRead {
+                    session.output.note("note: \(field) gave no value for any of the \(result.items.count) items: check its selector")
+                }
+                session.output.line(
+                    "\(result.items.count) items, \(result.problems.count) problems, \(result.pagesFetched) pages read"
+                        + (result.duplicatesMerged > 0 ? ", \(result.duplicatesMerged) duplicates merged" : ""))
             }
             if result.items.isEmpty {
                 // Blame the first rule that failed: items found and skipped are not the item
@@ -62,18 +67,31 @@ extension Console {
     static func trySource(_ args: Arguments, _ session: Session) throws -> SourceDefinition {
         let word = args.positional[0]
         let overrides = args.option("item") != nil || !args.values("field").isEmpty
-        let isPage = word.lowercased().hasPrefix("http://") || word.lowercased().hasPrefix("https://") || (!word.hasSuffix(".json") && FileManager.default.fileExists(atPath: word))
+        let isPage =
+            word.lowercased().hasPrefix("http://") || word.lowercased().hasPrefix("https://")
+            || (!word.hasSuffix(".json") && FileManager.default.fileExists(atPath: word))
         guard overrides || isPage else { return try session.source(word) }
         var object: [String: JSONValue]
         var file: String
         if isPage {
-            guard let kind = ItemKind(word: args.option("kind") ?? "announcement") else { throw TimeTrackError(.usage, "extract: --kind must be announcement, event or school-info") }
-            guard let zone = TimeZone(identifier: args.option("zone") ?? TimeZone.current.identifier) else { throw TimeTrackError(.usage, "extract: --zone is not a time zone", fix: "e.g. --zone America/Denver") }
-            guard args.option("item") != nil else { throw TimeTrackError(.usage, "extract \(word): a page needs --item SEL and --field title=SEL", fix: "or explore it with `try \(word)`") }
+            guard let kind = ItemKind(word: args.option("kind") ?? "announcement") else {
+                throw TimeTrackError(.usage, "extract: --kind must be announcement, event or school-info")
+            }
+            guard let zone = TimeZone(identifier: args.option("zone") ?? TimeZone.current.identifier) else {
+                throw TimeTrackError(.usage, "extract: --zone is not a time zone", fix: "e.g. --zone America/Denver")
+            }
+            guard args.option("item") != nil else {
+                throw TimeTrackError(.usage, "extract \(word): a page needs --item SEL and --field title=SEL", fix: "or explore it with `try \(word)`")
+            }
             let local = !word.contains("://")
-            object = Trial.object(id: "extract", target: local ? URL(fileURLWithPath: word).standardizedFileURL.lastPathComponent : word, kind: kind, zone: zone, baseURL: nil, allowPrivate: false)
+            object = Trial.object(
+                id: "extract", target: local ? URL(fileURLWithPath: word).standardizedFileURL.lastPathComponent : word, kind: kind, zone: zone, baseURL: nil,
+                allowPrivate: false)
             object["options"] = .object(["fields": .object([:])])
-            file = local ? URL(fileURLWithPath: word).standardizedFileURL.deletingLastPathComponent().appendingPathComponent("extract.json").path : (session.importsPath as NSString).appendingPathComponent("extract.json")
+            file =
+                local
+                ? URL(fileURLWithPath: word).standardizedFileURL.deletingLastPathComponent().appendingPathComponent("extract.json").path
+                : (session.importsPath as NSString).appendingPathComponent("extract.json")
         } else {
             let source = try session.source(word)
             file = source.file
@@ -86,7 +104,9 @@ extension Console {
         if let item = args.option("item") { options["item"] = Trial.spec(item) }
         var fields = options["fields"]?.objectValue ?? [:]
         for text in args.values("field") {
-            guard let equals = text.firstIndex(of: "="), equals != text.startIndex else { throw TimeTrackError(.usage, "extract: --field \(text) is not NAME=SPEC", fix: "e.g. --field 'title=h2 a'") }
+            guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+                throw TimeTrackError(.usage, "extract: --field \(text) is not NAME=SPEC", fix: "e.g. --field 'title=h2 a'")
+            }
             fields[String(text[..<equals])] = Trial.spec(String(text[text.index(after: equals)...]))
         }
         options["fields"] = .object(fields)
@@ -119,7 +139,10 @@ extension Console {
             if let i = a.imageURL { output.line("  image:   " + i) }
             if let l = a.link { output.line("  link:    " + l) }
         case .event(let e):
-            output.line("  when:     " + Display.date(e.start, zone: zone, allDay: e.allDay) + (e.end.map { " – " + Display.date(e.allDay ? $0.addingTimeInterval(-1) : $0, zone: zone, allDay: e.allDay) } ?? "") + (e.allDay ? " (all day)" : ""))
+            output.line(
+                "  when:     " + Display.date(e.start, zone: zone, allDay: e.allDay)
+                    + (e.end.map { " – " + Display.date(e.allDay ? $0.addingTimeInterval(-1) : $0, zone: zone, allDay: e.allDay) } ?? "")
+                    + (e.allDay ? " (all day)" : ""))
             output.line("  category: \(e.category.rawValue)" + (e.state == .scheduled ? "" : "  state: \(e.state.rawValue)"))
             if let l = e.locationName { output.line("  where:    " + l) }
             if let d = e.description { output.line("  about:    " + TextNormalizer.truncate(d.replacingOccurrences(of: "\n", with: " "), to: 160)) }
@@ -128,9 +151,15 @@ extension Console {
             output.line("  section: \(i.section.rawValue)  type: \(i.documentType.rawValue)" + (i.group.map { "  under: \($0)" } ?? ""))
             output.line("  url:     " + i.url)
         case .deadline(let d):
-            output.line("  due:      " + Display.date(d.due, zone: TimeZone(identifier: d.timeZone) ?? zone) + (d.dueTimeGuessed ? " (no time given: the end of the school day)" : ""))
-            output.line("  course:   \(SafeText.visible(d.course))" + (d.courseName.map { " (\(SafeText.visible($0)))" } ?? "") + (d.teacher.map { ", \(SafeText.visible($0))" } ?? ""))
-            output.line("  category: \(d.category.rawValue)" + (d.points.map { "  points: \(NumberText.plain($0))" } ?? "") + (d.weight.map { "  weight: \(NumberText.percent($0))" } ?? ""))
+            output.line(
+                "  due:      " + Display.date(d.due, zone: TimeZone(identifier: d.timeZone) ?? zone)
+                    + (d.dueTimeGuessed ? " (no time given: the end of the school day)" : ""))
+            output.line(
+                "  course:   \(SafeText.visible(d.course))" + (d.courseName.map { " (\(SafeText.visible($0)))" } ?? "")
+                    + (d.teacher.map { ", \(SafeText.visible($0))" } ?? ""))
+            output.line(
+                "  category: \(d.category.rawValue)" + (d.points.map { "  points: \(NumberText.plain($0))" } ?? "")
+                    + (d.weight.map { "  weight: \(NumberText.percent($0))" } ?? ""))
             if let line = d.sourceLine { output.line("  line:     " + SafeText.visible(line)) }
             if let l = d.link { output.line("  link:     " + l) }
         case .post, .absence, .ticket:

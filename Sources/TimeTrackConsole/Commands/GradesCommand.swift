@@ -7,10 +7,15 @@ extension Console {
     static var gradesCommand: CommandSpec {
         CommandSpec(
             "grades", usage: "FILE | --course CODE [--target A|B|C|D|N]",
-            summary: "what is needed on the remaining work for a grade: from a course in the store (its weights, its deadlines' points and scores) or a grade book as JSON",
+            summary:
+                "what is needed on the remaining work for a grade: from a course in the store (its weights, its deadlines' points and scores) or a grade book as JSON",
             options: [
-                OptionSpec("target", value: "T", completes: .words(["A", "B", "C", "D"]), help: "a letter (A 90, B 80, C 70, D 60) or a percentage (default: every letter)"),
-                OptionSpec("course", value: "CODE", help: "the course's grade book from the store: weights from `course add --weight`, points and scores from its deadlines"),
+                OptionSpec(
+                    "target", value: "T", completes: .words(["A", "B", "C", "D"]),
+                    help: "a letter (A 90, B 80, C 70, D 60) or a percentage (default: every letter)"),
+                OptionSpec(
+                    "course", value: "CODE",
+                    help: "the course's grade book from the store: weights from `course add --weight`, points and scores from its deadlines"),
             ],
             positional: 0...1, arguments: [.path]
         ) { args, session in
@@ -18,11 +23,15 @@ extension Console {
             switch (args.positional.first, args.option("course")) {
             case (let path?, nil): plan = try gradeBook(path)
             case (nil, let code?): plan = try courseGradeBook(code, session: session)
-            default: throw TimeTrackError(.usage, "grades: give a grade book FILE or --course CODE, one of them", fix: "usage: grades FILE | --course CODE [--target A]")
+            default:
+                throw TimeTrackError(
+                    .usage, "grades: give a grade book FILE or --course CODE, one of them", fix: "usage: grades FILE | --course CODE [--target A]")
             }
             var targets: [(String, Double)] = [("A", 90), ("B", 80), ("C", 70), ("D", 60)]
             if let text = args.option("target") {
-                guard let value = GradePlan.target(text) else { throw TimeTrackError(.usage, "grades: --target \(text) is not A, B, C, D or a percentage from 0 to 100") }
+                guard let value = GradePlan.target(text) else {
+                    throw TimeTrackError(.usage, "grades: --target \(text) is not A, B, C, D or a percentage from 0 to 100")
+                }
                 targets = [(text.uppercased(), value)]
             }
             let answers = try targets.map { ($0.0, $0.1, try plan.answer(target: $0.1)) }
@@ -32,7 +41,8 @@ extension Console {
                         answers.map { label, target, a in
                             .object([
                                 "target": .string(label), "percent": .number(target), "verdict": .string(a.verdict.rawValue),
-                                "needed": a.needed.map { .number(($0 * 100).rounded() / 100) } ?? .null, "current": a.current.map { .number(($0 * 100).rounded() / 100) } ?? .null,
+                                "needed": a.needed.map { .number(($0 * 100).rounded() / 100) } ?? .null,
+                                "current": a.current.map { .number(($0 * 100).rounded() / 100) } ?? .null,
                                 "best": .number((a.best * 100).rounded() / 100), "worst": .number((a.worst * 100).rounded() / 100),
                             ])
                         }))
@@ -40,7 +50,8 @@ extension Console {
             }
             if let a = answers.first?.2 {
                 session.output.line(
-                    (a.current.map { String(format: "now %.1f%% on graded work; ", $0) } ?? "nothing graded yet; ") + String(format: "the final grade will be %.1f%% to %.1f%%", a.worst, a.best))
+                    (a.current.map { String(format: "now %.1f%% on graded work; ", $0) } ?? "nothing graded yet; ")
+                        + String(format: "the final grade will be %.1f%% to %.1f%%", a.worst, a.best))
             }
             for (label, target, a) in answers {
                 let what: String
@@ -60,7 +71,11 @@ extension Console {
     /// A grade book written by hand (JSON).
     static func gradeBook(_ path: String) throws -> GradePlan {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw TimeTrackError(.notFound, "grades: no file \(path)", fix: "write the grade book as JSON: {\"categories\": [{\"name\": \"tests\", \"weight\": 50, \"earned\": 160, \"possible\": 200, \"remaining\": 100}]}, or use --course CODE")
+            throw TimeTrackError(
+                .notFound, "grades: no file \(path)",
+                fix:
+                    "write the grade book as JSON: {\"categories\": [{\"name\": \"tests\", \"weight\": 50, \"earned\": 160, \"possible\": 200, \"remaining\": 100}]}, or use --course CODE"
+            )
         }
         do { return try JSONDecoder().decode(GradePlan.self, from: data) } catch {
             let why = (error as? DecodingError).map(DecodingError.describe) ?? "not JSON"
@@ -71,14 +86,18 @@ extension Console {
     }
 
     /// A course's grade book from the store: its weights, and its deadlines (waiting or
-    /// published) with their points and scores. Says which deadlines could not count.
+    /// published) with their points and scores.
+    ///
+    /// Says which deadlines could not count.
     static func courseGradeBook(_ code: String, session: Session) throws -> GradePlan {
         let store = try session.store()
         guard let course = try store.courses().first(where: { $0.code.lowercased() == code.lowercased() }) else {
             throw TimeTrackError(.notFound, "no course '\(code)'", fix: "`courses` lists them; `course add CODE --weight test=40 …` adds one")
         }
         guard !course.weights.isEmpty else {
-            throw TimeTrackError(.configuration, "course \(course.code) has no weights", fix: "course add \(course.code) --weight homework=20 --weight test=50 --weight project=30")
+            throw TimeTrackError(
+                .configuration, "course \(course.code) has no weights",
+                fix: "course add \(course.code) --weight homework=20 --weight test=50 --weight project=30")
         }
         var deadlines: [(id: String, deadline: Deadline)] = []
         for status in [ItemStatus.pending, .published] {
@@ -93,7 +112,9 @@ extension Console {
             let graded = deadlines.filter { $0.deadline.score != nil }.count
             session.output.line("\(course.code) \(course.name): \(deadlines.count) deadline(s), \(graded) graded (`score ID 18/20` enters a score)")
             if !withoutPoints.isEmpty { session.output.line("  left out, no points: \(ids(withoutPoints)) (`edit ID points=20`)") }
-            if !unweighted.isEmpty { session.output.line("  left out, a category the course does not weigh: \(ids(unweighted)) (`course add \(course.code) --weight CATEGORY=N`)") }
+            if !unweighted.isEmpty {
+                session.output.line("  left out, a category the course does not weigh: \(ids(unweighted)) (`course add \(course.code) --weight CATEGORY=N`)")
+            }
         }
         return plan
     }
@@ -106,17 +127,22 @@ extension Console {
         ) { args, session in
             let store = try session.store()
             let item = try store.item(args.positional[0])
-            guard item.kind == .deadline else { throw TimeTrackError(.usage, "\(item.id) is not a deadline; scores are for coursework", fix: "`list deadlines` shows them") }
+            guard item.kind == .deadline else {
+                throw TimeTrackError(.usage, "\(item.id) is not a deadline; scores are for coursework", fix: "`list deadlines` shows them")
+            }
             try session.requireDecision(on: item.kind, school: item.school, action: "edit", in: store)
             let parts = args.positional[1].split(separator: "/", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard (1...2).contains(parts.count), let earned = parts[0], earned.isFinite, earned >= 0, parts.count == 1 || (parts[1].map { $0.isFinite && $0 > 0 } ?? false) else {
+            guard (1...2).contains(parts.count), let earned = parts[0], earned.isFinite, earned >= 0,
+                parts.count == 1 || (parts[1].map { $0.isFinite && $0 > 0 } ?? false)
+            else {
                 throw TimeTrackError(.usage, "score: '\(args.positional[1])' is not EARNED or EARNED/POSSIBLE", fix: "score \(item.id) 18/20")
             }
             var changes: [String: JSONValue] = ["score": .number(earned)]
             if parts.count == 2, let possible = parts[1] { changes["points"] = .number(possible) }
             let edited = try Lifecycle(store).edit(item.id, changes: changes, by: session.operatorName, reason: "score")
             guard case .deadline(let deadline) = edited.pendingContent ?? edited.content else { return 0 }
-            let outOf = deadline.points.map { String(format: " of %g (%.0f%%)", $0, $0 > 0 ? earned / $0 * 100 : 0) } ?? " (no points yet: `edit \(item.id) points=N`)"
+            let outOf =
+                deadline.points.map { String(format: " of %g (%.0f%%)", $0, $0 > 0 ? earned / $0 * 100 : 0) } ?? " (no points yet: `edit \(item.id) points=N`)"
             session.output.line("\(item.id): scored \(String(format: "%g", earned))\(outOf)")
             return 0
         }

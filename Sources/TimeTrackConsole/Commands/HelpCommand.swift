@@ -2,13 +2,16 @@ import TimeTrackCore
 
 extension Console {
     static var helpCommand: CommandSpec {
-        CommandSpec("help", usage: "[COMMAND]", summary: "list the commands, or show one command's usage and options", positional: 0...1, arguments: [.commands]) { args, session in
+        CommandSpec(
+            "help", usage: "[COMMAND]", summary: "list the commands, or show one command's usage and options", positional: 0...1, arguments: [.commands]
+        ) { args, session in
             guard let name = args.positional.first else {
                 session.output.line(helpText())
                 return 0
             }
             guard let command = command(named: name) else {
-                throw TimeTrackError(.usage, "help: unknown command '\(name)'", fix: didYouMean(name, among: commands.map(\.name)) + "`help` lists the commands")
+                throw TimeTrackError(
+                    .usage, "help: unknown command '\(name)'", fix: didYouMean(name, among: commands.map(\.name)) + "`help` lists the commands")
             }
             printHelp(for: command, to: session.output)
             return 0

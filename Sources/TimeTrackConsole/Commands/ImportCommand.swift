@@ -81,10 +81,14 @@ extension Console {
             for error in errors { session.output.error(error) }
             if !errors.isEmpty { exit = 3 }
             sources = all.filter(\.enabled)
-            if sources.isEmpty && errors.isEmpty { throw TimeTrackError(.configuration, "no enabled sources in \(session.importsPath)", fix: "add a definition, or pass --imports DIR") }
+            if sources.isEmpty && errors.isEmpty {
+                throw TimeTrackError(.configuration, "no enabled sources in \(session.importsPath)", fix: "add a definition, or pass --imports DIR")
+            }
             if all.isEmpty && !errors.isEmpty {
                 // Nothing readable at all (no such folder, only broken definitions): a configuration error, no store made.
-                throw TimeTrackError(.configuration, "no source definitions could be read from \(session.importsPath)", fix: "check the folder (`--imports DIR`) and the errors above")
+                throw TimeTrackError(
+                    .configuration, "no source definitions could be read from \(session.importsPath)",
+                    fix: "check the folder (`--imports DIR`) and the errors above")
             }
         } else {
             sources = try args.positional.map { try session.source($0) }
@@ -104,15 +108,18 @@ extension Console {
             }
         }
         if checked.isEmpty && exit != 0 {
-            throw TimeTrackError(.configuration, "no source could be read: every definition has an error (above)", fix: "fix the definitions; `sources` checks them")
+            throw TimeTrackError(
+                .configuration, "no source could be read: every definition has an error (above)", fix: "fix the definitions; `sources` checks them")
         }
         return (checked, exit)
     }
 
     /// `import --dry-run`: reads each source and says what an import would add, change and
     /// count missing against the store (all new when there is no store yet), like `terraform
-    /// plan`; writes nothing, makes no store. Exits as `extract` does: 1 when no source gave an
-    /// item, 3 when a source failed, gave none, or skipped items with errors.
+    /// plan`; writes nothing, makes no store.
+    ///
+    /// Exits as `extract` does: 1 when no source gave an item, 3 when a source failed, gave none,
+    /// or skipped items with errors.
     static func dryRun(_ sources: [SourceDefinition], file: String?, session: Session) throws -> Int32 {
         let store: (any ItemStore)?
         do {
@@ -132,7 +139,8 @@ extension Console {
                 result = try pipeline.extract(source, file: file)
             } catch let error as TimeTrackError {
                 failed += 1
-                session.output.error(TimeTrackError(error.code, error.message, fix: error.fix, context: error.context.merging(["source": source.id]) { a, _ in a }))
+                session.output.error(
+                    TimeTrackError(error.code, error.message, fix: error.fix, context: error.context.merging(["source": source.id]) { a, _ in a }))
                 rows.append(.object(["source": .string(source.id), "error": .object(error.jsonObject)]))
                 continue
             }
@@ -165,7 +173,8 @@ extension Console {
             if out.csv {
                 csv.rows +=
                     plan.new.map { [source.id, "add", "", $0.title] } + plan.changed.map { [source.id, "change", $0.id ?? "", $0.title] }
-                    + plan.missing.map { [source.id, "count missing", $0.id ?? "", $0.title] } + plan.skipped.map { [source.id, "leave alone", $0.id ?? "", $0.title] }
+                    + plan.missing.map { [source.id, "count missing", $0.id ?? "", $0.title] }
+                    + plan.skipped.map { [source.id, "leave alone", $0.id ?? "", $0.title] }
                 continue
             }
             out.line(

@@ -12,7 +12,9 @@ extension Console {
 
     /// "'widgets' is not a kind", with the nearest kind when it is close.
     static func notAKind(_ word: String, command: String? = nil) -> TimeTrackError {
-        TimeTrackError(.usage, (command.map { "\($0): " } ?? "") + "'\(word)' is not a kind", fix: didYouMean(word, among: ItemKind.plurals) + "kinds: " + ItemKind.plurals.joined(separator: ", "))
+        TimeTrackError(
+            .usage, (command.map { "\($0): " } ?? "") + "'\(word)' is not a kind",
+            fix: didYouMean(word, among: ItemKind.plurals) + "kinds: " + ItemKind.plurals.joined(separator: ", "))
     }
 
     /// "did you mean `x`? " when a candidate is within two edits of `word` (or one a prefix of it); else "".
@@ -37,18 +39,23 @@ extension Console {
             summary: "list items, newest first (kinds: " + ItemKind.plurals.joined(separator: ", ") + ")",
             options: [
                 OptionSpec("status", value: "S", completes: .words(ItemStatus.allCases.map(\.rawValue)), help: "pending, published, rejected or archived"),
-                OptionSpec("due-within", value: "DURATION", completes: .words(["1d", "2d", "7d", "14d"]), help: "deadlines due from now to this far ahead (7d, 48h, 2w), soonest first"),
+                OptionSpec(
+                    "due-within", value: "DURATION", completes: .words(["1d", "2d", "7d", "14d"]),
+                    help: "deadlines due from now to this far ahead (7d, 48h, 2w), soonest first"),
                 OptionSpec("source", value: "S", completes: .sources, help: "only items from this source id"),
                 OptionSpec("limit", value: "N", help: "at most N rows (default 50)"),
                 OptionSpec("offset", value: "N", help: "skip the first N rows"),
-                OptionSpec("flag", value: "F", completes: .words(["a11y", "privacy"]), help: "a11y: only items the accessibility check flags; privacy: only those the privacy check flags"),
+                OptionSpec(
+                    "flag", value: "F", completes: .words(["a11y", "privacy"]),
+                    help: "a11y: only items the accessibility check flags; privacy: only those the privacy check flags"),
             ],
             positional: 0...1, arguments: [.words(ItemKind.plurals)]
         ) { args, session in
             let (kind, status, dated) = try listFilters(args)
             let query = ItemQuery(
                 kind: kind, status: status, sourceID: args.option("source"),
-                limit: try intOption(args, "limit", default: 50, range: 1...100_000), offset: try intOption(args, "offset", default: 0, range: 0...Int(Int32.max)), dated: dated)
+                limit: try intOption(args, "limit", default: 50, range: 1...100_000),
+                offset: try intOption(args, "offset", default: 0, range: 0...Int(Int32.max)), dated: dated)
             // One row more than asked says whether there are more.
             var probe = query
             probe.limit += 1
@@ -104,8 +111,9 @@ extension Console {
         return (.deadline, status, now...now.addingTimeInterval(Double(minutes) * 60))
     }
 
-    /// What follows `list`'s table: a change waiting, and where the next page starts. The date
-    /// column is the local day in each item's own zone: an event's, else its source's.
+    /// What follows `list`'s table: a change waiting, and where the next page starts.
+    ///
+    /// The date column is the local day in each item's own zone: an event's, else its source's.
     static func listFooter(_ rows: [ItemSummary], query: ItemQuery, more: Bool, session: Session) throws {
         // CSV is the table alone; what follows it goes to stderr.
         let after: (String) -> Void = session.output.csv ? session.output.note : { session.output.line($0) }
@@ -124,7 +132,9 @@ extension Console {
 
     /// The rows of `query` (its page, and one more) whose items the named check flags.
     static func flaggedRows(_ flag: String, query: ItemQuery, session: Session) throws -> [ItemSummary] {
-        guard ["a11y", "privacy"].contains(flag) else { throw TimeTrackError(.usage, "list: --flag takes a11y or privacy", fix: "list announcements --flag a11y") }
+        guard ["a11y", "privacy"].contains(flag) else {
+            throw TimeTrackError(.usage, "list: --flag takes a11y or privacy", fix: "list announcements --flag a11y")
+        }
         let store = try session.store()
         var all = query
         (all.limit, all.offset) = (10_000, 0)
@@ -139,7 +149,9 @@ extension Console {
     }
 
     /// The status column: the status as people read it (`excused`, `closed`), `published*` when
-    /// a change waits, `(missing N)` when the source lost it. `closed` tells whether a ticket is.
+    /// a change waits, `(missing N)` when the source lost it.
+    ///
+    /// `closed` tells whether a ticket is.
     static func statusText(_ row: ItemSummary, closed: Bool = false) -> String {
         var status = ItemRendering.statusWord(kind: row.kind, status: row.status, closed: closed)
         if row.hasPendingRevision && row.status == .published { status += "*" }
@@ -157,7 +169,10 @@ extension Console {
             // Whether a ticket is closed is in its content: read for tickets only.
             var closed = false
             if row.kind == .ticket, case .ticket(let ticket)? = try? session.store().item(row.id).content { closed = ticket.closed }
-            table.rows.append([row.id, statusText(row, closed: closed), row.sortDate.map { Display.date($0, zone: zone, allDay: true) } ?? "", SafeText.visible(row.sourceID ?? "-"), SafeText.visible(row.title)])
+            table.rows.append([
+                row.id, statusText(row, closed: closed), row.sortDate.map { Display.date($0, zone: zone, allDay: true) } ?? "",
+                SafeText.visible(row.sourceID ?? "-"), SafeText.visible(row.title),
+            ])
         }
         session.output.printTable(table, width: terminalWidth())
     }
@@ -185,7 +200,8 @@ extension Console {
     static var showCommand: CommandSpec {
         CommandSpec(
             "show", usage: "ID [--full]", summary: "show an item: its fields, status, provenance and any pending change",
-            options: [OptionSpec("full", help: "long text whole, as written (bodies, descriptions), instead of its first 200 characters")], positional: 1...1, arguments: [.ids]
+            options: [OptionSpec("full", help: "long text whole, as written (bodies, descriptions), instead of its first 200 characters")], positional: 1...1,
+            arguments: [.ids]
         ) { args, session in
             let store = try session.store()
             var item = try store.item(args.positional[0])
@@ -215,7 +231,10 @@ extension Console {
             for line in ItemRendering.replyLines(item.content, zone: zone) { out.line(line) }
             for line in ItemRendering.photoLines(item.content) { out.line(out.paint(line, .yellow)) }
             if case .event(let event) = item.content { out.line(ItemRendering.pinLine(event, school: item.school, places: try store.places())) }
-            for line in ItemRendering.privacyLines(PrivacyLint.findings(item.pendingContent ?? item.content, students: try store.absenceStudents(), allowed: session.privacyAllowList()), output: out) { out.line(line) }
+            for line in ItemRendering.privacyLines(
+                PrivacyLint.findings(item.pendingContent ?? item.content, students: try store.absenceStudents(), allowed: session.privacyAllowList()),
+                output: out)
+            { out.line(line) }
             for line in ItemRendering.accessibilityLines(AccessibilityCheck.findings(item.pendingContent ?? item.content), output: out) { out.line(line) }
             if let pending = item.pendingContent {
                 out.line(out.paint("pending change:", .yellow))
@@ -233,7 +252,10 @@ extension Console {
                 let fields = (item.pendingContent ?? item.content).fields()
                 for lock in locks {
                     var line = "locked:   \(lock.field) = \(ItemRendering.value(fields[lock.field] ?? .null, zone: zone, limit: 80))"
-                    if let upstream = lock.upstream { line += out.paint("  (upstream now: \(ItemRendering.value(upstream, zone: zone, limit: 80)); `unlock \(item.id) \(lock.field)` takes it)", .yellow) }
+                    if let upstream = lock.upstream {
+                        line += out.paint(
+                            "  (upstream now: \(ItemRendering.value(upstream, zone: zone, limit: 80)); `unlock \(item.id) \(lock.field)` takes it)", .yellow)
+                    }
                     out.line(line)
                 }
             }
@@ -243,14 +265,17 @@ extension Console {
     }
 
     static var historyCommand: CommandSpec {
-        CommandSpec("history", usage: "ID", summary: "every revision of an item and the decisions on it", positional: 1...1, arguments: [.ids]) { args, session in
+        CommandSpec("history", usage: "ID", summary: "every revision of an item and the decisions on it", positional: 1...1, arguments: [.ids]) {
+            args, session in
             let store = try session.store()
             let item = try store.item(args.positional[0])
             try session.requireRead(item, in: store)
             let zone = session.zone(of: item)
             var revisions = try store.revisions(of: args.positional[0])
             // Versions that never went live are for those who may read pending items.
-            if !(try session.access(in: store).mayRead(item.kind, status: .pending, school: item.school)) { revisions = revisions.filter { $0.wentLiveAt != nil } }
+            if !(try session.access(in: store).mayRead(item.kind, status: .pending, school: item.school)) {
+                revisions = revisions.filter { $0.wentLiveAt != nil }
+            }
             let audit = try store.audit(itemID: args.positional[0], limit: 1000)
             if session.output.json {
                 session.output.printJSON(
@@ -270,14 +295,22 @@ extension Console {
             if session.output.csv {
                 // A row a revision, then a row a decision, in time order.
                 var table = Table(headers: ["when", "what", "number", "state", "by", "note"])
-                for r in revisions { table.rows.append([Display.date(r.createdAt, zone: zone), "revision", String(r.number), r.state.rawValue, r.createdBy, r.note ?? ""]) }
-                for e in audit.reversed() { table.rows.append([Display.date(e.at, zone: zone), e.action, "", "", e.operatorName, [e.reason, e.detail].compactMap { $0 }.joined(separator: " · ")]) }
+                for r in revisions {
+                    table.rows.append([Display.date(r.createdAt, zone: zone), "revision", String(r.number), r.state.rawValue, r.createdBy, r.note ?? ""])
+                }
+                for e in audit.reversed() {
+                    table.rows.append([
+                        Display.date(e.at, zone: zone), e.action, "", "", e.operatorName, [e.reason, e.detail].compactMap { $0 }.joined(separator: " · "),
+                    ])
+                }
                 session.output.printTable(table, width: terminalWidth())
                 return 0
             }
             var previous: ItemContent?
             for r in revisions {
-                session.output.line(session.output.paint("revision \(r.number)  \(r.state.rawValue)  \(Display.date(r.createdAt, zone: zone))  by \(r.createdBy)", .bold) + (r.note.map { "  (\(SafeText.visible($0)))" } ?? ""))
+                session.output.line(
+                    session.output.paint("revision \(r.number)  \(r.state.rawValue)  \(Display.date(r.createdAt, zone: zone))  by \(r.createdBy)", .bold)
+                        + (r.note.map { "  (\(SafeText.visible($0)))" } ?? ""))
                 if let previous {
                     let changes = ItemContent.changedFields(from: previous, to: r.content)
                     for line in ItemRendering.diffLines(changes, zone: zone, output: session.output) { session.output.line(line) }
@@ -290,7 +323,9 @@ extension Console {
             session.output.line()
             session.output.line("decisions:")
             for entry in audit.reversed() {
-                session.output.line("  \(Display.date(entry.at, zone: zone))  \(entry.operatorName)  \(entry.action)" + (entry.reason.map { "  \"\(SafeText.visible($0))\"" } ?? "") + (entry.detail.map { "  (\(SafeText.visible($0)))" } ?? ""))
+                session.output.line(
+                    "  \(Display.date(entry.at, zone: zone))  \(entry.operatorName)  \(entry.action)"
+                        + (entry.reason.map { "  \"\(SafeText.visible($0))\"" } ?? "") + (entry.detail.map { "  (\(SafeText.visible($0)))" } ?? ""))
             }
             return 0
         }

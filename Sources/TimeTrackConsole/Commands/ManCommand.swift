@@ -5,7 +5,8 @@ extension Console {
     static var manCommand: CommandSpec {
         CommandSpec(
             "man", usage: "",
-            summary: "print the manual page (roff), made from the same commands and options as help: `timetrack-admin man > timetrack-admin.1; man ./timetrack-admin.1`"
+            summary:
+                "print the manual page (roff), made from the same commands and options as help: `timetrack-admin man > timetrack-admin.1; man ./timetrack-admin.1`"
         ) { _, session in
             session.output.line(manPage(date: Date()))
             return 0
@@ -48,7 +49,8 @@ extension Console {
             roff("the pager for long output on a terminal (default: less -FRX)"), ".TP", ".B NO_COLOR", roff("set and not empty: no colors"),
             ".SH FILES", ".TP", ".I ./Imports", roff("source definitions (one JSON file each), their _settings.json, recognizers/ for discover"), ".TP",
             ".I ./timetrack.sqlite", roff("the default store"),
-            ".SH SEE ALSO", roff("README.md and docs/ in the source tree: source-definitions.md, importers/, discover.md, running-from-cron.md, postgresql.md."),
+            ".SH SEE ALSO",
+            roff("README.md and docs/ in the source tree: source-definitions.md, importers/, discover.md, running-from-cron.md, postgresql.md."),
         ]
         return lines.joined(separator: "\n")
     }

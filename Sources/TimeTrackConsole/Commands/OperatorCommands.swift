@@ -7,7 +7,10 @@ extension Console {
     static var runsCommand: CommandSpec {
         CommandSpec(
             "runs", usage: "[--source S] [--limit N]", summary: "import runs, newest first, with what each found and did",
-            options: [OptionSpec("source", value: "S", completes: .sources, help: "only this source"), OptionSpec("limit", value: "N", help: "at most N (default 20)")]
+            options: [
+                OptionSpec("source", value: "S", completes: .sources, help: "only this source"),
+                OptionSpec("limit", value: "N", help: "at most N (default 20)"),
+            ]
         ) { args, session in
             let store = try session.store()
             try session.requireImport(in: store)
@@ -20,7 +23,8 @@ extension Console {
             var table = Table(headers: ["run", "source", "started", "status", "found", "new", "changed", "same", "missing", "problems", "message"])
             for r in runs {
                 table.rows.append([
-                    String(r.id), r.sourceID, Display.date(r.startedAt, zone: session.runZone(ofSource: r.sourceID)), r.status.rawValue, String(r.found), String(r.new), String(r.changed), String(r.unchanged), String(r.missing), String(r.problems),
+                    String(r.id), r.sourceID, Display.date(r.startedAt, zone: session.runZone(ofSource: r.sourceID)), r.status.rawValue, String(r.found),
+                    String(r.new), String(r.changed), String(r.unchanged), String(r.missing), String(r.problems),
                     r.message ?? "",
                 ])
             }
@@ -35,7 +39,9 @@ extension Console {
         return CommandSpec(
             "operator", usage: usage, summary: "manage who may work in the console, bound to Unix accounts (admins only)",
             options: [
-                OptionSpec("role", value: "ROLE", completes: .words(Operator.Role.allCases.map(\.rawValue)), help: "admin (everything), importer (imports only: cron), staff (posts, absences, tickets), viewer (published items)"),
+                OptionSpec(
+                    "role", value: "ROLE", completes: .words(Operator.Role.allCases.map(\.rawValue)),
+                    help: "admin (everything), importer (imports only: cron), staff (posts, absences, tickets), viewer (published items)"),
                 OptionSpec("login", value: "ACCOUNT", help: "the Unix account that is this operator (default: the account of the same name, if there is one)"),
                 OptionSpec("school", value: "S,...", help: "staff: only these schools' items (default: every school)"),
             ],
@@ -48,12 +54,16 @@ extension Console {
                 return role
             }
             func name() throws -> String {
-                guard args.positional.count >= 2 else { throw TimeTrackError(.usage, "operator \(args.positional[0]): name the operator", fix: "usage: operator \(usage)") }
+                guard args.positional.count >= 2 else {
+                    throw TimeTrackError(.usage, "operator \(args.positional[0]): name the operator", fix: "usage: operator \(usage)")
+                }
                 return args.positional[1]
             }
             func show(_ op: Operator, _ verb: String) {
                 if session.output.json { session.output.printJSON(op); return }
-                session.output.line("\(op.name): \(verb) \(op.role.rawValue)" + (op.login.map { ", login \($0)" } ?? ", no login (only through --as)") + (op.schools.isEmpty ? "" : ", schools " + op.schools.joined(separator: ", ")))
+                session.output.line(
+                    "\(op.name): \(verb) \(op.role.rawValue)" + (op.login.map { ", login \($0)" } ?? ", no login (only through --as)")
+                        + (op.schools.isEmpty ? "" : ", schools " + op.schools.joined(separator: ", ")))
             }
             // Usage first: a mistyped command opens (or creates) no store.
             let action = args.positional[0]
@@ -70,7 +80,9 @@ extension Console {
                 let ops = try store.operators()
                 if session.output.json { session.output.printJSON(ops); return 0 }
                 var table = Table(headers: ["name", "role", "login", "schools", "active"])
-                for op in ops { table.rows.append([op.name, op.role.rawValue, op.login ?? "", op.schools.joined(separator: ","), op.active ? "yes" : "removed"]) }
+                for op in ops {
+                    table.rows.append([op.name, op.role.rawValue, op.login ?? "", op.schools.joined(separator: ","), op.active ? "yes" : "removed"])
+                }
                 session.output.printTable(table, width: terminalWidth())
                 return 0
             case "add":
@@ -82,7 +94,9 @@ extension Console {
                 if op.role != .admin, let warning = sharedTrust(store, session) { session.output.note("note: " + warning) }
                 return 0
             case "role":
-                guard args.positional.count == 3 else { throw TimeTrackError(.usage, "operator role: name the operator and the role", fix: "usage: operator role NAME \(roles)") }
+                guard args.positional.count == 3 else {
+                    throw TimeTrackError(.usage, "operator role: name the operator and the role", fix: "usage: operator role NAME \(roles)")
+                }
                 show(try store.setRole(try name(), try role(args.positional[2]), by: session.operatorName), "is now")
                 return 0
             case "remove":

@@ -19,17 +19,26 @@ extension Console {
         ) { args, session in
             let action = args.positional[0]
             guard ["add", "remove"].contains(action) else { throw TimeTrackError(.usage, "place: unknown action '\(action)'", fix: "usage: place \(usage)") }
-            guard args.positional.count == 2 else { throw TimeTrackError(.usage, "place \(action): \(action == "add" ? "name the place" : "give the place's id (see `places`)")", fix: "usage: place \(usage)") }
+            guard args.positional.count == 2 else {
+                throw TimeTrackError(
+                    .usage, "place \(action): \(action == "add" ? "name the place" : "give the place's id (see `places`)")", fix: "usage: place \(usage)")
+            }
             func degrees(_ name: String) throws -> Double? {
                 guard let text = args.option(name) else { return nil }
-                guard let value = Double(text), value.isFinite else { throw TimeTrackError(.usage, "place: --\(name) \(text) is not a number of degrees", fix: "e.g. --lat 40.5707 --lon -111.8239") }
+                guard let value = Double(text), value.isFinite else {
+                    throw TimeTrackError(.usage, "place: --\(name) \(text) is not a number of degrees", fix: "e.g. --lat 40.5707 --lon -111.8239")
+                }
                 return value
             }
             if action == "remove" {
-                guard let id = Int64(args.positional[1]) else { throw TimeTrackError(.usage, "place remove: '\(args.positional[1])' is not a place id", fix: "see the ids with `places`") }
+                guard let id = Int64(args.positional[1]) else {
+                    throw TimeTrackError(.usage, "place remove: '\(args.positional[1])' is not a place id", fix: "see the ids with `places`")
+                }
                 let store = try session.store()
                 try session.requireAdmin(in: store, for: "change places")
-                guard try store.removePlace(id, by: session.operatorName) else { throw TimeTrackError(.notFound, "no place \(id)", fix: "see the ids with `places`") }
+                guard try store.removePlace(id, by: session.operatorName) else {
+                    throw TimeTrackError(.notFound, "no place \(id)", fix: "see the ids with `places`")
+                }
                 session.output.line("place \(id) removed")
                 return 0
             }
@@ -37,7 +46,8 @@ extension Console {
                 throw TimeTrackError(.usage, "place add --default: name the school whose address it is (--school S)")
             }
             let place = Place(
-                school: args.option("school"), name: args.positional[1], address: args.option("address"), latitude: try degrees("lat"), longitude: try degrees("lon"),
+                school: args.option("school"), name: args.positional[1], address: args.option("address"), latitude: try degrees("lat"),
+                longitude: try degrees("lon"),
                 aliases: args.values("alias"), isDefault: args.flag("default"))
             let store = try session.store(create: true)
             try session.requireAdmin(in: store, for: "change places")
@@ -47,7 +57,9 @@ extension Console {
                 return 0
             }
             let pins = saved.latitude.map { lat in " at \(lat), \(saved.longitude ?? 0)" } ?? " (no coordinates: give --lat and --lon for a pin)"
-            session.output.line("place \(saved.id): \(SafeText.visible(saved.name))" + (saved.school.map { " (\(SafeText.visible($0)))" } ?? " (district-wide)") + pins + (saved.isDefault ? ", the school's default" : ""))
+            session.output.line(
+                "place \(saved.id): \(SafeText.visible(saved.name))" + (saved.school.map { " (\(SafeText.visible($0)))" } ?? " (district-wide)") + pins
+                    + (saved.isDefault ? ", the school's default" : ""))
             return 0
         }
     }
@@ -62,7 +74,11 @@ extension Console {
             if args.flag("unmatched") {
                 let rows = try store.unmatchedLocations()
                 if session.output.json {
-                    session.output.printJSON(rows.map { ["school": $0.school.map(JSONValue.string) ?? .null, "location": .string($0.name), "events": .number(Double($0.events))] as [String: JSONValue] })
+                    session.output.printJSON(
+                        rows.map {
+                            ["school": $0.school.map(JSONValue.string) ?? .null, "location": .string($0.name), "events": .number(Double($0.events))]
+                                as [String: JSONValue]
+                        })
                     return 0
                 }
                 if rows.isEmpty {
@@ -89,7 +105,10 @@ extension Console {
             for place in places {
                 let pin = place.latitude.map { String(format: "%.5f, %.5f", $0, place.longitude ?? 0) } ?? "-"
                 table.rows.append(
-                    [String(place.id), SafeText.visible(place.school ?? "(district)") + (place.isDefault ? " *" : ""), SafeText.visible(place.name), SafeText.visible(place.address ?? ""), pin, SafeText.visible(place.aliases.joined(separator: "; "))])
+                    [
+                        String(place.id), SafeText.visible(place.school ?? "(district)") + (place.isDefault ? " *" : ""), SafeText.visible(place.name),
+                        SafeText.visible(place.address ?? ""), pin, SafeText.visible(place.aliases.joined(separator: "; ")),
+                    ])
             }
             session.output.printTable(table, width: terminalWidth())
             return 0

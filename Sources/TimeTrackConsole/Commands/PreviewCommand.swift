@@ -22,7 +22,9 @@ extension Console {
                     let item = try store.item(id)
                     try session.requireRead(item, in: store)
                     guard item.kind.traits.exported else {
-                        throw TimeTrackError(.usage, "\(id) is \(item.kind.rawValue == "absence" ? "an absence report" : "a ticket"): private, never shown in the app", fix: "preview announcements, events, school info and posts")
+                        throw TimeTrackError(
+                            .usage, "\(id) is \(item.kind.rawValue == "absence" ? "an absence report" : "a ticket"): private, never shown in the app",
+                            fix: "preview announcements, events, school info and posts")
                     }
                     chosen.append((item.id, item.pendingContent ?? item.content, session.zone(of: item)))
                     schools[item.id] = item.school

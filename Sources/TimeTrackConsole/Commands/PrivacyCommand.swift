@@ -26,14 +26,17 @@ extension Console {
     static func privacyFile(_ importsPath: String) -> String { (importsPath as NSString).appendingPathComponent("_privacy.json") }
 
     static func privacyEntries(importsPath: String) -> [String] {
-        guard let data = FileManager.default.contents(atPath: privacyFile(importsPath)), let object = (try? JSONValue(parsing: data))?.objectValue else { return [] }
+        guard let data = FileManager.default.contents(atPath: privacyFile(importsPath)), let object = (try? JSONValue(parsing: data))?.objectValue else {
+            return []
+        }
         return object["allow"]?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 
     static var privacyCommand: CommandSpec {
         CommandSpec(
             "privacy", usage: "[allow|disallow VALUE...]",
-            summary: "what the privacy check lets through: the district's own contact e-mails, phones and domains (`privacy allow info@district.org 555-123-4567 district.org`)",
+            summary:
+                "what the privacy check lets through: the district's own contact e-mails, phones and domains (`privacy allow info@district.org 555-123-4567 district.org`)",
             positional: 0...100, arguments: [.words(["allow", "disallow"]), .none]
         ) { args, session in
             let out = session.output
@@ -41,7 +44,9 @@ extension Console {
             guard let verb = args.positional.first else {
                 let list = session.privacyAllowList()
                 out.line("allowed (\(privacyFile(session.importsPath))): " + (entries.isEmpty ? "none" : entries.joined(separator: ", ")))
-                out.line("the district's sites (e-mails at their domains are its own): " + (list.siteHosts.isEmpty ? "none" : list.siteHosts.sorted().joined(separator: ", ")))
+                out.line(
+                    "the district's sites (e-mails at their domains are its own): "
+                        + (list.siteHosts.isEmpty ? "none" : list.siteHosts.sorted().joined(separator: ", ")))
                 out.line("street addresses and students' names are always flagged")
                 return 0
             }
@@ -52,7 +57,9 @@ extension Console {
             for value in args.positional.dropFirst() {
                 var probe = PrivacyAllowList()
                 guard let what = probe.add(value) else {
-                    throw TimeTrackError(.usage, "privacy: '\(value)' is not an e-mail address, a phone number or a domain", fix: "e.g. info@district.org, 555-123-4567, district.org")
+                    throw TimeTrackError(
+                        .usage, "privacy: '\(value)' is not an e-mail address, a phone number or a domain",
+                        fix: "e.g. info@district.org, 555-123-4567, district.org")
                 }
                 let normalized = value.trimmingCharacters(in: .whitespaces).lowercased()
                 if verb == "allow" {

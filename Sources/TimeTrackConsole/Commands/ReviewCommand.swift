@@ -25,13 +25,16 @@ extension Console {
             // Only the kinds the operator decides (for staff: posts, absences, tickets).
             let decidable = ItemKind.allCases.filter { kind in access.mayDecide(kind, school: op.schools.first) }
             if decidable.isEmpty {
-                throw TimeTrackError(.permission, "\(op.name) is \(op.role.rawValue) and reviews nothing", fix: "admins and staff review; an admin can change your role")
+                throw TimeTrackError(
+                    .permission, "\(op.name) is \(op.role.rawValue) and reviews nothing", fix: "admins and staff review; an admin can change your role")
             }
             // One kind after another, in the table's order: an admin meets district news, events
             // and school info first; staff, posts, absence reports and tickets. Newest first within each.
             if kinds == [nil] { kinds = decidable }
             if let kind = kinds.first ?? nil, !decidable.contains(kind) {
-                throw TimeTrackError(.permission, "\(Access.whoMay(decide: kind)) review \(kind.plural); \(op.name) is \(op.role.rawValue)", fix: "`review` alone shows what you review")
+                throw TimeTrackError(
+                    .permission, "\(Access.whoMay(decide: kind)) review \(kind.plural); \(op.name) is \(op.role.rawValue)",
+                    fix: "`review` alone shows what you review")
             }
             let asking = session.reader != nil && session.interactive && !session.output.json
             var ids: [String] = []
@@ -79,8 +82,12 @@ extension Console {
         return info.accessibleCopy == nil && (info.documentProblems ?? []).contains(.noText)
     }
 
-    /// Carries out one review key. Returns true when the item was decided, false to ask again.
-    static func decide(_ key: String, item: Item, state: ReviewState, store: any ItemStore, session: Session, quiet: Bool = false, batch: String? = nil) throws -> Bool {
+    /// Carries out one review key.
+    ///
+    /// Returns true when the item was decided, false to ask again.
+    static func decide(_ key: String, item: Item, state: ReviewState, store: any ItemStore, session: Session, quiet: Bool = false, batch: String? = nil) throws
+        -> Bool
+    {
         let out = session.output
         let who = session.operatorName
         func ask(_ prompt: String) -> String? {
@@ -107,7 +114,9 @@ extension Console {
             var anyway = false
             let allowed = session.privacyAllowList()
             if !quiet, !PrivacyLint.findings(item.pendingContent ?? item.content, students: try store.absenceStudents(), allowed: allowed).isEmpty {
-                guard case .line(let reply) = session.reader?.read(prompt: "  it may expose private information (above); approve anyway? the audit records it [y/N] ", remember: false),
+                guard
+                    case .line(let reply) = session.reader?.read(
+                        prompt: "  it may expose private information (above); approve anyway? the audit records it [y/N] ", remember: false),
                     reply.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("y")
                 else {
                     out.line("  not approved: edit it (e), or skip (s)")
@@ -134,7 +143,10 @@ extension Console {
                 }
                 assignments.append((String(word[..<eq]), String(word[word.index(after: eq)...])))
             }
-            let edited = try Lifecycle(store).edit(item.id, changes: try ItemContent.parseEdits(assignments, kind: item.kind, current: item.pendingContent ?? item.content, zone: session.zone(of: item)), by: who, reason: "edited in review")
+            let edited = try Lifecycle(store).edit(
+                item.id,
+                changes: try ItemContent.parseEdits(assignments, kind: item.kind, current: item.pendingContent ?? item.content, zone: session.zone(of: item)),
+                by: who, reason: "edited in review")
             out.line("  edited and locked: " + edited.lockedFields.joined(separator: ", "))
             for line in ItemRendering.fieldLines(edited.pendingContent ?? edited.content, zone: session.zone(of: edited)) { out.line(line) }
             return false  // edited: now approve or reject it

@@ -16,7 +16,10 @@ extension Console {
                             .object([
                                 "name": .string(info.name), "version": .string(info.version), "kinds": .array(info.kinds.map { .string($0.rawValue) }),
                                 "summary": .string(info.summary),
-                                "options": .array(info.options.map { .object(["name": .string($0.name), "type": .string($0.type), "required": .bool($0.required), "help": .string($0.help)]) }),
+                                "options": .array(
+                                    info.options.map {
+                                        .object(["name": .string($0.name), "type": .string($0.type), "required": .bool($0.required), "help": .string($0.help)])
+                                    }),
                             ])
                         }))
                 return 0
@@ -27,7 +30,9 @@ extension Console {
                 for info in infos {
                     let kinds = info.kinds.map(\.rawValue).joined(separator: " ")
                     if info.options.isEmpty { table.rows.append([info.name, info.version, kinds, "", "", info.summary]) }
-                    for option in info.options { table.rows.append([info.name, info.version, kinds, option.name, option.required ? "yes" : "no", option.help]) }
+                    for option in info.options {
+                        table.rows.append([info.name, info.version, kinds, option.name, option.required ? "yes" : "no", option.help])
+                    }
                 }
                 session.output.printTable(table, width: terminalWidth())
                 for error in ImporterRegistry.external.errors { session.output.error(error) }
@@ -37,7 +42,8 @@ extension Console {
                 session.output.line("\(info.name) \(info.version): \(info.summary)")
                 session.output.line("  kinds: " + info.kinds.map(\.rawValue).joined(separator: ", "))
                 for option in info.options {
-                    session.output.line("  " + (option.name + (option.required ? " (required)" : "")).padding(toLength: 22, withPad: " ", startingAt: 0) + option.help)
+                    session.output.line(
+                        "  " + (option.name + (option.required ? " (required)" : "")).padding(toLength: 22, withPad: " ", startingAt: 0) + option.help)
                 }
             }
             // Manifests that could not be read: said, not silently left out.
@@ -96,7 +102,8 @@ extension Console {
                             sources.map { s in
                                 .object([
                                     "id": .string(s.id), "name": .string(s.name), "importer": .string(s.importer), "kind": .string(s.kind.rawValue),
-                                    "url": .string(s.urlText), "school": s.school.map { .string($0) } ?? .null, "schedule": s.schedule.map { .string($0.description) } ?? .null,
+                                    "url": .string(s.urlText), "school": s.school.map { .string($0) } ?? .null,
+                                    "schedule": s.schedule.map { .string($0.description) } ?? .null,
                                     "review": .string(s.review.rawValue), "enabled": .bool(s.enabled), "file": .string(s.file),
                                     "held": states[s.id]?.heldReason.map { .string($0) } ?? .null,
                                     "lastRun": states[s.id]?.lastRunAt.map { .string(ISO8601DateFormatter().string(from: $0)) } ?? .null,
@@ -109,15 +116,21 @@ extension Console {
                 var table = Table(headers: ["id", "kind", "importer", "schedule", "review", "last run", "result", "url"])
                 for s in sources {
                     let state = states[s.id]
-                    let lastRun = state?.heldReason != nil ? "HELD" : state?.lastRunAt.map { Display.date($0, zone: session.runZone(ofSource: s.id)) } ?? "never"
-                    table.rows.append([s.id + (s.enabled ? "" : " (disabled)"), s.kind.rawValue, s.importer, s.schedule?.description ?? "-", s.review.rawValue, lastRun, result(lastRuns[s.id]), s.urlText])
+                    let lastRun =
+                        state?.heldReason != nil ? "HELD" : state?.lastRunAt.map { Display.date($0, zone: session.runZone(ofSource: s.id)) } ?? "never"
+                    table.rows.append([
+                        s.id + (s.enabled ? "" : " (disabled)"), s.kind.rawValue, s.importer, s.schedule?.description ?? "-", s.review.rawValue, lastRun,
+                        result(lastRuns[s.id]), s.urlText,
+                    ])
                 }
                 if sources.isEmpty {
                     session.output.line("no sources in \(session.importsPath)")
                 } else {
                     session.output.printTable(table, width: terminalWidth())
                 }
-                for s in sources { if let reason = states[s.id]?.heldReason { session.output.line("\(s.id) is held: \(reason); `import \(s.id) --accept` applies it") } }
+                for s in sources {
+                    if let reason = states[s.id]?.heldReason { session.output.line("\(s.id) is held: \(reason); `import \(s.id) --accept` applies it") }
+                }
                 for error in errors { session.output.error(error) }
             }
             return errors.isEmpty ? 0 : 2
@@ -144,7 +157,9 @@ extension Console {
             // Read back, so a file this edit broke is said at once, not at the next cron run.
             guard try SourceDefinition.load(file: source.file).enabled == enabled else {
                 try AtomicFile.write(Data(text.utf8), to: source.file)
-                throw TimeTrackError(.configuration, "could not set \"enabled\" in the file; it was left as it was", fix: "set \"enabled\": \(enabled) by hand", context: ["file": source.file])
+                throw TimeTrackError(
+                    .configuration, "could not set \"enabled\" in the file; it was left as it was", fix: "set \"enabled\": \(enabled) by hand",
+                    context: ["file": source.file])
             }
             session.output.line("\(id): \(enabled ? "enabled: `import --all` and cron read it" : "disabled: only `import \(id)` reads it")")
         }

@@ -36,7 +36,9 @@ extension Console {
                 say("audit log:      " + session.output.paint("BROKEN: \(problem)", .red) + " (`audit verify`)")
             }
             if !audit.missingGuards.isEmpty {
-                say("audit guards:   " + session.output.paint("MISSING: \(audit.missingGuards.joined(separator: ", "))", .red) + " (`store repair` restores them)")
+                say(
+                    "audit guards:   " + session.output.paint("MISSING: \(audit.missingGuards.joined(separator: ", "))", .red)
+                        + " (`store repair` restores them)")
             }
             if let warning = sharedTrust(store, session) { say("access:         " + warning) }
             var table = Table(headers: ["kind"] + ItemStatus.allCases.map(\.rawValue) + ["total"])

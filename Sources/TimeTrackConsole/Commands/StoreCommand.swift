@@ -8,7 +8,8 @@ extension Console {
         let usage = "copy --from PATH|URI --to URI|PATH | repair | grant"
         return CommandSpec(
             "store", usage: usage,
-            summary: "copy the whole store from its SQLite file into an empty PostgreSQL database, or back into a new file; `store repair` restores the audit log's guards; `store grant` makes PostgreSQL enforce the roles (admins only)",
+            summary:
+                "copy the whole store from its SQLite file into an empty PostgreSQL database, or back into a new file; `store repair` restores the audit log's guards; `store grant` makes PostgreSQL enforce the roles (admins only)",
             options: [
                 OptionSpec("from", value: "PATH|URI", completes: .path, help: "the store to copy: a SQLite file, or postgresql://user@host/db"),
                 OptionSpec("to", value: "URI|PATH", completes: .path, help: "where: an empty PostgreSQL database, or a new SQLite file"),
@@ -17,11 +18,17 @@ extension Console {
         ) { args, session in
             if args.positional[0] == "repair" { return try repairStore(session) }
             if args.positional[0] == "grant" { return try grantStore(session) }
-            guard args.positional[0] == "copy" else { throw TimeTrackError(.usage, "store: unknown action '\(args.positional[0])'", fix: "usage: store \(usage)") }
-            guard let from = args.option("from"), let to = args.option("to") else { throw TimeTrackError(.usage, "store copy: give --from and --to", fix: "usage: store \(usage)") }
+            guard args.positional[0] == "copy" else {
+                throw TimeTrackError(.usage, "store: unknown action '\(args.positional[0])'", fix: "usage: store \(usage)")
+            }
+            guard let from = args.option("from"), let to = args.option("to") else {
+                throw TimeTrackError(.usage, "store copy: give --from and --to", fix: "usage: store \(usage)")
+            }
             let fromServer = Session.serverAddress(from), toServer = Session.serverAddress(to)
             guard (fromServer == nil) != (toServer == nil) else {
-                throw TimeTrackError(.usage, "store copy: one side is a SQLite file and the other a PostgreSQL address", fix: "e.g. store copy --from district.sqlite --to postgresql://timetrack@db/district")
+                throw TimeTrackError(
+                    .usage, "store copy: one side is a SQLite file and the other a PostgreSQL address",
+                    fix: "e.g. store copy --from district.sqlite --to postgresql://timetrack@db/district")
             }
             let progress = Progress(label: "copy", enabled: session.interactive && isatty(2) == 1 && !session.output.json)
             defer { progress.finish() }
@@ -35,7 +42,9 @@ extension Console {
                     // who would become it (the read-only connection cannot record that).
                     var info = stat()
                     guard stat(from, &info) == 0, info.st_uid == geteuid() else {
-                        throw TimeTrackError(.permission, "this store has no operators yet, and only its file's owner may copy it", fix: "run `timetrack-admin --store \(from) status` as the owner first")
+                        throw TimeTrackError(
+                            .permission, "this store has no operators yet, and only its file's owner may copy it",
+                            fix: "run `timetrack-admin --store \(from) status` as the owner first")
                     }
                 } else {
                     try session.requireAdmin(in: source, for: "copy the store")
@@ -57,7 +66,8 @@ extension Console {
             }
             let total = report.items.values.reduce(0, +)
             session.output.line(
-                "copied \(total) items, \(report.revisions) revisions and \(report.audit.entries) audit entries to \(toServer ?? to); the counts match the source and the audit chain verifies there")
+                "copied \(total) items, \(report.revisions) revisions and \(report.audit.entries) audit entries to \(toServer ?? to); the counts match the source and the audit chain verifies there"
+            )
             return 0
         }
     }
@@ -83,7 +93,9 @@ extension Console {
         if session.output.json {
             session.output.printJSON(JSONValue.object(["groups": .array(given.map { .string($0) })]))
         } else {
-            session.output.line("the server now enforces the roles: groups timetrack_admin, _importer, _staff, _viewer and _app, row-level security on items and their content, operators written only through a checked function")
+            session.output.line(
+                "the server now enforces the roles: groups timetrack_admin, _importer, _staff, _viewer and _app, row-level security on items and their content, operators written only through a checked function"
+            )
             for line in given { session.output.line("  " + line) }
             session.output.line("the app's backend: GRANT \(PostgresGrants.app) TO its role (it reads the published_* views only)")
         }
@@ -100,7 +112,9 @@ extension Console {
         } else if restored.isEmpty {
             session.output.line("nothing to repair: the audit log's guards are in place")
         } else {
-            session.output.line("restored the audit log's guards: \(restored.joined(separator: ", ")); `audit verify` now checks the entries (someone could write the store: find out who)")
+            session.output.line(
+                "restored the audit log's guards: \(restored.joined(separator: ", ")); `audit verify` now checks the entries (someone could write the store: find out who)"
+            )
         }
         return 0
     }

@@ -5,7 +5,10 @@ import TimeTrackReview
 
 extension Console {
     static var keepCommand: CommandSpec {
-        CommandSpec("keep", usage: "ID...", summary: "keep items that are missing from their source (resets the missing count)", positional: 1...10_000, arguments: [.ids]) { args, session in
+        CommandSpec(
+            "keep", usage: "ID...", summary: "keep items that are missing from their source (resets the missing count)", positional: 1...10_000,
+            arguments: [.ids]
+        ) { args, session in
             try decideEach(args.positional, action: "keep", session: session) { store, id in try Lifecycle(store).keep(id, by: session.operatorName) }
         }
     }
@@ -20,7 +23,8 @@ extension Console {
     }
 
     static var closeCommand: CommandSpec {
-        CommandSpec("close", usage: "ID...", summary: "close help desk tickets (they leave the queue)", positional: 1...10_000, arguments: [.ids]) { args, session in
+        CommandSpec("close", usage: "ID...", summary: "close help desk tickets (they leave the queue)", positional: 1...10_000, arguments: [.ids]) {
+            args, session in
             try decideEach(args.positional, action: "close", session: session) { store, id in
                 try Lifecycle(store).close(id, by: session.operatorName)
             }

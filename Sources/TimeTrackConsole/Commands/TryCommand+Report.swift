@@ -8,7 +8,8 @@ import TimeTrackKit
 extension Console {
     /// `--suggest`: the listing discover infers on the page, loaded as the definition so far.
     static func suggest(_ trial: Trial, kindGiven: Bool, session: Session) throws {
-        let url = trial.baseURL.flatMap(URL.init(string:)) ?? URL(string: trial.target).flatMap { $0.scheme == nil ? nil : $0 } ?? URL(fileURLWithPath: trial.target)
+        let url =
+            trial.baseURL.flatMap(URL.init(string:)) ?? URL(string: trial.target).flatMap { $0.scheme == nil ? nil : $0 } ?? URL(fileURLWithPath: trial.target)
         guard let listing = ListingInference.infer(trial.document, pageURL: url, zone: trial.zone, now: Date()) else {
             session.output.line("suggest: no listing found (no repeated blocks with a date in most of them); set item and fields by hand")
             return
@@ -77,7 +78,10 @@ extension Console {
             return
         }
         guard trial.fields["title"] != nil else {
-            let matched = (trial.item?.stringValue ?? trial.item?.objectValue?["select"]?.stringValue).flatMap { try? Selector($0) }.map { trial.document.root.select($0).count } ?? 0
+            let matched =
+                (trial.item?.stringValue ?? trial.item?.objectValue?["select"]?.stringValue).flatMap { try? Selector($0) }.map {
+                    trial.document.root.select($0).count
+                } ?? 0
             out.line("the item selector matches \(matched) element\(matched == 1 ? "" : "s"); now give the fields, starting with title: field title=SEL")
             return
         }
@@ -96,13 +100,19 @@ extension Console {
             var line = "  " + SafeText.visible(TextNormalizer.truncate(item.content.title, to: 60))
             if let field {
                 let stored = Console.storedName(field, kind: trial.kind)
-                let shownValue = ["start", "publishedAt", "due"].contains(stored) ? when(item.content, zone: trial.zone) : ItemRendering.value(fields[stored] ?? .null, zone: trial.zone, limit: 70)
+                let shownValue =
+                    ["start", "publishedAt", "due"].contains(stored)
+                    ? when(item.content, zone: trial.zone) : ItemRendering.value(fields[stored] ?? .null, zone: trial.zone, limit: 70)
                 line += "  │ \(field): " + shownValue
             } else if all {
-                line += "  │ " + when(item.content, zone: trial.zone) + "  │ " + ItemRendering.value(fields["link"] ?? fields["url"] ?? .null, zone: trial.zone, limit: 70)
+                line +=
+                    "  │ " + when(item.content, zone: trial.zone) + "  │ "
+                    + ItemRendering.value(fields["link"] ?? fields["url"] ?? .null, zone: trial.zone, limit: 70)
             }
             // What the importer guessed, as review will show it.
-            if let guess = item.guesses.first { line += "  ⚠ " + SafeText.visible(guess.note) + (item.guesses.count > 1 ? " (+\(item.guesses.count - 1))" : "") }
+            if let guess = item.guesses.first {
+                line += "  ⚠ " + SafeText.visible(guess.note) + (item.guesses.count > 1 ? " (+\(item.guesses.count - 1))" : "")
+            }
             out.line(line)
         }
         if !all && result.items.count > shown.count { out.line("  … (items shows them all)") }

@@ -26,13 +26,16 @@ extension Console {
     static var tryCommand: CommandSpec {
         CommandSpec(
             "try", usage: "URL|FILE|SOURCE [--kind K] [--zone Z] [--base URL] [--suggest]",
-            summary: "a selector shell: load a page once (or a source's, to change its definition), try css, xpath, item and field specs on it, see the items, save the definition",
+            summary:
+                "a selector shell: load a page once (or a source's, to change its definition), try css, xpath, item and field specs on it, see the items, save the definition",
             options: [
                 OptionSpec("kind", value: "K", completes: .words(ItemKind.plurals), help: "what the page lists: announcement (default), event or school-info"),
                 OptionSpec("zone", value: "Z", help: "the time zone of its dates (default: this machine's)"),
                 OptionSpec("base", value: "URL", help: "a saved page's public URL: its relative links resolve against it"),
                 OptionSpec("suggest", help: "start from what discover infers on the page: the item selector, the fields, the year context"),
-                OptionSpec("allow-private", help: "the page is on a private or loopback address (an intranet, a test server): read it, and say so in the saved definition"),
+                OptionSpec(
+                    "allow-private",
+                    help: "the page is on a private or loopback address (an intranet, a test server): read it, and say so in the saved definition"),
             ],
             positional: 1...1, arguments: [.path]
         ) { args, session in
@@ -41,7 +44,9 @@ extension Console {
                 throw TimeTrackError(.usage, "try: --kind must be announcement, event or school-info", fix: "usage: try URL|FILE [--kind K]")
             }
             let zoneText = args.option("zone") ?? TimeZone.current.identifier
-            guard let zone = TimeZone(identifier: zoneText) else { throw TimeTrackError(.usage, "try: --zone '\(zoneText)' is not a time zone", fix: "e.g. --zone America/Denver") }
+            guard let zone = TimeZone(identifier: zoneText) else {
+                throw TimeTrackError(.usage, "try: --zone '\(zoneText)' is not a time zone", fix: "e.g. --zone America/Denver")
+            }
             if let base = args.option("base"), URL(string: base)?.scheme.map({ ["http", "https"].contains($0.lowercased()) }) != true {
                 throw TimeTrackError(.usage, "try: --base must be an http(s) URL", fix: "e.g. --base https://lincoln.example.org/news")
             }
@@ -51,10 +56,14 @@ extension Console {
             if !isPage, let source = try? session.source(word) {
                 trial = try Trial(editing: source, importsPath: session.importsPath)
             } else {
-                trial = try Trial(target: word, kind: kind, zone: zone, baseURL: args.option("base"), allowPrivate: args.flag("allow-private"), importsPath: session.importsPath)
+                trial = try Trial(
+                    target: word, kind: kind, zone: zone, baseURL: args.option("base"), allowPrivate: args.flag("allow-private"),
+                    importsPath: session.importsPath)
             }
             let out = session.output
-            out.line("loaded \(trial.target): \(trial.document.root.select(try Selector("*")).count) elements. Commands: css, xpath, item, field, items, save ID, done (help lists them).")
+            out.line(
+                "loaded \(trial.target): \(trial.document.root.select(try Selector("*")).count) elements. Commands: css, xpath, item, field, items, save ID, done (help lists them)."
+            )
             if args.flag("suggest") { try suggest(trial, kindGiven: args.option("kind") != nil, session: session) }
             while true {
                 out.flush()
@@ -109,7 +118,9 @@ extension Console {
             trial.item = spec
             try report(trial, session, field: nil)
         case "field":
-            guard let equals = rest.firstIndex(of: "=") else { throw TimeTrackError(.usage, "field: write NAME=SPEC, like field title=h2 a", fix: "help lists the commands") }
+            guard let equals = rest.firstIndex(of: "=") else {
+                throw TimeTrackError(.usage, "field: write NAME=SPEC, like field title=h2 a", fix: "help lists the commands")
+            }
             let name = String(rest[..<equals]).trimmingCharacters(in: .whitespaces)
             try trial.checkField(name)
             let before = trial.fields[name]
@@ -131,7 +142,9 @@ extension Console {
             trial.fields[rest] = nil
             out.line("fields: " + trial.fields.keys.sorted().joined(separator: ", "))
         case "kind":
-            guard let kind = ItemKind(word: rest), [.announcement, .event, .schoolInfo].contains(kind) else { throw TimeTrackError(.usage, "kind: announcement, event or school-info") }
+            guard let kind = ItemKind(word: rest), [.announcement, .event, .schoolInfo].contains(kind) else {
+                throw TimeTrackError(.usage, "kind: announcement, event or school-info")
+            }
             trial.kind = kind
             out.line("kind: \(kind.rawValue)")
         case "items":
@@ -142,7 +155,8 @@ extension Console {
             try need("give the source's id, like save lincoln-news")
             try save(rest, trial, session)
         default:
-            throw TimeTrackError(.usage, "try: unknown command '\(verb)'", fix: "css, xpath, item, field, unfield, next, detail, kind, items, definition, save ID, done")
+            throw TimeTrackError(
+                .usage, "try: unknown command '\(verb)'", fix: "css, xpath, item, field, unfield, next, detail, kind, items, definition, save ID, done")
         }
         return false
     }
@@ -168,7 +182,9 @@ extension Console {
             } else {
                 target = "\(id).html"
                 copy = (session.importsPath as NSString).appendingPathComponent(target)
-                if FileManager.default.fileExists(atPath: copy ?? "") { throw TimeTrackError(.usage, "save: \(copy ?? "") exists already", fix: "save under another id") }
+                if FileManager.default.fileExists(atPath: copy ?? "") {
+                    throw TimeTrackError(.usage, "save: \(copy ?? "") exists already", fix: "save under another id")
+                }
             }
         }
         var object = trial.definitionObject(id: id, target: target)
@@ -185,6 +201,7 @@ extension Console {
         }
         try AtomicFile.write(Data(((try? JSONCoding.prettyString(JSONValue.object(object))) ?? "{}").utf8), to: path)
         session.output.line(
-            "saved \(path), disabled: \(result.items.count) items now; try it with `extract \(id)` or `import \(id)`, then `sources enable \(id)` lets `import --all` and cron read it")
+            "saved \(path), disabled: \(result.items.count) items now; try it with `extract \(id)` or `import \(id)`, then `sources enable \(id)` lets `import --all` and cron read it"
+        )
     }
 }

@@ -6,7 +6,8 @@ extension Console {
     static var undoCommand: CommandSpec {
         CommandSpec(
             "undo", usage: "[--list]",
-            summary: "take back your last action of any kind (approve, reject, edit, unlock, revert, reply, close, reopen, archive, restore, keep; a bulk approval whole), named before it is done",
+            summary:
+                "take back your last action of any kind (approve, reject, edit, unlock, revert, reply, close, reopen, archive, restore, keep; a bulk approval whole), named before it is done",
             options: [OptionSpec("list", help: "show what undo would take back, newest first, and do nothing")]
         ) { args, session in
             let store = try session.store()
@@ -18,7 +19,13 @@ extension Console {
                 return 0
             }
             guard let next = stack.first else {
-                if !out.json { out.line("nothing to undo: \(session.operatorName) has no decision left to take back (`audit --operator \(session.operatorName)` shows them all)") } else { out.printJSON(JSONValue.array([])) }
+                if !out.json {
+                    out.line(
+                        "nothing to undo: \(session.operatorName) has no decision left to take back (`audit --operator \(session.operatorName)` shows them all)"
+                    )
+                } else {
+                    out.printJSON(JSONValue.array([]))
+                }
                 return 0
             }
             if !out.json { out.line("taking back " + describe(next, zone: session.districtZone)) }
@@ -33,7 +40,9 @@ extension Console {
                     let word = (try? store.item(entry.itemID)).map(ItemRendering.statusWord) ?? "?"
                     out.line("\(entry.itemID): \(entry.action) taken back; now \(word)")
                 case .decidedSince(let what):
-                    out.line("\(entry.itemID): left alone: changed since (\(SafeText.visible(what))); `history \(entry.itemID)` shows it, `revert \(entry.itemID) --to N` puts a revision back")
+                    out.line(
+                        "\(entry.itemID): left alone: changed since (\(SafeText.visible(what))); `history \(entry.itemID)` shows it, `revert \(entry.itemID) --to N` puts a revision back"
+                    )
                 }
             }
             let count = undone.filter { if case .undone = $0.outcome { return true } else { return false } }.count
@@ -44,7 +53,9 @@ extension Console {
 
     /// `your edit of e8 (title) at 9:14 AM`.
     static func describe(_ candidate: Lifecycle.UndoCandidate, zone: TimeZone) -> String {
-        let items = candidate.itemIDs.count <= 4 ? candidate.itemIDs.joined(separator: ", ") : candidate.itemIDs.prefix(3).joined(separator: ", ") + " and \(candidate.itemIDs.count - 3) more"
+        let items =
+            candidate.itemIDs.count <= 4
+            ? candidate.itemIDs.joined(separator: ", ") : candidate.itemIDs.prefix(3).joined(separator: ", ") + " and \(candidate.itemIDs.count - 3) more"
         let detail = candidate.detail.map { " (\(SafeText.visible(String($0.prefix(60)))))" } ?? ""
         return "your \(candidate.action) of \(items)\(detail), \(Display.date(candidate.at, zone: zone))"
     }
@@ -69,7 +80,8 @@ extension Console {
         var table = Table(headers: ["", "decision", "items", "when", "detail"])
         for (index, candidate) in stack.enumerated() {
             table.rows.append([
-                index == 0 ? "next" : String(index + 1), candidate.action, candidate.itemIDs.prefix(6).joined(separator: " ") + (candidate.itemIDs.count > 6 ? " …" : ""),
+                index == 0 ? "next" : String(index + 1), candidate.action,
+                candidate.itemIDs.prefix(6).joined(separator: " ") + (candidate.itemIDs.count > 6 ? " …" : ""),
                 Display.date(candidate.at, zone: session.districtZone), SafeText.visible(String((candidate.detail ?? "").prefix(40))),
             ])
         }

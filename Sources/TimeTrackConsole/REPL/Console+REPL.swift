@@ -65,7 +65,9 @@ extension Console {
         }
     }
 
-    /// Commands from stdin, one a line: no prompt, never asks. With `bail`, stops at the first failure.
+    /// Commands from stdin, one a line: no prompt, never asks.
+    ///
+    /// With `bail`, stops at the first failure.
     static func script(session: Session, bail: Bool) -> Int32 {
         var failures = 0, successes = 0
         var lineNumber = 0

@@ -119,8 +119,10 @@ final class EditLineReader: LineReader {
     nonisolated(unsafe) static var completionMatches: MatchesFn?
     nonisolated(unsafe) static var lineBuffer: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 
-    /// Loads libedit, or returns nil when it is not installed. Without a history path, lines
-    /// are neither read from nor saved to a history file (prompts inside one command).
+    /// Loads libedit, or returns nil when it is not installed.
+    ///
+    /// Without a history path, lines are neither read from nor saved to a history file (prompts
+    /// inside one command).
     init?(historyPath: String?) {
         var loaded: UnsafeMutableRawPointer?
         for name in ["libedit.so.2", "libedit.so", "libedit.so.0", "libedit.dylib"] {

@@ -18,7 +18,9 @@ enum AltText {
     static func firstToDescribe(_ content: ItemContent) -> Picture? {
         if case .post(let post) = content {
             let alts = post.imageAlts ?? []
-            guard let index = post.imageURLs.indices.first(where: { $0 >= alts.count || alts[$0].trimmingCharacters(in: .whitespaces).isEmpty }) else { return nil }
+            guard let index = post.imageURLs.indices.first(where: { $0 >= alts.count || alts[$0].trimmingCharacters(in: .whitespaces).isEmpty }) else {
+                return nil
+            }
             return .postPhoto(index: index, url: post.imageURLs[index], suggestion: String(post.text.prefix(80)))
         }
         guard case .announcement(let a) = content else { return nil }
@@ -50,7 +52,8 @@ enum AltText {
             suggestion = "\(suggestion): \(read)"
         }
         out.flush()
-        guard case .line(let typed) = session.reader?.read(prompt: "  what it shows [\(SafeText.visible(String(suggestion.prefix(60))))]: ", remember: false) else { return false }
+        guard case .line(let typed) = session.reader?.read(prompt: "  what it shows [\(SafeText.visible(String(suggestion.prefix(60))))]: ", remember: false)
+        else { return false }
         let text = typed.trimmingCharacters(in: .whitespaces).isEmpty ? suggestion : typed.trimmingCharacters(in: .whitespaces)
         let changes: [String: JSONValue]
         switch picture {
@@ -72,8 +75,10 @@ enum AltText {
     }
 
     /// The text Tesseract reads in the picture (a flyer's words), when it reads three words or
-    /// more: up to 150 characters, on one line. Nil when the picture cannot be read (no
-    /// Tesseract, a remote picture the item's source may not fetch, not an image).
+    /// more: up to 150 characters, on one line.
+    ///
+    /// Nil when the picture cannot be read (no Tesseract, a remote picture the item's source may
+    /// not fetch, not an image).
     static func textInPicture(_ url: String, item: Item, session: Session) -> String? {
         let tesseract = ExternalTool("tesseract", package: "tesseract-ocr")
         guard tesseract.installed, let address = URL(string: url) else { return nil }
@@ -95,7 +100,8 @@ enum AltText {
 
     /// The body with `alt` on the image whose `src` is given (an alt there before is replaced).
     static func withAlt(_ body: String, src: String, alt: String) -> String {
-        let escapedAlt = alt.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "<", with: "&lt;")
+        let escapedAlt = alt.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(
+            of: "<", with: "&lt;")
         let escapedSrc = src.replacingOccurrences(of: "&", with: "&amp;")
         var out = ""
         var rest = Substring(body)

@@ -22,7 +22,8 @@ enum AnchorKey {
         let file = path(given)
         if !FileManager.default.fileExists(atPath: file) {
             let key = Ed25519.newPrivateKey()
-            try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try create(key.hex + "\n", at: file, mode: 0o600)
             try create(try Ed25519.publicKey(of: key).hex + "\n", at: file + ".pub", mode: 0o644)
             session.output.note("made a new anchor key: \(file) (keep it readable by admins only; \(file).pub is for verifying)")
@@ -33,19 +34,27 @@ enum AnchorKey {
             throw TimeTrackError(
                 .permission, "the anchor key can be read or written by others than its owner", fix: "chmod 600 \(file)", context: ["file": file])
         }
-        guard let text = try? String(contentsOfFile: file, encoding: .utf8), let key = Ed25519.Bytes(hex: text.trimmingCharacters(in: .whitespacesAndNewlines)), key.count == 32
-        else { throw TimeTrackError(.configuration, "the anchor key is not 64 hex digits", fix: "give the file `audit anchor` made, or remove it to make a new one", context: ["file": file]) }
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8), let key = Ed25519.Bytes(hex: text.trimmingCharacters(in: .whitespacesAndNewlines)),
+            key.count == 32
+        else {
+            throw TimeTrackError(
+                .configuration, "the anchor key is not 64 hex digits", fix: "give the file `audit anchor` made, or remove it to make a new one",
+                context: ["file": file])
+        }
         return key
     }
 
     /// The public key anchors must be signed by: `FILE.pub` (or FILE itself when it is the
-    /// `.pub`), else the private key's public half. Without either there is nothing to trust:
-    /// an anchor checked only against its own key proves nothing (anyone can sign one).
+    /// `.pub`), else the private key's public half.
+    ///
+    /// Without either there is nothing to trust: an anchor checked only against its own key proves
+    /// nothing (anyone can sign one).
     static func trustedPublicKey(_ given: String?) throws -> String {
         let file = path(given)
         let publicFile = file.hasSuffix(".pub") ? file : file + ".pub"
         func key(_ path: String) -> Ed25519.Bytes? {
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8), let bytes = Ed25519.Bytes(hex: text.trimmingCharacters(in: .whitespacesAndNewlines)),
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+                let bytes = Ed25519.Bytes(hex: text.trimmingCharacters(in: .whitespacesAndNewlines)),
                 bytes.count == 32
             else { return nil }
             return bytes
@@ -61,7 +70,9 @@ enum AnchorKey {
     static func append(_ text: String, to file: String) throws {
         let descriptor = open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw TimeTrackError(.system, "cannot write the anchor file: \(String(cString: strerror(errno)))", fix: "check that its folder exists and that you may write it", context: ["file": file])
+            throw TimeTrackError(
+                .system, "cannot write the anchor file: \(String(cString: strerror(errno)))", fix: "check that its folder exists and that you may write it",
+                context: ["file": file])
         }
         defer { close(descriptor) }
         let bytes = Array(text.utf8)

@@ -19,7 +19,8 @@ enum FoundationErrors {
         case .fileNoSuchFile, .fileReadNoSuchFile:
             return TimeTrackError(.notFound, "no such file or folder" + (path.map { ": \($0)" } ?? ""), fix: "check the path", context: context)
         case .fileWriteOutOfSpace:
-            return TimeTrackError(.system, "the disk is full" + (path.map { " (writing \($0))" } ?? ""), fix: "free some space and run it again", context: context)
+            return TimeTrackError(
+                .system, "the disk is full" + (path.map { " (writing \($0))" } ?? ""), fix: "free some space and run it again", context: context)
         case .fileWriteFileExists:
             return TimeTrackError(.system, "a file is in the way" + (path.map { ": \($0)" } ?? ""), fix: "move it, or choose another place", context: context)
         case .fileWriteVolumeReadOnly:
@@ -27,9 +28,11 @@ enum FoundationErrors {
         default:
             if let posix = ns.userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
                 return TimeTrackError(
-                    .system, "cannot use \(path ?? "the file"): \(String(cString: strerror(Int32(posix.code))))", fix: "check the path and its folders", context: context)
+                    .system, "cannot use \(path ?? "the file"): \(String(cString: strerror(Int32(posix.code))))", fix: "check the path and its folders",
+                    context: context)
             }
-            return TimeTrackError(.system, "cannot use \(path ?? "the file") (\(ns.localizedDescription))", fix: "check the path and its folders", context: context)
+            return TimeTrackError(
+                .system, "cannot use \(path ?? "the file") (\(ns.localizedDescription))", fix: "check the path and its folders", context: context)
         }
     }
 }

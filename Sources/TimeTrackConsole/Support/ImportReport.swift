@@ -86,7 +86,9 @@ final class ImportReport {
             guard live.count == 2, let old = live.first, let new = live.last else { continue }
             let changes = ItemContent.changedFields(from: old.content, to: new.content)
             guard !changes.isEmpty else { continue }
-            session.output.note("  \(id) published with a change (the source is trusted; `history \(id)` shows it, `revert \(id)` takes it back): \(SafeText.visible(new.content.title))")
+            session.output.note(
+                "  \(id) published with a change (the source is trusted; `history \(id)` shows it, `revert \(id)` takes it back): \(SafeText.visible(new.content.title))"
+            )
             for line in ItemRendering.diffLines(changes, zone: session.zone(of: item), output: session.output) { session.output.note("  " + line) }
         }
         if ids.count > 50 { session.output.note("  … and \(ids.count - 50) more changed (`runs` and `history ID`)") }
@@ -110,7 +112,9 @@ final class ImportReport {
 
     /// On a terminal, goes straight to reviewing what this import found: the district's public
     /// content first (news, events, school info), then posts, absence reports and tickets, as
-    /// `review` walks them, not in source order. Elsewhere says how many wait.
+    /// `review` walks them, not in source order.
+    ///
+    /// Elsewhere says how many wait.
     func offerReview(store: any ItemStore, walk: Bool) throws {
         let waiting = summaries.filter { ImportSourceReview.required($0, sources) }.flatMap { $0.newIDs + $0.changedIDs }
         guard !waiting.isEmpty, !session.output.json, !quiet else { return }

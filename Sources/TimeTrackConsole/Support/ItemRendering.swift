@@ -36,13 +36,21 @@ enum ItemRendering {
             let label = indent + (name + ":").padding(toLength: width + 1, withPad: " ", startingAt: 0)
             if full, case .string(var text) = v, text.count > 80 || text.contains("\n") {
                 // A body is sanitized HTML: read as text, its blocks as lines.
-                if name == "body", let document = try? HTMLDocument(data: Data(text.utf8), url: nil, declaredCharset: "utf-8") { text = document.root.blockText }
+                if name == "body", let document = try? HTMLDocument(data: Data(text.utf8), url: nil, declaredCharset: "utf-8") {
+                    text = document.root.blockText
+                }
                 let pad = String(repeating: " ", count: label.count)
-                return SafeText.visible(text).split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { ($0.offset == 0 ? label : pad) + $0.element }
+                return SafeText.visible(text).split(separator: "\n", omittingEmptySubsequences: false).enumerated().map {
+                    ($0.offset == 0 ? label : pad) + $0.element
+                }
             }
             // Reminder offsets read as people write them: "1d, 2h", not minutes.
             if ItemContent.fieldTypes(of: content.kind)[name] == .offsets, case .array(let minutes) = v {
-                return [label + minutes.compactMap { $0.numberValue.flatMap { $0.isFinite && abs($0) < 1e9 ? ReminderOffset.text(Int($0)) : nil } }.joined(separator: ", ") + " before"]
+                return [
+                    label
+                        + minutes.compactMap { $0.numberValue.flatMap { $0.isFinite && abs($0) < 1e9 ? ReminderOffset.text(Int($0)) : nil } }.joined(
+                            separator: ", ") + " before"
+                ]
             }
             return [label + value(v, zone: zone)]
         }
@@ -90,7 +98,8 @@ enum ItemRendering {
         guard !ticket.replies.isEmpty else { return ["  replies:  none yet"] }
         return ["  replies:"]
             + ticket.replies.flatMap { reply in
-                ["    \(Display.date(reply.at, zone: zone))  \(SafeText.visible(reply.by)):"] + SafeText.visible(reply.text).split(separator: "\n", omittingEmptySubsequences: false).map { "      " + $0 }
+                ["    \(Display.date(reply.at, zone: zone))  \(SafeText.visible(reply.by)):"]
+                    + SafeText.visible(reply.text).split(separator: "\n", omittingEmptySubsequences: false).map { "      " + $0 }
             }
     }
 

@@ -28,7 +28,8 @@ enum LinkNaming {
         }
         if !confirmed {
             guard session.interactive, let reader = session.reader,
-                case .line(let answer) = reader.read(prompt: "  name \(names.count == 1 ? "this link" : "these \(names.count) links") so? [y/N] ", remember: false),
+                case .line(let answer) = reader.read(
+                    prompt: "  name \(names.count == 1 ? "this link" : "these \(names.count) links") so? [y/N] ", remember: false),
                 ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
             else {
                 out.line("  nothing changed" + (session.interactive ? "" : " (`a11y links \(item.id) --yes` names them)"))
@@ -37,16 +38,22 @@ enum LinkNaming {
         }
         let changes = LinkNames.changes(content, names: names)
         guard !changes.isEmpty else { return nil }
-        let edited = try Lifecycle(store).edit(item.id, changes: changes, by: session.operatorName, reason: "link text named from where the links go (WCAG 2.4.4)")
-        out.line("\(edited.id): named \(names.count) link(s); locked against re-imports: \(changes.keys.sorted().joined(separator: ", ")) (`undo` takes it back)")
+        let edited = try Lifecycle(store).edit(
+            item.id, changes: changes, by: session.operatorName, reason: "link text named from where the links go (WCAG 2.4.4)")
+        out.line(
+            "\(edited.id): named \(names.count) link(s); locked against re-imports: \(changes.keys.sorted().joined(separator: ", ")) (`undo` takes it back)")
         return edited
     }
 
     /// Fetches each link's target with the item's source's client and reads its name; prints
-    /// each proposal (or why there is none). Returns address → name.
+    /// each proposal (or why there is none).
+    ///
+    /// Returns address → name.
     static func fetchNames(_ vague: ArraySlice<LinkNames.Vague>, item: Item, session: Session) throws -> [String: String] {
         guard let sourceID = item.provenance?.sourceID else {
-            throw TimeTrackError(.usage, "\(item.id) has no source; its links are fetched with its source's settings", fix: "edit the link text yourself (`edit \(item.id) FIELD=…`)")
+            throw TimeTrackError(
+                .usage, "\(item.id) has no source; its links are fetched with its source's settings",
+                fix: "edit the link text yourself (`edit \(item.id) FIELD=…`)")
         }
         let client = try session.webClient(for: try session.source(sourceID), cache: nil)
         var names: [String: String] = [:]

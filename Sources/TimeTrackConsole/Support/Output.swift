@@ -39,8 +39,9 @@ public final class Output {
 
     /// The last guard between any text and the terminal: every control character that
     /// `SafeText` removes from stored text is shown as a visible stand-in, whatever path the
-    /// text took (a run's message, a problem, a page's title, a plugin's stderr). The only
-    /// escape sequences kept are this tool's own colors (`paint`), byte for byte.
+    /// text took (a run's message, a problem, a page's title, a plugin's stderr).
+    ///
+    /// The only escape sequences kept are this tool's own colors (`paint`), byte for byte.
     public static func terminalSafe(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: { SafeText.isUnsafe($0.value) }) else { return text }
         var out = ""
@@ -86,7 +87,8 @@ public final class Output {
             return
         }
         func field(_ text: String) -> String {
-            text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+            text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
+                ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
         }
         for row in [table.headers] + table.rows { line(row.map(field).joined(separator: ",")) }
     }
@@ -104,7 +106,9 @@ public final class Output {
     }
 
     /// Ends holding: output longer than `rows` lines goes through `pager` (run by /bin/sh, as git
-    /// does), the rest straight to stdout. A pager that cannot start leaves the output on stdout.
+    /// does), the rest straight to stdout.
+    ///
+    /// A pager that cannot start leaves the output on stdout.
     func release(pager: String?, rows: Int) {
         holding = false
         let lines = stdoutBuffer.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }

@@ -18,8 +18,10 @@ extension Session {
     }
 
     /// The session's operator, checked against the store once per session; sets the name that
-    /// decisions are recorded under. On a store with no operators yet, the account becomes its
-    /// first admin (named by `--as`, when given).
+    /// decisions are recorded under.
+    ///
+    /// On a store with no operators yet, the account becomes its first admin (named by `--as`, when
+    /// given).
     func currentOperator(in store: any ItemStore) throws -> Operator {
         if let resolved { return resolved }
         // A store that authenticates (PostgreSQL: the database role) names the account itself.
@@ -34,7 +36,9 @@ extension Session {
         guard let me else {
             throw TimeTrackError(
                 .permission, "the account \(account) is not an operator of this store",
-                fix: "an admin can add it: `timetrack-admin operator add NAME --role staff --login \(account)` (for cron: `operator add cron --role importer --login \(account)`)")
+                fix:
+                    "an admin can add it: `timetrack-admin operator add NAME --role staff --login \(account)` (for cron: `operator add cron --role importer --login \(account)`)"
+            )
         }
         var acting = me
         operatorName = me.name
@@ -45,7 +49,8 @@ extension Session {
                     fix: "leave out --as: you work as yourself (\(me.name)); an admin can change your role with `operator role \(me.name) ROLE`")
             }
             guard let other = try store.operatorNamed(name), other.active else {
-                throw TimeTrackError(.usage, "no active operator \(name) to act as", fix: "`operator list` shows them; `operator add \(name) --role ROLE` adds one")
+                throw TimeTrackError(
+                    .usage, "no active operator \(name) to act as", fix: "`operator list` shows them; `operator add \(name) --role ROLE` adds one")
             }
             // Recorded as the store spells the name (`--as SAM` is sam on a store that ignores case).
             if other.name != me.name {

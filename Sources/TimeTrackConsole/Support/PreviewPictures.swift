@@ -5,8 +5,10 @@ import TimeTrackKit
 
 /// The pictures a preview shows inline, as `data:` URIs: local files inside the imports folder
 /// (posts' photos), and pictures on a site that a local source mirrors (the sample district's
-/// pages and their images), read from the mirror. Anything else stays a link: the page loads
-/// nothing from the web. Location data is removed from JPEG and PNG files, as in an export.
+/// pages and their images), read from the mirror.
+///
+/// Anything else stays a link: the page loads nothing from the web. Location data is removed from
+/// JPEG and PNG files, as in an export.
 enum PreviewPictures {
     /// Pictures larger than this are linked, not inlined.
     static let maxBytes = 5_000_000

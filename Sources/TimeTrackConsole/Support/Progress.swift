@@ -1,6 +1,8 @@
 import Foundation
 
-/// One self-rewriting status line on a terminal's stderr: pages, items, elapsed. Silent in a pipe.
+/// One self-rewriting status line on a terminal's stderr: pages, items, elapsed.
+///
+/// Silent in a pipe.
 final class Progress {
     let label: String
     let enabled: Bool

@@ -65,9 +65,12 @@ final class ReviewWalk {
             let flags = missing ? [] : PrivacyLint.findings(item.pendingContent ?? item.content, students: students, allowed: allowed)
             let a11y = missing ? [] : AccessibilityCheck.findings(item.pendingContent ?? item.content)
             let state =
-                String(describing: Console.reviewState(item)).uppercased() + (flags.isEmpty ? "" : " ⚠ " + Set(flags.map(\.kind.rawValue)).sorted().joined(separator: ", "))
+                String(describing: Console.reviewState(item)).uppercased()
+                + (flags.isEmpty ? "" : " ⚠ " + Set(flags.map(\.kind.rawValue)).sorted().joined(separator: ", "))
                 + (a11y.isEmpty ? "" : " ♿ " + Set(a11y.map(\.criterion)).sorted().joined(separator: ", "))
-            table.rows.append([item.id, item.kind.rawValue, state, item.provenance?.sourceID ?? "-", SafeText.visible((item.pendingContent ?? item.content).title)])
+            table.rows.append([
+                item.id, item.kind.rawValue, state, item.provenance?.sourceID ?? "-", SafeText.visible((item.pendingContent ?? item.content).title),
+            ])
         }
         out.printTable(table, width: Console.terminalWidth())
         out.line("\(items.count) item(s) wait; decide with approve ID..., reject ID... --reason R, archive ID..., keep ID...")
@@ -134,7 +137,9 @@ final class ReviewWalk {
         case .changed:
             let pending = item.pendingContent ?? item.content
             out.line("  " + SafeText.visible(pending.title))
-            for line in ItemRendering.diffLines(ItemContent.changedFields(from: item.content, to: pending), zone: session.zone(of: item), output: out) { out.line(line) }
+            for line in ItemRendering.diffLines(ItemContent.changedFields(from: item.content, to: pending), zone: session.zone(of: item), output: out) {
+                out.line(line)
+            }
             if let note = try? store.revisions(of: item.id).last?.note { out.line(out.paint("  note: \(SafeText.visible(note))", .yellow)) }
         case .missing:
             out.line("  " + SafeText.visible(item.content.title))
@@ -265,7 +270,9 @@ final class ReviewWalk {
         out.line("reviewed: \(decided) decided, \(skipped) skipped, \(ids.count - decided - skipped) left")
         if bulkBatch != nil { out.line("`undo` takes the bulk approval back whole") }
         if !flaggedInBulk.isEmpty {
-            out.line("left for you by the privacy check: \(flaggedInBulk.joined(separator: ", ")) (`show ID`; `privacy allow` lets the district's own contacts through)")
+            out.line(
+                "left for you by the privacy check: \(flaggedInBulk.joined(separator: ", ")) (`show ID`; `privacy allow` lets the district's own contacts through)"
+            )
         }
         return 0
     }

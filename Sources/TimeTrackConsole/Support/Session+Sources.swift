@@ -50,7 +50,9 @@ extension Session {
     public func source(_ word: String) throws -> SourceDefinition {
         if word.hasSuffix(".json") || word.contains("/") {
             guard FileManager.default.fileExists(atPath: word) else {
-                throw TimeTrackError(.configuration, "no source definition file here", fix: "check the path, or give a source id (`sources` lists them)", context: ["file": word])
+                throw TimeTrackError(
+                    .configuration, "no source definition file here", fix: "check the path, or give a source id (`sources` lists them)", context: ["file": word]
+                )
             }
             return try SourceDefinition.load(file: word)
         }

@@ -50,7 +50,9 @@ public final class Session {
     }
 
     /// The store, opened on first use: a SQLite file, or a PostgreSQL database when the
-    /// location is a server's address. `create` makes a new file when there is none (a
+    /// location is a server's address.
+    ///
+    /// `create` makes a new file when there is none (a
     /// PostgreSQL store's schema is made in its empty database whenever it is opened).
     ///
     /// The console sees only the `ItemStore` protocol; this is the one place that picks an engine.

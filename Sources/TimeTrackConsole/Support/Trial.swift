@@ -45,12 +45,15 @@ final class Trial {
         folder = try TemporaryFolder()
         let data: Data
         if let url = URL(string: target), ["http", "https"].contains(url.scheme?.lowercased() ?? "") {
-            let probe = try SourceDefinition.parse(Trial.object(id: "probe", target: target, kind: kind, zone: zone, baseURL: nil, allowPrivate: allowPrivate), file: (importsPath as NSString).appendingPathComponent("try.json"))
+            let probe = try SourceDefinition.parse(
+                Trial.object(id: "probe", target: target, kind: kind, zone: zone, baseURL: nil, allowPrivate: allowPrivate),
+                file: (importsPath as NSString).appendingPathComponent("try.json"))
             do {
                 data = try WebClient.forSource(probe, cache: nil, version: Console.version).get(url, maxBytes: 20_000_000).data
             } catch let error as TimeTrackError where !allowPrivate && error.code == .refusedAddress {
                 throw TimeTrackError(
-                    .refusedAddress, "try: \(error.message)", fix: "if the page really lives on your network, run try \(target) --allow-private (the saved definition allows it too)",
+                    .refusedAddress, "try: \(error.message)",
+                    fix: "if the page really lives on your network, run try \(target) --allow-private (the saved definition allows it too)",
                     context: error.context)
             }
         } else {
@@ -61,7 +64,8 @@ final class Trial {
         }
         saved = folder.path + "/page.html"
         try data.write(to: URL(fileURLWithPath: saved))
-        document = try HTMLDocument(data: data, url: baseURL.flatMap(URL.init(string:)) ?? URL(string: target).flatMap { $0.scheme == nil ? nil : $0 } ?? URL(fileURLWithPath: target))
+        document = try HTMLDocument(
+            data: data, url: baseURL.flatMap(URL.init(string:)) ?? URL(string: target).flatMap { $0.scheme == nil ? nil : $0 } ?? URL(fileURLWithPath: target))
     }
 
     /// A source's page with its definition loaded (an html source: `discover`'s proposals), to
@@ -69,11 +73,13 @@ final class Trial {
     convenience init(editing source: SourceDefinition, importsPath: String) throws {
         guard source.importer == "html" else {
             throw TimeTrackError(
-                .usage, "try: \(source.id) is read by the \(source.importer) importer; try edits html definitions", fix: "extract \(source.id) shows what it reads")
+                .usage, "try: \(source.id) is read by the \(source.importer) importer; try edits html definitions",
+                fix: "extract \(source.id) shows what it reads")
         }
         let target = source.url.isFileURL ? source.url.path : source.url.absoluteString
         try self.init(
-            target: target, kind: source.kind, zone: source.timeZone, baseURL: source.baseURL?.absoluteString, allowPrivate: source.allowPrivateNetwork != .none,
+            target: target, kind: source.kind, zone: source.timeZone, baseURL: source.baseURL?.absoluteString,
+            allowPrivate: source.allowPrivateNetwork != .none,
             importsPath: importsPath)
         var options = source.options
         item = options.removeValue(forKey: "item")
@@ -88,7 +94,9 @@ final class Trial {
 
     /// A definition's top level, without options.
     static func object(id: String, target: String, kind: ItemKind, zone: TimeZone, baseURL: String?, allowPrivate: Bool) -> [String: JSONValue] {
-        var object: [String: JSONValue] = ["id": .string(id), "importer": .string("html"), "kind": .string(kind.rawValue), "url": .string(target), "timeZone": .string(zone.identifier)]
+        var object: [String: JSONValue] = [
+            "id": .string(id), "importer": .string("html"), "kind": .string(kind.rawValue), "url": .string(target), "timeZone": .string(zone.identifier),
+        ]
         if let baseURL {
             object["baseURL"] = .string(baseURL)
         } else if let url = URL(string: target), url.scheme != nil {
@@ -115,8 +123,9 @@ final class Trial {
         return object
     }
 
-    /// What the html importer makes of the page with the definition so far. Detail pages (and
-    /// nothing else) are fetched: from the web, or beside a local page.
+    /// What the html importer makes of the page with the definition so far.
+    ///
+    /// Detail pages (and nothing else) are fetched: from the web, or beside a local page.
     func extract() throws -> ImportResult {
         let source = try SourceDefinition.parse(definitionObject(id: "try", forShell: true), file: (importsPath as NSString).appendingPathComponent("try.json"))
         let local = URL(string: target)?.scheme == nil
@@ -139,7 +148,8 @@ final class Trial {
     /// Checks a field name for the trial's kind: `next` and `detail` are options of their own.
     func checkField(_ name: String) throws {
         if name == "next" || name == "detail" {
-            throw TimeTrackError(.usage, "field: \(name) is not a field but an option of its own", fix: name == "next" ? "next SPEC, like next a.next@href" : "detail NAME=SPEC")
+            throw TimeTrackError(
+                .usage, "field: \(name) is not a field but an option of its own", fix: name == "next" ? "next SPEC, like next a.next@href" : "detail NAME=SPEC")
         }
         let known = MappedFields.known[kind] ?? []
         guard known.contains(name) else {

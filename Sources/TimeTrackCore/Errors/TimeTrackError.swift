@@ -42,8 +42,9 @@ public struct TimeTrackError: Error, CustomStringConvertible, Sendable, Equatabl
         public static let busy = Code(rawValue: "busy")
         /// An operating-system call failed.
         public static let system = Code(rawValue: "system")
-        /// The person pressed Ctrl-C: the operation stopped. Importers pass it on, never
-        /// record it as a page problem.
+        /// The person pressed Ctrl-C: the operation stopped.
+        ///
+        /// Importers pass it on, never record it as a page problem.
         public static let interrupted = Code(rawValue: "interrupted")
     }
 
@@ -58,7 +59,9 @@ public struct TimeTrackError: Error, CustomStringConvertible, Sendable, Equatabl
     /// The underlying error's description, when there is one.
     public var underlying: String?
 
-    /// Creates an error. Messages quote input (a file name, a page's text, an entry's id): every
+    /// Creates an error.
+    ///
+    /// Messages quote input (a file name, a page's text, an entry's id): every
     /// part is shown through `SafeText.visible` here, once, so no control character in it can
     /// reach a terminal, a log or a JSON reader, whatever path the error takes.
     public init(

@@ -3,8 +3,9 @@ import Foundation
 extension GradePlan {
     /// A course's grade book from the store: each category the course weighs (`course add
     /// --weight test=40`) with the points earned and possible on its graded deadlines (those
-    /// with a `score`) and the points of those still to come. Deadlines without points cannot
-    /// count; they are returned so the caller can say which.
+    /// with a `score`) and the points of those still to come.
+    ///
+    /// Deadlines without points cannot count; they are returned so the caller can say which.
     public static func from(course: Course, deadlines: [Deadline]) -> (plan: GradePlan, withoutPoints: [Deadline], unweighted: [Deadline]) {
         var categories: [String: Category] = [:]
         for (name, weight) in course.weights where weight > 0 { categories[name] = Category(name: name, weight: weight) }

@@ -50,18 +50,27 @@ public struct GradePlan: Codable, Sendable, Equatable {
     public init(categories: [Category]) { self.categories = categories }
 
     /// Refuses what cannot be a grade book: negative or non-finite numbers, more earned than
-    /// possible, no weight at all. The message names the category.
+    /// possible, no weight at all.
+    ///
+    /// The message names the category.
     public func check() throws {
-        guard !categories.isEmpty else { throw TimeTrackError(.validation, "no categories", fix: "give at least one: {\"name\": \"tests\", \"weight\": 50, ...}") }
+        guard !categories.isEmpty else {
+            throw TimeTrackError(.validation, "no categories", fix: "give at least one: {\"name\": \"tests\", \"weight\": 50, ...}")
+        }
         for c in categories {
-            for (label, value) in [("weight", c.weight), ("earned", c.earned), ("possible", c.possible), ("remaining", c.remaining)] where !(value.isFinite && value >= 0 && value < 1e9) {
+            for (label, value) in [("weight", c.weight), ("earned", c.earned), ("possible", c.possible), ("remaining", c.remaining)]
+            where !(value.isFinite && value >= 0 && value < 1e9) {
                 throw TimeTrackError(.validation, "\(c.name): \(label) must be a number from 0 up", context: ["field": label])
             }
             // 1e-320 is a number, but dividing by it is not arithmetic (it printed "-nan%").
             for (label, value) in [("weight", c.weight), ("possible", c.possible), ("remaining", c.remaining)] where value != 0 && value < 0.001 {
-                throw TimeTrackError(.validation, "\(c.name): \(label) \(value) is too small to be points or a weight", fix: "give 0 or at least 0.001", context: ["field": label])
+                throw TimeTrackError(
+                    .validation, "\(c.name): \(label) \(value) is too small to be points or a weight", fix: "give 0 or at least 0.001",
+                    context: ["field": label])
             }
-            if c.earned > c.possible { throw TimeTrackError(.validation, "\(c.name): earned \(c.earned) is more than possible \(c.possible)", context: ["field": "earned"]) }
+            if c.earned > c.possible {
+                throw TimeTrackError(.validation, "\(c.name): earned \(c.earned) is more than possible \(c.possible)", context: ["field": "earned"])
+            }
         }
         guard categories.contains(where: { $0.weight > 0 && $0.possible + $0.remaining > 0 }) else {
             throw TimeTrackError(.validation, "no category has both a weight and some work", fix: "give possible or remaining points to a weighted category")

@@ -1,7 +1,8 @@
 import Foundation
 
-/// What an audit entry records: every decision, import step and setting change has one. The
-/// store keeps the raw value; code decides by the case, never by the text.
+/// What an audit entry records: every decision, import step and setting change has one.
+///
+/// The store keeps the raw value; code decides by the case, never by the text.
 public enum AuditAction: String, CaseIterable, Codable, Sendable {
     // A person's decisions on an item.
     case submit, approve, reject, edit, reply, close, reopen, keep, unlock, archive, restore, revert

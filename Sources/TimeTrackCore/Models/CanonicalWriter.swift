@@ -3,6 +3,7 @@ import Foundation
 /// Canonical JSON written by hand for the commonest content, byte for byte what
 /// `JSONCoding.compactString` (JSONEncoder: sorted keys, slashes unescaped, ISO 8601 dates,
 /// nil fields left out) writes: the encoder was a quarter of normalizing an item.
+///
 /// `CanonicalWriterTests` compares the two on generated content.
 struct CanonicalWriter {
     private(set) var bytes: [UInt8] = []
@@ -61,7 +62,9 @@ struct CanonicalWriter {
 }
 
 /// A JSON string literal's bytes: `"`, `\` and control characters escaped, everything else as
-/// UTF-8. Runs of bytes that need no escape (most of a text) are copied whole.
+/// UTF-8.
+///
+/// Runs of bytes that need no escape (most of a text) are copied whole.
 public enum JSONStringBytes {
     /// - Parameter shortEscapes: `\b`, `\f`, `\n`, `\r` and `\t` for those five controls, as
     ///   `JSONEncoder` writes them; false writes every control as `\u00XX` (the audit chain's form).

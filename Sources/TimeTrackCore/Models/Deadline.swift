@@ -14,7 +14,9 @@ public struct Deadline: Codable, Equatable, Sendable {
     public static let defaultReminders = [1440, 120]
 
     public var title: String
-    /// The course's code (`course add`), e.g. `CHEM-AP`.
+    /// The course's code (`course add`), e.g.
+    ///
+    /// `CHEM-AP`.
     public var course: String
     /// The course's name as people read it ("AP Chemistry").
     public var courseName: String?
@@ -88,7 +90,9 @@ public struct Deadline: Codable, Equatable, Sendable {
 }
 
 /// A course deadlines belong to: who teaches it, at which school, when to remind and what each
-/// category of work counts for. `course add` keeps them; a deadline source's `courses` rules
+/// category of work counts for.
+///
+/// `course add` keeps them; a deadline source's `courses` rules
 /// add the ones it names.
 public struct Course: Codable, Sendable, Equatable {
     /// A short code people type (`CHEM-AP`); unique, case-insensitive.
@@ -101,7 +105,9 @@ public struct Course: Codable, Sendable, Equatable {
     /// Each category's share of the grade, in percent, by category name (`test: 40`).
     public var weights: [String: Double]
 
-    public init(code: String, name: String, teacher: String? = nil, school: String? = nil, reminders: [Int] = Deadline.defaultReminders, weights: [String: Double] = [:]) {
+    public init(
+        code: String, name: String, teacher: String? = nil, school: String? = nil, reminders: [Int] = Deadline.defaultReminders, weights: [String: Double] = [:]
+    ) {
         self.code = code
         self.name = name
         self.teacher = teacher
@@ -114,13 +120,16 @@ public struct Course: Codable, Sendable, Equatable {
     public func validate() -> [ValidationProblem] {
         var problems: [ValidationProblem] = []
         Check.text(code, "code", max: 64, into: &problems)
-        if code.contains(where: { $0.isWhitespace || $0.isNewline }) { problems.append(.init(field: "code", message: "'\(code)' has spaces; use a short code like CHEM-AP")) }
+        if code.contains(where: { $0.isWhitespace || $0.isNewline }) {
+            problems.append(.init(field: "code", message: "'\(code)' has spaces; use a short code like CHEM-AP"))
+        }
         Check.text(name, "name", max: 200, into: &problems)
         Check.optionalText(teacher, "teacher", max: 200, into: &problems)
         Check.reminders(reminders, "reminders", into: &problems)
         for (category, weight) in weights.sorted(by: { $0.key < $1.key }) {
             if Deadline.Category(rawValue: category) == nil {
-                problems.append(.init(field: "weights", message: "'\(category)' is not a category (\(Deadline.Category.allCases.map(\.rawValue).joined(separator: ", ")))"))
+                problems.append(
+                    .init(field: "weights", message: "'\(category)' is not a category (\(Deadline.Category.allCases.map(\.rawValue).joined(separator: ", ")))"))
             } else if !(weight.isFinite && (0...100).contains(weight)) {
                 problems.append(.init(field: "weights", message: "\(category) \(weight) is not a percentage from 0 to 100"))
             }

@@ -12,7 +12,9 @@ public struct Event: Codable, Equatable, Sendable {
 
     public var title: String
     public var category: Category
-    /// The start instant. For an all-day event: local midnight of the first day in `timeZone`.
+    /// The start instant.
+    ///
+    /// For an all-day event: local midnight of the first day in `timeZone`.
     public var start: Date
     /// The end instant (exclusive for all-day events: midnight after the last day).
     public var end: Date?

@@ -83,7 +83,9 @@ public struct Item: Sendable, Equatable {
     }
 }
 
-/// One version of an item's content. Every version is kept.
+/// One version of an item's content.
+///
+/// Every version is kept.
 public struct Revision: Sendable, Equatable {
     /// Where a revision stands.
     public enum State: String, Codable, Sendable {
@@ -106,7 +108,9 @@ public struct Revision: Sendable, Equatable {
     /// Operator or `import:<source>` that made this version.
     public var createdBy: String
     public var note: String?
-    /// When this version first went live (nil: never published). `revert` goes back to the
+    /// When this version first went live (nil: never published).
+    ///
+    /// `revert` goes back to the
     /// newest such version before the live one.
     public var wentLiveAt: Date?
 
@@ -140,14 +144,18 @@ public struct AuditEntry: Codable, Sendable, Equatable {
     public var batch: String?
     /// What `undo` needs to take the decision back: the item as it was before (JSON written by
     /// the lifecycle service; not part of the audit chain's hash, and checked against the item
-    /// before it is used). Nil for entries written before it was kept.
+    /// before it is used).
+    ///
+    /// Nil for entries written before it was kept.
     public var undo: String?
 
     /// The action as a case; nil for one this version does not know (a newer version's, or
     /// text written into the store by hand).
     public var kind: AuditAction? { AuditAction(rawValue: action) }
 
-    public init(id: Int64, at: Date, operatorName: String, action: String, itemID: String?, reason: String?, detail: String?, batch: String? = nil, undo: String? = nil) {
+    public init(
+        id: Int64, at: Date, operatorName: String, action: String, itemID: String?, reason: String?, detail: String?, batch: String? = nil, undo: String? = nil
+    ) {
         self.batch = batch
         self.undo = undo
         self.id = id

@@ -11,7 +11,9 @@ public enum FieldType: Sendable, Equatable {
 }
 
 extension ItemContent {
-    /// Every field of a kind, with its type. Optional fields are included even when absent.
+    /// Every field of a kind, with its type.
+    ///
+    /// Optional fields are included even when absent.
     public static func fieldTypes(of kind: ItemKind) -> [String: FieldType] {
         switch kind {
         case .announcement:
@@ -70,14 +72,17 @@ extension ItemContent {
     /// only with `keepDuration` (`edit --keep-duration`). What follows from the fields given is
     /// in the result beside them: compare with the fields typed to tell the person.
     public static func parseEdits(
-        _ assignments: [(String, String)], kind: ItemKind, current: ItemContent? = nil, zone: TimeZone = TimeZone(secondsFromGMT: 0) ?? .current, keepDuration: Bool = false
+        _ assignments: [(String, String)], kind: ItemKind, current: ItemContent? = nil, zone: TimeZone = TimeZone(secondsFromGMT: 0) ?? .current,
+        keepDuration: Bool = false
     ) throws -> [String: JSONValue] {
         let types = fieldTypes(of: kind)
         var result: [String: JSONValue] = [:]
         let currentFields = current?.fields() ?? [:]
         for (field, text) in assignments {
             guard let type = types[field] else {
-                throw TimeTrackError(.usage, "\(kind.rawValue) has no field '\(field)'", fix: "fields: " + fieldNames(of: kind).joined(separator: ", "), context: ["field": field])
+                throw TimeTrackError(
+                    .usage, "\(kind.rawValue) has no field '\(field)'", fix: "fields: " + fieldNames(of: kind).joined(separator: ", "),
+                    context: ["field": field])
             }
             if text.isEmpty {
                 result[field] = .null
@@ -113,7 +118,9 @@ extension ItemContent {
                 var minutes: [JSONValue] = []
                 for piece in text.split(separator: ",") {
                     guard let value = ReminderOffset.minutes(String(piece)) else {
-                        throw TimeTrackError(.usage, "'\(piece.trimmingCharacters(in: .whitespaces))' is not a reminder offset", fix: "offsets before the due time, like 1d, 2h, 30m: \(field)=1d,2h", context: ["field": field])
+                        throw TimeTrackError(
+                            .usage, "'\(piece.trimmingCharacters(in: .whitespaces))' is not a reminder offset",
+                            fix: "offsets before the due time, like 1d, 2h, 30m: \(field)=1d,2h", context: ["field": field])
                     }
                     minutes.append(.number(Double(value)))
                 }
@@ -197,7 +204,8 @@ enum EditDate {
         }
         func day(_ part: Substring) -> (Int, Int, Int)? {
             let pieces = part.split(separator: "-", omittingEmptySubsequences: false)
-            guard pieces.count == 3, let y = number(pieces[0], digits: 4...4), let mo = number(pieces[1], digits: 2...2), let d = number(pieces[2], digits: 2...2),
+            guard pieces.count == 3, let y = number(pieces[0], digits: 4...4), let mo = number(pieces[1], digits: 2...2),
+                let d = number(pieces[2], digits: 2...2),
                 (1...12).contains(mo), (1...31).contains(d)
             else { return nil }
             return (y, mo, d)

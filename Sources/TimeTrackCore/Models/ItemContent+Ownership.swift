@@ -11,8 +11,10 @@ public enum FieldOwner: Sendable, Equatable {
 }
 
 extension ItemContent {
-    /// The fields of `kind` that only a person's decision sets. An import never takes them from
-    /// upstream, never compares them, and never changes them; a submission that carries them
+    /// The fields of `kind` that only a person's decision sets.
+    ///
+    /// An import never takes them from upstream, never compares them, and never changes them; a
+    /// submission that carries them
     /// has them dropped where it enters.
     public static func operatorOwnedFields(of kind: ItemKind) -> Set<String> {
         switch kind {
@@ -64,7 +66,9 @@ extension ItemContent {
     }
 
     /// This content with the operator-owned fields of `kept` (the item as people left it): what
-    /// an import of this content would store. Contents of different kinds are returned as they are.
+    /// an import of this content would store.
+    ///
+    /// Contents of different kinds are returned as they are.
     public func keepingOperatorFields(of kept: ItemContent) -> ItemContent {
         switch (self, kept) {
         case (.ticket(var ticket), .ticket(let old)):

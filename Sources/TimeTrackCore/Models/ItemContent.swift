@@ -99,7 +99,9 @@ public enum ItemContent: Equatable, Sendable {
     }
 
     /// Canonical JSON text of the fields (sorted keys, nil fields left out): what the store keeps
-    /// in a revision. Encoded from the model directly.
+    /// in a revision.
+    ///
+    /// Encoded from the model directly.
     public func canonicalJSON() -> String {
         let text: String?
         switch self {

@@ -10,7 +10,9 @@ public enum ItemKind: String, Codable, CaseIterable, Sendable, Comparable {
 
     /// Everything about a kind that is not its model, in one place: adding a kind adds a case
     /// here, and the compiler then lists every other switch that must learn it (none has a
-    /// `default:`). See docs/architecture.md, "Adding a kind".
+    /// `default:`).
+    ///
+    /// See docs/architecture.md, "Adding a kind".
     public struct Traits: Sendable {
         /// The one-letter prefix of short ids (`a12`, `e7`, `i3`...).
         public var idPrefix: String
@@ -22,7 +24,9 @@ public enum ItemKind: String, Codable, CaseIterable, Sendable, Comparable {
         public var summary: String
         /// How it is reviewed: which decisions apply and who makes them.
         public var review: ReviewStyle
-        /// Whether exports for the app carry it (`announcements.json`...). Private kinds never are.
+        /// Whether exports for the app carry it (`announcements.json`...).
+        ///
+        /// Private kinds never are.
         public var exported: Bool
     }
 
@@ -40,19 +44,33 @@ public enum ItemKind: String, Codable, CaseIterable, Sendable, Comparable {
     public var traits: Traits {
         switch self {
         case .announcement:
-            return Traits(idPrefix: "a", plural: "announcements", aliases: ["news", "announce"], summary: "district and school news (the app's slideshow)", review: .importedContent, exported: true)
+            return Traits(
+                idPrefix: "a", plural: "announcements", aliases: ["news", "announce"], summary: "district and school news (the app's slideshow)",
+                review: .importedContent, exported: true)
         case .event:
-            return Traits(idPrefix: "e", plural: "events", aliases: ["calendar"], summary: "dated events with a place (the app's map)", review: .importedContent, exported: true)
+            return Traits(
+                idPrefix: "e", plural: "events", aliases: ["calendar"], summary: "dated events with a place (the app's map)", review: .importedContent,
+                exported: true)
         case .schoolInfo:
-            return Traits(idPrefix: "i", plural: "school-info", aliases: ["info", "schoolinfo", "school_info", "document", "documents", "docs"], summary: "School Info documents and links", review: .importedContent, exported: true)
+            return Traits(
+                idPrefix: "i", plural: "school-info", aliases: ["info", "schoolinfo", "school_info", "document", "documents", "docs"],
+                summary: "School Info documents and links", review: .importedContent, exported: true)
         case .post:
-            return Traits(idPrefix: "p", plural: "posts", aliases: ["photos", "feed"], summary: "social feed posts from families and staff", review: .staffWork, exported: true)
+            return Traits(
+                idPrefix: "p", plural: "posts", aliases: ["photos", "feed"], summary: "social feed posts from families and staff", review: .staffWork,
+                exported: true)
         case .absence:
-            return Traits(idPrefix: "r", plural: "absences", aliases: ["absence-report", "absence-reports", "report", "reports"], summary: "absence reports (private: never exported)", review: .staffWork, exported: false)
+            return Traits(
+                idPrefix: "r", plural: "absences", aliases: ["absence-report", "absence-reports", "report", "reports"],
+                summary: "absence reports (private: never exported)", review: .staffWork, exported: false)
         case .ticket:
-            return Traits(idPrefix: "t", plural: "tickets", aliases: ["help", "helpdesk"], summary: "help desk tickets (private: never exported)", review: .helpDesk, exported: false)
+            return Traits(
+                idPrefix: "t", plural: "tickets", aliases: ["help", "helpdesk"], summary: "help desk tickets (private: never exported)", review: .helpDesk,
+                exported: false)
         case .deadline:
-            return Traits(idPrefix: "d", plural: "deadlines", aliases: ["due", "assignments", "assignment", "homework", "coursework"], summary: "coursework due dates with weights and reminders", review: .importedContent, exported: true)
+            return Traits(
+                idPrefix: "d", plural: "deadlines", aliases: ["due", "assignments", "assignment", "homework", "coursework"],
+                summary: "coursework due dates with weights and reminders", review: .importedContent, exported: true)
         }
     }
 

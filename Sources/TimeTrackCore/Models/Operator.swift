@@ -19,8 +19,9 @@ public struct Operator: Codable, Equatable, Sendable {
     public var role: Role
     public var createdAt: Date
     /// The Unix account this operator is (peer authentication): the tool acts as the operator
-    /// whose login is the account running it. Nil: nobody can be this operator but through an
-    /// admin's `--as`.
+    /// whose login is the account running it.
+    ///
+    /// Nil: nobody can be this operator but through an admin's `--as`.
     public var login: String?
     /// The schools a staff member works for; empty: every school.
     public var schools: [String]
@@ -50,6 +51,7 @@ public struct Access: Sendable {
     public init(_ op: Operator) { self.op = op }
 
     /// Whether `school` is one of the operator's (an operator without schools has them all).
+    ///
     /// District-wide items (no school) belong to every school's reading but to no school's decisions.
     func covers(_ school: String?) -> Bool {
         op.schools.isEmpty || school.map { op.schools.contains($0) } ?? false

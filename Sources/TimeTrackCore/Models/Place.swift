@@ -1,8 +1,9 @@
 import Foundation
 
 /// A place on the app's map, in a school's gazetteer: events whose location names it (or one
-/// of its aliases) get its address and coordinates. A school's default place (its own
-/// address) pins that school's events that name no location.
+/// of its aliases) get its address and coordinates.
+///
+/// A school's default place (its own address) pins that school's events that name no location.
 public struct Place: Codable, Sendable, Equatable {
     public var id: Int64
     /// The school it belongs to; nil for a district-wide place (any school's events match it).
@@ -15,7 +16,10 @@ public struct Place: Codable, Sendable, Equatable {
     /// The school's own address: the pin of its events without a location.
     public var isDefault: Bool
 
-    public init(id: Int64 = 0, school: String?, name: String, address: String?, latitude: Double? = nil, longitude: Double? = nil, aliases: [String] = [], isDefault: Bool = false) {
+    public init(
+        id: Int64 = 0, school: String?, name: String, address: String?, latitude: Double? = nil, longitude: Double? = nil, aliases: [String] = [],
+        isDefault: Bool = false
+    ) {
         self.id = id
         self.school = school
         self.name = name
@@ -31,7 +35,9 @@ public struct Place: Codable, Sendable, Equatable {
 }
 
 /// How a location name is compared with places: case, punctuation, spacing and the ways of
-/// writing a room ("Room 100", "Rm. 100", "rm 100") do not count; a leading "the" neither.
+/// writing a room ("Room 100", "Rm.
+///
+/// 100", "rm 100") do not count; a leading "the" neither.
 public enum PlaceKey {
     public static func make(_ name: String?) -> String? {
         guard let name else { return nil }
@@ -80,7 +86,9 @@ public struct Gazetteer: Sendable {
 
     /// The event with the place's address and coordinates where it has none of its own.
     public func pinned(_ event: Event, school: String?) -> (event: Event, place: Place?) {
-        guard event.latitude == nil || event.longitude == nil || event.address == nil, let place = pin(location: event.locationName, school: school) else { return (event, nil) }
+        guard event.latitude == nil || event.longitude == nil || event.address == nil, let place = pin(location: event.locationName, school: school) else {
+            return (event, nil)
+        }
         var pinned = event
         if pinned.address == nil { pinned.address = place.address }
         if pinned.latitude == nil || pinned.longitude == nil, let latitude = place.latitude, let longitude = place.longitude {

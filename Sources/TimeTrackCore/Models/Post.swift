@@ -13,7 +13,9 @@ public struct Post: Codable, Equatable, Sendable {
     /// Why staff approved or refused it.
     public var moderationNote: String?
     /// What each photo shows, in the order of `imageURLs` (written by staff: `l` in review, or
-    /// `edit ID imageAlts="…|…"`); an empty one is not described yet. Nil: none described.
+    /// `edit ID imageAlts="…|…"`); an empty one is not described yet.
+    ///
+    /// Nil: none described.
     public var imageAlts: [String]?
 
     public init(authorName: String, authorRole: AuthorRole, text: String, imageURLs: [String] = [], createdAt: Date, moderationNote: String? = nil) {
@@ -34,7 +36,9 @@ public struct Post: Codable, Equatable, Sendable {
         }
         Check.optionalText(text, "text", max: 10_000, into: &problems)
         if let imageAlts {
-            if imageAlts.count > imageURLs.count { problems.append(.init(field: "imageAlts", message: "has \(imageAlts.count) descriptions for \(imageURLs.count) photo(s)")) }
+            if imageAlts.count > imageURLs.count {
+                problems.append(.init(field: "imageAlts", message: "has \(imageAlts.count) descriptions for \(imageURLs.count) photo(s)"))
+            }
             for (index, alt) in imageAlts.enumerated() { Check.optionalText(alt, "imageAlts[\(index)]", max: 1_000, into: &problems) }
         }
         for (index, url) in imageURLs.enumerated() {

@@ -21,7 +21,9 @@ public struct SchoolInfoItem: Codable, Equatable, Sendable {
     /// The heading the link was listed under on its page (a meeting date, a program name).
     public var group: String?
     /// What keeps the PDF the app serves from being accessible, as its check found (nil: not
-    /// checked; empty: nothing). Written by an import that fetched the PDF, and by `ocr`.
+    /// checked; empty: nothing).
+    ///
+    /// Written by an import that fetched the PDF, and by `ocr`.
     public var documentProblems: [DocumentProblem]?
     /// The SHA-256 of the accessible copy the district keeps of this document (made by `ocr`);
     /// the export serves the copy instead of `url`.

@@ -33,7 +33,9 @@ public enum Check {
         }
     }
 
-    /// An optional absolute http(s) URL. Relative links must be resolved by the importer first.
+    /// An optional absolute http(s) URL.
+    ///
+    /// Relative links must be resolved by the importer first.
     public static func url(_ value: String?, _ field: String, into problems: inout [ValidationProblem]) {
         guard let value, !value.isEmpty else { return }
         if let reason = urlProblem(value) { problems.append(.init(field: field, message: reason)) }
@@ -61,8 +63,10 @@ public enum Check {
 
     /// True for the common shape every check below accepts, read as bytes: `http://` or
     /// `https://` (any case), a host of letters, digits, dots and hyphens, then path, query and at
-    /// most one fragment of characters a URL may hold unescaped. Anything else (a port, user
-    /// info, `%`, brackets, spaces, non-ASCII) goes through `URLComponents`.
+    /// most one fragment of characters a URL may hold unescaped.
+    ///
+    /// Anything else (a port, user info, `%`, brackets, spaces, non-ASCII) goes through
+    /// `URLComponents`.
     static func isPlainWebURL(_ value: String) -> Bool {
         var value = value
         return value.withUTF8 { bytes in

@@ -112,7 +112,8 @@ public struct NewAuditEntry: Sendable {
     public var undo: String?
 
     public init(
-        at: Date, operatorName: String, action: AuditAction, itemSeq: Int64?, itemID: String?, reason: String?, detail: String?, batch: String? = nil, undo: String? = nil
+        at: Date, operatorName: String, action: AuditAction, itemSeq: Int64?, itemID: String?, reason: String?, detail: String?, batch: String? = nil,
+        undo: String? = nil
     ) {
         self.undo = undo
         self.at = at
@@ -127,8 +128,10 @@ public struct NewAuditEntry: Sendable {
 }
 
 /// What the lifecycle service (`TimeTrackReview.Lifecycle`) needs of a store: rows, revisions,
-/// locks and audit entries read and written, and transactions. A repository holds storage only:
-/// no rule of the product (who may move an item where) lives here, so a second store
+/// locks and audit entries read and written, and transactions.
+///
+/// A repository holds storage only: no rule of the product (who may move an item where) lives here,
+/// so a second store
 /// implements these few calls and gets every decision from the one service.
 ///
 /// `SQLiteStore` implements it on a file; `InMemoryRepository` (in `TimeTrackReview`) in memory

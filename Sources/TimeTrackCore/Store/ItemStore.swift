@@ -16,7 +16,10 @@ public struct ItemQuery: Sendable, Equatable {
     /// is in this range, soonest first (`list deadlines --due-within 7d`).
     public var dated: ClosedRange<Date>?
 
-    public init(kind: ItemKind? = nil, status: ItemStatus? = nil, sourceID: String? = nil, needsReview: Bool = false, missingThreshold: Int = 3, limit: Int = 50, offset: Int = 0, dated: ClosedRange<Date>? = nil) {
+    public init(
+        kind: ItemKind? = nil, status: ItemStatus? = nil, sourceID: String? = nil, needsReview: Bool = false, missingThreshold: Int = 3, limit: Int = 50,
+        offset: Int = 0, dated: ClosedRange<Date>? = nil
+    ) {
         self.dated = dated
         self.kind = kind
         self.status = status
@@ -32,7 +35,9 @@ public struct ItemQuery: Sendable, Equatable {
 public struct ImportedRecord: Sendable, Equatable {
     /// Stable key within the source (canonical link, guid, UID+recurrence...).
     public var key: String
-    /// The content as read upstream. Setting it drops a preparation made for the old content.
+    /// The content as read upstream.
+    ///
+    /// Setting it drops a preparation made for the old content.
     public var content: ItemContent {
         didSet { prepared = nil }
     }
@@ -129,7 +134,10 @@ public struct ImportRun: Codable, Sendable, Equatable {
     public var problems: Int
     public var message: String?
 
-    public init(id: Int64, sourceID: String, startedAt: Date, finishedAt: Date?, status: Status, operatorName: String, found: Int = 0, new: Int = 0, changed: Int = 0, unchanged: Int = 0, missing: Int = 0, problems: Int = 0, message: String? = nil) {
+    public init(
+        id: Int64, sourceID: String, startedAt: Date, finishedAt: Date?, status: Status, operatorName: String, found: Int = 0, new: Int = 0, changed: Int = 0,
+        unchanged: Int = 0, missing: Int = 0, problems: Int = 0, message: String? = nil
+    ) {
         self.id = id
         self.sourceID = sourceID
         self.startedAt = startedAt
@@ -159,7 +167,10 @@ public struct SourceState: Sendable, Equatable {
     public var heldReason: String?
     public var heldRun: Int64?
 
-    public init(sourceID: String, lastRunAt: Date? = nil, lastGoodRun: Int64? = nil, lastGoodCount: Int? = nil, lastGoodDated: Int? = nil, heldReason: String? = nil, heldRun: Int64? = nil) {
+    public init(
+        sourceID: String, lastRunAt: Date? = nil, lastGoodRun: Int64? = nil, lastGoodCount: Int? = nil, lastGoodDated: Int? = nil, heldReason: String? = nil,
+        heldRun: Int64? = nil
+    ) {
         self.sourceID = sourceID
         self.lastRunAt = lastRunAt
         self.lastGoodRun = lastGoodRun
@@ -172,6 +183,7 @@ public struct SourceState: Sendable, Equatable {
 
 /// The app's store, as importers and the console need it: the repository the lifecycle
 /// service decides through (`ItemRepository`), plus listing, operators and import runs.
+///
 /// `SQLiteStore` and `PostgresStore` implement it.
 ///
 /// Decisions (approve, reject, edit, each imported record...) are not here: they are
@@ -268,6 +280,7 @@ public protocol PendingAnnouncements: AnyObject {
 }
 
 /// What an import writes to: items and runs, the page memo and the HTTP cache, on one connection.
+///
 /// `SQLiteStore` is one; reading lanes need only `PageMemo & FetchCache`.
 public typealias ImportStore = ItemStore & PageMemo & FetchCache
 

@@ -1,7 +1,9 @@
 import Foundation
 
 /// Remembers what an importer read from a page, keyed by the page's hash, so an unchanged page
-/// is not parsed again on the next run. A cache: losing it costs time, never data.
+/// is not parsed again on the next run.
+///
+/// A cache: losing it costs time, never data.
 public protocol PageMemo: AnyObject {
     /// The payload remembered for this page at this hash and signature, if any.
     func recall(sourceID: String, url: String, pageHash: String, signature: String) -> Data?
@@ -40,8 +42,9 @@ public struct MemoRecord: Sendable, Equatable {
     public var signature: String
     public var payload: Data
     /// The local file's stamp when its page was hashed (`FileStamp`): while the file still has
-    /// it, the page is known unchanged without reading it. nil for web pages, items, and files
-    /// that were changing when read.
+    /// it, the page is known unchanged without reading it.
+    ///
+    /// nil for web pages, items, and files that were changing when read.
     public var stamp: String?
 
     public init(pageHash: String, signature: String, payload: Data, stamp: String? = nil) {

@@ -2,7 +2,9 @@ import Foundation
 
 /// The accessible copies a district keeps of its documents (searchable PDFs made by `ocr`):
 /// files in one folder of the imports folder (`_accessible/`), each named by the SHA-256 of its
-/// bytes. An item names its copy by that hash only, so nothing in the store can point an export
+/// bytes.
+///
+/// An item names its copy by that hash only, so nothing in the store can point an export
 /// at another file; a copy whose bytes no longer match its name is not served.
 public struct AccessibleCopies: Sendable {
     /// The folder (`<imports>/_accessible`).

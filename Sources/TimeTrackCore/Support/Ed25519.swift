@@ -5,7 +5,9 @@ import Glibc
 #endif
 
 /// Ed25519 signatures (RFC 8032) through the system's libcrypto, loaded at run time like
-/// `SHA256`'s: the default build links nothing. Keys are the raw 32 bytes; signatures 64.
+/// `SHA256`'s: the default build links nothing.
+///
+/// Keys are the raw 32 bytes; signatures 64.
 public enum Ed25519 {
     /// Keys and signatures for people: lowercase hex.
     public typealias Bytes = [UInt8]
@@ -90,7 +92,8 @@ public enum Ed25519 {
             for name in ["libcrypto.so.3", "libcrypto.so.1.1"] {
                 guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) else { continue }
                 func symbol<T>(_ name: String, _ type: T.Type) -> T? { dlsym(handle, name).map { unsafeBitCast($0, to: type) } }
-                guard let newPrivate = symbol("EVP_PKEY_new_raw_private_key", NewRawFn.self), let newPublic = symbol("EVP_PKEY_new_raw_public_key", NewRawFn.self),
+                guard let newPrivate = symbol("EVP_PKEY_new_raw_private_key", NewRawFn.self),
+                    let newPublic = symbol("EVP_PKEY_new_raw_public_key", NewRawFn.self),
                     let freeKey = symbol("EVP_PKEY_free", FreeKeyFn.self), let rawPublic = symbol("EVP_PKEY_get_raw_public_key", RawPublicFn.self),
                     let newContext = symbol("EVP_MD_CTX_new", NewContextFn.self), let freeContext = symbol("EVP_MD_CTX_free", FreeContextFn.self),
                     let signInit = symbol("EVP_DigestSignInit", InitFn.self), let sign = symbol("EVP_DigestSign", SignFn.self),

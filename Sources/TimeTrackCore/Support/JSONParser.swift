@@ -6,7 +6,9 @@ extension JSONValue {
         /// 1-based line and column (the column counts characters, not bytes).
         public var line: Int
         public var column: Int
-        /// What was wrong there, e.g. "expected ',' or '}' after a member".
+        /// What was wrong there, e.g.
+        ///
+        /// "expected ',' or '}' after a member".
         public var reason: String
 
         public var description: String { "line \(line), column \(column): \(reason)" }
@@ -18,7 +20,9 @@ extension JSONValue {
 
     /// Reads JSON text (RFC 8259): any value at the top, a UTF-8 byte order mark skipped,
     /// invalid UTF-8 and lone surrogates in strings replaced by U+FFFD, a member named twice
-    /// keeping its last value. Numbers that do not fit a `Double` are refused.
+    /// keeping its last value.
+    ///
+    /// Numbers that do not fit a `Double` are refused.
     ///
     /// `JSONDecoder` decoding `JSONValue` tried each kind in turn and built an error for every
     /// miss (loading 60 source definitions took 6–7 ms of an import's serial start): source
@@ -159,7 +163,8 @@ struct JSONParser {
         }
         guard matches else {
             at = start
-            throw fail("unexpected \(shown(start)); expected a value (did you mean \(text)? JSON words are lower case: true, false, null; strings need double quotes)")
+            throw fail(
+                "unexpected \(shown(start)); expected a value (did you mean \(text)? JSON words are lower case: true, false, null; strings need double quotes)")
         }
         at += count
     }

@@ -102,8 +102,9 @@ public enum JSONCoding {
 
 extension JSONValue {
     /// Compact JSON with object keys sorted, the same text for the same value every time: what
-    /// signatures hash (a source's options in the page and item memos). Built by hand: the
-    /// encoder took a tenth of an unchanged import's CPU for it.
+    /// signatures hash (a source's options in the page and item memos).
+    ///
+    /// Built by hand: the encoder took a tenth of an unchanged import's CPU for it.
     public var canonicalText: String {
         var out = ""
         appendCanonical(to: &out)

@@ -2,6 +2,7 @@ import Foundation
 
 /// Values kept for the whole process, by key, for things that are the same every time they are
 /// made (a compiled selector, a time zone, a folder's URL) and costly enough to make once.
+///
 /// Thread-safe; emptied when it reaches `limit` entries, so odd keys cannot grow it without end.
 public final class ProcessCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()

@@ -144,6 +144,7 @@ public struct SHA256: Sendable {
 
     /// Sets libcrypto up now (found, checked against a known digest, its SHA-256 fetched):
     /// OpenSSL 3 reads its configuration and loads its provider then, a millisecond or two.
+    ///
     /// Call it on a thread that would otherwise wait, so that the first hash does not.
     public static func prepare() { _ = SystemDigest.shared }
 
@@ -180,7 +181,8 @@ public struct SHA256: Sendable {
 
 /// libcrypto's one-shot digest, looked up at run time (no link-time dependency).
 struct SystemDigest: @unchecked Sendable {
-    typealias DigestFn = @convention(c) (UnsafeRawPointer?, Int, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt32>?, OpaquePointer?, OpaquePointer?) -> Int32
+    typealias DigestFn =
+        @convention(c) (UnsafeRawPointer?, Int, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<UInt32>?, OpaquePointer?, OpaquePointer?) -> Int32
     typealias MDFn = @convention(c) () -> OpaquePointer?
     typealias FetchFn = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> OpaquePointer?
 
@@ -188,6 +190,7 @@ struct SystemDigest: @unchecked Sendable {
     let method: OpaquePointer
 
     /// libcrypto 3 or 1.1 when present and working (checked against a known vector), else nil.
+    ///
     /// `TIMETRACK_PORTABLE_SHA=1` turns it off.
     static let shared: SystemDigest? = {
         #if canImport(Glibc)

@@ -2,7 +2,9 @@ import Foundation
 
 /// Untrusted text made safe to store and show: C0 and C1 control characters (but newline and
 /// tab), DEL, and the bidirectional overrides and isolates that can reorder what a reviewer
-/// reads are removed. Letters, accents, CJK and emoji are untouched.
+/// reads are removed.
+///
+/// Letters, accents, CJK and emoji are untouched.
 ///
 /// Applied once, where content enters the store (`PreparedContent`): importers, the inbox and
 /// `edit` all pass there, so exports and every screen read clean text.
@@ -34,7 +36,9 @@ public enum SafeText {
 
     /// Text for a terminal: every unsafe scalar shown as a visible stand-in (`␛` for ESC, `␀`
     /// for NUL, `⟨U+202E⟩` for C1 and bidi controls) so that no byte, even one a store written
-    /// by another program holds, can move the cursor or reorder a line. Newlines and tabs stay.
+    /// by another program holds, can move the cursor or reorder a line.
+    ///
+    /// Newlines and tabs stay.
     public static func visible(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: { isUnsafe($0.value) }) else { return text }
         var out = String.UnicodeScalarView()

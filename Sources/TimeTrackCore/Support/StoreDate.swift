@@ -1,7 +1,9 @@
 import Foundation
 
 /// Dates as the store writes them: UTC ISO 8601 to the second (`2026-09-14T16:00:00Z`), which sorts as
-/// text. Made with `gmtime_r`, not `ISO8601DateFormatter`, whose first use loads ICU (1.5 ms).
+/// text.
+///
+/// Made with `gmtime_r`, not `ISO8601DateFormatter`, whose first use loads ICU (1.5 ms).
 public enum StoreDate {
     /// The date as `2026-09-14T16:00:00Z` (seconds rounded down).
     public static func format(_ date: Date) -> String {

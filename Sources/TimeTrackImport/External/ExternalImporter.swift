@@ -2,8 +2,9 @@ import Foundation
 import TimeTrackCore
 import TimeTrackKit
 
-/// An importer that is a program in the plugins folder (`PluginManifest`), in any language. It
-/// gets the source definition and the run's context as one JSON line on stdin and answers with
+/// An importer that is a program in the plugins folder (`PluginManifest`), in any language.
+///
+/// It gets the source definition and the run's context as one JSON line on stdin and answers with
 /// JSON lines on stdout: items, problems, progress, and requests for pages, which the tool
 /// fetches itself (robots.txt, the per-host schedule, the cache, size caps and the
 /// private-network rule hold for plugins too) and answers on stdin. docs/external-importers.md.
@@ -69,7 +70,10 @@ public struct ExternalImporter: Importer {
             guard !line.allSatisfy(\.isWhitespace) else { continue }
             guard let value = try? JSONValue(parsing: line), let object = value.objectValue else {
                 badLines += 1
-                if badLines <= 20 { result.problems.append(ImportProblem(.warning, "not a JSON object, skipped: \(TextNormalizer.truncate(SafeText.visible(line), to: 120))", location: location)) }
+                if badLines <= 20 {
+                    result.problems.append(
+                        ImportProblem(.warning, "not a JSON object, skipped: \(TextNormalizer.truncate(SafeText.visible(line), to: 120))", location: location))
+                }
                 continue
             }
             if let url = object["fetch"]?.stringValue {
@@ -122,7 +126,8 @@ public struct ExternalImporter: Importer {
                     process.stop()
                     result.unreadPages.append(source.urlText)
                     result.problems.append(
-                        ImportProblem(.warning, "stopped at \(manifest.maxItems) items (\"maxItems\" in plugin.json); the rest was not read", location: location))
+                        ImportProblem(
+                            .warning, "stopped at \(manifest.maxItems) items (\"maxItems\" in plugin.json); the rest was not read", location: location))
                     break
                 }
                 let page = lastPage ?? FetchedPage(url: source.publicURL, location: name, data: Data(line.utf8), fetchedAt: context.now)
@@ -144,10 +149,14 @@ public struct ExternalImporter: Importer {
                 result.problems.append(ImportProblem(.warning, "a page was not read: \(url)", location: location))
             } else {
                 badLines += 1
-                if badLines <= 20 { result.problems.append(ImportProblem(.warning, "a line with no item, problem, progress or fetch, skipped", location: location)) }
+                if badLines <= 20 {
+                    result.problems.append(ImportProblem(.warning, "a line with no item, problem, progress or fetch, skipped", location: location))
+                }
             }
         }
-        if badLines > 20 { result.problems.append(ImportProblem(.warning, "\(badLines - 20) more lines that are not the protocol were skipped", location: name)) }
+        if badLines > 20 {
+            result.problems.append(ImportProblem(.warning, "\(badLines - 20) more lines that are not the protocol were skipped", location: name))
+        }
         let status = process.wait(deadline: deadline)
         guard status == 0 || capped else {
             throw failure("exited with status \(status)", fix: "run it by hand in \(manifest.folder) with the start line on stdin (docs/external-importers.md)")

@@ -3,6 +3,7 @@ import TimeTrackCore
 import TimeTrackKit
 
 /// An external importer's `plugin.json`: what it is, its options, and how to run it.
+///
 /// docs/external-importers.md describes it and the protocol.
 ///
 /// ```json
@@ -59,7 +60,8 @@ public struct PluginManifest: Sendable {
             }
             kinds.append(kind)
         }
-        guard let command = object["command"]?.arrayValue?.compactMap(\.stringValue), !command.isEmpty, command.count == object["command"]?.arrayValue?.count else {
+        guard let command = object["command"]?.arrayValue?.compactMap(\.stringValue), !command.isEmpty, command.count == object["command"]?.arrayValue?.count
+        else {
             throw fail("command", "must be a list: the program and its arguments, like [\"python3\", \"plugin.py\"]")
         }
         var options: [ImporterOption] = []
@@ -88,7 +90,8 @@ public struct PluginManifest: Sendable {
         self.maxOutput = Int(maxOutputMB * 1_000_000)
         self.maxItems = Int(maxItems)
         info = ImporterInfo(
-            name: name, version: object["version"]?.stringValue ?? "0", kinds: kinds, summary: (object["summary"]?.stringValue ?? "") + " (external: \(folder))",
+            name: name, version: object["version"]?.stringValue ?? "0", kinds: kinds,
+            summary: (object["summary"]?.stringValue ?? "") + " (external: \(folder))",
             options: options)
     }
 
@@ -127,8 +130,13 @@ public struct PluginFolder: Sendable {
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
             do {
                 let manifest = try PluginManifest(folder: folder)
-                if ImporterRegistry.builtIn.contains(where: { $0.info.name == manifest.info.name }) || manifests.contains(where: { $0.info.name == manifest.info.name }) {
-                    errors.append(TimeTrackError(.configuration, "the name '\(manifest.info.name)' is taken", fix: "rename the plugin", context: ["file": folder + "/plugin.json", "field": "name"]))
+                if ImporterRegistry.builtIn.contains(where: { $0.info.name == manifest.info.name })
+                    || manifests.contains(where: { $0.info.name == manifest.info.name })
+                {
+                    errors.append(
+                        TimeTrackError(
+                            .configuration, "the name '\(manifest.info.name)' is taken", fix: "rename the plugin",
+                            context: ["file": folder + "/plugin.json", "field": "name"]))
                     continue
                 }
                 manifests.append(manifest)

@@ -8,6 +8,7 @@ import Glibc
 
 /// A plugin's process: started in a session (and process group) of its own with a cleared
 /// environment, its stdin, stdout and stderr on pipes read without blocking past a deadline.
+///
 /// `stop()` kills the whole group: TERM, then KILL after a grace second.
 ///
 /// A descendant that leaves the group (`setsid()`, `setpgid()`) and outlives the plugin is
@@ -38,7 +39,9 @@ final class PluginProcess {
     init(command: [String], directory: String, environment: [String: String]) throws {
         signal(SIGPIPE, SIG_IGN)  // a plugin that closes stdin early is a problem, not our death
         var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
-        guard pipe(&inPipe) == 0, pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw TimeTrackError(.fetch, "could not make pipes for the plugin: \(String(cString: strerror(errno)))") }
+        guard pipe(&inPipe) == 0, pipe(&outPipe) == 0, pipe(&errPipe) == 0 else {
+            throw TimeTrackError(.fetch, "could not make pipes for the plugin: \(String(cString: strerror(errno)))")
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -88,7 +91,8 @@ final class PluginProcess {
             close(errPipe[0])
             throw TimeTrackError(
                 .configuration, "the plugin's command '\(program)' could not be started: \(String(cString: strerror(rc)))",
-                fix: "check \"command\" in \(directory)/plugin.json (and that its program is installed)", context: ["file": directory + "/plugin.json", "field": "command"])
+                fix: "check \"command\" in \(directory)/plugin.json (and that its program is installed)",
+                context: ["file": directory + "/plugin.json", "field": "command"])
         }
         pid = child
         input = inPipe[1]
@@ -103,8 +107,10 @@ final class PluginProcess {
         return text.isEmpty ? "" : " (stderr: \(SafeText.visible(text.replacingOccurrences(of: "\n", with: " ⏎ "))))"
     }
 
-    /// Writes all of `data` to the plugin's stdin before the deadline. A plugin that closed its
-    /// stdin (or never reads it) is not an error here: what it prints still counts.
+    /// Writes all of `data` to the plugin's stdin before the deadline.
+    ///
+    /// A plugin that closed its stdin (or never reads it) is not an error here: what it prints
+    /// still counts.
     func write(_ data: Data, deadline: Date) throws {
         guard inputOpen else { return }
         var offset = 0
@@ -123,8 +129,10 @@ final class PluginProcess {
         }
     }
 
-    /// The next line of stdout (without its newline), or nil at its end. Throws past the
-    /// deadline, past `maxOutput` bytes, or when `shouldStop` says so; the group is killed then.
+    /// The next line of stdout (without its newline), or nil at its end.
+    ///
+    /// Throws past the deadline, past `maxOutput` bytes, or when `shouldStop` says so; the group is
+    /// killed then.
     func readLine(deadline: Date, maxOutput: Int, shouldStop: (() -> Bool)?) throws -> String? {
         while true {
             if let newline = outputBuffer.firstIndex(of: 10) {
@@ -150,7 +158,8 @@ final class PluginProcess {
         let remaining = deadline.timeIntervalSinceNow
         guard remaining > 0 else {
             stop()
-            throw TimeTrackError(.fetch, "the plugin did not finish within its time limit (\"timeout\" in plugin.json); its processes were stopped" + stderrTail)
+            throw TimeTrackError(
+                .fetch, "the plugin did not finish within its time limit (\"timeout\" in plugin.json); its processes were stopped" + stderrTail)
         }
         var fds: [pollfd] = []
         if outputOpen { fds.append(pollfd(fd: output, events: Int16(POLLIN), revents: 0)) }
@@ -166,7 +175,10 @@ final class PluginProcess {
                 outputBuffer.append(contentsOf: chunk[0..<count])
                 if totalOutput > maxOutput {
                     stop()
-                    throw TimeTrackError(.fetch, "the plugin printed more than \(maxOutput / 1_000_000) MB (\"maxOutputMB\" in plugin.json); stopped, nothing of this run is kept" + stderrTail)
+                    throw TimeTrackError(
+                        .fetch,
+                        "the plugin printed more than \(maxOutput / 1_000_000) MB (\"maxOutputMB\" in plugin.json); stopped, nothing of this run is kept"
+                            + stderrTail)
                 }
                 // A line longer than the cap's worth never ends: the cap above catches it.
             } else if count == 0 || (errno != EAGAIN && errno != EINTR) {

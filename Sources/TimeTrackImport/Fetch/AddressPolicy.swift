@@ -3,7 +3,9 @@ import TimeTrackCore
 import TimeTrackKit
 
 /// Refuses requests to loopback, private, link-local and other non-public addresses, unless a
-/// source allows its private network. The host is resolved and every address checked.
+/// source allows its private network.
+///
+/// The host is resolved and every address checked.
 public enum AddressPolicy {
     /// Throws `.fetch` when `url`'s host resolves to an address that is not public; returns the
     /// first address it checked (numeric), so the connection can go to that very address.

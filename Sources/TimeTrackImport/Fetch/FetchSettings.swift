@@ -1,8 +1,10 @@
 import Foundation
 import TimeTrackCore
 
-/// How the fetcher behaves on the network. Read from `_settings.json` in the imports folder
-/// (files starting with `_` are not source definitions); every field is optional.
+/// How the fetcher behaves on the network.
+///
+/// Read from `_settings.json` in the imports folder (files starting with `_` are not source
+/// definitions); every field is optional.
 ///
 /// ```json
 /// { "contact": "webmaster@district.example", "requestDelay": 1.0, "connectTimeout": 10,
@@ -55,7 +57,11 @@ public struct FetchSettings: Sendable, Equatable {
             guard let n = value.numberValue, range.contains(n) else { throw fail(key, "must be a number from \(range.lowerBound) to \(range.upperBound)") }
             return n
         }
-        for key in object.keys where !["contact", "requestDelay", "connectTimeout", "totalTimeout", "maxPageMB", "maxRedirects", "retries", "retryDelay", "sourceSeconds", "runSeconds", "$comment"].contains(key) {
+        for key in object.keys
+        where ![
+            "contact", "requestDelay", "connectTimeout", "totalTimeout", "maxPageMB", "maxRedirects", "retries", "retryDelay", "sourceSeconds", "runSeconds",
+            "$comment",
+        ].contains(key) {
             throw fail(key, "is not a setting", )
         }
         if let contact = object["contact"] {

@@ -26,6 +26,7 @@ public final class Fetcher: PageFetcher, @unchecked Sendable {
     let http: HTTPClient?
 
     /// A fetcher for a source: its local mirror (if any), the confinement folder and the size limit.
+    ///
     /// The source's own page (always readable, local or not).
     let ownURL: URL
     /// Whether pages may lead to local files (`file:` links): only for a source whose
@@ -39,7 +40,8 @@ public final class Fetcher: PageFetcher, @unchecked Sendable {
     ///
     /// - Parameter definition: the source as its file defines it, when `source` reads a local
     ///   copy instead (`--file`): its scheme decides which links may be followed.
-    public init(source: SourceDefinition, definition: SourceDefinition? = nil, confinedTo root: URL?, maxBytes: Int = 25 * 1024 * 1024, http: HTTPClient? = nil) {
+    public init(source: SourceDefinition, definition: SourceDefinition? = nil, confinedTo root: URL?, maxBytes: Int = 25 * 1024 * 1024, http: HTTPClient? = nil)
+    {
         let defined = definition ?? source
         ownURL = source.url
         allowsLocalLinks = defined.url.isFileURL
@@ -65,12 +67,15 @@ public final class Fetcher: PageFetcher, @unchecked Sendable {
 
     public func fetch(_ url: URL) throws -> FetchedPage {
         if shouldStop?() == true {
-            throw TimeTrackError(.interrupted, "interrupted (Ctrl-C)", fix: "nothing of this source was written; run the import again", context: ["url": url.absoluteString])
+            throw TimeTrackError(
+                .interrupted, "interrupted (Ctrl-C)", fix: "nothing of this source was written; run the import again", context: ["url": url.absoluteString])
         }
         if let deadline, Date() > deadline.at {
             throw TimeTrackError(
-                .fetch, String(format: "stopped: this source's time (%.0f s, sourceSeconds) is used up, reading and parsing its pages included", deadline.seconds),
-                fix: "raise sourceSeconds in _settings.json if the site is just large; lower maxPages otherwise", context: ["url": url.absoluteString, "budget": "yes"])
+                .fetch,
+                String(format: "stopped: this source's time (%.0f s, sourceSeconds) is used up, reading and parsing its pages included", deadline.seconds),
+                fix: "raise sourceSeconds in _settings.json if the site is just large; lower maxPages otherwise",
+                context: ["url": url.absoluteString, "budget": "yes"])
         }
         if let file = try localFile(url) { return try readFile(file, standsFor: url) }
         let text = url.absoluteString
@@ -89,7 +94,9 @@ public final class Fetcher: PageFetcher, @unchecked Sendable {
     }
 
     /// The local file a URL is read from: a `file:` URL, or a public URL of the source's local
-    /// mirror; nil for a web page. A `file:` link from a web source is refused.
+    /// mirror; nil for a web page.
+    ///
+    /// A `file:` link from a web source is refused.
     func localFile(_ url: URL) throws -> String? {
         if url.isFileURL {
             guard allowsLocalLinks || url.standardizedFileURL == ownURL.standardizedFileURL else {
@@ -227,9 +234,12 @@ public final class Fetcher: PageFetcher, @unchecked Sendable {
             let reason = errno
             if reason == ENOENT || reason == ENOTDIR {
                 // Status 404, as a web server would say: importers tell "gone" from "failed" by it.
-                throw TimeTrackError(.fetch, "no such file: \(path)", fix: "check the source's url (relative paths resolve against the definition's folder)", context: ["url": url.absoluteString, "status": "404"])
+                throw TimeTrackError(
+                    .fetch, "no such file: \(path)", fix: "check the source's url (relative paths resolve against the definition's folder)",
+                    context: ["url": url.absoluteString, "status": "404"])
             }
-            throw TimeTrackError(.fetch, "cannot read \(path): \(String(cString: strerror(reason)))", fix: "check its permissions", context: ["url": url.absoluteString])
+            throw TimeTrackError(
+                .fetch, "cannot read \(path): \(String(cString: strerror(reason)))", fix: "check its permissions", context: ["url": url.absoluteString])
         }
         defer { close(fd) }
         var info = stat()

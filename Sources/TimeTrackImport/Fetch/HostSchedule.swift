@@ -19,7 +19,9 @@ public final class HostSchedule: @unchecked Sendable {
     public init(startedAt: Date = Date()) { self.startedAt = startedAt }
 
     /// Runs `body` when it is `host`'s turn: no other request to it is under way, and `delay`
-    /// seconds have passed since the last one ended. A nil host (a file URL) never waits.
+    /// seconds have passed since the last one ended.
+    ///
+    /// A nil host (a file URL) never waits.
     public func turn<T>(host: String?, delay: TimeInterval, _ body: () throws -> T) rethrows -> T {
         guard let host = host?.lowercased() else { return try body() }
         condition.lock()

@@ -38,7 +38,9 @@ public final class WebClient: HTTPClient {
     /// host, the bytes received so far, the seconds since it was sent (a progress line).
     public var onTransfer: ((_ host: String, _ bytes: Int, _ elapsed: TimeInterval) -> Void)?
 
-    public init(settings: FetchSettings, allowPrivateNetwork: PrivateNetworkAllowance, cache: FetchCache?, version: String, hosts: HostSchedule = HostSchedule()) {
+    public init(
+        settings: FetchSettings, allowPrivateNetwork: PrivateNetworkAllowance, cache: FetchCache?, version: String, hosts: HostSchedule = HostSchedule()
+    ) {
         self.settings = settings
         self.hosts = hosts
         self.allowPrivateNetwork = allowPrivateNetwork
@@ -77,7 +79,8 @@ public final class WebClient: HTTPClient {
             // literal ("bad URL", -1000); say so, and what works instead.
             throw TimeTrackError(
                 .fetch, "\(host) is an IPv6 address written into the URL, which the HTTP library here cannot fetch",
-                fix: "give the server a name with an IPv4 address (DNS, or /etc/hosts) and use it in the URL; list the name in allowPrivateNetwork if it is private",
+                fix:
+                    "give the server a name with an IPv4 address (DNS, or /etc/hosts) and use it in the URL; list the name in allowPrivateNetwork if it is private",
                 context: ["url": url.absoluteString])
         }
         try checkRobots(url)
@@ -90,17 +93,23 @@ public final class WebClient: HTTPClient {
             case 200...299:
                 let type = response.header("content-type")
                 if let cache, response.etag != nil || response.lastModified != nil {
-                    try? cache.saveResponse(CachedResponse(etag: response.etag, lastModified: response.lastModified, contentType: type, body: response.body), for: url.absoluteString)
+                    try? cache.saveResponse(
+                        CachedResponse(etag: response.etag, lastModified: response.lastModified, contentType: type, body: response.body),
+                        for: url.absoluteString)
                 }
-                var page = FetchedPage(url: url, location: current.absoluteString, data: response.body, contentType: WebClient.mediaType(type), charset: WebClient.charset(type))
+                var page = FetchedPage(
+                    url: url, location: current.absoluteString, data: response.body, contentType: WebClient.mediaType(type), charset: WebClient.charset(type))
                 page.notModified = false
                 return page
             case 304:
                 guard let cached else {
-                    throw TimeTrackError(.fetch, "the server answered 304 Not Modified to a request without validators", context: ["url": current.absoluteString])
+                    throw TimeTrackError(
+                        .fetch, "the server answered 304 Not Modified to a request without validators", context: ["url": current.absoluteString])
                 }
                 notModifiedCount += 1
-                var page = FetchedPage(url: url, location: current.absoluteString, data: cached.body, contentType: WebClient.mediaType(cached.contentType), charset: WebClient.charset(cached.contentType))
+                var page = FetchedPage(
+                    url: url, location: current.absoluteString, data: cached.body, contentType: WebClient.mediaType(cached.contentType),
+                    charset: WebClient.charset(cached.contentType))
                 page.notModified = true
                 return page
             case 300...399:
@@ -109,11 +118,14 @@ public final class WebClient: HTTPClient {
                 }
                 redirects += 1
                 guard redirects <= settings.maxRedirects else {
-                    throw TimeTrackError(.fetch, "more than \(settings.maxRedirects) redirects", fix: "point the source's url at the final address", context: ["url": url.absoluteString])
+                    throw TimeTrackError(
+                        .fetch, "more than \(settings.maxRedirects) redirects", fix: "point the source's url at the final address",
+                        context: ["url": url.absoluteString])
                 }
                 guard let scheme = next.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
                     throw TimeTrackError(
-                        .fetch, "refused a redirect to \(next.absoluteString): only http and https are followed", context: ["url": current.absoluteString, "refused": "scheme"])
+                        .fetch, "refused a redirect to \(next.absoluteString): only http and https are followed",
+                        context: ["url": current.absoluteString, "refused": "scheme"])
                 }
                 try checkRobots(next)
                 current = next
@@ -235,8 +247,9 @@ public final class WebClient: HTTPClient {
     }
 
     /// The URL to connect to: for plain http, the checked address itself with the host kept in
-    /// the Host header, so the name is not resolved a second time (DNS rebinding). https needs
-    /// the name for its certificate and is resolved by the HTTP library again.
+    /// the Host header, so the name is not resolved a second time (DNS rebinding).
+    ///
+    /// https needs the name for its certificate and is resolved by the HTTP library again.
     static func pinned(_ url: URL, to address: String?) -> (URL, host: String?) {
         guard let address, url.scheme?.lowercased() == "http", let host = url.host, host != address,
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
@@ -266,7 +279,9 @@ public final class WebClient: HTTPClient {
             // TLS needs the name: the tunnel goes to the checked address instead of a second lookup.
             let pins = addresses.isEmpty ? AddressPolicy.addresses(host) : addresses
             guard !pins.isEmpty else {
-                throw TimeTrackError(.fetch, "cannot resolve \(host) (DNS)", fix: "check the URL and the network; try again later", context: ["url": url.absoluteString, "retry": "yes"])
+                throw TimeTrackError(
+                    .fetch, "cannot resolve \(host) (DNS)", fix: "check the URL and the network; try again later",
+                    context: ["url": url.absoluteString, "retry": "yes"])
             }
             proxy.pin(host: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port, to: pins)
         }
@@ -295,11 +310,15 @@ public final class WebClient: HTTPClient {
             onTransfer?(url.host ?? "", delegate.received, Date().timeIntervalSince(started))
             if shouldStop?() == true {
                 task.cancel()
-                throw TimeTrackError(.interrupted, "interrupted (Ctrl-C) while fetching \(url.absoluteString)", fix: "nothing of this source was written; run the import again", context: ["url": url.absoluteString])
+                throw TimeTrackError(
+                    .interrupted, "interrupted (Ctrl-C) while fetching \(url.absoluteString)", fix: "nothing of this source was written; run the import again",
+                    context: ["url": url.absoluteString])
             }
             if Date() >= deadline {
                 task.cancel()
-                throw TimeTrackError(.fetch, String(format: "no complete answer within %.0f s", totalTimeout), fix: "the server is slow or down; try again later", context: ["url": url.absoluteString, "retry": "yes"])
+                throw TimeTrackError(
+                    .fetch, String(format: "no complete answer within %.0f s", totalTimeout), fix: "the server is slow or down; try again later",
+                    context: ["url": url.absoluteString, "retry": "yes"])
             }
         }
         let result = delegate.result()
@@ -318,7 +337,8 @@ public final class WebClient: HTTPClient {
                 if elapsed >= totalTimeout - 0.5 {
                     message = String(format: "no complete answer from %@ within %.0f s", host, totalTimeout)
                 } else {
-                    message = String(format: "%@ sent nothing for %.0f s (%@)", host, settings.connectTimeout, result.response == nil ? "no answer" : "the answer stalled")
+                    message = String(
+                        format: "%@ sent nothing for %.0f s (%@)", host, settings.connectTimeout, result.response == nil ? "no answer" : "the answer stalled")
                 }
             case NSURLErrorCannotConnectToHost:
                 message = "\(host) refused the connection" + (url.port.map { " on port \($0)" } ?? "")
@@ -387,7 +407,10 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
         return (response, body, error, tooLarge)
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse, completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
         lock.lock()
         self.response = response as? HTTPURLResponse
         let declared = response.expectedContentLength
@@ -409,7 +432,10 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
         lock.unlock()
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+        completionHandler: @escaping (URLRequest?) -> Void
+    ) {
         // Redirects are followed by WebClient itself, after checking where they lead.
         completionHandler(nil)
     }

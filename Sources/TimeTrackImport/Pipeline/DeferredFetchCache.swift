@@ -3,7 +3,9 @@ import TimeTrackCore
 
 /// The HTTP cache as a source being read ahead sees it: answers come from its lane's read-only
 /// connection; what it would save is kept here and written by the importing connection when the
-/// source is applied (`flush`). Reading connections never write.
+/// source is applied (`flush`).
+///
+/// Reading connections never write.
 final class DeferredFetchCache: FetchCache, @unchecked Sendable {
     private let lock = NSLock()
     /// The connection of the lane reading the source (set when its reading starts: a lane's

@@ -117,7 +117,9 @@ public struct ImportPipeline {
     }
 
     /// Imports a source into the store as pending items, with a run record: `read` then `apply`.
-    public func importSource(_ source: SourceDefinition, into store: any ImportStore, by operatorName: String, file: String? = nil, options: ImportOptions = ImportOptions()) throws -> SourceRunSummary {
+    public func importSource(
+        _ source: SourceDefinition, into store: any ImportStore, by operatorName: String, file: String? = nil, options: ImportOptions = ImportOptions()
+    ) throws -> SourceRunSummary {
         let run = try store.beginRun(sourceID: source.id, by: operatorName)
         let reading: SourceReading
         do {
@@ -143,7 +145,9 @@ public struct ImportPipeline {
     /// An item under a key an older importer gave it (`ExtractedItem.formerKey`) takes its new
     /// key, once: it stays one item, with its decisions, instead of a new item and a missing one.
     func adoptFormerKey(of item: ExtractedItem, source: String, keys: inout Set<String>, in store: any ImportStore) throws {
-        guard !keys.contains(item.key), let former = item.formerKey, keys.contains(former), var row = try store.row(sourceID: source, key: former) else { return }
+        guard !keys.contains(item.key), let former = item.formerKey, keys.contains(former), var row = try store.row(sourceID: source, key: former) else {
+            return
+        }
         row.sourceKey = item.key
         try store.updateRow(row)
         keys.remove(former)
@@ -161,9 +165,12 @@ public struct ImportPipeline {
 
     /// Reconciles what `read` found with the store, under the run opened for it: new and
     /// changed items as pending revisions (batches of items per transaction, one savepoint
-    /// each), missing items counted, the run finished. Held without applying anything when the
-    /// shrink guard says so.
-    public func apply(_ reading: SourceReading, run: ImportRun, into store: any ImportStore, by operatorName: String, options: ImportOptions = ImportOptions()) throws -> SourceRunSummary {
+    /// each), missing items counted, the run finished.
+    ///
+    /// Held without applying anything when the shrink guard says so.
+    public func apply(_ reading: SourceReading, run: ImportRun, into store: any ImportStore, by operatorName: String, options: ImportOptions = ImportOptions())
+        throws -> SourceRunSummary
+    {
         let source = reading.source
         var run = run
         var summary = SourceRunSummary(source: source.id, run: run, result: reading.result)
@@ -273,7 +280,9 @@ public struct ImportPipeline {
                 if source.accessibility == .hold, let item = try? store.item(id) {
                     let findings = AccessibilityCheck.findings(item.pendingContent ?? item.content)
                     if !findings.isEmpty {
-                        summary.failures.append(ImportProblem(.warning, "held for review (accessibility: hold): " + findings.map(\.description).joined(separator: "; "), location: id))
+                        summary.failures.append(
+                            ImportProblem(
+                                .warning, "held for review (accessibility: hold): " + findings.map(\.description).joined(separator: "; "), location: id))
                         continue
                     }
                 }
@@ -290,12 +299,15 @@ public struct ImportPipeline {
 
     /// Why a run should be held for its dates: every dated item's year was guessed, and each
     /// guess disagrees with the year the page's heading names (an old calendar read as this
-    /// year's). nil when any date stated its year, or the page named none.
+    /// year's).
+    ///
+    /// nil when any date stated its year, or the page named none.
     static func guessedYearsReason(_ items: [ExtractedItem]) -> String? {
         let dated = items.filter { $0.content.sortDate != nil }
         guard !dated.isEmpty, dated.allSatisfy({ item in item.guesses.contains(where: \.contradictsHeading) }) else { return nil }
         let example = dated[0].guesses.first(where: \.contradictsHeading)?.note ?? ""
-        return "every one of the \(dated.count) dated items has a guessed year that the page's headings contradict (\(example)): set \"yearFrom\" (or \"year\") in the source's options"
+        return
+            "every one of the \(dated.count) dated items has a guessed year that the page's headings contradict (\(example)): set \"yearFrom\" (or \"year\") in the source's options"
     }
 
     /// Why a run should be held: far fewer items (or dated items) than the last good run.

@@ -4,7 +4,9 @@ import TimeTrackKit
 
 /// The PDFs announcements' bodies link to, fetched through the source's fetcher (its caps, its
 /// robots.txt, its private-network rule) and checked for a screen reader (`PDFCheck`), for a
-/// source whose definition says `"checkPDFs": true`. What each lacks goes into the item's
+/// source whose definition says `"checkPDFs": true`.
+///
+/// What each lacks goes into the item's
 /// `linkedDocuments`, where the accessibility check finds it.
 ///
 /// Bounded: five PDFs an item, forty a run, each fetched once a run however many items link it.
@@ -30,12 +32,16 @@ struct LinkedPDFs {
             let links = Self.pdfLinks(in: body, base: base).prefix(Self.perItem)
             guard !links.isEmpty else { continue }
             guard PDFCheck.available else {
-                result.problems.append(ImportProblem(.warning, "linked PDFs were not checked: poppler-utils is not installed (apt-get install poppler-utils)", location: "checkPDFs"))
+                result.problems.append(
+                    ImportProblem(
+                        .warning, "linked PDFs were not checked: poppler-utils is not installed (apt-get install poppler-utils)", location: "checkPDFs"))
                 return
             }
             var documents: [LinkedDocument] = []
             for link in links {
-                if let problems = problems(of: link, location: result.items[index].location, into: &result) { documents.append(LinkedDocument(url: link, problems: problems)) }
+                if let problems = problems(of: link, location: result.items[index].location, into: &result) {
+                    documents.append(LinkedDocument(url: link, problems: problems))
+                }
             }
             guard !documents.isEmpty else { continue }
             let oldHash = result.items[index].prepared?.hash
@@ -72,10 +78,14 @@ struct LinkedPDFs {
     /// The absolute addresses of the PDFs a body links to (by the path's extension, or a file
     /// name in the query), each once, in order.
     static func pdfLinks(in body: String, base: URL?) -> [String] {
-        guard body.range(of: "pdf", options: .caseInsensitive) != nil, let document = try? HTMLDocument(html: "<div>" + body + "</div>", url: base) else { return [] }
+        guard body.range(of: "pdf", options: .caseInsensitive) != nil, let document = try? HTMLDocument(html: "<div>" + body + "</div>", url: base) else {
+            return []
+        }
         var seen = Set<String>(), links: [String] = []
         for anchor in (try? document.root.select("a[href]")) ?? [] {
-            guard let href = anchor.attribute("href"), let url = URL(string: href, relativeTo: base)?.absoluteURL, ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+            guard let href = anchor.attribute("href"), let url = URL(string: href, relativeTo: base)?.absoluteURL,
+                ["http", "https"].contains(url.scheme?.lowercased() ?? "")
+            else {
                 continue
             }
             let isPDF = DocumentClassifier.documentType(url: url.absoluteString) == .pdf

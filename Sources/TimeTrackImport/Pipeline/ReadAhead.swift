@@ -169,8 +169,9 @@ public final class ReadAhead<Value>: @unchecked Sendable {
     }
 
     /// Waits for readings under way (stopping early, or after the last), drops them and the
-    /// ones not yet taken by a lane, and ends the lanes' threads. Call it once the readings are
-    /// done with; later calls do nothing.
+    /// ones not yet taken by a lane, and ends the lanes' threads.
+    ///
+    /// Call it once the readings are done with; later calls do nothing.
     public func finish() {
         condition.lock()
         let dropped = Set(queue.map(\.index))

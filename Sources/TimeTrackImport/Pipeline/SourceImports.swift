@@ -12,6 +12,7 @@ import TimeTrackKit
 public enum SourceImports {
     /// How many sources may be read at once by default: one per core, plus one so that a
     /// reading's serial parts (listing pages, fetching) overlap the others' parsing.
+    ///
     /// `TIMETRACK_READ_AHEAD=N` sets it (0: one source at a time, no read-ahead).
     public static var defaultLanes: Int {
         if let text = Environment.value("TIMETRACK_READ_AHEAD"), let lanes = Int(text), lanes >= 0 { return min(lanes, 16) }

@@ -29,6 +29,7 @@ public final class ImportRunner {
     public let operatorName: String
     public var options = ImportOptions()
     /// Sources read at once while the current one is applied; 0 reads each in its turn.
+    ///
     /// A single source is always read in its turn.
     public var lanes = SourceImports.defaultLanes
     /// Read this local file instead of the source's url (one source only).
@@ -120,7 +121,8 @@ public final class ImportRunner {
             return pipeline
         } each: { index, _, result in
             let client = clients[index]
-            return try each(Outcome(index: index, source: sources[index], result: result, requests: client?.requestCount ?? 0, notModified: client?.notModifiedCount ?? 0))
+            return try each(
+                Outcome(index: index, source: sources[index], result: result, requests: client?.requestCount ?? 0, notModified: client?.notModifiedCount ?? 0))
         }
     }
 }

@@ -22,8 +22,10 @@ public struct AccessibilityFinding: Sendable, Equatable, CustomStringConvertible
 /// text alternative (1.1.1), video without verified captions (1.2.2), structure shown only by
 /// looks (1.3.1: skipped heading levels, bold lines as headings, tables without header cells),
 /// link text that says nothing out of context (2.4.4), a body in another language than the
-/// district's (3.1.2), and text in capitals longer than a line (advisory). Colors are not
-/// checked: the sanitizer drops styles, so color carries no meaning in what is published.
+/// district's (3.1.2), and text in capitals longer than a line (advisory).
+///
+/// Colors are not checked: the sanitizer drops styles, so color carries no meaning in what is
+/// published.
 public enum AccessibilityCheck {
     /// The findings of an item's content; `language` is the district's (`en`).
     public static func findings(_ content: ItemContent, language: String = "en") -> [AccessibilityFinding] {
@@ -50,10 +52,14 @@ public enum AccessibilityCheck {
                         fix: "name the document: `edit ID title=\"2026-27 Bell Schedule\"`"))
             }
             if info.documentType == .video || isVideo(info.url) { out.append(captions("url", info.url)) }
-            out += (info.documentProblems ?? []).sorted().map { document($0, which: info.accessibleCopy != nil ? "the accessible copy" : "the PDF", field: "url") }
+            out += (info.documentProblems ?? []).sorted().map {
+                document($0, which: info.accessibleCopy != nil ? "the accessible copy" : "the PDF", field: "url")
+            }
             if let other = otherDocument(info) { out.append(other) }
         case .post(let post):
-            let undescribed = post.imageURLs.indices.filter { index in (post.imageAlts?[safe: index] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+            let undescribed = post.imageURLs.indices.filter { index in
+                (post.imageAlts?[safe: index] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+            }
             if !undescribed.isEmpty {
                 let which = undescribed.map { "\($0 + 1) (\(short(post.imageURLs[$0])))" }.joined(separator: ", ")
                 out.append(
@@ -78,12 +84,14 @@ public enum AccessibilityCheck {
         switch info.documentType {
         case .image:
             return AccessibilityFinding(
-                criterion: "1.1.1", name: "Non-text Content", field: "url", problem: "the document is a picture (\(short(info.url))): its text cannot be read aloud",
+                criterion: "1.1.1", name: "Non-text Content", field: "url",
+                problem: "the document is a picture (\(short(info.url))): its text cannot be read aloud",
                 fix: "publish its text as a page or a tagged PDF, and link the picture from it")
         case .document, .spreadsheet:
             return AccessibilityFinding(
                 criterion: "advisory", name: "accessible alternative", field: "url",
-                problem: "a \(info.documentType == .spreadsheet ? "spreadsheet" : "file") (\(short(info.url))) that opens outside the app and cannot be checked from here",
+                problem:
+                    "a \(info.documentType == .spreadsheet ? "spreadsheet" : "file") (\(short(info.url))) that opens outside the app and cannot be checked from here",
                 fix: "run the Office accessibility checker on it, or publish it as a page or a tagged PDF")
         case .pdf, .page, .video, .other:
             return nil
@@ -101,7 +109,8 @@ public enum AccessibilityCheck {
                     : "ask for the original document (a scan cannot be read aloud), or list it in School Info, where `ocr` makes a searchable copy")
         case .untagged:
             return AccessibilityFinding(
-                criterion: "1.3.1", name: "Info and Relationships", field: field, problem: "\(which) is not tagged: its headings, lists and tables have no structure",
+                criterion: "1.3.1", name: "Info and Relationships", field: field,
+                problem: "\(which) is not tagged: its headings, lists and tables have no structure",
                 fix: "export it tagged from its source (Word: Save as PDF with \"Document structure tags\"); OCR cannot add tags")
         case .noTitle:
             return AccessibilityFinding(
@@ -132,7 +141,9 @@ public enum AccessibilityCheck {
         guard let alt else { return "has no alt text" }
         let text = alt.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         if text.isEmpty { return nil }  // decorative, by choice
-        if ["image", "photo", "picture", "graphic", "img", "untitled", "pic", "photograph", "banner"].contains(text) { return "has alt text that says only \"\(alt)\"" }
+        if ["image", "photo", "picture", "graphic", "img", "untitled", "pic", "photograph", "banner"].contains(text) {
+            return "has alt text that says only \"\(alt)\""
+        }
         if text.range(of: #"\.(jpe?g|png|gif|webp|heic|svg)$"#, options: .regularExpression) != nil
             || text.range(of: #"^(img|dsc|dscn|image|photo|screenshot|scan)[ _-]?\d+"#, options: .regularExpression) != nil
             || text == (URL(string: image)?.lastPathComponent.lowercased() ?? "")
@@ -143,7 +154,8 @@ public enum AccessibilityCheck {
     }
 
     static let vagueLinkWords: Set<String> = [
-        "click here", "here", "read more", "more", "learn more", "link", "this", "this link", "click", "details", "more info", "info", "download", "go", "view", "continue",
+        "click here", "here", "read more", "more", "learn more", "link", "this", "this link", "click", "details", "more info", "info", "download", "go", "view",
+        "continue",
         "continue reading", "click this link",
     ]
 
@@ -168,7 +180,8 @@ public enum AccessibilityCheck {
         guard let value, let run = capitalsRun(value) else { return [] }
         return [
             AccessibilityFinding(
-                criterion: "advisory", name: "readability", field: field, problem: "\(run) characters in capitals (\"\(String(value.prefix(40)))…\"): hard to read, read out letter by letter by some screen readers",
+                criterion: "advisory", name: "readability", field: field,
+                problem: "\(run) characters in capitals (\"\(String(value.prefix(40)))…\"): hard to read, read out letter by letter by some screen readers",
                 fix: "write it in sentence case")
         ]
     }
@@ -216,7 +229,8 @@ public enum AccessibilityCheck {
         if let other = LanguageGuess.otherThan(language, document.root.text) {
             out.append(
                 AccessibilityFinding(
-                    criterion: "3.1.2", name: "Language of Parts", field: field, problem: "the text reads as \(other), and the app shows it as the district's language",
+                    criterion: "3.1.2", name: "Language of Parts", field: field,
+                    problem: "the text reads as \(other), and the app shows it as the district's language",
                     fix: "publish it as an item of its own in \(other) with a note of the language in its title, or add the district's language beside it"))
         }
         return out
@@ -225,12 +239,16 @@ public enum AccessibilityCheck {
     /// Skipped heading levels, bold lines standing for headings, tables without header cells.
     static func structure(_ field: String, _ document: HTMLDocument) -> [AccessibilityFinding] {
         var out: [AccessibilityFinding] = []
-        func add(_ problem: String, _ fix: String) { out.append(AccessibilityFinding(criterion: "1.3.1", name: "Info and Relationships", field: field, problem: problem, fix: fix)) }
+        func add(_ problem: String, _ fix: String) {
+            out.append(AccessibilityFinding(criterion: "1.3.1", name: "Info and Relationships", field: field, problem: problem, fix: fix))
+        }
         var previous: Int?
         for heading in (try? document.root.select("h2, h3, h4, h5, h6")) ?? [] {
             let level = Int(heading.name.dropFirst()) ?? 2
             if let previous, level > previous + 1 {
-                add("a heading skips from level \(previous) to \(level) (\"\(String(heading.text.prefix(40)))\")", "use the next level down (h\(previous + 1)) so the outline holds")
+                add(
+                    "a heading skips from level \(previous) to \(level) (\"\(String(heading.text.prefix(40)))\")",
+                    "use the next level down (h\(previous + 1)) so the outline holds")
             }
             previous = level
         }
@@ -248,7 +266,8 @@ public enum AccessibilityCheck {
     }
 
     static func short(_ url: String) -> String {
-        let text = URL(string: url)?.lastPathComponent.isEmpty == false ? (URL(string: url)?.host ?? "") + "/…/" + (URL(string: url)?.lastPathComponent ?? "") : url
+        let text =
+            URL(string: url)?.lastPathComponent.isEmpty == false ? (URL(string: url)?.host ?? "") + "/…/" + (URL(string: url)?.lastPathComponent ?? "") : url
         return String(text.prefix(60))
     }
 }

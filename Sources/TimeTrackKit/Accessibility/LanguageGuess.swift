@@ -17,7 +17,9 @@ enum LanguageGuess {
         let words = text.lowercased().split { !$0.isLetter }.map(String.init)
         guard words.count >= 30, let own = codes[language], let ownWords = common[own] else { return nil }
         let ownShare = Double(words.filter(ownWords.contains).count) / Double(words.count)
-        let best = common.filter { $0.key != own }.map { (name: $0.key, share: Double(words.filter($0.value.contains).count) / Double(words.count)) }.max { $0.share < $1.share }
+        let best = common.filter { $0.key != own }.map { (name: $0.key, share: Double(words.filter($0.value.contains).count) / Double(words.count)) }.max {
+            $0.share < $1.share
+        }
         guard let best, best.share >= 0.15, best.share >= ownShare * 2 else { return nil }
         return best.name
     }

@@ -3,7 +3,9 @@ import TimeTrackCore
 
 /// Link text that says nothing out of context ("click here", a bare address) named from where
 /// the link goes: the target page's title (its `og:title`, `<title>` or first heading), or a
-/// PDF's title. A fix for WCAG 2.4.4 a reviewer accepts or not; never applied by an import.
+/// PDF's title.
+///
+/// A fix for WCAG 2.4.4 a reviewer accepts or not; never applied by an import.
 public enum LinkNames {
     /// A link whose text says nothing: in a body (`field` "body"), or a School Info document's
     /// title (`field` "title").
@@ -67,7 +69,9 @@ public enum LinkNames {
     }
 
     /// The edits that give the links their names: a body with the links' text replaced, or a
-    /// document's title. `names`: address → name.
+    /// document's title.
+    ///
+    /// `names`: address → name.
     public static func changes(_ content: ItemContent, names: [String: String]) -> [String: JSONValue] {
         switch content {
         case .announcement(let a):

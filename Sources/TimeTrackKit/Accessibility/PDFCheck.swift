@@ -3,7 +3,9 @@ import TimeTrackCore
 
 /// What a PDF lacks for a screen reader, read with poppler's tools as processes: `pdffonts` and
 /// `pdftotext` for a text layer (a scan has neither fonts nor text), `pdfinfo` for its tags and
-/// its title. Its language is looked for in the file's bytes (`/Lang`): poppler does not print
+/// its title.
+///
+/// Its language is looked for in the file's bytes (`/Lang`): poppler does not print
 /// it, and a catalog kept in a compressed object stream cannot be read that way, so such a file
 /// is not flagged for its language (docs/accessibility.md says so).
 public enum PDFCheck {
@@ -51,7 +53,9 @@ public enum PDFCheck {
     public static func problems(atPath path: String, bytes: Data? = nil) throws -> [SchoolInfoItem.DocumentProblem] {
         let info = try pdfinfo.run([path], timeout: 30)
         guard info.status == 0 else {
-            throw TimeTrackError(.parse, "poppler cannot read the PDF" + (info.lastError.isEmpty ? "" : ": \(info.lastError)"), fix: "open it in a PDF reader; it may be damaged or encrypted")
+            throw TimeTrackError(
+                .parse, "poppler cannot read the PDF" + (info.lastError.isEmpty ? "" : ": \(info.lastError)"),
+                fix: "open it in a PDF reader; it may be damaged or encrypted")
         }
         let fields = Self.fields(info.output)
         let pages = max(1, fields["Pages"].flatMap { Int($0) } ?? 1)

@@ -3,8 +3,10 @@ import TimeTrackCore
 
 /// A condition on an item, as written in a field spec's `when` or an importer's `where`:
 /// `{"field": "title", "contains": "BOE"}`, `{"matches": "^Board\\b"}`, `{"equals": "publish"}`,
-/// `{"field": "end", "present": true}`; `"not": true` turns it around. Without `field` it
-/// looks at the item's whole text. `contains` and `equals` ignore case and extra spaces;
+/// `{"field": "end", "present": true}`; `"not": true` turns it around.
+///
+/// Without `field` it looks at the item's whole text. `contains` and `equals` ignore case and extra
+/// spaces;
 /// `matches` is a pattern (no backtracking, see `SafePattern`).
 public struct FieldCondition: Sendable {
     public enum Test: Sendable {
@@ -36,7 +38,8 @@ public struct FieldCondition: Sendable {
         negated = object["not"]?.boolValue ?? false
         let tests = ["contains", "equals", "matches", "present"].filter { object[$0] != nil }
         guard tests.count == 1, let which = tests.first, let argument = object[which] else {
-            throw source.error(path, tests.isEmpty ? "needs contains, equals, matches or present" : "has \(tests.joined(separator: " and ")): give one test per condition")
+            throw source.error(
+                path, tests.isEmpty ? "needs contains, equals, matches or present" : "has \(tests.joined(separator: " and ")): give one test per condition")
         }
         switch which {
         case "present":
@@ -46,10 +49,13 @@ public struct FieldCondition: Sendable {
         case "matches":
             guard let text = argument.stringValue else { throw source.error("\(path).matches", "must be a regular expression string") }
             do { test = .matches(try SafePattern(text)) } catch let error as SafePattern.SyntaxError {
-                throw source.error("\(path).matches", "'\(text.prefix(80))' \(error.message)", fix: "see \"Patterns\" in docs/source-definitions.md for what a pattern may use")
+                throw source.error(
+                    "\(path).matches", "'\(text.prefix(80))' \(error.message)", fix: "see \"Patterns\" in docs/source-definitions.md for what a pattern may use"
+                )
             }
         default:
-            guard let text = argument.stringValue ?? argument.numberValue.map({ JSONValue.number($0).description }) ?? argument.boolValue.map({ String($0) }) else {
+            guard let text = argument.stringValue ?? argument.numberValue.map({ JSONValue.number($0).description }) ?? argument.boolValue.map({ String($0) })
+            else {
                 throw source.error("\(path).\(which)", "must be a string")
             }
             let folded = FieldCondition.fold(text)
@@ -120,7 +126,9 @@ public struct FieldShape: Sendable {
     /// 1-based group of the pattern that split the item.
     public var group: Int?
     /// The names of the values the field is built from (`parts`), in the order they are joined;
-    /// the importer's spec reads each one. Empty: the field reads one value.
+    /// the importer's spec reads each one.
+    ///
+    /// Empty: the field reads one value.
     public var parts: [String] = []
     /// What joins a list of parts (`"parts": [A, B]`), when no template places them.
     public var join = " "
@@ -141,12 +149,15 @@ public struct FieldShape: Sendable {
             do {
                 pattern = try SafePattern(text)
             } catch let error as SafePattern.SyntaxError {
-                throw source.error("\(field).pattern", "'\(text.prefix(80))' \(error.message)", fix: "see \"Patterns\" in docs/source-definitions.md for what a pattern may use")
+                throw source.error(
+                    "\(field).pattern", "'\(text.prefix(80))' \(error.message)",
+                    fix: "see \"Patterns\" in docs/source-definitions.md for what a pattern may use")
             }
         }
         if let t = object["template"] {
             guard let text = t.stringValue, text.contains("{") else {
-                throw source.error("\(field).template", "must be a string with {value} (and maybe {page} or {1}…{9})", fix: "e.g. \"template\": \"{value}, Room 100\"")
+                throw source.error(
+                    "\(field).template", "must be a string with {value} (and maybe {page} or {1}…{9})", fix: "e.g. \"template\": \"{value}, Room 100\"")
             }
             template = text
         }
@@ -159,7 +170,9 @@ public struct FieldShape: Sendable {
         }
         try readParts(object, field: field, source: source)
         if let g = object["group"] {
-            guard let n = g.numberValue, n.isFinite, n.rounded() == n, (1...9).contains(n) else { throw source.error("\(field).group", "must be a group number from 1 to 9") }
+            guard let n = g.numberValue, n.isFinite, n.rounded() == n, (1...9).contains(n) else {
+                throw source.error("\(field).group", "must be a group number from 1 to 9")
+            }
             group = Int(n)
         }
     }
@@ -177,14 +190,19 @@ public struct FieldShape: Sendable {
         case .object(let named)?:
             guard !named.isEmpty else { throw source.error("\(field).parts", "needs at least one named value") }
             guard let template else {
-                throw source.error("\(field).parts", "names its parts, so it needs a template that places them", fix: "e.g. \"template\": \"{\(named.keys.sorted()[0])} — {value}\"")
+                throw source.error(
+                    "\(field).parts", "names its parts, so it needs a template that places them",
+                    fix: "e.g. \"template\": \"{\(named.keys.sorted()[0])} — {value}\"")
             }
-            for name in named.keys where name.isEmpty || name.contains(where: { !($0.isLetter || $0.isNumber || $0 == "_") }) || ["value", "page"].contains(name) {
+            for name in named.keys
+            where name.isEmpty || name.contains(where: { !($0.isLetter || $0.isNumber || $0 == "_") }) || ["value", "page"].contains(name) {
                 throw source.error("\(field).parts.\(name)", "is not a part name: use letters, digits and _, other than value and page")
             }
             parts = named.keys.sorted()
             for placed in FieldShape.placeholders(template) where !parts.contains(placed) && !["value", "page"].contains(placed) && Int(placed) == nil {
-                throw source.error("\(field).template", "places {\(placed)}, which is not one of its parts", fix: "name one of " + parts.map { "{\($0)}" }.joined(separator: ", "))
+                throw source.error(
+                    "\(field).template", "places {\(placed)}, which is not one of its parts",
+                    fix: "name one of " + parts.map { "{\($0)}" }.joined(separator: ", "))
             }
         default:
             throw source.error("\(field).parts", "must be a list of values to join, or an object of named values for the template")
@@ -215,8 +233,10 @@ public struct FieldShape: Sendable {
     }
 
     /// A field's value built from its parts (`values`, by part name; nil or empty: the part gave
-    /// nothing): placed by the template, or joined. A part that gave nothing is left out, with
-    /// the separator and any brackets it leaves empty; nil when no part gave a value.
+    /// nothing): placed by the template, or joined.
+    ///
+    /// A part that gave nothing is left out, with the separator and any brackets it leaves empty;
+    /// nil when no part gave a value.
     public func compose(_ values: [String: String], value: String?, page: String, groups: [String?]) -> String? {
         let given = parts.filter { !(values[$0] ?? "").isEmpty }
         guard !given.isEmpty else { return nil }
@@ -297,7 +317,9 @@ public struct FieldShape: Sendable {
 
     /// Checks, when a definition is read, what its fields refer to (issue 34: both were silent at
     /// run time): a `when` reads a field the definition has, and split groups are read only
-    /// where items are split by a pattern. `fields` are each field's name, the fields its
+    /// where items are split by a pattern.
+    ///
+    /// `fields` are each field's name, the fields its
     /// `when`s read, and whether it reads groups; errors name `path.NAME`.
     public static func checkReferences(
         _ fields: [(name: String, reads: [String], usesGroups: Bool)], path: String, splitByPattern: Bool, alsoKnown: Set<String> = [],

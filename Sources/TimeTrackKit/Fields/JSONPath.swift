@@ -87,7 +87,8 @@ public struct JSONPath: Sendable, CustomStringConvertible, Equatable {
                 if let open = chars[(i + 1)...].firstIndex(where: { !$0.isWhitespace }), chars[open] == "'" || chars[open] == "\"" {
                     // A quoted name may hold ']' or '.': find the closing quote first, then the ']'.
                     let quote = chars[open]
-                    guard let end = chars[(open + 1)...].firstIndex(of: quote), let bracket = chars[(end + 1)...].firstIndex(where: { !$0.isWhitespace }), chars[bracket] == "]"
+                    guard let end = chars[(open + 1)...].firstIndex(of: quote), let bracket = chars[(end + 1)...].firstIndex(where: { !$0.isWhitespace }),
+                        chars[bracket] == "]"
                     else { throw fail("has a quoted name that is not closed") }
                     steps.append(.member(String(chars[(open + 1)..<end])))
                     i = bracket + 1
@@ -141,6 +142,7 @@ public struct JSONPath: Sendable, CustomStringConvertible, Equatable {
     }
 
     /// The first value the path reaches, or nil.
+    ///
     /// A value as text: strings as they are, numbers without a needless ".0", true/false, a
     /// list of plain values joined with ", "; nil for objects and null.
     public static func text(_ value: JSONValue) -> String? {
@@ -167,8 +169,9 @@ public struct JSONPath: Sendable, CustomStringConvertible, Equatable {
 
     public func first(_ start: JSONValue) -> JSONValue? { evaluate(start).first }
 
-    /// Members named `name` (every value for nil) at any depth below and at `value`. Walks with
-    /// its own stack: a deeply nested document cannot overflow the thread's.
+    /// Members named `name` (every value for nil) at any depth below and at `value`.
+    ///
+    /// Walks with its own stack: a deeply nested document cannot overflow the thread's.
     static func descend(_ value: JSONValue, _ name: String?, into out: inout [JSONValue]) {
         // (value, the member name or array position that reached it); the start is not its own descendant.
         var stack: [(value: JSONValue, key: String?, isStart: Bool)] = [(value, nil, true)]

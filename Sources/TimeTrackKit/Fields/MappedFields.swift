@@ -8,7 +8,9 @@ public enum MappedFields {
     /// The field names of each kind (docs/importers/fields.md).
     public static let known: [ItemKind: Set<String>] = [
         .announcement: ["title", "link", "date", "summary", "body", "image", "imageAlt", "priority", "expires"],
-        .event: ["title", "start", "end", "date", "time", "allDay", "location", "address", "latitude", "longitude", "description", "category", "state", "link"],
+        .event: [
+            "title", "start", "end", "date", "time", "allDay", "location", "address", "latitude", "longitude", "description", "category", "state", "link",
+        ],
         .schoolInfo: ["title", "url", "link", "section", "type", "group"],
     ]
 
@@ -23,8 +25,12 @@ public enum MappedFields {
     /// Checks that the fields given (`names`) include what the kind needs, and `options.section`.
     public static func check(_ names: Set<String>, source: SourceDefinition) throws {
         if !names.contains("title") { throw source.error("options.fields.title", "is required for \(source.kind.rawValue) items") }
-        if source.kind == .event && !(names.contains("start") || names.contains("date")) { throw source.error("options.fields.start", "is required for events (or give \"date\")") }
-        if source.kind == .schoolInfo && !(names.contains("url") || names.contains("link")) { throw source.error("options.fields.url", "is required for school-info items") }
+        if source.kind == .event && !(names.contains("start") || names.contains("date")) {
+            throw source.error("options.fields.start", "is required for events (or give \"date\")")
+        }
+        if source.kind == .schoolInfo && !(names.contains("url") || names.contains("link")) {
+            throw source.error("options.fields.url", "is required for school-info items")
+        }
         if let section = source.options["section"] {
             guard let text = section.stringValue, SchoolInfoItem.Section(rawValue: text) != nil else {
                 throw source.error("options.section", "must be one of " + SchoolInfoItem.Section.allCases.map(\.rawValue).joined(separator: ", "))
@@ -57,7 +63,9 @@ public enum MappedFields {
     }
 
     /// The default key before events were keyed by their normalized start: title, date text and
-    /// link. Kept to find, once, the stored event an older run keyed so (`ExtractedItem.formerKey`).
+    /// link.
+    ///
+    /// Kept to find, once, the stored event an older run keyed so (`ExtractedItem.formerKey`).
     static func legacyKey(_ raw: RawItem, kind: ItemKind) -> String? {
         // An empty link (`href=""`) is no key: the title (and date) stand in, as for no link.
         if kind != .event, let link = [raw["link"], raw["url"]].compactMap({ $0 }).first(where: { !$0.isEmpty }) { return link }
@@ -96,7 +104,8 @@ public enum MappedFields {
     public static func finish(_ found: [Found], normalizer: Normalizer, into result: inout ImportResult, context: ImportContext? = nil) {
         let memo = context?.items
         // Digests and the normalizing of what is not settled: pure work, on all cores.
-        let built = Parallel.map(found, minimumPerWorker: 16) { entry -> (digest: String?, outcome: Result<(prepared: PreparedContent, guesses: [Guess]), TimeTrackError>?) in
+        let built = Parallel.map(found, minimumPerWorker: 16) {
+            entry -> (digest: String?, outcome: Result<(prepared: PreparedContent, guesses: [Guess]), TimeTrackError>?) in
             guard memo != nil else { return (nil, normalizer.prepareNoting(entry.raw)) }
             return (entry.digest ?? ItemMemo.digest(entry.raw), nil)
         }
@@ -120,7 +129,9 @@ public enum MappedFields {
             guard let outcome else { continue }
             switch outcome {
             case .success(let made):
-                var item = ExtractedItem(key: entry.key, prepared: made.prepared, pageURL: entry.pageURL, pageHash: entry.page.hash, fetchedAt: entry.page.fetchedAt, location: entry.location)
+                var item = ExtractedItem(
+                    key: entry.key, prepared: made.prepared, pageURL: entry.pageURL, pageHash: entry.page.hash, fetchedAt: entry.page.fetchedAt,
+                    location: entry.location)
                 item.guesses = made.guesses
                 item.formerKey = formerKey(entry.raw, key: entry.key, normalizer: normalizer)
                 result.items.append(item)
@@ -131,7 +142,8 @@ public enum MappedFields {
                 }
             case .failure(let error):
                 let title = entry.raw["title"].map { " '\(TextNormalizer.truncate(TextNormalizer.collapse($0), to: 60))'" } ?? ""
-                result.problems.append(ImportProblem(.error, "skipped\(title): \(error.message)" + (error.fix.map { "; \($0)" } ?? ""), location: entry.location))
+                result.problems.append(
+                    ImportProblem(.error, "skipped\(title): \(error.message)" + (error.fix.map { "; \($0)" } ?? ""), location: entry.location))
             }
         }
     }

@@ -100,7 +100,15 @@ public enum Charset {
                     continue
                 }
                 let length: Int
-                if byte & 0xE0 == 0xC0 { length = 2 } else if byte & 0xF0 == 0xE0 { length = 3 } else if byte & 0xF8 == 0xF0 { length = 4 } else { return false }
+                if byte & 0xE0 == 0xC0 {
+                    length = 2
+                } else if byte & 0xF0 == 0xE0 {
+                    length = 3
+                } else if byte & 0xF8 == 0xF0 {
+                    length = 4
+                } else {
+                    return false
+                }
                 if index + length > count { return count - index < 4 }
                 for offset in 1..<length where bytes[index + offset] & 0xC0 != 0x80 { return false }
                 index += length

@@ -9,7 +9,9 @@ extension HTMLDocument {
     /// Refuses, before libxml2 sees them, the pages whose parse would not be linear in their
     /// size: an element with more than `maxAttributes` attributes, and (XML) a document that
     /// declares entities of its own (`<!ENTITY …>`), whose references can expand a small file into
-    /// gigabytes. One pass over the bytes.
+    /// gigabytes.
+    ///
+    /// One pass over the bytes.
     static func checkMarkup(_ data: Data, url: URL?, xml: Bool) throws {
         let place = url?.absoluteString ?? "?"
         if xml, data.range(of: Data("<!ENTITY".utf8)) != nil {
@@ -25,6 +27,7 @@ extension HTMLDocument {
     }
 
     /// The offset of the first tag with more than `maxAttributes` attribute names, or nil.
+    ///
     /// Counts words that start after white space inside a tag, outside quoted values: an
     /// overcount (`a = b` is two) only makes the limit reached sooner on pages far from real ones.
     static func floodedElement(_ data: Data) -> Int? {

@@ -190,13 +190,16 @@ public final class HTMLDocument {
     }
 
     /// Parses XML (feeds) with libxml2's recovering XML parser: no network, no external entities,
-    /// no stderr. Navigate it with `HTMLNode.children(named:)`; CSS selectors assume HTML names.
+    /// no stderr.
+    ///
+    /// Navigate it with `HTMLNode.children(named:)`; CSS selectors assume HTML names.
     public init(xml data: Data, url: URL?) throws {
         ttxml_install()
         clibxml2_silence()
         encodingNote = nil
         try HTMLDocument.checkMarkup(data, url: url, xml: true)
-        let options = Int32(XML_PARSE_RECOVER.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue)
+        let options = Int32(
+            XML_PARSE_RECOVER.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue)
         let urlString = url?.absoluteString
         let (parsed, arena, needsFree) = HTMLDocument.parseInArena(bytes: data.count, limit: nil) {
             data.withUnsafeBytes { raw -> xmlDocPtr? in
@@ -220,8 +223,10 @@ public final class HTMLDocument {
     /// Numbers the elements in document order (libxml2 keeps the number in each element's
     /// unused `content`), so comparing two nodes' order is one subtraction instead of a walk
     /// over their siblings: sorting a selection and finding the heading before an item stay
-    /// linear in the page even with 100,000 items side by side. Done once, right after the
-    /// parse; the tree is not changed after it (arena documents are read-only).
+    /// linear in the page even with 100,000 items side by side.
+    ///
+    /// Done once, right after the parse; the tree is not changed after it (arena documents are
+    /// read-only).
     static func numberElements(_ doc: xmlDocPtr) {
         _ = xmlXPathOrderDocElems(doc)
     }
@@ -248,12 +253,14 @@ public final class HTMLDocument {
     var arenaBytes: Int { arena.map { ttxml_arena_used($0) } ?? 0 }
 
     /// The same parse with the import's allocation: the tree in an arena (pages up to
-    /// `arenaPageLimit`), given back at once. For the benchmark, beside the floor: how much of
-    /// the import's saving is the arena's.
+    /// `arenaPageLimit`), given back at once.
+    ///
+    /// For the benchmark, beside the floor: how much of the import's saving is the arena's.
     public static func parseInArenaAndDiscard(_ data: Data) {
         ttxml_install()
         clibxml2_silence()
-        let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue)
+        let options = Int32(
+            HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue)
         let (parsed, arena, needsFree) = parseInArena(bytes: data.count, limit: nil) {
             data.withUnsafeBytes { raw -> xmlDocPtr? in
                 guard let base = raw.baseAddress, raw.count > 0 else { return nil }
@@ -263,11 +270,14 @@ public final class HTMLDocument {
         if let parsed { free(parsed, arena: arena, needsFree: needsFree) }
     }
 
-    /// Parses HTML with libxml2 and frees it: nothing else. The benchmark's floor, measured in
-    /// a process of its own that never installs the arena allocator: libxml2 as it comes.
+    /// Parses HTML with libxml2 and frees it: nothing else.
+    ///
+    /// The benchmark's floor, measured in a process of its own that never installs the arena
+    /// allocator: libxml2 as it comes.
     public static func parseAndDiscard(_ data: Data) {
         clibxml2_silence()
-        let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue)
+        let options = Int32(
+            HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue)
         data.withUnsafeBytes { raw in
             guard let base = raw.baseAddress, raw.count > 0 else { return }
             if let doc = htmlReadMemory(base.assumingMemoryBound(to: CChar.self), Int32(clamping: raw.count), nil, "utf-8", options) { xmlFreeDoc(doc) }

@@ -2,7 +2,9 @@ import CLibXML2
 import Foundation
 import TimeTrackCore
 
-/// An element (or the document) in a parsed page. Holds its document alive.
+/// An element (or the document) in a parsed page.
+///
+/// Holds its document alive.
 public struct HTMLNode {
     let raw: xmlNodePtr
     /// The document the node belongs to.
@@ -75,7 +77,9 @@ public struct HTMLNode {
     }
 
     /// The text inside, whitespace (and `&nbsp;`) collapsed to single spaces, trimmed; block
-    /// boundaries and `<br>` count as spaces. Script and style contents are skipped.
+    /// boundaries and `<br>` count as spaces.
+    ///
+    /// Script and style contents are skipped.
     public var text: String { TextNormalizer.collapse(rawText(blocks: false)) }
 
     /// The text inside with block elements (p, div, li, br, headings) as line breaks;
@@ -95,7 +99,9 @@ public struct HTMLNode {
         var out = ""
         var child = raw.pointee.children
         while let node = child {
-            if node.pointee.type == XML_TEXT_NODE || node.pointee.type == XML_CDATA_SECTION_NODE, let content = node.pointee.content { out += String(cString: content) }
+            if node.pointee.type == XML_TEXT_NODE || node.pointee.type == XML_CDATA_SECTION_NODE, let content = node.pointee.content {
+                out += String(cString: content)
+            }
             child = node.pointee.next
         }
         return out
@@ -158,7 +164,9 @@ public struct HTMLNode {
     }
 
     /// The node's content cut at each `<br>` (and, with `atBlocks`, around each block element
-    /// such as `p`, `li` or `div`): the HTML of each piece that has text, in order. What a
+    /// such as `p`, `li` or `div`): the HTML of each piece that has text, in order.
+    ///
+    /// What a
     /// `split` item spec makes one item of.
     public func pieces(atBlocks: Bool) -> [String] {
         var pieces: [String] = []

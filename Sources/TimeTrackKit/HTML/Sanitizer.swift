@@ -13,9 +13,13 @@ public enum Sanitizer {
         "script", "style", "iframe", "object", "embed", "form", "input", "button", "select", "textarea", "noscript",
         "template", "svg", "math", "link", "meta", "head", "title", "frame", "frameset", "applet", "base", "audio", "video", "canvas",
     ]
-    static let allowedAttributes: [String: [String]] = ["a": ["href", "title"], "img": ["src", "alt", "width", "height"], "td": ["colspan", "rowspan"], "th": ["colspan", "rowspan"]]
+    static let allowedAttributes: [String: [String]] = [
+        "a": ["href", "title"], "img": ["src", "alt", "width", "height"], "td": ["colspan", "rowspan"], "th": ["colspan", "rowspan"],
+    ]
 
-    /// The sanitized inner HTML of a node; URLs resolved against its document. `renaming`:
+    /// The sanitized inner HTML of a node; URLs resolved against its document.
+    ///
+    /// `renaming`:
     /// links whose text is replaced, by their resolved address (`LinkNames`).
     public static func sanitize(_ node: HTMLNode, renaming: [String: String] = [:]) -> String {
         var out: [UInt8] = []
@@ -91,7 +95,9 @@ public enum Sanitizer {
                     if blockTags.contains(name) { breakLine(&out) }
                     out += Array("<\(name)\(attributes)>".utf8)
                     if tag == "br" || tag == "hr" || tag == "img" { continue }
-                    if tag == "a", !renaming.isEmpty, let href = element.attribute("href").flatMap({ safeURL($0, document: document) }), let text = renaming[href] {
+                    if tag == "a", !renaming.isEmpty, let href = element.attribute("href").flatMap({ safeURL($0, document: document) }),
+                        let text = renaming[href]
+                    {
                         out += Array((escape(text) + "</a>").utf8)
                         continue
                     }

@@ -103,7 +103,9 @@ public final class Selector: CustomStringConvertible, @unchecked Sendable {
 extension Selector {
     /// The first element each selector matches under `node`, as `HTMLNode.first` gives it, found
     /// in one walk of the tree instead of a walk per selector (a page's fields: the menu before
-    /// the article is walked once). XPath selectors are evaluated on their own.
+    /// the article is walked once).
+    ///
+    /// XPath selectors are evaluated on their own.
     public static func firsts(_ selectors: [Selector], on node: HTMLNode) -> [HTMLNode?] {
         var found = [HTMLNode?](repeating: nil, count: selectors.count)
         // The alternatives still looking, each with the selector it belongs to, read unretained:
@@ -324,8 +326,10 @@ final class CompoundSelector: @unchecked Sendable {
         case has([ComplexSelector])
     }
 
-    /// The element name, lowercased; empty: any element. (Not optional, and `id` beside a flag:
-    /// unwrapping an optional array copies it, a retain and a release for every element of
+    /// The element name, lowercased; empty: any element.
+    ///
+    /// (Not optional, and `id` beside a flag: unwrapping an optional array copies it, a retain and
+    /// a release for every element of
     /// every page.)
     /// All `let`: a `var` of a class is checked for exclusive access on every read.
     let tag: [UInt8]
@@ -405,7 +409,9 @@ final class CompoundSelector: @unchecked Sendable {
     }
 
     /// Whether an element below `node` (a child, for `> ...`) matches one of the selectors,
-    /// which are read relative to `node`. Walks without recursion.
+    /// which are read relative to `node`.
+    ///
+    /// Walks without recursion.
     static func has(_ node: xmlNodePtr, _ list: [ComplexSelector]) -> Bool {
         var stack: [xmlNodePtr] = []
         var child = firstElementChild(node)
@@ -426,6 +432,7 @@ final class CompoundSelector: @unchecked Sendable {
 }
 
 /// Compounds joined by combinators, matched right to left within a scope.
+///
 /// Compounds and combinators (a class for the same reason as `CompoundSelector`).
 final class ComplexSelector: @unchecked Sendable {
     enum Combinator { case descendant, child, adjacent, sibling }
@@ -448,7 +455,9 @@ final class ComplexSelector: @unchecked Sendable {
         return matchLeft(from: compounds.count - 1, node: node, scope: scope, failed: &failed)
     }
 
-    /// A (compound index, node) pair already known not to lead to a match. Remembering them keeps
+    /// A (compound index, node) pair already known not to lead to a match.
+    ///
+    /// Remembering them keeps
     /// `a b c d e` over thousands of nested elements polynomial instead of exponential.
     struct FailedStep: Hashable {
         var index: Int
@@ -532,7 +541,9 @@ struct SelectorParser {
     }
 
     func error(_ message: String) -> TimeTrackError {
-        TimeTrackError(.selector, "invalid selector '\(source)': \(message)", fix: "see docs/source-definitions.md for the selectors supported", context: ["selector": source])
+        TimeTrackError(
+            .selector, "invalid selector '\(source)': \(message)", fix: "see docs/source-definitions.md for the selectors supported",
+            context: ["selector": source])
     }
 
     var atEnd: Bool { index >= chars.count }

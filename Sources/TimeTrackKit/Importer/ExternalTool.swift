@@ -2,8 +2,9 @@ import Foundation
 import TimeTrackCore
 
 /// A program from Debian run as a process (poppler's `pdfinfo`, `ocrmypdf`): found on `PATH`,
-/// given no terminal, stopped after its time budget, its output read up to a cap. A missing
-/// program is a configuration error naming the package that brings it.
+/// given no terminal, stopped after its time budget, its output read up to a cap.
+///
+/// A missing program is a configuration error naming the package that brings it.
 public struct ExternalTool: Sendable {
     /// The program's name (`pdfinfo`).
     public var name: String
@@ -34,7 +35,9 @@ public struct ExternalTool: Sendable {
     public var installed: Bool { path != nil }
 
     /// Runs the program with `arguments`; throws when it is missing, cannot start or runs past
-    /// `timeout` seconds. Output past `outputCap` bytes is dropped.
+    /// `timeout` seconds.
+    ///
+    /// Output past `outputCap` bytes is dropped.
     public func run(_ arguments: [String], timeout: Int = 60, outputCap: Int = 4 << 20) throws -> Outcome {
         guard let path else {
             throw TimeTrackError(.configuration, "\(name) is not installed", fix: "apt-get install \(package)")
@@ -43,8 +46,10 @@ public struct ExternalTool: Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(at: folder) }
         let outputFile = folder.appendingPathComponent("out"), errorFile = folder.appendingPathComponent("err")
-        guard FileManager.default.createFile(atPath: outputFile.path, contents: nil), FileManager.default.createFile(atPath: errorFile.path, contents: nil) else {
-            throw TimeTrackError(.system, "cannot write \(name)'s output in \(folder.path)", fix: "check the temporary folder (TMPDIR) has room and is writable")
+        guard FileManager.default.createFile(atPath: outputFile.path, contents: nil), FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        else {
+            throw TimeTrackError(
+                .system, "cannot write \(name)'s output in \(folder.path)", fix: "check the temporary folder (TMPDIR) has room and is writable")
         }
         let out = try FileHandle(forWritingTo: outputFile), err = try FileHandle(forWritingTo: errorFile)
         defer {

@@ -18,7 +18,9 @@ public struct ImporterOption: Sendable {
 }
 
 /// What an importer is: its name (the `importer` of a source definition), version, the kinds it
-/// produces and its options. `timetrack-admin plugins` lists these.
+/// produces and its options.
+///
+/// `timetrack-admin plugins` lists these.
 public struct ImporterInfo: Sendable {
     public var name: String
     public var version: String
@@ -54,7 +56,9 @@ public struct FetchedPage: Sendable {
     /// For a local file read while it was not changing: its `FileStamp` when it was read.
     public var stamp: String?
     /// True for a page `ImportContext.fetchRemembered` found unchanged by its file's stamp:
-    /// `data` is empty and `hash` is the remembered one. `ImportContext.read` reads it.
+    /// `data` is empty and `hash` is the remembered one.
+    ///
+    /// `ImportContext.read` reads it.
     public var unread = false
 
     public init(url: URL, location: String, data: Data, contentType: String? = nil, charset: String? = nil, fetchedAt: Date = Date()) {
@@ -80,8 +84,10 @@ public struct FetchedPage: Sendable {
 }
 
 /// A local file's identity and change times, as one string: device, inode, size, and the
-/// modification and status-change times in nanoseconds. Writing the file, replacing it (a new
-/// inode) or setting its modification time back (which changes the status-change time) all
+/// modification and status-change times in nanoseconds.
+///
+/// Writing the file, replacing it (a new inode) or setting its modification time back (which
+/// changes the status-change time) all
 /// change it; reading it does not.
 ///
 /// A file changed within `settle` seconds of being stamped has no stamp (`of` returns nil), as
@@ -219,8 +225,9 @@ public struct ExtractedItem: Sendable {
         self.location = location
     }
 
-    /// Validates and encodes the content if that was not done yet. Invalid content stays
-    /// unprepared: the store reports its problems when the item is applied.
+    /// Validates and encodes the content if that was not done yet.
+    ///
+    /// Invalid content stays unprepared: the store reports its problems when the item is applied.
     public mutating func prepare() {
         if prepared == nil { prepared = try? PreparedContent(content) }
     }
@@ -240,6 +247,7 @@ public struct ImportResult: Sendable {
     /// Items seen twice (same key) and merged into one.
     public var duplicatesMerged = 0
     /// Pages of the source (listing pages after the first, feed pages) that could not be read.
+    ///
     /// A run with unread pages saw only part of the source: its unseen items are not counted
     /// missing. Importers with more than one page must fill it; the pipeline never reads
     /// problem messages to decide.
@@ -270,8 +278,12 @@ public struct ImportResult: Sendable {
     /// Records a page of the source that could not be read: a problem carrying the fetch's HTTP
     /// status (when there was an answer) and the page in `unreadPages`, so the run counts no
     /// item missing.
-    public mutating func pageUnread(_ url: URL, _ error: TimeTrackError, severity: ImportProblem.Severity = .error, message: String? = nil, location: String? = nil) {
-        problems.append(ImportProblem(severity, message ?? error.description, location: location ?? url.absoluteString, httpStatus: error.context["status"].flatMap { Int($0) }))
+    public mutating func pageUnread(
+        _ url: URL, _ error: TimeTrackError, severity: ImportProblem.Severity = .error, message: String? = nil, location: String? = nil
+    ) {
+        problems.append(
+            ImportProblem(
+                severity, message ?? error.description, location: location ?? url.absoluteString, httpStatus: error.context["status"].flatMap { Int($0) }))
         unreadPages.append(url.absoluteString)
     }
 
@@ -297,8 +309,10 @@ public final class ImportContext {
     /// Where unchanged pages' extractions are remembered (nil: parse everything, remember nothing).
     public var memo: PageMemo?
     /// What `memo` remembers of the source's pages, by URL, read in one query (nil: `recall`
-    /// asks `memo` page by page). The memo is only written after the run, so this is what a
-    /// query per page would find. Read on first use when `loadRememberedPages` is set: a source
+    /// asks `memo` page by page).
+    ///
+    /// The memo is only written after the run, so this is what a query per page would find. Read on
+    /// first use when `loadRememberedPages` is set: a source
     /// known unchanged as a whole (`SourceMemo`) never needs it.
     public var rememberedPages: [String: MemoRecord]? {
         get {
@@ -351,7 +365,9 @@ public final class ImportContext {
     }
 
     /// Fetches a page with what the memo remembers of it for `signature` (nil: changed, or
-    /// never seen). A local page whose file still has the stamp it had when it was remembered
+    /// never seen).
+    ///
+    /// A local page whose file still has the stamp it had when it was remembered
     /// is not read: the page comes back `unread`, with the remembered hash. Read it
     /// (`read(_:)`) before parsing it, should the remembered payload not serve.
     public func fetchRemembered(_ url: URL, signature: String) throws -> (page: FetchedPage, payload: Data?) {
@@ -363,7 +379,9 @@ public final class ImportContext {
     /// `fetchRemembered` for several pages, results in order; the pages not known unchanged
     /// are fetched together (`PageFetcher.fetchAll`).
     public func fetchAllRemembered(_ urls: [URL], signature: String) throws -> [Result<(page: FetchedPage, payload: Data?), TimeTrackError>] {
-        var results: [Result<(page: FetchedPage, payload: Data?), TimeTrackError>?] = urls.map { url in unchanged(url, signature: signature).map { .success($0) } }
+        var results: [Result<(page: FetchedPage, payload: Data?), TimeTrackError>?] = urls.map { url in
+            unchanged(url, signature: signature).map { .success($0) }
+        }
         let wanted = urls.indices.filter { results[$0] == nil }
         for (index, fetched) in zip(wanted, try fetcher.fetchAll(wanted.map { urls[$0] })) {
             results[index] = fetched.map { page in (page, recall(page: page, signature: signature)) }

@@ -47,7 +47,8 @@ public final class ItemMemo: @unchecked Sendable {
     /// The same, with whether the item's content is dated (the shrink guard counts dated items);
     /// nil when it is not settled.
     public func settled(key: String, digest: String) -> (hash: String, dated: Bool)? {
-        guard let record = remembered[key], record.digest == digest, let stored = record.storedHash, let dated = ItemMemo.dated(record.payload, saying: stored) else {
+        guard let record = remembered[key], record.digest == digest, let stored = record.storedHash, let dated = ItemMemo.dated(record.payload, saying: stored)
+        else {
             return nil
         }
         return (stored, dated)
@@ -62,8 +63,9 @@ public final class ItemMemo: @unchecked Sendable {
     }
 
     /// Whether the content `payload` describes is dated, when its hash is `hash` (the payload is
-    /// the hash, then ` dated` for a dated item); nil when it says another hash. Compared as
-    /// bytes: this runs for every item of every unchanged source.
+    /// the hash, then ` dated` for a dated item); nil when it says another hash.
+    ///
+    /// Compared as bytes: this runs for every item of every unchanged source.
     static func dated(_ payload: Data, saying hash: String) -> Bool? {
         var hash = hash
         return hash.withUTF8 { expected -> Bool? in

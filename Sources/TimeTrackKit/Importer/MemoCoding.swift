@@ -1,14 +1,18 @@
 import Foundation
 
 /// A small length-prefixed binary format for page memos: much cheaper than JSON for the
-/// lists of strings importers remember. Reading stops (returns nil) on anything malformed.
+/// lists of strings importers remember.
+///
+/// Reading stops (returns nil) on anything malformed.
 public struct MemoWriter {
     public private(set) var data = Data()
 
     public init() {}
 
     /// Any integer in as few bytes as it needs: zigzag (0, -1, 1, -2… as 0, 1, 2, 3…), then
-    /// 7 bits a byte. Counts and lengths, the most of a memo, take one byte (they took eight
+    /// 7 bits a byte.
+    ///
+    /// Counts and lengths, the most of a memo, take one byte (they took eight
     /// before memo format 3).
     public mutating func write(_ value: Int) {
         appendVarint(UInt64(bitPattern: Int64(value) << 1) ^ UInt64(bitPattern: Int64(value) >> 63))

@@ -18,9 +18,12 @@ public enum Parallel {
         return max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
     }()
 
-    /// `transform` applied to every input, results in input order. Runs on the calling thread
-    /// when there is one worker or too little to share.
-    public static func map<Input: Sendable, Output: Sendable>(_ inputs: [Input], minimumPerWorker: Int = 2, _ transform: @Sendable (Input) -> Output) -> [Output] {
+    /// `transform` applied to every input, results in input order.
+    ///
+    /// Runs on the calling thread when there is one worker or too little to share.
+    public static func map<Input: Sendable, Output: Sendable>(_ inputs: [Input], minimumPerWorker: Int = 2, _ transform: @Sendable (Input) -> Output)
+        -> [Output]
+    {
         let count = inputs.count
         let threads = min(workers, count / max(1, minimumPerWorker))
         guard threads > 1 else { return inputs.map(transform) }
@@ -47,8 +50,9 @@ public enum Parallel {
 }
 
 extension Parallel {
-    /// Starts `map` on other threads and returns at once; `wait()` gives the results. The
-    /// caller can fetch the next pages meanwhile.
+    /// Starts `map` on other threads and returns at once; `wait()` gives the results.
+    ///
+    /// The caller can fetch the next pages meanwhile.
     public static func start<Input: Sendable, Output: Sendable>(_ inputs: [Input], _ transform: @escaping @Sendable (Input) -> Output) -> Pending<Output> {
         let pending = Pending<Output>()
         // Nothing to do (every page of a window known unchanged): no thread.

@@ -41,7 +41,9 @@ extension SourceDefinition {
         default: fine = false
         }
         guard fine else {
-            throw error("options.year", "must be a year from 1900 to 2199, or a text naming one (\"October 2022 – June 2023\")", fix: "or use yearFrom to read it from the page")
+            throw error(
+                "options.year", "must be a year from 1900 to 2199, or a text naming one (\"October 2022 – June 2023\")",
+                fix: "or use yearFrom to read it from the page")
         }
     }
 }

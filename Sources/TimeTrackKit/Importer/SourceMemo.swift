@@ -62,7 +62,8 @@ public struct SourceMemo: Equatable, Sendable {
     /// What a reading read: each page with its file's stamp.
     public init(firstURL: String, stamped: [(url: String, stamp: String)], items: [Item], duplicatesMerged: Int) {
         self.init(
-            firstURL: firstURL, pages: stamped.map { Page(url: $0.url, check: Self.check($0.stamp)) }, stamps: Self.stampsDigest(stamped.map(\.stamp)), items: items,
+            firstURL: firstURL, pages: stamped.map { Page(url: $0.url, check: Self.check($0.stamp)) }, stamps: Self.stampsDigest(stamped.map(\.stamp)),
+            items: items,
             duplicatesMerged: duplicatesMerged)
     }
 
@@ -111,14 +112,17 @@ public struct SourceMemo: Equatable, Sendable {
     /// Decodes an entry; nil for an empty one (the last reading was not clean) or anything malformed.
     public init?(_ data: Data) {
         var reader = MemoReader(data)
-        guard reader.readCompact() == Self.version, let firstURL = reader.readCompactString(), let stamps = reader.readCompactString(), let merged = reader.readCompact(),
+        guard reader.readCompact() == Self.version, let firstURL = reader.readCompactString(), let stamps = reader.readCompactString(),
+            let merged = reader.readCompact(),
             let pageCount = reader.readCompact(), pageCount > 0, pageCount <= data.count
         else { return nil }
         var pages: [Page] = []
         pages.reserveCapacity(pageCount)
         var previous = ""
         for _ in 0..<pageCount {
-            guard let url = Self.readShared(after: previous, from: &reader), let check = reader.readCompact(), let check32 = UInt32(exactly: check) else { return nil }
+            guard let url = Self.readShared(after: previous, from: &reader), let check = reader.readCompact(), let check32 = UInt32(exactly: check) else {
+                return nil
+            }
             pages.append(Page(url: url, check: check32))
             previous = url
         }
@@ -127,7 +131,8 @@ public struct SourceMemo: Equatable, Sendable {
         items.reserveCapacity(itemCount)
         previous = ""
         for _ in 0..<itemCount {
-            guard let key = Self.readShared(after: previous, from: &reader), let digest = reader.readCompactString(), let location = reader.readCompactString() else { return nil }
+            guard let key = Self.readShared(after: previous, from: &reader), let digest = reader.readCompactString(), let location = reader.readCompactString()
+            else { return nil }
             items.append(Item(key: key, digest: digest, location: location))
             previous = key
         }
@@ -166,8 +171,9 @@ extension ImportContext {
     }
 
     /// The result of reading the source again when nothing it read can have changed: every
-    /// remembered item settled, every remembered page's file with its remembered stamp. nil as
-    /// soon as anything differs (then the source is read as usual). Reads no page.
+    /// remembered item settled, every remembered page's file with its remembered stamp.
+    ///
+    /// nil as soon as anything differs (then the source is read as usual). Reads no page.
     public func unchangedReading(_ saved: SourceMemo) -> ImportResult? {
         guard let items, saved.firstURL == source.url.absoluteString else { return nil }
         var result = ImportResult()
@@ -179,7 +185,8 @@ extension ImportContext {
         var stamps: [String] = []
         stamps.reserveCapacity(saved.pages.count)
         for page in saved.pages {
-            guard shouldStop?() != true, let url = URL(string: page.url), let stamp = fetcher.stamp(of: url)?.stamp, SourceMemo.check(stamp) == page.check else { return nil }
+            guard shouldStop?() != true, let url = URL(string: page.url), let stamp = fetcher.stamp(of: url)?.stamp, SourceMemo.check(stamp) == page.check
+            else { return nil }
             stamps.append(stamp)
         }
         guard SourceMemo.stampsDigest(stamps) == saved.stamps else { return nil }

@@ -86,7 +86,9 @@ public struct DateParser: Sendable {
     static let timePattern = try? NSRegularExpression(
         pattern: #"(?<![\d/.:-])(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?\s*(a\.?\s?m\.?|p\.?\s?m\.?)?(?![\d/])"#, options: [.caseInsensitive])
     static let offsetPattern = try? NSRegularExpression(
-        pattern: #"(?:\b(?:gmt|utc)\s*|(?<=\d\d:\d\d:\d\d\s)|(?<=\d\d:\d\d\s))([+-])(\d{2}):?(\d{2})\b|\b(est|edt|cst|cdt|mst|mdt|pst|pdt|akst|akdt|hst|gmt|utc|ut|z)\b"#, options: [.caseInsensitive])
+        pattern:
+            #"(?:\b(?:gmt|utc)\s*|(?<=\d\d:\d\d:\d\d\s)|(?<=\d\d:\d\d\s))([+-])(\d{2}):?(\d{2})\b|\b(est|edt|cst|cdt|mst|mdt|pst|pdt|akst|akdt|hst|gmt|utc|ut|z)\b"#,
+        options: [.caseInsensitive])
     static let numericPattern = try? NSRegularExpression(
         pattern: #"(?<!\d)(\d{1,4})([/.-])(\d{1,2})(?:\2(\d{2,4}))?(?!\d)"#)
 
@@ -104,11 +106,14 @@ public struct DateParser: Sendable {
     static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
     static let monthNames = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"]
     static let zoneOffsets: [String: Int] = [
-        "gmt": 0, "utc": 0, "ut": 0, "z": 0, "est": -5, "edt": -4, "cst": -6, "cdt": -5, "mst": -7, "mdt": -6, "pst": -8, "pdt": -7, "akst": -9, "akdt": -8, "hst": -10,
+        "gmt": 0, "utc": 0, "ut": 0, "z": 0, "est": -5, "edt": -4, "cst": -6, "cdt": -5, "mst": -7, "mdt": -6, "pst": -8, "pdt": -7, "akst": -9, "akdt": -8,
+        "hst": -10,
     ]
 
-    /// The longest text searched for a date. A date field holds a few words; a longer value
-    /// means its selector matched a whole block, and only its start is read (which keeps a
+    /// The longest text searched for a date.
+    ///
+    /// A date field holds a few words; a longer value means its selector matched a whole block, and
+    /// only its start is read (which keeps a
     /// 50 KB value from costing seconds).
     public static let maxLength = 512
 
@@ -162,9 +167,13 @@ public struct DateParser: Sendable {
         var working = text.lowercased()
         // A zone offset or abbreviation.
         var zone = timeZone
-        if DateParser.mayHoldZone(working), let match = DateParser.offsetPattern?.firstMatch(in: working, range: NSRange(location: 0, length: (working as NSString).length)) {
+        if DateParser.mayHoldZone(working),
+            let match = DateParser.offsetPattern?.firstMatch(in: working, range: NSRange(location: 0, length: (working as NSString).length))
+        {
             let w = working as NSString
-            if match.range(at: 1).location != NSNotFound, let hours = Int(w.substring(with: match.range(at: 2))), let minutes = Int(w.substring(with: match.range(at: 3))) {
+            if match.range(at: 1).location != NSNotFound, let hours = Int(w.substring(with: match.range(at: 2))),
+                let minutes = Int(w.substring(with: match.range(at: 3)))
+            {
                 let sign = w.substring(with: match.range(at: 1)) == "-" ? -1 : 1
                 zone = TimeZone(secondsFromGMT: sign * (hours * 3600 + minutes * 60)) ?? zone
             } else if match.range(at: 4).location != NSNotFound, let hours = DateParser.zoneOffsets[w.substring(with: match.range(at: 4))] {
@@ -283,6 +292,7 @@ public struct DateParser: Sendable {
     }
 
     /// The parts of an ISO 8601 date at the start of a text, as `isoPattern` captures them.
+    ///
     /// A text's bytes read by position, as the date scanners read them (out of range is no digit).
     struct ASCIIBytes {
         let b: UnsafeBufferPointer<UInt8>
@@ -297,8 +307,10 @@ public struct DateParser: Sendable {
         var hour: String?, minute: String?, second: String?, offset: String?
     }
 
-    /// `isoPattern` by hand over ASCII, for the common case (every `time@datetime`). nil when the
-    /// text does not start that way or holds anything beyond ASCII where it looks: the pattern
+    /// `isoPattern` by hand over ASCII, for the common case (every `time@datetime`).
+    ///
+    /// nil when the text does not start that way or holds anything beyond ASCII where it looks: the
+    /// pattern
     /// (which knows Unicode digits and spaces) decides those.
     static func isoFields(_ text: String) -> ISOFields? {
         var text = text
@@ -396,7 +408,9 @@ public struct DateParser: Sendable {
             }
         }
         let hour = fields.hour.flatMap { Int($0) }, minute = fields.minute.flatMap { Int($0) }, second = fields.second.flatMap { Int($0) }
-        guard (1...12).contains(m), (1...31).contains(d), (0...23).contains(hour ?? 0), (0...59).contains(minute ?? 0), (0...60).contains(second ?? 0) else { return nil }
+        guard (1...12).contains(m), (1...31).contains(d), (0...23).contains(hour ?? 0), (0...59).contains(minute ?? 0), (0...60).contains(second ?? 0) else {
+            return nil
+        }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         var components = DateComponents(year: y, month: m, day: d, hour: hour ?? 0, minute: minute ?? 0, second: second ?? 0)

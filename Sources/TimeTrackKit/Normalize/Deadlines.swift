@@ -25,7 +25,9 @@ public struct CourseRules: Sendable {
     public init(source: SourceDefinition) throws {
         rules = []
         if let list = source.options["courses"] {
-            guard let array = list.arrayValue else { throw source.error("options.courses", "must be a list of courses ({\"code\": …, \"name\": …, \"match\": […]})") }
+            guard let array = list.arrayValue else {
+                throw source.error("options.courses", "must be a list of courses ({\"code\": …, \"name\": …, \"match\": […]})")
+            }
             for (index, entry) in array.enumerated() {
                 let at = "options.courses[\(index)]"
                 guard let object = entry.objectValue else { throw source.error(at, "must be an object with code and name") }
@@ -56,7 +58,9 @@ public struct CourseRules: Sendable {
                     course.reminders = minutes
                 }
                 if let weights = object["weights"] {
-                    guard let table = weights.objectValue else { throw source.error("\(at).weights", "must map categories to percentages", fix: "e.g. {\"test\": 40, \"homework\": 30}") }
+                    guard let table = weights.objectValue else {
+                        throw source.error("\(at).weights", "must map categories to percentages", fix: "e.g. {\"test\": 40, \"homework\": 30}")
+                    }
                     for (category, value) in table {
                         guard let number = value.numberValue else { throw source.error("\(at).weights.\(category)", "must be a percentage") }
                         course.weights[category] = number
@@ -90,7 +94,9 @@ public struct CourseRules: Sendable {
         guard !folded.isEmpty else { return nil }
         for rule in rules {
             let words = [rule.course.code, rule.course.name] + rule.match
-            if words.map(CourseRules.fold).contains(where: { !$0.isEmpty && (folded == $0 || TextNormalizer.has(" \(folded) ", " \($0) ")) }) { return rule.course }
+            if words.map(CourseRules.fold).contains(where: { !$0.isEmpty && (folded == $0 || TextNormalizer.has(" \(folded) ", " \($0) ")) }) {
+                return rule.course
+            }
         }
         return nil
     }
@@ -146,7 +152,8 @@ public enum DeadlineReading {
     public static func weekday(_ word: String) -> Int? {
         let w = word.lowercased()
         guard w.count >= 3 else { return nil }
-        for (index, name) in weekdays.enumerated() where name.hasPrefix(w) || (w == "tues" && index == 2) || (w == "thur" && index == 4) || (w == "thurs" && index == 4) {
+        for (index, name) in weekdays.enumerated()
+        where name.hasPrefix(w) || (w == "tues" && index == 2) || (w == "thur" && index == 4) || (w == "thurs" && index == 4) {
             return index + 1
         }
         return nil
@@ -154,7 +161,9 @@ public enum DeadlineReading {
 
     /// A day named relative to `reference` ("today", "tomorrow", "Friday", "next Monday",
     /// "this Thursday"), as local midnight in `zone`, with how it was read; nil when the text
-    /// names none. A bare weekday is the next such day after the reference day; "next X" is X
+    /// names none.
+    ///
+    /// A bare weekday is the next such day after the reference day; "next X" is X
     /// of the following week (weeks from Monday).
     public static func relativeDay(_ text: String, reference: Date, zone: TimeZone) -> (day: Date, reading: String)? {
         var calendar = Calendar(identifier: .gregorian)
@@ -224,7 +233,8 @@ extension Normalizer {
             course = rules.course(code: code) ?? Course(code: code, name: code, school: source.school)
         } else {
             throw TimeTrackError(
-                .validation, "no course found", fix: "name the course in options.course, or map the feed's course names with options.courses", context: ["field": "course"])
+                .validation, "no course found", fix: "name the course in options.course, or map the feed's course names with options.courses",
+                context: ["field": "course"])
         }
         if let teacher = text(raw, "teacher") { course.teacher = teacher }
 
@@ -244,13 +254,17 @@ extension Normalizer {
             if let named = CourseRules.fold(dueText).split(separator: " ").compactMap({ DeadlineReading.weekday(String($0)) }).first,
                 named != calendar.component(.weekday, from: due)
             {
-                guesses.append("the text says \(DeadlineReading.weekdays[named - 1].capitalized) but \(Normalizer.day(due, calendar)) is a \(DeadlineReading.weekdays[calendar.component(.weekday, from: due) - 1].capitalized)")
+                guesses.append(
+                    "the text says \(DeadlineReading.weekdays[named - 1].capitalized) but \(Normalizer.day(due, calendar)) is a \(DeadlineReading.weekdays[calendar.component(.weekday, from: due) - 1].capitalized)"
+                )
             }
         } else if let relative = DeadlineReading.relativeDay(dueText, reference: parser.reference, zone: source.timeZone) {
             due = relative.day
             hasTime = false
             guesses.append("due day read from '\(relative.reading)' counted from \(Normalizer.day(parser.reference, calendar))")
-            if let time = DateParser.findTime(dueText), let withTime = calendar.date(bySettingHour: time.hour, minute: time.minute, second: time.second, of: due) {
+            if let time = DateParser.findTime(dueText),
+                let withTime = calendar.date(bySettingHour: time.hour, minute: time.minute, second: time.second, of: due)
+            {
                 (due, hasTime) = (withTime, true)
             }
         } else {
@@ -262,8 +276,11 @@ extension Normalizer {
         var guessedTime = false
         if !hasTime {
             let ends = source.options["schoolDayEnds"]?.stringValue ?? Normalizer.defaultSchoolDayEnds
-            guard let time = DateParser.findTime(ends), let end = calendar.date(bySettingHour: time.hour, minute: time.minute, second: 0, of: calendar.startOfDay(for: due)) else {
-                throw TimeTrackError(.configuration, "options.schoolDayEnds '\(ends)' is not a time of day", fix: "e.g. \"15:30\"", context: ["field": "schoolDayEnds"])
+            guard let time = DateParser.findTime(ends),
+                let end = calendar.date(bySettingHour: time.hour, minute: time.minute, second: 0, of: calendar.startOfDay(for: due))
+            else {
+                throw TimeTrackError(
+                    .configuration, "options.schoolDayEnds '\(ends)' is not a time of day", fix: "e.g. \"15:30\"", context: ["field": "schoolDayEnds"])
             }
             due = end
             guessedTime = true
@@ -278,11 +295,14 @@ extension Normalizer {
         var reminders: [Int]?
         if let text = text(raw, "reminders") {
             let offsets = text.split(separator: ",").compactMap { ReminderOffset.minutes(String($0)) }
-            guard !offsets.isEmpty else { throw TimeTrackError(.validation, "reminders '\(text)' are not offsets like 1d, 2h", context: ["field": "reminders"]) }
+            guard !offsets.isEmpty else {
+                throw TimeTrackError(.validation, "reminders '\(text)' are not offsets like 1d, 2h", context: ["field": "reminders"])
+            }
             reminders = offsets
         }
         return Deadline(
-            title: title, course: course.code, courseName: course.name, teacher: course.teacher, due: due, timeZone: source.timeZone.identifier, dueTimeGuessed: guessedTime,
+            title: title, course: course.code, courseName: course.name, teacher: course.teacher, due: due, timeZone: source.timeZone.identifier,
+            dueTimeGuessed: guessedTime,
             category: category, weight: text(raw, "weight").flatMap(DeadlineReading.number), points: text(raw, "points").flatMap(DeadlineReading.number),
             reminders: reminders, link: link, description: description, sourceLine: text(raw, "line"))
     }

@@ -10,7 +10,11 @@ public enum DocumentClassifier {
             if mime.hasPrefix("image/") { return .image }
             if mime.hasPrefix("video/") { return .video }
             if mime.contains("spreadsheet") || mime.contains("excel") || mime.contains("csv") { return .spreadsheet }
-            if mime.contains("word") || mime.contains("opendocument.text") || mime.contains("rtf") || mime.contains("presentation") || mime.contains("powerpoint") { return .document }
+            if mime.contains("word") || mime.contains("opendocument.text") || mime.contains("rtf") || mime.contains("presentation")
+                || mime.contains("powerpoint")
+            {
+                return .document
+            }
             if mime.contains("html") { return .page }
         }
         let lowerLabel = label?.lowercased() ?? ""
@@ -50,13 +54,17 @@ public enum DocumentClassifier {
             let named = documentType(url: "https://file.invalid/x" + value[dot...].lowercased())
             if named != .page && named != .other { return named }
         }
-        let shareTypes: [String: SchoolInfoItem.DocumentType] = ["b": .pdf, "w": .document, "p": .document, "x": .spreadsheet, "v": .video, "i": .image, "f": .page]
+        let shareTypes: [String: SchoolInfoItem.DocumentType] = [
+            "b": .pdf, "w": .document, "p": .document, "x": .spreadsheet, "v": .video, "i": .image, "f": .page,
+        ]
         let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         if host.hasSuffix("sharepoint.com"), let first = segments.first, first.hasPrefix(":"), first.hasSuffix(":") {
             return shareTypes[String(first.dropFirst().dropLast())]
         }
         if host == "1drv.ms", let first = segments.first { return shareTypes[first] }
-        let stores = ["/fs/resource-manager/view/", "filedownload.ashx", "/download/", "/downloads/", "/file/", "/files/", "/attachments/", "/documents/download"]
+        let stores = [
+            "/fs/resource-manager/view/", "filedownload.ashx", "/download/", "/downloads/", "/file/", "/files/", "/attachments/", "/documents/download",
+        ]
         if stores.contains(where: { path.contains($0) }) || path.hasSuffix("/download") || (host.hasSuffix("box.com") && segments.first == "s") {
             return .document
         }
@@ -96,8 +104,9 @@ public enum DocumentClassifier {
     }
 
     /// `title` without bracketed notes that only name a file's kind or size: "[Adobe PDF]",
-    /// "(PDF, 2.3 MB)", "(Microsoft Word)", "[Excel file]". A note with other words stays
-    /// ("(Spanish)", "[Updated]").
+    /// "(PDF, 2.3 MB)", "(Microsoft Word)", "[Excel file]".
+    ///
+    /// A note with other words stays ("(Spanish)", "[Updated]").
     static func removingTypeNotes(_ title: String) -> String {
         var result = ""
         var rest = Substring(title)

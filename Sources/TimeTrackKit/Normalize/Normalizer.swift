@@ -62,8 +62,9 @@ public struct Normalizer: Sendable {
     }
 
     /// The key of an event whose definition names none: its title and its start, normalized in
-    /// the source's zone ("Board Meeting|2026-10-14T18:00", "…|2026-10-14" for a day). Two
-    /// meetings on one day and the same meeting next year are items of their own (the raw date
+    /// the source's zone ("Board Meeting|2026-10-14T18:00", "…|2026-10-14" for a day).
+    ///
+    /// Two meetings on one day and the same meeting next year are items of their own (the raw date
     /// text, without year or time, made them one). Nil when there is no title or the start does
     /// not parse.
     public func eventKey(_ raw: RawItem) -> String? {
@@ -122,7 +123,10 @@ public struct Normalizer: Sendable {
     func required(_ raw: RawItem, _ name: String) throws -> String {
         guard let value = text(raw, name) else {
             // Name the spec that matched nothing, when the definition has one for the field.
-            let spec = source.options["fields"]?.objectValue?[name].map { " (options.fields.\(name): \(TextNormalizer.truncate($0.description, to: 80)) matched nothing)" } ?? ""
+            let spec =
+                source.options["fields"]?.objectValue?[name].map {
+                    " (options.fields.\(name): \(TextNormalizer.truncate($0.description, to: 80)) matched nothing)"
+                } ?? ""
             throw TimeTrackError(.validation, "no \(name) found" + spec, context: ["field": name])
         }
         return value
@@ -285,7 +289,9 @@ public struct Normalizer: Sendable {
     /// Whether an event is cancelled or postponed: a state word (`canceled`, `cancelled`,
     /// `postponed`) as the first or the last word of its title ("CANCELED - Board Meeting",
     /// "Board Meeting (Cancelled)", "Board meeting – canceled"), or anywhere in its status, date
-    /// or time cells. A word inside a title ("Cancellation policy review") is no state.
+    /// or time cells.
+    ///
+    /// A word inside a title ("Cancellation policy review") is no state.
     public static func eventState(title: String, cells: [String]) -> Event.State {
         func words(_ text: String) -> [Substring] { text.lowercased().split { !$0.isLetter } }
         func state(_ word: Substring) -> Event.State? {

@@ -145,7 +145,9 @@ public struct SafePattern: Sendable {
     }
 
     /// The steps a search of `text` takes (threads followed): at most about
-    /// `(text length + 1) × program size`, whatever the pattern. For tests of that bound.
+    /// `(text length + 1) × program size`, whatever the pattern.
+    ///
+    /// For tests of that bound.
     func cost(of text: String) -> (steps: Int, programSize: Int) {
         (run(Array(text.unicodeScalars)).steps, program.count)
     }

@@ -55,8 +55,10 @@ public enum TextNormalizer {
     }
 
     /// `collapse` for text of ASCII only, as bytes: most fields are, and most need nothing done
-    /// (then no string is made at all). The same rules: whitespace runs become one space, none
-    /// at either end, other control characters go.
+    /// (then no string is made at all).
+    ///
+    /// The same rules: whitespace runs become one space, none at either end, other control
+    /// characters go.
     static func collapseASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> ASCIICollapse {
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) }
         var clean = true
@@ -163,7 +165,9 @@ public enum TextNormalizer {
     /// Drops the "Read more…", "Continue reading »" and "[…]" tails that listing excerpts carry:
     /// at the end of the text, after optional space, `[…]` or `[...]`; `read more`, `learn more`
     /// or `see more` with an optional `…`, `...`, `»`, `›`, `>` or `→`; `continue reading` with
-    /// the same but `>`. Repeated tails all go. (Matched by hand: this runs for every excerpt
+    /// the same but `>`.
+    ///
+    /// Repeated tails all go. (Matched by hand: this runs for every excerpt
     /// of every run, and a regular expression cost more than the rest of the normalizing.)
     public static func removeReadMore(_ text: String) -> String {
         guard mayEndInReadMore(text) else { return text }
@@ -186,7 +190,9 @@ public enum TextNormalizer {
     }
 
     /// Whether the last 40 characters, lowercased, hold "more", "reading" or "]": the only texts
-    /// worth the scalar work below. Searched as bytes, ASCII letters in either case: lowercasing
+    /// worth the scalar work below.
+    ///
+    /// Searched as bytes, ASCII letters in either case: lowercasing
     /// a non-ASCII letter never gives one of these words' letters, so this is the same test
     /// without making a lowercased copy. When the last 80 bytes are ASCII they hold at least the
     /// last 40 characters; otherwise the 40 characters are counted.

@@ -58,7 +58,9 @@ public enum PrivateNetworkAllowance: Sendable, Equatable {
 }
 
 /// One source: a JSON file in `Imports/` that says what to fetch, which importer reads it, and
-/// how its items are reviewed. See docs/source-definitions.md.
+/// how its items are reviewed.
+///
+/// See docs/source-definitions.md.
 public struct SourceDefinition: Sendable {
     /// Whether imported items wait for a person or publish at once.
     public enum Review: String, Sendable { case required, auto }
@@ -90,7 +92,9 @@ public struct SourceDefinition: Sendable {
     /// only the hosts and addresses listed (`["127.0.0.1", "intranet.district.local"]`).
     public var allowPrivateNetwork: PrivateNetworkAllowance
     /// A local source (a file `url`) may follow links to the web only when this is true
-    /// (`"followRemoteLinks": true`). A web source never follows links to local files.
+    /// (`"followRemoteLinks": true`).
+    ///
+    /// A web source never follows links to local files.
     public var followsRemoteLinks: Bool = false
     /// Importer-specific options, validated by the importer.
     public var options: [String: JSONValue]
@@ -113,7 +117,9 @@ public struct SourceDefinition: Sendable {
         return String(text[...brace]) + "\n  \"enabled\": \(value)," + String(text[text.index(after: brace)...])
     }
 
-    /// Reads and checks one definition file. Errors name the file, the field and what is wrong.
+    /// Reads and checks one definition file.
+    ///
+    /// Errors name the file, the field and what is wrong.
     public static func load(file: String) throws -> SourceDefinition {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw TimeTrackError(.configuration, "cannot read the source definition", fix: "check the path", context: ["file": file])
@@ -131,7 +137,8 @@ public struct SourceDefinition: Sendable {
     }
 
     static let knownKeys: Set<String> = [
-        "id", "name", "importer", "kind", "url", "baseURL", "school", "timeZone", "schedule", "review", "accessibility", "checkPDFs", "enabled", "allowPrivateNetwork",
+        "id", "name", "importer", "kind", "url", "baseURL", "school", "timeZone", "schedule", "review", "accessibility", "checkPDFs", "enabled",
+        "allowPrivateNetwork",
         "followRemoteLinks", "options", "$comment", "description",
     ]
 
@@ -149,7 +156,8 @@ public struct SourceDefinition: Sendable {
             return s
         }
         for key in object.keys where !knownKeys.contains(key) {
-            throw fail(key, "is not a source definition field", fix: "known fields: " + knownKeys.filter { !$0.hasPrefix("$") }.sorted().joined(separator: ", "))
+            throw fail(
+                key, "is not a source definition field", fix: "known fields: " + knownKeys.filter { !$0.hasPrefix("$") }.sorted().joined(separator: ", "))
         }
         guard let id = try string("id", required: true) else { throw fail("id", "is required") }
         guard id.count <= 64, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
@@ -187,7 +195,8 @@ public struct SourceDefinition: Sendable {
         var schedule: Schedule?
         if let text = try string("schedule", required: false) {
             guard let parsed = Schedule(text) else {
-                throw fail("schedule", "'\(text)' is not a schedule", fix: "use \"6h\", \"30m\", \"1d\", \"hourly\" or \"daily 05:30\" (from 5 minutes to a year)")
+                throw fail(
+                    "schedule", "'\(text)' is not a schedule", fix: "use \"6h\", \"30m\", \"1d\", \"hourly\" or \"daily 05:30\" (from 5 minutes to a year)")
             }
             schedule = parsed
         }
@@ -204,7 +213,9 @@ public struct SourceDefinition: Sendable {
             case .bool(let b)?: return b ? .all : .none
             case .array(let list)?:
                 let hosts = list.compactMap(\.stringValue)
-                guard hosts.count == list.count, !hosts.isEmpty else { throw fail("allowPrivateNetwork", "must be true, false, or a list of hosts and addresses") }
+                guard hosts.count == list.count, !hosts.isEmpty else {
+                    throw fail("allowPrivateNetwork", "must be true, false, or a list of hosts and addresses")
+                }
                 var allowed: Set<String> = []
                 for host in hosts {
                     // "[::1]" is the address ::1; "127.0.0.1:8080" or a URL would never match a host.
@@ -264,7 +275,9 @@ public struct SourceDefinition: Sendable {
         var sources: [SourceDefinition] = []
         var errors: [TimeTrackError] = []
         var seen: [String: String] = [:]
-        let paths = names.sorted().filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") && !$0.hasPrefix("_") }.map { (folder as NSString).appendingPathComponent($0) }
+        let paths = names.sorted().filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") && !$0.hasPrefix("_") }.map {
+            (folder as NSString).appendingPathComponent($0)
+        }
         // Read and checked on all cores (a district has a file per source and kind); the
         // results are taken in file order, so which of two files keeps an id does not change.
         let loaded = Parallel.map(paths, minimumPerWorker: 16) { path in Result { try load(file: path) } }
@@ -272,7 +285,10 @@ public struct SourceDefinition: Sendable {
             do {
                 let source = try outcome.get()
                 if let other = seen[source.id] {
-                    errors.append(TimeTrackError(.configuration, "id '\(source.id)' is already used by \(other)", fix: "give each source its own id", context: ["file": path, "field": "id"]))
+                    errors.append(
+                        TimeTrackError(
+                            .configuration, "id '\(source.id)' is already used by \(other)", fix: "give each source its own id",
+                            context: ["file": path, "field": "id"]))
                     continue
                 }
                 seen[source.id] = path

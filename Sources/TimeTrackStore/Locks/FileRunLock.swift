@@ -1,8 +1,9 @@
 import Foundation
 import TimeTrackCore
 
-/// One import at a time per SQLite store: an exclusive `flock` on `STORE.import-lock`. The
-/// kernel drops the lock when its process dies, so a lock left by a killed run is simply taken
+/// One import at a time per SQLite store: an exclusive `flock` on `STORE.import-lock`.
+///
+/// The kernel drops the lock when its process dies, so a lock left by a killed run is simply taken
 /// over. (A PostgreSQL store's is `PostgresRunLock`, beside it.)
 public final class FileRunLock: RunLock {
     private let fd: Int32
@@ -13,7 +14,8 @@ public final class FileRunLock: RunLock {
         path = storePath + ".import-lock"
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw TimeTrackError(.system, "cannot create the run lock \(path): \(String(cString: strerror(errno)))", fix: "check that the store's folder is writable")
+            throw TimeTrackError(
+                .system, "cannot create the run lock \(path): \(String(cString: strerror(errno)))", fix: "check that the store's folder is writable")
         }
         // Shared like the store: a store in a staff group (0660) has its lock in that group too.
         var store = stat(), lock = stat()

@@ -2,8 +2,10 @@ import Foundation
 import TimeTrackCore
 
 /// One import at a time per PostgreSQL store, whatever machine runs it: a session-scoped
-/// advisory lock held on a connection of its own for as long as this object lives. The server
-/// drops it when that connection ends (the process died, the machine went away), so a lock left
+/// advisory lock held on a connection of its own for as long as this object lives.
+///
+/// The server drops it when that connection ends (the process died, the machine went away), so a
+/// lock left
 /// by a killed run is simply taken over.
 public final class PostgresRunLock: RunLock {
     private let connection: PostgresConnection

@@ -6,8 +6,9 @@ import Glibc
 #endif
 
 /// libpq, PostgreSQL's client library, loaded at run time (`libpq.so.5`) so that the default
-/// build and a SQLite-only installation need nothing of PostgreSQL. Only the calls the store
-/// needs are looked up.
+/// build and a SQLite-only installation need nothing of PostgreSQL.
+///
+/// Only the calls the store needs are looked up.
 final class LibPQ: @unchecked Sendable {
     typealias ConnectDB = @convention(c) (UnsafePointer<CChar>?) -> OpaquePointer?
     typealias Status = @convention(c) (OpaquePointer?) -> Int32
@@ -15,7 +16,8 @@ final class LibPQ: @unchecked Sendable {
     typealias Finish = @convention(c) (OpaquePointer?) -> Void
     typealias ExecParams =
         @convention(c) (
-            OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafePointer<UInt32>?, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?, Int32
+            OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafePointer<UInt32>?, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?,
+            UnsafePointer<Int32>?, Int32
         ) -> OpaquePointer?
     typealias ResultStatus = @convention(c) (OpaquePointer?) -> Int32
     typealias ResultErrorField = @convention(c) (OpaquePointer?, Int32) -> UnsafePointer<CChar>?
@@ -27,7 +29,9 @@ final class LibPQ: @unchecked Sendable {
     typealias Exec = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> OpaquePointer?
     typealias Prepare = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32, UnsafePointer<UInt32>?) -> OpaquePointer?
     typealias ExecPrepared =
-        @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?, Int32) -> OpaquePointer?
+        @convention(c) (
+            OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?, Int32
+        ) -> OpaquePointer?
     typealias CmdTuples = @convention(c) (OpaquePointer?) -> UnsafePointer<CChar>?
     typealias Notifies = @convention(c) (OpaquePointer?) -> UnsafeMutableRawPointer?
     typealias FreeMem = @convention(c) (UnsafeMutableRawPointer?) -> Void
@@ -103,8 +107,9 @@ struct PGnotify {
     var next: UnsafeMutableRawPointer?
 }
 
-/// One connection to a PostgreSQL server through libpq. Every value goes to the server as a
-/// bound parameter (`$1`, `$2`…), never into the SQL text.
+/// One connection to a PostgreSQL server through libpq.
+///
+/// Every value goes to the server as a bound parameter (`$1`, `$2`…), never into the SQL text.
 ///
 /// `PostgresStore` works through it: statements prepared once per connection and run with bound
 /// text parameters, rows read as text, transactions that hold the store's write lock, the
@@ -153,7 +158,8 @@ public final class PostgresConnection {
             parts.queryItems = parts.queryItems?.map { $0.name.lowercased() == "password" ? URLQueryItem(name: $0.name, value: "***") : $0 }
             return SafeText.visible(parts.string ?? "a PostgreSQL address")
         }
-        return SafeText.visible(address.replacingOccurrences(of: #"password\s*=\s*\S+"#, with: "password=***", options: [.regularExpression, .caseInsensitive]))
+        return SafeText.visible(
+            address.replacingOccurrences(of: #"password\s*=\s*\S+"#, with: "password=***", options: [.regularExpression, .caseInsensitive]))
     }
 
     /// Closes the connection; further calls fail.
@@ -195,7 +201,8 @@ public final class PostgresConnection {
         let message = handle.flatMap { pq.errorMessage($0) }.map { String(cString: $0) } ?? "unknown error"
         let state = pq.resultErrorField(result, PostgresConnection.sqlStateField).map { String(cString: $0) }
         throw TimeTrackError(
-            .database, "PostgreSQL: " + SafeText.visible(message.trimmingCharacters(in: .whitespacesAndNewlines)), context: state.map { ["sqlstate": $0] } ?? [:])
+            .database, "PostgreSQL: " + SafeText.visible(message.trimmingCharacters(in: .whitespacesAndNewlines)),
+            context: state.map { ["sqlstate": $0] } ?? [:])
     }
 
     /// The first column of the first row (nil for none or NULL): a count, a flag.
@@ -368,7 +375,8 @@ public final class PostgresConnection {
         var received: [(String, String, Int32)] = []
         while let raw = pq.notifies(handle) {
             let notice = raw.assumingMemoryBound(to: PGnotify.self)
-            received.append((notice.pointee.relname.map { String(cString: $0) } ?? "", notice.pointee.extra.map { String(cString: $0) } ?? "", notice.pointee.bePid))
+            received.append(
+                (notice.pointee.relname.map { String(cString: $0) } ?? "", notice.pointee.extra.map { String(cString: $0) } ?? "", notice.pointee.bePid))
             pq.freemem(raw)
         }
         return received

@@ -2,7 +2,9 @@ import Foundation
 import TimeTrackCore
 
 /// A row of a PostgreSQL result: every column as text (libpq's text format), read into the
-/// same types as a SQLite row. `bytea` arrives as `\x` and hex digits.
+/// same types as a SQLite row.
+///
+/// `bytea` arrives as `\x` and hex digits.
 struct PostgresRow: SQLRow {
     let values: [String?]
 

@@ -30,7 +30,9 @@ public enum PostgresGrants {
     }
 
     /// Tables keyed by `item_seq` that hold an item's content or state.
-    static let contentTables = ["revisions", "field_locks", "item_memo", "announcements", "events", "school_info", "posts", "absence_reports", "tickets", "deadlines"]
+    static let contentTables = [
+        "revisions", "field_locks", "item_memo", "announcements", "events", "school_info", "posts", "absence_reports", "tickets", "deadlines",
+    ]
     /// Tables an import writes besides the items'.
     static let importTables = ["import_runs", "source_state", "fetch_cache", "page_memo"]
     /// Tables of settings admins manage.
@@ -55,7 +57,8 @@ public enum PostgresGrants {
         // Who reads what (rows further limited below).
         sql.append("GRANT SELECT ON \(views.joined(separator: ", ")) TO \(everyone)")
         sql.append("GRANT SELECT ON operators, timetrack_schema, places, place_names, courses TO \(groups.filter { $0 != app }.joined(separator: ", "))")
-        sql.append("GRANT SELECT ON items, \(contentTables.joined(separator: ", ")) TO \(group(.admin)), \(group(.importer)), \(group(.staff)), \(group(.viewer))")
+        sql.append(
+            "GRANT SELECT ON items, \(contentTables.joined(separator: ", ")) TO \(group(.admin)), \(group(.importer)), \(group(.staff)), \(group(.viewer))")
         sql.append("GRANT SELECT ON \(importTables.joined(separator: ", ")) TO \(group(.admin)), \(group(.importer)), \(group(.staff)), \(group(.viewer))")
         sql.append("GRANT SELECT ON audit TO \(group(.admin))")
         sql.append("GRANT SELECT (id, hash) ON audit TO \(group(.importer)), \(group(.staff)), \(group(.viewer))")
@@ -161,7 +164,8 @@ public enum PostgresGrants {
             try? db.execute("ROLLBACK")
             throw TimeTrackError(
                 .permission, "store grant failed: \(error.message)",
-                fix: "run it as the role that owns the store's tables (the first to use it), which must be allowed to create roles (CREATEROLE)", context: error.context)
+                fix: "run it as the role that owns the store's tables (the first to use it), which must be allowed to create roles (CREATEROLE)",
+                context: error.context)
         }
     }
 }

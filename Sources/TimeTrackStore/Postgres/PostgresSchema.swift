@@ -3,7 +3,9 @@ import TimeTrackCore
 
 /// The store's schema on PostgreSQL, numbered as on SQLite (`Schema`): a PostgreSQL store is
 /// made at the current version in one step (there are no older PostgreSQL stores to move), and
-/// each migration after it is written for both engines. Tables, columns, values and the app's
+/// each migration after it is written for both engines.
+///
+/// Tables, columns, values and the app's
 /// `published_*` views are those of the SQLite store (dates as the same UTC ISO 8601 text, so a
 /// store copies between the engines unchanged); what differs is how each engine says it:
 /// identity columns, `bytea`, case-insensitive keys as unique indexes on `lower(…)`, JSON read
@@ -19,7 +21,8 @@ enum PostgresSchema {
             RAISE EXCEPTION 'the audit log is append-only: entries are never %', CASE TG_OP WHEN 'UPDATE' THEN 'changed' ELSE 'deleted' END;
         END $$
         """
-    static let auditGuardTrigger = "CREATE TRIGGER audit_append_only BEFORE UPDATE OR DELETE ON audit FOR EACH ROW EXECUTE FUNCTION timetrack_audit_append_only()"
+    static let auditGuardTrigger =
+        "CREATE TRIGGER audit_append_only BEFORE UPDATE OR DELETE ON audit FOR EACH ROW EXECUTE FUNCTION timetrack_audit_append_only()"
 
     static let baseline = """
         CREATE TABLE timetrack_schema (version integer NOT NULL, application text NOT NULL);
@@ -190,8 +193,9 @@ enum PostgresSchema {
     static var currentVersion: Int { max(baselineVersion, migrations.keys.max() ?? 0) }
 
     /// Makes the schema in an empty database, or brings an older one up to date, each step in
-    /// its own transaction; returns the version. A database that is not a Time Track store, or
-    /// one made by a newer version, is refused.
+    /// its own transaction; returns the version.
+    ///
+    /// A database that is not a Time Track store, or one made by a newer version, is refused.
     ///
     /// - Parameter target: the version to stop at (tests make older stores with it).
     @discardableResult
@@ -219,13 +223,16 @@ enum PostgresSchema {
                     .configuration, "this PostgreSQL database holds \(tables) tables and is not a Time Track store",
                     fix: "create an empty database for it (createdb timetrack) and give its address")
             }
-            try Self.step("BEGIN; " + baseline + "; INSERT INTO timetrack_schema (version, application) VALUES (\(baselineVersion), 'timetrack-admin'); COMMIT", on: db)
+            try Self.step(
+                "BEGIN; " + baseline + "; INSERT INTO timetrack_schema (version, application) VALUES (\(baselineVersion), 'timetrack-admin'); COMMIT", on: db)
         }
         guard let text = try db.query("SELECT version FROM timetrack_schema").first?.first ?? nil, var version = Int(text) else {
             throw TimeTrackError(.database, "the store's timetrack_schema table has no version", fix: "restore the database from a backup (pg_dump)")
         }
         guard version <= currentVersion else {
-            throw TimeTrackError(.configuration, "this store was made by a newer timetrack-admin (schema \(version); this one knows \(currentVersion))", fix: "upgrade timetrack-admin")
+            throw TimeTrackError(
+                .configuration, "this store was made by a newer timetrack-admin (schema \(version); this one knows \(currentVersion))",
+                fix: "upgrade timetrack-admin")
         }
         for number in (version + 1)...max(version + 1, currentVersion) where number <= min(target, currentVersion) {
             guard let step = migrations[number] else { continue }

@@ -30,7 +30,9 @@ public final class PostgresStore: ItemStore, SQLStore, PageMemo, FetchCache, Pen
     public static let pendingChannel = "timetrack_pending"
 
     /// Connects to `address`, migrating the schema, and making it in an empty database when
-    /// `create` (imports do; `status` does not, as for a SQLite file). `readOnly`: the connection
+    /// `create` (imports do; `status` does not, as for a SQLite file).
+    ///
+    /// `readOnly`: the connection
     /// refuses writes (read-ahead lanes).
     /// - Throws: `.notFound` when the database holds no store and `create` is false.
     public init(address: String, create: Bool = true, readOnly: Bool = false) throws {
@@ -41,7 +43,8 @@ public final class PostgresStore: ItemStore, SQLStore, PageMemo, FetchCache, Pen
             db.close()
             throw TimeTrackError(
                 .notFound, "no store in this PostgreSQL database yet",
-                fix: "run an import (`timetrack-admin import --all`) to make it here, or check the database's name in the address", context: ["store": location])
+                fix: "run an import (`timetrack-admin import --all`) to make it here, or check the database's name in the address", context: ["store": location]
+            )
         }
         if readOnly {
             try db.execute("SET default_transaction_read_only = on")
@@ -64,13 +67,17 @@ public final class PostgresStore: ItemStore, SQLStore, PageMemo, FetchCache, Pen
             return []
         }
         // A payload names the items of one transaction, comma-separated.
-        return ((try? db.notifications()) ?? []).filter { $0.channel == Self.pendingChannel && $0.pid != own }.flatMap { $0.payload.split(separator: ",").map(String.init) }
+        return ((try? db.notifications()) ?? []).filter { $0.channel == Self.pendingChannel && $0.pid != own }.flatMap {
+            $0.payload.split(separator: ",").map(String.init)
+        }
     }
 
     /// The server answers and the schema is there (PostgreSQL keeps its own files consistent).
     public func requireHealthy() throws {
         guard try db.scalar("SELECT version FROM timetrack_schema").flatMap({ Int($0) }) == schemaVersion else {
-            throw TimeTrackError(.storeUnusable, "the store's schema table is missing or changed", fix: "restore the database from a backup (pg_dump)", context: ["store": location])
+            throw TimeTrackError(
+                .storeUnusable, "the store's schema table is missing or changed", fix: "restore the database from a backup (pg_dump)",
+                context: ["store": location])
         }
     }
 }

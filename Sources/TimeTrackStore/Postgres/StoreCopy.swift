@@ -33,7 +33,9 @@ public enum StoreCopy {
         let source = try SQLiteStore(path: path, create: false, readOnly: true)
         defer { source.close() }
         guard source.schemaVersion == PostgresSchema.currentVersion else {
-            throw TimeTrackError(.configuration, "the store is at schema \(source.schemaVersion); copying needs \(PostgresSchema.currentVersion)", fix: "open it once with this timetrack-admin (`status`) to migrate it")
+            throw TimeTrackError(
+                .configuration, "the store is at schema \(source.schemaVersion); copying needs \(PostgresSchema.currentVersion)",
+                fix: "open it once with this timetrack-admin (`status`) to migrate it")
         }
         let target = try PostgresConnection(address)
         defer { target.close() }
@@ -98,7 +100,8 @@ public enum StoreCopy {
         let source = try PostgresConnection(address)
         defer { source.close() }
         guard let text = try? source.query("SELECT version FROM timetrack_schema").first?.first ?? nil, Int(text) == Schema.currentVersion else {
-            throw TimeTrackError(.configuration, "the PostgreSQL database is not a Time Track store at schema \(Schema.currentVersion)", fix: "check the address")
+            throw TimeTrackError(
+                .configuration, "the PostgreSQL database is not a Time Track store at schema \(Schema.currentVersion)", fix: "check the address")
         }
         let target = try SQLiteStore(path: path, create: true)
         defer { target.close() }
@@ -152,7 +155,9 @@ public enum StoreCopy {
     }
 
     static func summary(of db: PostgresConnection) throws -> Summary {
-        let items = try db.query("SELECT kind || '/' || status, count(*) FROM items GROUP BY 1").map { row in (row.first.flatMap { $0 } ?? "", Int(row.dropFirst().first.flatMap { $0 } ?? "") ?? 0) }
+        let items = try db.query("SELECT kind || '/' || status, count(*) FROM items GROUP BY 1").map { row in
+            (row.first.flatMap { $0 } ?? "", Int(row.dropFirst().first.flatMap { $0 } ?? "") ?? 0)
+        }
         let revisions = Int(try db.scalar("SELECT count(*) FROM revisions") ?? "") ?? 0
         return Summary(items: Dictionary(items, uniquingKeysWith: +), revisions: revisions, audit: try verifyAudit(db))
     }
@@ -167,7 +172,8 @@ public enum StoreCopy {
         (report.items, report.revisions, report.audit) = (target.items, target.revisions, target.audit)
         guard source.items == target.items, source.revisions == target.revisions, source.audit.entries == target.audit.entries else {
             throw TimeTrackError(
-                .database, "the copy does not match its source: items \(target.items) against \(source.items), revisions \(target.revisions) against \(source.revisions), audit entries \(target.audit.entries) against \(source.audit.entries)",
+                .database,
+                "the copy does not match its source: items \(target.items) against \(source.items), revisions \(target.revisions) against \(source.revisions), audit entries \(target.audit.entries) against \(source.audit.entries)",
                 fix: "nothing was changed in the source; look at the target's log before trying again")
         }
         if let problem = target.audit.problem { throw TimeTrackError(.database, "the copied audit log does not verify: \(problem)") }

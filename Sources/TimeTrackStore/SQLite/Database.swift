@@ -26,7 +26,9 @@ final class Database {
     private(set) var handle: OpaquePointer?
     private var cache: [StatementKey: OpaquePointer] = [:]
 
-    /// Opens (and with `create`, creates) the file. Does not read it yet.
+    /// Opens (and with `create`, creates) the file.
+    ///
+    /// Does not read it yet.
     ///
     /// `immutable` (read-only only): the file is read as it is, without the shared-memory index a
     /// WAL store needs: for a store this account may not write, in a folder it may not write,
@@ -68,6 +70,7 @@ final class Database {
     }
 
     /// The last error message of the connection.
+    ///
     /// On one line: SQLite quotes schema text (with its line breaks) when the schema is damaged.
     var errorMessage: String {
         let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "connection closed"
@@ -88,11 +91,17 @@ final class Database {
         if let sql { context["sql"] = String(sql.prefix(200)) }
         switch primary {
         case SQLITE_NOTADB:
-            return TimeTrackError(.storeUnusable, "the file is not a SQLite database", fix: "pass --store with the path of a Time Track store, or move this file away", context: context)
+            return TimeTrackError(
+                .storeUnusable, "the file is not a SQLite database", fix: "pass --store with the path of a Time Track store, or move this file away",
+                context: context)
         case SQLITE_CORRUPT:
-            return TimeTrackError(.storeUnusable, "the store is corrupt (\(errorMessage))", fix: "restore it from a backup; `sqlite3 FILE .recover` may save what is left", context: context)
+            return TimeTrackError(
+                .storeUnusable, "the store is corrupt (\(errorMessage))", fix: "restore it from a backup; `sqlite3 FILE .recover` may save what is left",
+                context: context)
         case SQLITE_BUSY, SQLITE_LOCKED:
-            return TimeTrackError(.busy, "the store is busy: another process held it longer than the 10 s wait", fix: "try again; check `runs` for a long import", context: context)
+            return TimeTrackError(
+                .busy, "the store is busy: another process held it longer than the 10 s wait", fix: "try again; check `runs` for a long import",
+                context: context)
         case SQLITE_READONLY:
             return TimeTrackError(.storeUnusable, "the store is read-only (\(errorMessage))", fix: "check the file's permissions", context: context)
         case SQLITE_FULL:
@@ -139,7 +148,9 @@ final class Database {
         return Int(sqlite3_changes(handle))
     }
 
-    /// All rows of a query, mapped. The statement is reset however the mapping ends.
+    /// All rows of a query, mapped.
+    ///
+    /// The statement is reset however the mapping ends.
     func rows<T>(_ sql: String, _ values: [SQLValue] = [], _ map: (Statement) throws -> T) throws -> [T] {
         let statement = try statement(sql, values)
         defer { sqlite3_reset(statement.raw) }
@@ -190,8 +201,9 @@ final class Database {
     /// COMMIT or an automatic rollback can end a transaction behind our back).
     var inTransaction: Bool { handle.map { sqlite3_get_autocommit($0) == 0 } ?? false }
 
-    /// Runs `body` inside `BEGIN IMMEDIATE ... COMMIT`; rolls back if it throws. Inside another
-    /// transaction it runs as a savepoint, so a failing inner part rolls back alone.
+    /// Runs `body` inside `BEGIN IMMEDIATE ... COMMIT`; rolls back if it throws.
+    ///
+    /// Inside another transaction it runs as a savepoint, so a failing inner part rolls back alone.
     ///
     /// `BEGIN IMMEDIATE` takes the write lock up front, so two writers queue on the busy timeout
     /// instead of failing with "database is locked" on a lock upgrade.
@@ -258,7 +270,9 @@ struct Statement {
                 // Its UTF-8 in place with its length: no C string made, no strlen.
                 rc = v.withUTF8 { bytes in
                     guard let base = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_text(raw, index, "", 0, csqlite_transient()) }
-                    return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { sqlite3_bind_text(raw, index, $0, Int32(bytes.count), csqlite_transient()) }
+                    return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                        sqlite3_bind_text(raw, index, $0, Int32(bytes.count), csqlite_transient())
+                    }
                 }
             case .blob(let v):
                 rc = v.withUnsafeBytes { bytes in
@@ -313,8 +327,10 @@ struct Statement {
     func date(_ column: Int32) -> Date? { optionalText(column).flatMap(StoreDate.parse) }
 }
 
-/// A statement cache key: the SQL text, hashed by its length and ends only. Hashing a whole
-/// 500-byte insert for every row written cost more than binding its values; texts that share
+/// A statement cache key: the SQL text, hashed by its length and ends only.
+///
+/// Hashing a whole 500-byte insert for every row written cost more than binding its values; texts
+/// that share
 /// length and ends are still told apart by `==`.
 struct StatementKey: Hashable {
     let sql: String

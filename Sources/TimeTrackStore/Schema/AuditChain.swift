@@ -3,7 +3,9 @@ import TimeTrackCore
 
 /// The audit log as a hash chain: each entry holds the hash of the one before it (`prev_hash`)
 /// and its own (`hash`: SHA-256 of the previous hash and the entry's canonical JSON, its id
-/// included). Editing an entry breaks its own hash; deleting or reordering entries breaks the
+/// included).
+///
+/// Editing an entry breaks its own hash; deleting or reordering entries breaks the
 /// next entry's link. Triggers refuse UPDATE and DELETE on audit rows, so only someone who
 /// drops them can tamper, and `audit verify` then names the first entry that does not hold.
 enum AuditChain {
@@ -22,8 +24,9 @@ enum AuditChain {
 
     /// SHA-256 (hex) of the entry's canonical JSON with `previous` as `prev`: keys sorted, no
     /// spaces, nulls kept, integers as digits, strings with `"`, `\` and control characters
-    /// escaped (`\"`, `\\`, `\u00XX`) and nothing else. Written out by hand: every import
-    /// appends an entry per item, and this is on that path.
+    /// escaped (`\"`, `\\`, `\u00XX`) and nothing else.
+    ///
+    /// Written out by hand: every import appends an entry per item, and this is on that path.
     static func hash(_ fields: Fields, previous: String) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(256 + (fields.detail?.utf8.count ?? 0) + (fields.reason?.utf8.count ?? 0))
@@ -121,7 +124,10 @@ enum AuditChain {
             guard broken == nil else { break }
             let label = "entry \(entry.id) (\(entry.action)\(entry.itemID.map { " " + $0 } ?? "") by \(entry.operatorName) at \(entry.at))"
             if prev != previous {
-                broken = (entry.id, "\(label) does not follow " + (previousID.map { "entry \($0)" } ?? "the start of the log") + ": entries before it were deleted or reordered")
+                broken = (
+                    entry.id,
+                    "\(label) does not follow " + (previousID.map { "entry \($0)" } ?? "the start of the log") + ": entries before it were deleted or reordered"
+                )
             } else if hash != AuditChain.hash(entry, previous: previous) {
                 broken = (entry.id, "\(label) was changed after it was written")
             }

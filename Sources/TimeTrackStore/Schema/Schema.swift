@@ -1,4 +1,6 @@
-/// The store's schema, as numbered migrations. `PRAGMA user_version` holds the version applied;
+/// The store's schema, as numbered migrations.
+///
+/// `PRAGMA user_version` holds the version applied;
 /// `PRAGMA application_id` marks the file as a Time Track store.
 ///
 /// Never edit a released migration: add a new one. docs/store-schema.md describes the tables.

@@ -5,7 +5,9 @@ import TimeTrackCore
 extension SQLStore {
     public func counts() throws -> [ItemKind: [ItemStatus: Int]] {
         var result: [ItemKind: [ItemStatus: Int]] = [:]
-        for (kind, status, count) in try sql.select("SELECT kind, status, count(*) FROM items GROUP BY kind, status", [], { ($0.text(0), $0.text(1), $0.int(2)) }) {
+        for (kind, status, count) in try sql.select(
+            "SELECT kind, status, count(*) FROM items GROUP BY kind, status", [], { ($0.text(0), $0.text(1), $0.int(2)) })
+        {
             guard let kind = ItemKind(rawValue: kind), let status = ItemStatus(rawValue: status) else { continue }
             result[kind, default: [:]][status] = count
         }
@@ -43,7 +45,9 @@ extension SQLStore {
 
     /// The review queue's two arms (pending content; missing long enough), each on its own
     /// partial index and each cut at `suffix` (`LIMIT ?`, in order or not), with `filter`
-    /// (` AND …`) on both. Cut one by one, each arm is an index range read to its limit on either
+    /// (` AND …`) on both.
+    ///
+    /// Cut one by one, each arm is an index range read to its limit on either
     /// engine (PostgreSQL would otherwise read all of a long queue to sort it).
     private func reviewArms(_ columns: String, filter: String, suffix: String) -> String {
         let dialect = sql.dialect
@@ -66,7 +70,9 @@ extension SQLStore {
             // Merged in (kind, seq) order: instant on a store with a million items and hundreds
             // of thousands waiting.
             let upTo = SQLValue.integer(Int64(max(0, query.limit) + max(0, query.offset)))
-            statement = reviewArms(columns, filter: conditions.map { " AND " + $0 }.joined(), suffix: " ORDER BY kind, seq LIMIT ?") + " ORDER BY kind, seq LIMIT ? OFFSET ?"
+            statement =
+                reviewArms(columns, filter: conditions.map { " AND " + $0 }.joined(), suffix: " ORDER BY kind, seq LIMIT ?")
+                + " ORDER BY kind, seq LIMIT ? OFFSET ?"
             values = values + [upTo, .integer(Int64(query.missingThreshold))] + values + [upTo]
         } else {
             let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
@@ -106,7 +112,8 @@ extension SQLStore {
         let columns = "id, at, operator, action, item_id, reason, detail, batch, undo"
         if let itemID {
             let row = try requireRow(itemID)
-            return try sql.select("SELECT \(columns) FROM audit WHERE item_seq = ? ORDER BY id DESC LIMIT ?", [.integer(row.seq), .integer(Int64(limit))], Self.auditEntry)
+            return try sql.select(
+                "SELECT \(columns) FROM audit WHERE item_seq = ? ORDER BY id DESC LIMIT ?", [.integer(row.seq), .integer(Int64(limit))], Self.auditEntry)
         }
         return try sql.select("SELECT \(columns) FROM audit ORDER BY id DESC LIMIT ?", [.integer(Int64(limit))], Self.auditEntry)
     }

@@ -20,7 +20,10 @@ extension SQLStore {
                 ON CONFLICT (url) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified, body_hash = excluded.body_hash,
                     fetched_at = excluded.fetched_at, content_type = excluded.content_type, body = excluded.body
                 """,
-                [.text(url), .text(response.etag), .text(response.lastModified), .text(SHA256.hex(response.body)), .date(now()), .text(response.contentType), .blob(response.body)])
+                [
+                    .text(url), .text(response.etag), .text(response.lastModified), .text(SHA256.hex(response.body)), .date(now()), .text(response.contentType),
+                    .blob(response.body),
+                ])
         }
     }
 
@@ -90,7 +93,10 @@ extension SQLStore {
                     ON CONFLICT (item_seq) DO UPDATE SET signature = excluded.signature, digest = excluded.digest, payload = excluded.payload
                     """,
                     chunk.flatMap { entry -> [SQLValue] in
-                        [.text(String(decoding: entry.url.utf8.dropFirst(ItemMemoKeys.prefix.utf8.count), as: UTF8.self)), .text(entry.signature), .text(entry.pageHash), .text(String(decoding: entry.payload, as: UTF8.self))]
+                        [
+                            .text(String(decoding: entry.url.utf8.dropFirst(ItemMemoKeys.prefix.utf8.count), as: UTF8.self)), .text(entry.signature),
+                            .text(entry.pageHash), .text(String(decoding: entry.payload, as: UTF8.self)),
+                        ]
                     } + [.text(sourceID)])
             }
         }

@@ -59,8 +59,11 @@ extension SQLStore {
                     fix: "one account is one operator: `operator remove \(holder.name)` first, or give another --login")
             }
             let schoolsJSON = schools.isEmpty ? nil : String(decoding: (try? JSONEncoder().encode(schools)) ?? Data(), as: UTF8.self)
-            try writeOperator(name, role: effective, login: login ?? existing?.login, schools: schoolsJSON, active: true, createdAt: existing?.createdAt ?? now())
-            let detail = "\(name) as \(effective.rawValue)" + (login.map { ", login \($0)" } ?? "") + (schools.isEmpty ? "" : ", schools " + schools.joined(separator: ","))
+            try writeOperator(
+                name, role: effective, login: login ?? existing?.login, schools: schoolsJSON, active: true, createdAt: existing?.createdAt ?? now())
+            let detail =
+                "\(name) as \(effective.rawValue)" + (login.map { ", login \($0)" } ?? "")
+                + (schools.isEmpty ? "" : ", schools " + schools.joined(separator: ","))
             try appendAudit(
                 NewAuditEntry(
                     at: now(), operatorName: operatorName, action: existing == nil ? .operatorAdd : .operatorChange, itemSeq: nil, itemID: nil, reason: nil,
@@ -75,9 +78,13 @@ extension SQLStore {
                 throw TimeTrackError(.notFound, "no operator \(name)", fix: "`operator list` shows them")
             }
             if existing.role == .admin && existing.active && role != .admin { try requireAnotherAdmin(besides: name, change: "become \(role.rawValue)") }
-            try writeOperator(existing.name, role: role, login: existing.login, schools: try operatorSchoolsText(existing.name), active: existing.active, createdAt: existing.createdAt)
+            try writeOperator(
+                existing.name, role: role, login: existing.login, schools: try operatorSchoolsText(existing.name), active: existing.active,
+                createdAt: existing.createdAt)
             try appendAudit(
-                NewAuditEntry(at: now(), operatorName: operatorName, action: .operatorRole, itemSeq: nil, itemID: nil, reason: nil, detail: "\(name): \(existing.role.rawValue) → \(role.rawValue)", batch: try operatorsDigest()))
+                NewAuditEntry(
+                    at: now(), operatorName: operatorName, action: .operatorRole, itemSeq: nil, itemID: nil, reason: nil,
+                    detail: "\(name): \(existing.role.rawValue) → \(role.rawValue)", batch: try operatorsDigest()))
             return try operatorNamed(name) ?? existing
         }
     }
@@ -88,9 +95,13 @@ extension SQLStore {
                 throw TimeTrackError(.notFound, "no active operator \(name)", fix: "`operator list` shows them")
             }
             if existing.role == .admin { try requireAnotherAdmin(besides: name, change: "be removed") }
-            try writeOperator(existing.name, role: existing.role, login: existing.login, schools: try operatorSchoolsText(existing.name), active: false, createdAt: existing.createdAt)
+            try writeOperator(
+                existing.name, role: existing.role, login: existing.login, schools: try operatorSchoolsText(existing.name), active: false,
+                createdAt: existing.createdAt)
             try appendAudit(
-                NewAuditEntry(at: now(), operatorName: operatorName, action: .operatorRemove, itemSeq: nil, itemID: nil, reason: nil, detail: "\(name) (\(existing.role.rawValue)) removed", batch: try operatorsDigest()))
+                NewAuditEntry(
+                    at: now(), operatorName: operatorName, action: .operatorRemove, itemSeq: nil, itemID: nil, reason: nil,
+                    detail: "\(name) (\(existing.role.rawValue)) removed", batch: try operatorsDigest()))
             return try operatorNamed(name) ?? existing
         }
     }
@@ -127,7 +138,9 @@ extension SQLStore {
     }
 
     /// Writes one operator's whole row: through the server's checked function where the server
-    /// guards the table (`store grant`), else directly. The one way every operator change goes.
+    /// guards the table (`store grant`), else directly.
+    ///
+    /// The one way every operator change goes.
     func writeOperator(_ name: String, role: Operator.Role, login: String?, schools: String?, active: Bool, createdAt: Date) throws {
         if try serverGuardsOperators() {
             return try setOperatorThroughServer(name, role: role, login: login, schools: schools, active: active, createdAt: createdAt)
@@ -151,7 +164,8 @@ extension SQLStore {
         let target = PostgresGrants.group(role)
         let groups = Set(Operator.Role.allCases.map(PostgresGrants.group))
         let memberOf = try sql.select(
-            "SELECT r.rolname FROM pg_auth_members m JOIN pg_roles r ON r.oid = m.roleid JOIN pg_roles u ON u.oid = m.member WHERE u.rolname = ?", [.text(login)]
+            "SELECT r.rolname FROM pg_auth_members m JOIN pg_roles r ON r.oid = m.roleid JOIN pg_roles u ON u.oid = m.member WHERE u.rolname = ?",
+            [.text(login)]
         ) { $0.text(0) }.filter(groups.contains)
         do {
             for group in memberOf where group != target || !active { try sql.run("REVOKE \(group) FROM \(quoted)", []) }
@@ -184,7 +198,8 @@ extension SQLStore {
                     problems = ?, message = ? WHERE id = ?
                 """,
                 [
-                    .date(run.startedAt), .date(run.finishedAt ?? now()), .text(run.status.rawValue), .integer(run.found), .integer(run.new), .integer(run.changed),
+                    .date(run.startedAt), .date(run.finishedAt ?? now()), .text(run.status.rawValue), .integer(run.found), .integer(run.new),
+                    .integer(run.changed),
                     .integer(run.unchanged), .integer(run.missing), .integer(run.problems), .text(run.message), .integer(run.id),
                 ])
             try sql.run(
@@ -202,7 +217,8 @@ extension SQLStore {
         }
         let columns = "id, source_id, started_at, finished_at, status, operator, found, new, changed, unchanged, missing, problems, message"
         if let sourceID {
-            return try sql.select("SELECT \(columns) FROM import_runs WHERE source_id = ? ORDER BY id DESC LIMIT ?", [.text(sourceID), .integer(Int64(limit))], map)
+            return try sql.select(
+                "SELECT \(columns) FROM import_runs WHERE source_id = ? ORDER BY id DESC LIMIT ?", [.text(sourceID), .integer(Int64(limit))], map)
         }
         return try sql.select("SELECT \(columns) FROM import_runs ORDER BY id DESC LIMIT ?", [.integer(Int64(limit))], map)
     }

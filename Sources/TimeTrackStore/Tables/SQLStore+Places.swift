@@ -5,14 +5,16 @@ extension SQLStore {
     public func places() throws -> [Place] {
         try sql.select("SELECT id, school, name, address, latitude, longitude, aliases, is_default FROM places ORDER BY coalesce(school, ''), name", []) { s in
             Place(
-                id: s.int64(0), school: s.optionalText(1), name: s.text(2), address: s.optionalText(3), latitude: s.optionalDouble(4), longitude: s.optionalDouble(5),
+                id: s.int64(0), school: s.optionalText(1), name: s.text(2), address: s.optionalText(3), latitude: s.optionalDouble(4),
+                longitude: s.optionalDouble(5),
                 aliases: (try? JSONDecoder().decode([String].self, from: Data(s.text(6).utf8))) ?? [], isDefault: s.int(7) != 0)
         }
     }
 
     public func addPlace(_ place: Place, by operatorName: String) throws -> Place {
         guard PlaceKey.make(place.name) != nil else {
-            throw TimeTrackError(.usage, "a place needs a name with letters or digits", fix: "e.g. place add \"Main Gym\" --school hillcrest --address \"2775 E Bengal Blvd\"")
+            throw TimeTrackError(
+                .usage, "a place needs a name with letters or digits", fix: "e.g. place add \"Main Gym\" --school hillcrest --address \"2775 E Bengal Blvd\"")
         }
         if let latitude = place.latitude, !(latitude.isFinite && (-90...90).contains(latitude)) {
             throw TimeTrackError(.usage, "--lat \(latitude) is not a latitude (from -90 to 90)")
@@ -43,21 +45,32 @@ extension SQLStore {
             if let existing {
                 try sql.run(
                     "UPDATE places SET name = ?, address = ?, latitude = ?, longitude = ?, aliases = ?, is_default = ? WHERE id = ?",
-                    [.text(place.name), .text(place.address), .real(place.latitude), .real(place.longitude), .text(aliases), .bool(place.isDefault), .integer(existing)])
+                    [
+                        .text(place.name), .text(place.address), .real(place.latitude), .real(place.longitude), .text(aliases), .bool(place.isDefault),
+                        .integer(existing),
+                    ])
                 try sql.run("DELETE FROM place_names WHERE place_id = ?", [.integer(existing)])
                 id = existing
             } else {
                 id =
                     try sql.first(
                         "INSERT INTO places (school, name, address, latitude, longitude, aliases, is_default, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                        [.text(place.school), .text(place.name), .text(place.address), .real(place.latitude), .real(place.longitude), .text(aliases), .bool(place.isDefault), .date(now())]
+                        [
+                            .text(place.school), .text(place.name), .text(place.address), .real(place.latitude), .real(place.longitude), .text(aliases),
+                            .bool(place.isDefault), .date(now()),
+                        ]
                     ) { $0.int64(0) } ?? 0
             }
-            for key in Set(place.keys) { try sql.run("INSERT INTO place_names (key, school, place_id) VALUES (?, ?, ?)", [.text(key), .text(place.school), .integer(id)]) }
+            for key in Set(place.keys) {
+                try sql.run("INSERT INTO place_names (key, school, place_id) VALUES (?, ?, ?)", [.text(key), .text(place.school), .integer(id)])
+            }
             var detail = place.name + (place.school.map { " at \($0)" } ?? " (district)")
             if let address = place.address { detail += ", \(address)" }
             if let latitude = place.latitude, let longitude = place.longitude { detail += " (\(latitude), \(longitude))" }
-            try appendAudit(NewAuditEntry(at: now(), operatorName: operatorName, action: existing == nil ? .placeAdd : .placeChange, itemSeq: nil, itemID: nil, reason: nil, detail: detail))
+            try appendAudit(
+                NewAuditEntry(
+                    at: now(), operatorName: operatorName, action: existing == nil ? .placeAdd : .placeChange, itemSeq: nil, itemID: nil, reason: nil,
+                    detail: detail))
             var saved = place
             saved.id = id
             return saved
@@ -105,7 +118,9 @@ extension SQLStore {
         (course.teacher, course.school) = (given.teacher.map(SafeText.clean), given.school.map(SafeText.clean))
         let problems = course.validate()
         guard problems.isEmpty else {
-            throw TimeTrackError(.usage, "invalid course: " + problems.map(\.description).joined(separator: "; "), fix: "e.g. course add CHEM-AP --name \"AP Chemistry\" --teacher \"Ms. Patel\"")
+            throw TimeTrackError(
+                .usage, "invalid course: " + problems.map(\.description).joined(separator: "; "),
+                fix: "e.g. course add CHEM-AP --name \"AP Chemistry\" --teacher \"Ms. Patel\"")
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -129,8 +144,13 @@ extension SQLStore {
             if let teacher = course.teacher { detail += ", \(teacher)" }
             if let school = course.school { detail += " at \(school)" }
             detail += "; reminders " + course.reminders.map(ReminderOffset.text).joined(separator: ", ")
-            if !course.weights.isEmpty { detail += "; weights " + course.weights.sorted { $0.key < $1.key }.map { "\($0.key) \(NumberText.percent($0.value))" }.joined(separator: ", ") }
-            try appendAudit(NewAuditEntry(at: now(), operatorName: operatorName, action: existing == nil ? .courseAdd : .courseChange, itemSeq: nil, itemID: nil, reason: nil, detail: detail))
+            if !course.weights.isEmpty {
+                detail += "; weights " + course.weights.sorted { $0.key < $1.key }.map { "\($0.key) \(NumberText.percent($0.value))" }.joined(separator: ", ")
+            }
+            try appendAudit(
+                NewAuditEntry(
+                    at: now(), operatorName: operatorName, action: existing == nil ? .courseAdd : .courseChange, itemSeq: nil, itemID: nil, reason: nil,
+                    detail: detail))
             return true
         }
     }

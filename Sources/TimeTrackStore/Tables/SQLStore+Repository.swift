@@ -15,7 +15,9 @@ extension SQLStore {
 
     func itemRow(_ s: any SQLRow) throws -> ItemRow {
         guard let kind = ItemKind(rawValue: s.text(2)), let status = ItemStatus(rawValue: s.text(3)) else {
-            throw TimeTrackError(.database, "item \(s.text(1)) has an unknown kind or status", fix: "the store was changed by hand; check it with sqlite3 or psql", context: ["store": location])
+            throw TimeTrackError(
+                .database, "item \(s.text(1)) has an unknown kind or status", fix: "the store was changed by hand; check it with sqlite3 or psql",
+                context: ["store": location])
         }
         var row = ItemRow(
             seq: s.int64(0), id: s.text(1), kind: kind, status: status, school: s.optionalText(4), sourceID: s.optionalText(5),
@@ -45,7 +47,8 @@ extension SQLStore {
     }
 
     public func activeRows(sourceID: String) throws -> [ItemRow] {
-        try sql.select("SELECT \(Self.itemColumns) FROM items WHERE source_id = ? AND status IN ('pending', 'published') ORDER BY seq", [.text(sourceID)], itemRow)
+        try sql.select(
+            "SELECT \(Self.itemColumns) FROM items WHERE source_id = ? AND status IN ('pending', 'published') ORDER BY seq", [.text(sourceID)], itemRow)
     }
 
     public func presenceToCount(sourceID: String, seenKeys: Set<String>) throws -> [(id: String, key: String?, missingRuns: Int)] {
@@ -56,7 +59,9 @@ extension SQLStore {
             try sql.select("SELECT seq, source_key FROM items WHERE source_id = ?", [.text(sourceID)]) { s in (s.int64(0), s.optionalText(1)) }
                 .filter { !($0.1.map(seenKeys.contains) ?? false) }.map(\.0))
         numbers.formUnion(
-            try sql.select("SELECT seq FROM items \(sql.dialect.indexed("items_missing")) WHERE missing_runs > 0 AND source_id = ?", [.text(sourceID)]) { $0.int64(0) })
+            try sql.select("SELECT seq FROM items \(sql.dialect.indexed("items_missing")) WHERE missing_runs > 0 AND source_id = ?", [.text(sourceID)]) {
+                $0.int64(0)
+            })
         let sorted = numbers.sorted()
         var found: [(seq: Int64, id: String, key: String?, missingRuns: Int)] = []
         for start in stride(from: 0, to: sorted.count, by: 500) {
@@ -74,8 +79,13 @@ extension SQLStore {
     }
 
     public func content(of row: ItemRow, revision: Int) throws -> ItemContent {
-        guard let json = try sql.first("SELECT content FROM revisions WHERE item_seq = ? AND number = ?", [.integer(row.seq), .integer(Int64(revision))], { $0.text(0) }) else {
-            throw TimeTrackError(.database, "revision \(revision) of \(row.id) is missing", fix: "the store was changed by hand; check it with sqlite3 or psql", context: ["item": row.id])
+        guard
+            let json = try sql.first(
+                "SELECT content FROM revisions WHERE item_seq = ? AND number = ?", [.integer(row.seq), .integer(Int64(revision))], { $0.text(0) })
+        else {
+            throw TimeTrackError(
+                .database, "revision \(revision) of \(row.id) is missing", fix: "the store was changed by hand; check it with sqlite3 or psql",
+                context: ["item": row.id])
         }
         return try ItemContent.decode(kind: row.kind, json: json)
     }
@@ -133,7 +143,9 @@ extension SQLStore {
     /// The next item's number and id: the highest number plus one, read while no other writer
     /// can insert (the store's write lock: `BEGIN IMMEDIATE` on SQLite, the advisory lock every
     /// PostgreSQL transaction takes, whatever machine it runs on), then counted on for the rest
-    /// of the transaction. Numbers stay dense, as ids people type should be. Call it inside a
+    /// of the transaction.
+    ///
+    /// Numbers stay dense, as ids people type should be. Call it inside a
     /// transaction.
     private func nextItem(_ kind: ItemKind) throws -> (Int64, String) {
         let seq = try sql.itemHead.map { $0 + 1 } ?? Int64(sql.integer("SELECT coalesce(max(seq), 0) + 1 FROM items") ?? 1)
@@ -151,7 +163,10 @@ extension SQLStore {
     }
 
     private static func itemValues(_ row: ItemRow, _ content: ItemContent) -> [SQLValue] {
-        [.integer(row.seq), .text(row.id), .text(row.kind.rawValue), .text(row.status.rawValue), .text(row.school), .text(String(content.title.prefix(300))), .date(content.sortDate)]
+        [
+            .integer(row.seq), .text(row.id), .text(row.kind.rawValue), .text(row.status.rawValue), .text(row.school), .text(String(content.title.prefix(300))),
+            .date(content.sortDate),
+        ]
             + rowValues(row) + [.date(row.createdAt), .date(row.updatedAt)]
     }
 
@@ -178,7 +193,8 @@ extension SQLStore {
 
     public func project(_ content: ItemContent, of row: ItemRow) throws {
         try Projection(content).write(itemSeq: row.seq, in: sql)
-        try sql.run("UPDATE items SET title = ?, sort_at = ? WHERE seq = ?", [.text(String(content.title.prefix(300))), .date(content.sortDate), .integer(row.seq)])
+        try sql.run(
+            "UPDATE items SET title = ?, sort_at = ? WHERE seq = ?", [.text(String(content.title.prefix(300))), .date(content.sortDate), .integer(row.seq)])
     }
 
     public func addRevision(_ revision: NewRevision, to row: ItemRow) throws {
@@ -270,7 +286,8 @@ extension SQLStore {
         let hash = AuditChain.hash(fields, previous: previous)
         return (
             [
-                .integer(fields.id), .text(fields.at), .text(entry.operatorName), .text(entry.action.rawValue), entry.itemSeq.map { .integer($0) } ?? .null, .text(entry.itemID),
+                .integer(fields.id), .text(fields.at), .text(entry.operatorName), .text(entry.action.rawValue), entry.itemSeq.map { .integer($0) } ?? .null,
+                .text(entry.itemID),
                 .text(entry.reason), .text(entry.detail), .text(entry.batch), .text(previous), .text(hash), .text(entry.undo),
             ],
             (fields.id, hash)
@@ -296,7 +313,9 @@ extension SQLStore {
     func missingAuditGuards() throws -> [String] {
         switch sql.dialect {
         case .sqlite:
-            let present = try sql.select("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'audit'", []) { ($0.text(0), $0.optionalText(1) ?? "") }
+            let present = try sql.select("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'audit'", []) {
+                ($0.text(0), $0.optionalText(1) ?? "")
+            }
             // The trigger's text must be ours, word for word: one of the same name that does
             // nothing is no guard.
             func folded(_ sql: String) -> String { sql.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).joined(separator: " ") }
@@ -306,7 +325,8 @@ extension SQLStore {
             let trigger =
                 try sql.integer(
                     "SELECT count(*) FROM pg_trigger WHERE tgrelid = 'audit'::regclass AND tgname = 'audit_append_only' AND tgenabled <> 'D'") ?? 0
-            let function = try sql.integer("SELECT count(*) FROM pg_proc WHERE proname = 'timetrack_audit_append_only' AND prosrc LIKE '%RAISE EXCEPTION%'") ?? 0
+            let function =
+                try sql.integer("SELECT count(*) FROM pg_proc WHERE proname = 'timetrack_audit_append_only' AND prosrc LIKE '%RAISE EXCEPTION%'") ?? 0
             return trigger == 1 && function == 1 ? [] : ["audit_append_only"]
         }
     }
@@ -328,8 +348,10 @@ extension SQLStore {
         }
     }
 
-    /// Why the operators table is not what the log's operator changes left, or nil. Each change
-    /// records the table's digest after it (`operators:HEX` as its batch); entries written before
+    /// Why the operators table is not what the log's operator changes left, or nil.
+    ///
+    /// Each change records the table's digest after it (`operators:HEX` as its batch); entries
+    /// written before
     /// digests existed are not checked.
     func operatorsProblem(_ rows: [(AuditChain.Fields, prev: String?, hash: String?)]) throws -> String? {
         guard let last = rows.last(where: { $0.0.batch?.hasPrefix(AuditChain.operatorsBatch) == true }), let recorded = last.0.batch else { return nil }

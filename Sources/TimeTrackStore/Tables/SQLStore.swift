@@ -10,14 +10,18 @@ public protocol SQLStore: ItemRepository {
     var engine: SQLEngine { get }
 }
 
-/// The connection of a `SQLStore`, as the shared table code sees it. Made by the store.
+/// The connection of a `SQLStore`, as the shared table code sees it.
+///
+/// Made by the store.
 public final class SQLEngine {
     let session: any SQLSession
     init(_ session: any SQLSession) { self.session = session }
 }
 
-/// What the shared store code asks of a connection. SQL is written with `?` placeholders in the
-/// subset both engines read the same way; `dialect` says the rest.
+/// What the shared store code asks of a connection.
+///
+/// SQL is written with `?` placeholders in the subset both engines read the same way; `dialect`
+/// says the rest.
 protocol SQLSession: AnyObject {
     var dialect: SQLDialect { get }
     /// Every row of a query, mapped.
@@ -57,7 +61,9 @@ extension SQLSession {
     }
 }
 
-/// Where the two engines' SQL differs in what the shared code writes. Every difference is a
+/// Where the two engines' SQL differs in what the shared code writes.
+///
+/// Every difference is a
 /// `switch` over every case: a third engine does not compile until each one says its SQL.
 enum SQLDialect {
     case sqlite, postgres
