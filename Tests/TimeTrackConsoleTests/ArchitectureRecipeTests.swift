@@ -88,3 +88,51 @@ import TimeTrackImport
         #expect(try Self.read("Sources/TimeTrackCore/Store/RunLock.swift").contains("public protocol RunLock"))
     }
 }
+
+/// Issue 35: the console stays readable: no file over 300 lines, no function (or command's
+/// body) over 80.
+@Suite struct ConsoleSizeTests {
+    @Test func noFileOver300LinesNoFunctionOver80() throws {
+        var found: [String] = []
+        for file in ArchitectureRecipeTests.files(under: "Sources/TimeTrackConsole") where file.hasSuffix(".swift") {
+            let lines = try ArchitectureRecipeTests.read(file).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            if lines.count > 300 { found.append("\(file): \(lines.count) lines") }
+            for (start, length) in Self.functions(lines) where length > 80 { found.append("\(file):\(start + 1): a function of \(length) lines") }
+        }
+        #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+    }
+
+    /// Each function, initializer or command definition: where it starts and how many lines
+    /// it spans (braces counted outside string literals).
+    static func functions(_ lines: [String]) -> [(Int, Int)] {
+        var out: [(Int, Int)] = []
+        for (index, line) in lines.enumerated() {
+            let code = line.trimmingCharacters(in: .whitespaces)
+            guard !code.hasPrefix("//"), code.range(of: #"\bfunc |\binit\(|\binit<|var \w+: CommandSpec \{"#, options: .regularExpression) != nil else {
+                continue
+            }
+            var depth = 0, started = false, end = index
+            scan: for (offset, text) in lines[index...].enumerated() {
+                let stripped = text.replacingOccurrences(of: #""(\\.|[^"\\])*""#, with: "\"\"", options: .regularExpression)
+                for character in stripped {
+                    if character == "{" {
+                        depth += 1
+                        started = true
+                    } else if character == "}" {
+                        depth -= 1
+                    }
+                }
+                end = index + offset
+                if started && depth <= 0 { break scan }
+                if !started && offset > 6 { break scan }
+            }
+            if started { out.append((index, end - index + 1)) }
+        }
+        return out
+    }
+
+    @Test func theCounterCountsWhatItIsFor() {
+        let body = ["    func f() {"] + Array(repeating: "        let x = \"}\"", count: 90) + ["    }"]
+        #expect(Self.functions(body).first?.1 == 92)
+    }
+}

@@ -61,21 +61,7 @@ extension Console {
             if let action = args.positional.first {
                 return try setEnabled(action, Array(args.positional.dropFirst()), session)
             }
-            var (sources, errors) = session.sources()
-            // Checked as an import would check them: each importer reads its options (selectors
-            // compile, patterns are safe, fields are known); a broken one is listed as an error.
-            sources = sources.filter { source in
-                do {
-                    _ = try ImporterRegistry.make(for: source)
-                    return true
-                } catch let error as TimeTrackError {
-                    errors.append(error)
-                    return false
-                } catch {
-                    errors.append(TimeTrackError(.configuration, "\(error)", context: ["file": source.file]))
-                    return false
-                }
-            }
+            let (sources, errors) = checkedSources(session)
             // Held sources and last runs, when there is a store to ask.
             var states: [String: SourceState] = [:]
             var lastRuns: [String: ImportRun] = [:]
@@ -85,56 +71,82 @@ extension Console {
                     lastRuns[source.id] = (try? store.runs(sourceID: source.id, limit: 1))?.first
                 }
             }
-            /// "ok: 12 found, 2 new, 1 problem" — what the last run did.
-            func result(_ run: ImportRun?) -> String {
-                guard let run else { return "-" }
-                var parts = ["\(run.found) found"]
-                if run.new > 0 { parts.append("\(run.new) new") }
-                if run.changed > 0 { parts.append("\(run.changed) changed") }
-                if run.missing > 0 { parts.append("\(run.missing) missing") }
-                if run.problems > 0 { parts.append("\(run.problems) problem\(run.problems == 1 ? "" : "s")") }
-                return run.status.rawValue + ": " + parts.joined(separator: ", ")
-            }
             if session.output.json {
-                session.output.printJSON(
-                    JSONValue.object([
-                        "sources": .array(
-                            sources.map { s in
-                                .object([
-                                    "id": .string(s.id), "name": .string(s.name), "importer": .string(s.importer), "kind": .string(s.kind.rawValue),
-                                    "url": .string(s.urlText), "school": s.school.map { .string($0) } ?? .null,
-                                    "schedule": s.schedule.map { .string($0.description) } ?? .null,
-                                    "review": .string(s.review.rawValue), "enabled": .bool(s.enabled), "file": .string(s.file),
-                                    "held": states[s.id]?.heldReason.map { .string($0) } ?? .null,
-                                    "lastRun": states[s.id]?.lastRunAt.map { .string(ISO8601DateFormatter().string(from: $0)) } ?? .null,
-                                    "lastResult": lastRuns[s.id].flatMap { try? JSONCoding.value($0) } ?? .null,
-                                ])
-                            }),
-                        "errors": .array(errors.map { .object($0.jsonObject) }),
-                    ]))
-            } else {
-                var table = Table(headers: ["id", "kind", "importer", "schedule", "review", "last run", "result", "url"])
-                for s in sources {
-                    let state = states[s.id]
-                    let lastRun =
-                        state?.heldReason != nil ? "HELD" : state?.lastRunAt.map { Display.date($0, zone: session.runZone(ofSource: s.id)) } ?? "never"
-                    table.rows.append([
-                        s.id + (s.enabled ? "" : " (disabled)"), s.kind.rawValue, s.importer, s.schedule?.description ?? "-", s.review.rawValue, lastRun,
-                        result(lastRuns[s.id]), s.urlText,
-                    ])
-                }
-                if sources.isEmpty {
-                    session.output.line("no sources in \(session.importsPath)")
-                } else {
-                    session.output.printTable(table, width: terminalWidth())
-                }
-                for s in sources {
-                    if let reason = states[s.id]?.heldReason { session.output.line("\(s.id) is held: \(reason); `import \(s.id) --accept` applies it") }
-                }
-                for error in errors { session.output.error(error) }
+                printSourcesJSON(sources, errors: errors, states: states, lastRuns: lastRuns, session: session)
+                return errors.isEmpty ? 0 : 2
             }
+            var table = Table(headers: ["id", "kind", "importer", "schedule", "review", "last run", "result", "url"])
+            for s in sources {
+                let state = states[s.id]
+                let lastRun = state?.heldReason != nil ? "HELD" : state?.lastRunAt.map { Display.date($0, zone: session.runZone(ofSource: s.id)) } ?? "never"
+                table.rows.append([
+                    s.id + (s.enabled ? "" : " (disabled)"), s.kind.rawValue, s.importer, s.schedule?.description ?? "-", s.review.rawValue, lastRun,
+                    runResult(lastRuns[s.id]), s.urlText,
+                ])
+            }
+            if sources.isEmpty {
+                session.output.line("no sources in \(session.importsPath)")
+            } else {
+                session.output.printTable(table, width: terminalWidth())
+            }
+            for s in sources {
+                if let reason = states[s.id]?.heldReason { session.output.line("\(s.id) is held: \(reason); `import \(s.id) --accept` applies it") }
+            }
+            for error in errors { session.output.error(error) }
             return errors.isEmpty ? 0 : 2
         }
+    }
+
+    /// The imports folder's sources, checked as an import would check them: each importer reads
+    /// its options (selectors compile, patterns are safe, fields are known); a broken one is an
+    /// error beside those that do not read.
+    static func checkedSources(_ session: Session) -> ([SourceDefinition], [TimeTrackError]) {
+        var (sources, errors) = session.sources()
+        sources = sources.filter { source in
+            do {
+                _ = try ImporterRegistry.make(for: source)
+                return true
+            } catch let error as TimeTrackError {
+                errors.append(error)
+                return false
+            } catch {
+                errors.append(TimeTrackError(.configuration, "\(error)", context: ["file": source.file]))
+                return false
+            }
+        }
+        return (sources, errors)
+    }
+
+    /// "ok: 12 found, 2 new, 1 problem": what the last run did.
+    static func runResult(_ run: ImportRun?) -> String {
+        guard let run else { return "-" }
+        var parts = ["\(run.found) found"]
+        if run.new > 0 { parts.append("\(run.new) new") }
+        if run.changed > 0 { parts.append("\(run.changed) changed") }
+        if run.missing > 0 { parts.append("\(run.missing) missing") }
+        if run.problems > 0 { parts.append("\(run.problems) problem\(run.problems == 1 ? "" : "s")") }
+        return run.status.rawValue + ": " + parts.joined(separator: ", ")
+    }
+
+    static func printSourcesJSON(
+        _ sources: [SourceDefinition], errors: [TimeTrackError], states: [String: SourceState], lastRuns: [String: ImportRun], session: Session
+    ) {
+        session.output.printJSON(
+            JSONValue.object([
+                "sources": .array(
+                    sources.map { s in
+                        .object([
+                            "id": .string(s.id), "name": .string(s.name), "importer": .string(s.importer), "kind": .string(s.kind.rawValue),
+                            "url": .string(s.urlText), "school": s.school.map { .string($0) } ?? .null,
+                            "schedule": s.schedule.map { .string($0.description) } ?? .null,
+                            "review": .string(s.review.rawValue), "enabled": .bool(s.enabled), "file": .string(s.file),
+                            "held": states[s.id]?.heldReason.map { .string($0) } ?? .null,
+                            "lastRun": states[s.id]?.lastRunAt.map { .string(ISO8601DateFormatter().string(from: $0)) } ?? .null,
+                            "lastResult": lastRuns[s.id].flatMap { try? JSONCoding.value($0) } ?? .null,
+                        ])
+                    }),
+                "errors": .array(errors.map { .object($0.jsonObject) }),
+            ]))
     }
 
     /// `sources enable|disable ID...`: sets `"enabled"` in each definition file, by a textual
