@@ -215,7 +215,7 @@ public enum Console {
             return 0
         }
         // Reading commands' long output goes through the pager on a terminal, as git's does.
-        let pages = session.pager != nil && pagedCommands.contains(command.name)
+        let pages = session.pager != nil && command.pages
         session.output.holding = pages
         defer { if pages { session.output.release(pager: session.pager, rows: terminalRows()) } }
         do {
@@ -230,9 +230,6 @@ public enum Console {
             return described.exitCode
         }
     }
-
-    /// Commands whose output is read, not answered: paged when longer than the terminal.
-    static let pagedCommands: Set<String> = ["help", "list", "show", "history", "audit", "runs", "sources", "operator", "plugins", "status", "places"]
 
     /// `$PAGER` ("" turns paging off), else `less -FRX` when less is installed.
     static func pagerCommand(_ environment: [String: String]) -> String? {

@@ -24,7 +24,7 @@ extension Console {
                         "the Ed25519 signing key (default $TIMETRACK_ANCHOR_KEY or ~/.config/timetrack-admin/anchor.key; made on first use, readable by its owner only)"
                 ),
             ],
-            positional: 0...1, arguments: [.words(["verify", "anchor"]), .ids]
+            positional: 0...1, arguments: [.words(["verify", "anchor"]), .ids], pages: true
         ) { args, session in
             let store = try session.store()
             try session.requireAdmin(in: store, for: "read the audit log")

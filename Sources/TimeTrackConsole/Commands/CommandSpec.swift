@@ -80,11 +80,15 @@ public struct CommandSpec: Sendable {
     public var positional: ClosedRange<Int>
     /// What each positional word completes to, in order; the last one for every word after it.
     public var arguments: [Completion]
+    /// Whether its output is read rather than answered: on a terminal it goes through the pager
+    /// when it is longer than the screen (`list`, `show`, `help`…).
+    public var pages: Bool
     /// Whether this command changes the store (used by read-only checks and help).
     public var run: @Sendable (Arguments, Session) throws -> Int32
 
     public init(
         _ name: String, usage: String = "", summary: String, options: [OptionSpec] = [], positional: ClosedRange<Int> = 0...0, arguments: [Completion] = [],
+        pages: Bool = false,
         run: @escaping @Sendable (Arguments, Session) throws -> Int32
     ) {
         self.name = name
@@ -93,6 +97,7 @@ public struct CommandSpec: Sendable {
         self.options = options
         self.positional = positional
         self.arguments = arguments
+        self.pages = pages
         self.run = run
     }
 

@@ -3,7 +3,8 @@ import TimeTrackCore
 extension Console {
     static var helpCommand: CommandSpec {
         CommandSpec(
-            "help", usage: "[COMMAND]", summary: "list the commands, or show one command's usage and options", positional: 0...1, arguments: [.commands]
+            "help", usage: "[COMMAND]", summary: "list the commands, or show one command's usage and options", positional: 0...1, arguments: [.commands],
+            pages: true
         ) { args, session in
             guard let name = args.positional.first else {
                 session.output.line(helpText())

@@ -49,7 +49,7 @@ extension Console {
                     "flag", value: "F", completes: .words(["a11y", "privacy"]),
                     help: "a11y: only items the accessibility check flags; privacy: only those the privacy check flags"),
             ],
-            positional: 0...1, arguments: [.words(ItemKind.plurals)]
+            positional: 0...1, arguments: [.words(ItemKind.plurals)], pages: true
         ) { args, session in
             let (kind, status, dated) = try listFilters(args)
             let query = ItemQuery(

@@ -10,7 +10,7 @@ extension Console {
             options: [
                 OptionSpec("source", value: "S", completes: .sources, help: "only this source"),
                 OptionSpec("limit", value: "N", help: "at most N (default 20)"),
-            ]
+            ], pages: true
         ) { args, session in
             let store = try session.store()
             try session.requireImport(in: store)
@@ -45,7 +45,7 @@ extension Console {
                 OptionSpec("login", value: "ACCOUNT", help: "the Unix account that is this operator (default: the account of the same name, if there is one)"),
                 OptionSpec("school", value: "S,...", help: "staff: only these schools' items (default: every school)"),
             ],
-            positional: 1...3
+            positional: 1...3, arguments: [.words(["list", "add", "role", "remove"]), .none, .words(Operator.Role.allCases.map(\.rawValue))], pages: true
         ) { args, session in
             func role(_ text: String?) throws -> Operator.Role {
                 guard let text, let role = Operator.Role(rawValue: text) else {

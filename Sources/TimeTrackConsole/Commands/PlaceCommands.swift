@@ -68,7 +68,7 @@ extension Console {
     static var placesCommand: CommandSpec {
         CommandSpec(
             "places", usage: "[--unmatched]", summary: "list the places events are pinned to, or the location names no place pins yet",
-            options: [OptionSpec("unmatched", help: "the location names of pending and published events that no place pins, most used first")]
+            options: [OptionSpec("unmatched", help: "the location names of pending and published events that no place pins, most used first")], pages: true
         ) { args, session in
             let store = try session.store()
             if args.flag("unmatched") {

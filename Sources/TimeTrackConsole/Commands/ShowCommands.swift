@@ -8,7 +8,7 @@ extension Console {
         CommandSpec(
             "show", usage: "ID [--full]", summary: "show an item: its fields, status, provenance and any pending change",
             options: [OptionSpec("full", help: "long text whole, as written (bodies, descriptions), instead of its first 200 characters")], positional: 1...1,
-            arguments: [.ids]
+            arguments: [.ids], pages: true
         ) { args, session in
             let store = try session.store()
             var item = try store.item(args.positional[0])
@@ -72,7 +72,7 @@ extension Console {
     }
 
     static var historyCommand: CommandSpec {
-        CommandSpec("history", usage: "ID", summary: "every revision of an item and the decisions on it", positional: 1...1, arguments: [.ids]) {
+        CommandSpec("history", usage: "ID", summary: "every revision of an item and the decisions on it", positional: 1...1, arguments: [.ids], pages: true) {
             args, session in
             let store = try session.store()
             let item = try store.item(args.positional[0])

@@ -7,7 +7,7 @@ import TimeTrackReview
 
 extension Console {
     static var pluginsCommand: CommandSpec {
-        CommandSpec("plugins", summary: "list the importers, built-in and external (the plugins folder), their kinds and options") { _, session in
+        CommandSpec("plugins", summary: "list the importers, built-in and external (the plugins folder), their kinds and options", pages: true) { _, session in
             let infos = ImporterRegistry.infos
             if session.output.json {
                 session.output.printJSON(
@@ -56,7 +56,7 @@ extension Console {
         CommandSpec(
             "sources", usage: "[enable|disable ID...]",
             summary: "list the source definitions in the imports folder, and any that are broken; `sources enable ID` lets imports read a disabled one",
-            positional: 0...100, arguments: [.words(["enable", "disable"]), .sources]
+            positional: 0...100, arguments: [.words(["enable", "disable"]), .sources], pages: true
         ) { args, session in
             if let action = args.positional.first {
                 return try setEnabled(action, Array(args.positional.dropFirst()), session)

@@ -3,7 +3,7 @@ import TimeTrackCore
 
 extension Console {
     static var statusCommand: CommandSpec {
-        CommandSpec("status", summary: "show the store's path, schema version and item counts per kind and status") { _, session in
+        CommandSpec("status", summary: "show the store's path, schema version and item counts per kind and status", pages: true) { _, session in
             let store = try session.store(create: false)
             let counts = try store.counts()
             let audit = try store.verifyAudit()
