@@ -4,9 +4,10 @@ import PackageDescription
 /// Time Track Admin: the admin console and importer behind the Time Track school app.
 ///
 /// No Swift package dependencies: Foundation and system C libraries through `C<Lib>` shims only.
+/// Built for Linux (glibc): the code calls Glibc, and the libxml2 arena (`CXMLArena`) checks
+/// for glibc when it compiles.
 let package = Package(
     name: "TimeTrackAdmin",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "timetrack-admin", targets: ["timetrack-admin"]),
         .library(name: "TimeTrackCore", targets: ["TimeTrackCore"]),

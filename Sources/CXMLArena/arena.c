@@ -7,8 +7,20 @@
 #include <libxml/xmlmemory.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* What the arena relies on, checked where it is built. A libxml2 whose allocation hooks are
+   per thread would not route every thread's allocations through ttxml_install's hooks; the
+   header tags are told apart from glibc's chunk size field, so another C library could put a
+   tag's value there. */
+#if defined(LIBXML_THREAD_ALLOC_ENABLED)
+#error "CXMLArena needs a libxml2 built without per-thread allocation hooks (LIBXML_THREAD_ALLOC_ENABLED)"
+#endif
+#if !defined(__GLIBC__)
+#error "CXMLArena tells its blocks from malloc's by glibc's chunk header: build it on glibc (Linux)"
+#endif
 
 /* Every block handed to libxml2 after ttxml_install starts with this header. The tag sits in
    the eight bytes right before the block: for a block glibc's malloc gave libxml2 before the
@@ -180,6 +192,13 @@ TTXMLArena *ttxml_arena_begin(size_t limit) {
 void ttxml_arena_end(TTXMLArena *a) {
     if (a == NULL) return;
     xmlResetLastError();
+#ifndef NDEBUG
+    /* Arenas nest: the one that ends must be the one that began last on this thread. */
+    if (current != a) {
+        fprintf(stderr, "CXMLArena: an arena ended that is not the thread's current one\n");
+        abort();
+    }
+#endif
     if (current == a) current = a->outer;
 }
 

@@ -12,6 +12,10 @@ import TimeTrackCore
 /// Pages up to `arenaPageLimit` bytes are parsed into an arena (`CXMLArena`): libxml2 takes
 /// the tree's memory from a few large chunks instead of one `malloc` per node, name and text,
 /// and the whole tree goes back in one step when the document is released.
+///
+/// The tree is read-only: nothing may change it after the parse (an arena's memory cannot be
+/// freed node by node, and a change would allocate outside the arena that owns the tree). To
+/// change markup, write new text (`Sanitizer.sanitize(…, renaming:)`) and parse that.
 public final class HTMLDocument {
     let doc: htmlDocPtr
     /// The arena holding the tree, if it was parsed into one.
