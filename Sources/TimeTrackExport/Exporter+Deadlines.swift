@@ -6,7 +6,7 @@ extension Exporter {
     /// category's weight and its reminder offsets resolved (its own, else its course's, else one
     /// day and two hours before).
     public struct ResolvedDeadline {
-        public var item: Item
+        public var item: PublishedItem
         public var deadline: Deadline
         public var course: Course?
         public var weight: Double?

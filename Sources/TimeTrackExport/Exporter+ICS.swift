@@ -17,7 +17,7 @@ extension Exporter {
             lines.append("X-WR-TIMEZONE:\(common)")
         }
         var zones: [String: (Date, Date)] = [:]
-        var events: [(Item, Event)] = []
+        var events: [(PublishedItem, Event)] = []
         for item in items {
             guard case .event(let stored) = item.content else { continue }
             let event = gazetteer?.pinned(stored, school: item.school).event ?? stored

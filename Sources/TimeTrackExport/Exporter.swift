@@ -48,17 +48,10 @@ public struct Exporter {
 
     public init(store: any ItemStore) { self.store = store }
 
-    /// Every published item of a kind, oldest first by the list order reversed (stable by id).
-    public func published(_ kind: ItemKind, school: String? = nil) throws -> [Item] {
-        var result: [Item] = []
-        var offset = 0
-        while true {
-            let page = try store.list(ItemQuery(kind: kind, status: .published, limit: 1000, offset: offset))
-            if page.isEmpty { break }
-            for summary in page where school == nil || summary.school == school { result.append(try store.item(summary.id)) }
-            offset += page.count
-            progress?(offset)
-        }
+    /// Every published item of a kind (of one school, when given), oldest first, in one query.
+    public func published(_ kind: ItemKind, school: String? = nil) throws -> [PublishedItem] {
+        let result = try store.published(kind).filter { school == nil || $0.school == school }
+        progress?(result.count)
         notes.lastCount = result.count
         return result.sorted { ($0.content.sortDate ?? .distantPast, $0.id) < ($1.content.sortDate ?? .distantPast, $1.id) }
     }

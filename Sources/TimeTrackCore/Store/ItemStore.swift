@@ -189,7 +189,23 @@ public struct SourceState: Sendable, Equatable {
 /// Decisions (approve, reject, edit, each imported record...) are not here: they are
 /// `TimeTrackReview.Lifecycle`'s, written once over any repository, each one transaction with
 /// one audit entry.
+/// A published item as the exports read it: what the app shows, and when.
+public struct PublishedItem: Sendable, Equatable {
+    public var id: String
+    public var school: String?
+    /// The live content.
+    public var content: ItemContent
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(id: String, school: String?, content: ItemContent, createdAt: Date, updatedAt: Date) {
+        (self.id, self.school, self.content, self.createdAt, self.updatedAt) = (id, school, content, createdAt, updatedAt)
+    }
+}
+
 public protocol ItemStore: ItemRepository {
+    /// Every published item of a kind with its live content, in one query (the exports').
+    func published(_ kind: ItemKind) throws -> [PublishedItem]
     /// The district's places (`place add`), for pinning events on the app's map.
     func places() throws -> [Place]
     /// Adds a place (or replaces the one of the same school and name); audited.

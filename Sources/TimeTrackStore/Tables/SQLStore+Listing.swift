@@ -129,4 +129,18 @@ extension SQLStore {
             id: s.int64(0), at: s.date(1) ?? Date(timeIntervalSince1970: 0), operatorName: s.text(2), action: s.text(3),
             itemID: s.optionalText(4), reason: s.optionalText(5), detail: s.optionalText(6), batch: s.optionalText(7), undo: s.optionalText(8))
     }
+
+    public func published(_ kind: ItemKind) throws -> [PublishedItem] {
+        try sql.select(
+            """
+            SELECT i.id, i.school, i.created_at, i.updated_at, r.content FROM items i
+            JOIN revisions r ON r.item_seq = i.seq AND r.number = i.live_revision
+            WHERE i.kind = ? AND i.status = 'published' ORDER BY i.seq
+            """, [.text(kind.rawValue)]
+        ) { s in
+            PublishedItem(
+                id: s.text(0), school: s.optionalText(1), content: try ItemContent.decode(kind: kind, json: s.text(4)),
+                createdAt: s.date(2) ?? Date(timeIntervalSince1970: 0), updatedAt: s.date(3) ?? Date(timeIntervalSince1970: 0))
+        }
+    }
 }
