@@ -4,12 +4,13 @@ import Testing
 import TimeTrackCore
 import TimeTrackKit
 
-/// Issue 36: the selector engine checked against libxml2's XPath (an implementation of its
-/// own) on generated pages: random trees of elements with classes, ids and attributes, and
-/// random selectors of types, classes, attributes, `:first-child`, `:nth-child(An+B)`,
-/// `:not()` and the descendant, child, next-sibling and later-sibling combinators, each
-/// translated to the XPath that means the same. Both must select the same elements in the
-/// same order.
+/// Issue 36: the selector engine checked against libxml2's XPath on generated pages.
+///
+/// Random trees of elements with classes, ids and attributes, and random selectors of types,
+/// classes, attributes, `:first-child`, `:nth-child(An+B)`, `:not()` and the descendant, child,
+/// next-sibling and later-sibling combinators, each translated to the XPath that means the
+/// same (libxml2's XPath is an implementation of its own). Both must select the same elements
+/// in the same order.
 @Suite struct SelectorPropertyTests {
     static let tags = ["div", "p", "span", "ul", "li", "a", "section", "h2"]
     static let classes = ["news", "item", "pdf"]
