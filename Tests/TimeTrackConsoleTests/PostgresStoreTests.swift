@@ -141,14 +141,17 @@ import Testing
 
         // Consistent: every item has its revision, the chain holds, nothing half-applied.
         #expect(try Self.count(store, "SELECT count(*) FROM items i WHERE NOT EXISTS (SELECT 1 FROM revisions r WHERE r.item_seq = i.seq)") == 0)
-        #expect(try Self.count(store, "SELECT count(*) FROM items WHERE source_id = 'a-fast'") == 5)
+        // The fast source is applied before the stop on every run but the most loaded (the wait
+        // above gives it 90 s); either way it is whole or absent, never half applied.
+        let fast = try Self.count(store, "SELECT count(*) FROM items WHERE source_id = 'a-fast'")
+        #expect(fast == 5 || (fast == 0 && !fastApplied()), "the fast source half applied: \(fast) items")
         let before = try Self.count(store, "SELECT count(*) FROM items WHERE source_id = 'b-slow'")
         #expect(before == 0 || before == 40, "a source half applied: \(before) items")
-        // The next run marks the killed one interrupted and completes.
+        // The next run marks the killed runs interrupted and completes.
         let next = try Self.run(store, ["--as", "cron", "import", "--all"], imports: imports)
         #expect(next.status == 0, "\(next.stdout)\(next.stderr)")
-        #expect(next.stderr.contains("a-fast: ok · 5 found · 0 new"), "\(next.stderr)")
-        #expect(try Self.count(store, "SELECT count(*) FROM import_runs WHERE status = 'interrupted'") == 1)
+        #expect(next.stderr.contains("a-fast: ok · 5 found · \(fast == 5 ? 0 : 5) new"), "\(next.stderr)")
+        #expect(try Self.count(store, "SELECT count(*) FROM import_runs WHERE status = 'interrupted'") == (fast == 5 ? 1 : 2))
         #expect(try Self.count(store, "SELECT count(*) FROM import_runs WHERE status = 'running'") == 0)
         #expect(try Self.count(store, "SELECT count(*) FROM items WHERE source_id = 'b-slow'") == 40)
         #expect(try Self.count(store, "SELECT count(*) FROM (SELECT source_id, source_key FROM items GROUP BY 1, 2 HAVING count(*) > 1) AS twice") == 0)
