@@ -7,10 +7,8 @@ import Testing
 @Suite struct PostgresStoreTests {
     /// Skips (and in CI fails) where no PostgreSQL server can be started.
     static func server() throws -> PostgresServer? {
-        if let reason = PostgresServer.unavailable {
-            if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record(Comment(rawValue: "not run: \(reason)")) }
-            return nil
-        }
+        try PostgresServer.requireOrSkip()
+        guard PostgresServer.unavailable == nil else { return nil }
         return try PostgresServer.shared()
     }
 
@@ -88,7 +86,7 @@ import Testing
     /// The server stopped as by a crash in the middle of an import: the store is consistent, the
     /// run is marked interrupted, and the next run completes with no item twice.
     @Test func theServerStoppingMidImportLosesNothing() throws {
-        guard PostgresServer.unavailable == nil || ProcessInfo.processInfo.environment["CI"] != nil else { return }
+        try PostgresServer.requireOrSkip()
         // A server of its own: this test stops it.
         let server = try PostgresServer()
         defer { server.remove() }

@@ -9,11 +9,8 @@ import TimeTrackCore
 /// server this test starts, values always bound as parameters, errors people can act on.
 @Suite(.serialized) struct PostgresConnectionTests {
     @Test func boundParametersRoundTripAndErrorsSayWhat() throws {
-        if let reason = PostgresServer.unavailable {
-            if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record(Comment(rawValue: "PostgreSQL test not run: \(reason)")) }
-            print("PostgresConnectionTests skipped: \(reason)")
-            return
-        }
+        try PostgresServer.requireOrSkip()
+        guard PostgresServer.unavailable == nil else { return }
         let server = try PostgresServer()
         defer { server.remove() }
         let db = try PostgresConnection(server.address())
@@ -53,11 +50,8 @@ import TimeTrackCore
     }
 
     @Test func heldInsertsGoInOrderBeforeAnythingElse() throws {
-        if let reason = PostgresServer.unavailable {
-            if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record(Comment(rawValue: "PostgreSQL test not run: \(reason)")) }
-            print("PostgresHeldInsertTests skipped: \(reason)")
-            return
-        }
+        try PostgresServer.requireOrSkip()
+        guard PostgresServer.unavailable == nil else { return }
         let server = try PostgresServer()
         defer { server.remove() }
         let db = try PostgresConnection(server.address())
@@ -98,11 +92,8 @@ import TimeTrackCore
 /// the views and nothing else, and a database that is not a store refused.
 @Suite(.serialized) struct PostgresSchemaTests {
     @Test func theSchemaOnARealServer() throws {
-        if let reason = PostgresServer.unavailable {
-            if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record(Comment(rawValue: "PostgreSQL test not run: \(reason)")) }
-            print("PostgresSchemaTests skipped: \(reason)")
-            return
-        }
+        try PostgresServer.requireOrSkip()
+        guard PostgresServer.unavailable == nil else { return }
         let server = try PostgresServer()
         defer { server.remove() }
         let admin = try PostgresConnection(server.address())

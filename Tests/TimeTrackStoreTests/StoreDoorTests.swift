@@ -40,10 +40,8 @@ import TimeTrackStore
     }
 
     @Test func aPostgreSQLDatabaseOpensThroughTheDoor() throws {
-        if let reason = PostgresServer.unavailable {
-            if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record(Comment(rawValue: "PostgreSQL was not run: \(reason)")) }
-            return
-        }
+        try PostgresServer.requireOrSkip()
+        guard PostgresServer.unavailable == nil else { return }
         #expect(try Self.exercise(try PostgresServer.shared().database()) == .postgres)
     }
 

@@ -30,10 +30,8 @@ enum Engine: String, CaseIterable, CustomTestStringConvertible, Sendable {
             defer { store.close() }
             try body(store, path)
         case .postgres:
-            if let reason = PostgresServer.unavailable {
-                if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record(Comment(rawValue: "the PostgreSQL engine was not run: \(reason)")) }
-                return
-            }
+            try PostgresServer.requireOrSkip()
+            guard PostgresServer.unavailable == nil else { return }
             let address = try PostgresServer.shared().database()
             let store = try PostgresStore(address: address)
             defer { store.close() }

@@ -1,0 +1,16 @@
+import Foundation
+import Testing
+
+extension PostgresServer {
+    /// Stops the running test as skipped (Swift Testing reports it cancelled, not passed) when
+    /// no PostgreSQL server can be started here. In CI (`CI` set) that is a failure instead:
+    /// `.ci/run` must not pass with the PostgreSQL half left out.
+    public static func requireOrSkip() throws {
+        guard let reason = unavailable else { return }
+        if ProcessInfo.processInfo.environment["CI"] != nil {
+            Issue.record(Comment(rawValue: "PostgreSQL is needed in CI and could not start: \(reason)"))
+            return
+        }
+        try Test.cancel(Comment(rawValue: "skipped: no PostgreSQL server can start here (\(reason))"))
+    }
+}
