@@ -30,9 +30,7 @@ public enum PostgresGrants {
     }
 
     /// Tables keyed by `item_seq` that hold an item's content or state.
-    static let contentTables = [
-        "revisions", "field_locks", "item_memo", "announcements", "events", "school_info", "posts", "absence_reports", "tickets", "deadlines",
-    ]
+    static let contentTables = ["revisions", "field_locks", "item_memo"] + Projection.kindTables
     /// Tables an import writes besides the items'.
     static let importTables = ["import_runs", "source_state", "fetch_cache", "page_memo"]
     /// Tables of settings admins manage.

@@ -18,10 +18,9 @@ public enum StoreCopy {
     }
 
     /// Tables in an order that satisfies the foreign keys.
-    static let tables = [
-        "operators", "import_runs", "items", "revisions", "field_locks", "audit", "announcements", "events", "school_info", "posts", "absence_reports",
-        "tickets", "deadlines", "source_state", "fetch_cache", "page_memo", "item_memo", "places", "place_names", "courses",
-    ]
+    static let tables =
+        ["operators", "import_runs", "items", "revisions", "field_locks", "audit"] + Projection.kindTables
+        + ["source_state", "fetch_cache", "page_memo", "item_memo", "places", "place_names", "courses"]
     /// Binary columns (`BLOB` in SQLite, `bytea` in PostgreSQL).
     static let binary: [String: Set<String>] = ["fetch_cache": ["body"], "page_memo": ["payload"]]
     /// Identity columns whose sequences follow the copied ids.

@@ -44,6 +44,22 @@ struct Projection {
     var table: String { layout.table }
     var columns: [String] { layout.columns }
 
+    /// A kind's layout: the one table per kind, from which every list of kind tables is made.
+    static func layout(of kind: ItemKind) -> Layout {
+        switch kind {
+        case .announcement: return .announcements
+        case .event: return .events
+        case .schoolInfo: return .schoolInfo
+        case .post: return .posts
+        case .absence: return .absences
+        case .ticket: return .tickets
+        case .deadline: return .deadlines
+        }
+    }
+
+    /// The kinds' typed tables, in the kinds' order.
+    static var kindTables: [String] { ItemKind.allCases.map { layout(of: $0).table } }
+
     init(_ content: ItemContent) {
         func json(_ value: some Encodable) -> SQLValue { .text((try? JSONCoding.compactString(value)) ?? "[]") }
         switch content {
