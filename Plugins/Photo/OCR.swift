@@ -1,5 +1,6 @@
 import Foundation
 import TimeTrackCore
+import TimeTrackKit
 
 /// Runs Tesseract on a photo's bytes: the image goes to a private temporary file, the text
 /// comes back on standard output.
@@ -26,50 +27,20 @@ enum OCR {
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("photo")
         try image.write(to: input)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = [input.path, "stdout", "-l", language, "--psm", String(mode)]
-        var environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "OMP_THREAD_LIMIT": "1"]
-        if let prefix = ProcessInfo.processInfo.environment["TESSDATA_PREFIX"] { environment["TESSDATA_PREFIX"] = prefix }
-        process.environment = environment
-        let output = folder.appendingPathComponent("text")
-        let errors = folder.appendingPathComponent("errors")
-        guard FileManager.default.createFile(atPath: output.path, contents: nil), FileManager.default.createFile(atPath: errors.path, contents: nil) else {
-            throw TimeTrackError(
-                .system, "cannot write Tesseract's output in \(folder.path)", fix: "check the temporary folder (TMPDIR) has room and is writable")
-        }
-        let out = try FileHandle(forWritingTo: output)
-        let err = try FileHandle(forWritingTo: errors)
-        defer {
-            try? out.close()
-            try? err.close()
-        }
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        let done = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in done.signal() }
+        let tesseract = ExternalTool("tesseract", package: "tesseract-ocr", path: program.contains("/") ? program : nil)
+        let outcome: ExternalTool.Outcome
         do {
-            try process.run()
-        } catch {
-            throw TimeTrackError(.configuration, "cannot start \(program): \(error.localizedDescription)", fix: "apt-get install tesseract-ocr")
-        }
-        if done.wait(timeout: .now() + .seconds(timeout)) == .timedOut {
-            process.terminate()
-            if done.wait(timeout: .now() + .seconds(2)) == .timedOut { kill(process.processIdentifier, SIGKILL) }
+            outcome = try tesseract.run([input.path, "stdout", "-l", language, "--psm", String(mode)], timeout: timeout)
+        } catch let error as TimeTrackError where error.code == .fetch {
             throw TimeTrackError(.fetch, "Tesseract took more than \(timeout) s", fix: "raise options.timeoutSeconds, or photograph the sheet closer")
         }
-        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-        guard process.terminationStatus == 0 else {
-            let message = ((try? String(contentsOf: errors, encoding: .utf8)) ?? "").split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
-            let missingLanguage = message.contains("Failed loading language") || message.contains("traineddata")
+        guard outcome.status == 0 else {
+            let missingLanguage = outcome.lastError.contains("Failed loading language") || outcome.lastError.contains("traineddata")
             throw TimeTrackError(
-                .parse,
-                "Tesseract could not read the photo (exit \(process.terminationStatus))"
-                    + (message.isEmpty ? "" : ": \(SafeText.visible(String(message.prefix(200))))"),
+                .parse, "Tesseract could not read the photo (exit \(outcome.status))" + (outcome.lastError.isEmpty ? "" : ": \(outcome.lastError)"),
                 fix: missingLanguage ? "install the language's data: apt-get install tesseract-ocr-\(language)" : nil)
         }
-        return text
+        return outcome.output
     }
 }
 

@@ -10,10 +10,14 @@ public struct ExternalTool: Sendable {
     public var name: String
     /// The Debian package that installs it (`poppler-utils`).
     public var package: String
+    /// Where it is when a definition names the program's path (`"tesseract": "/opt/bin/tesseract"`);
+    /// nil: found on `PATH`.
+    public var fixedPath: String?
 
-    public init(_ name: String, package: String) {
+    public init(_ name: String, package: String, path: String? = nil) {
         self.name = name
         self.package = package
+        self.fixedPath = path
     }
 
     /// What a run gave.
@@ -27,6 +31,7 @@ public struct ExternalTool: Sendable {
 
     /// The program's path on `PATH`, or nil.
     public var path: String? {
+        if let fixedPath { return FileManager.default.isExecutableFile(atPath: fixedPath) ? fixedPath : nil }
         let search = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
         return search.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
