@@ -30,23 +30,18 @@ package struct CalendarFeed {
 
     /// Reads `text`, which must start with BEGIN:VCALENDAR (else a parse error saying what it is).
     package init(_ text: String, fallback: TimeZone, url: String) throws {
-        let trimmed = text.drop { $0 == "\u{FEFF}" || $0.isWhitespace }
-        guard trimmed.uppercased().hasPrefix("BEGIN:VCALENDAR") else {
-            let looksHTML = trimmed.hasPrefix("<")
-            throw TimeTrackError(
-                .parse, looksHTML ? "this is an HTML page, not a calendar feed" : "this is not a calendar feed (it does not start with BEGIN:VCALENDAR)",
+        let document = try ICSDocument(text, fallback: fallback) { wrong in
+            TimeTrackError(
+                .parse,
+                wrong == .htmlPage ? "this is an HTML page, not a calendar feed" : "this is not a calendar feed (it does not start with BEGIN:VCALENDAR)",
                 fix:
                     "use the course calendar's iCal feed URL (Canvas: Calendar → Calendar Feed; Schoology: Calendar → Export; Google Classroom: the class calendar's secret address in iCal format; Moodle: Calendar → Export calendar)",
                 context: ["url": url])
         }
-        let parsed = ICSParser.parse(text)
-        for problem in parsed.problems {
-            problems.append(problem.imported)
-        }
-        let calendars = parsed.root.filter { $0.name == "VCALENDAR" }
-        name = calendars.lazy.compactMap { $0.first("X-WR-CALNAME") }.first.map { TextNormalizer.collapse(ICSParser.unescape($0.value)) }
-        var zones = ZoneResolver(fallback: fallback, calendars: calendars)
-        for event in calendars.flatMap(\.children) where event.name == "VEVENT" && event.terminated {
+        problems = document.problems
+        name = document.calendars.lazy.compactMap { $0.first("X-WR-CALNAME") }.first.map { TextNormalizer.collapse(ICSParser.unescape($0.value)) }
+        var zones = document.zones
+        for event in document.events where event.terminated {
             let location = "line \(event.line)"
             let summary = TextNormalizer.collapse(ICSParser.unescape(event.first("SUMMARY")?.value ?? ""))
             guard let uid = event.first("UID")?.value, !uid.isEmpty else {
@@ -70,9 +65,6 @@ package struct CalendarFeed {
                     categories: event.all("CATEGORIES").flatMap { ICSParser.splitList($0.value) }.map { TextNormalizer.collapse(ICSParser.unescape($0)) },
                     start: start, isAllDay: value.isDate, zone: zone, status: event.first("STATUS")?.value.uppercased(), line: event.line))
         }
-        for tzid in zones.unknownZones.sorted() {
-            problems.append(
-                ImportProblem(.warning, "unknown TZID '\(tzid)': its times were read in the source's zone \(fallback.identifier)", location: "TZID"))
-        }
+        problems += ICSDocument.unknownZones(zones)
     }
 }

@@ -45,24 +45,20 @@ public struct ICalImporter: Importer {
         let page = try context.fetcher.fetch(source.url)
         var result = ImportResult()
         result.pagesFetched = 1
-        let text = String(decoding: page.data, as: UTF8.self)
-        let trimmed = text.drop { $0 == "\u{FEFF}" || $0.isWhitespace }
-        guard trimmed.uppercased().hasPrefix("BEGIN:VCALENDAR") else {
-            let looksHTML = trimmed.lowercased().hasPrefix("<!doctype") || trimmed.lowercased().hasPrefix("<html") || trimmed.hasPrefix("<")
-            throw TimeTrackError(
-                .parse, looksHTML ? "this is an HTML page, not an iCalendar feed" : "this is not an iCalendar feed (it does not start with BEGIN:VCALENDAR)",
-                fix: looksHTML ? "find the calendar's .ics export link (often \"Subscribe\" or \"iCal\"), or use the html importer" : "check the source's url",
-                context: ["url": source.urlText])
+        let url = source.urlText
+        let document = try ICSDocument(String(decoding: page.data, as: UTF8.self), fallback: source.timeZone) { wrong in
+            TimeTrackError(
+                .parse,
+                wrong == .htmlPage ? "this is an HTML page, not an iCalendar feed" : "this is not an iCalendar feed (it does not start with BEGIN:VCALENDAR)",
+                fix: wrong == .htmlPage
+                    ? "find the calendar's .ics export link (often \"Subscribe\" or \"iCal\"), or use the html importer" : "check the source's url",
+                context: ["url": url])
         }
-        let parsed = ICSParser.parse(text)
-        for problem in parsed.problems {
-            result.problems.append(problem.imported)
-        }
-        let calendars = parsed.root.filter { $0.name == "VCALENDAR" }
-        var zones = ZoneResolver(fallback: source.timeZone, calendars: calendars)
+        result.problems += document.problems
+        var zones = document.zones
         let windowStart = context.now.addingTimeInterval(-Double(pastDays) * 86_400)
         let windowEnd = context.now.addingTimeInterval(Double(futureDays) * 86_400)
-        let events = calendars.flatMap { $0.children }.filter { $0.name == "VEVENT" }
+        let events = document.events
         // Overrides of single occurrences, by UID and RECURRENCE-ID instant. An override whose
         // series is not in the feed (Google Calendar exports changed occurrences alone) or
         // whose occurrence the series does not have is an event of its own.
@@ -234,10 +230,7 @@ public struct ICalImporter: Importer {
                 }
             }
         }
-        for tzid in zones.unknownZones.sorted() {
-            result.problems.append(
-                ImportProblem(.warning, "unknown TZID '\(tzid)': its times were read in the source's zone \(source.timeZone.identifier)", location: "TZID"))
-        }
+        result.problems += ICSDocument.unknownZones(zones)
         return result
     }
 
