@@ -72,13 +72,12 @@ public struct DocumentsImporter: Importer {
     }
 
     /// What the page gave: remembered by the page's hash, so an unchanged page is not parsed again.
-    struct PageReading {
+    struct PageReading: MemoCodable {
         var links: [Link]
         var duplicates: Int
         var pageURL: String
 
-        var encoded: Data {
-            var writer = MemoWriter()
+        func write(to writer: inout MemoWriter) {
             writer.write(pageURL)
             writer.write(duplicates)
             writer.write(links) { writer, link in
@@ -86,7 +85,6 @@ public struct DocumentsImporter: Importer {
                 writer.write(link.label)
                 writer.write(link.raw.values)
             }
-            return writer.data
         }
 
         init(links: [Link], duplicates: Int, pageURL: String) {
@@ -95,8 +93,7 @@ public struct DocumentsImporter: Importer {
             self.pageURL = pageURL
         }
 
-        init?(_ data: Data) {
-            var reader = MemoReader(data)
+        init?(reading reader: inout MemoReader) {
             guard let pageURL = reader.readString(), let duplicates = reader.readInt(),
                 let links = reader.readList({ reader -> Link? in
                     guard let location = reader.readString(), let label = reader.readString(), let values = reader.readDictionary() else { return nil }

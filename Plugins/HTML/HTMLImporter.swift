@@ -211,7 +211,7 @@ public struct HTMLImporter: Importer, Sendable {
     }
 
     /// What a listing page gave, remembered by the page's hash.
-    struct ListingMemo {
+    struct ListingMemo: MemoCodable {
         struct Entry {
             var key: String
             var values: [String: String]
@@ -228,8 +228,7 @@ public struct HTMLImporter: Importer, Sendable {
         /// The public URL the page stood for (its canonical link, for a local page without baseURL).
         var pageURL: String
 
-        var encoded: Data {
-            var writer = MemoWriter()
+        func write(to writer: inout MemoWriter) {
             writer.write(pageURL)
             writer.write(matched)
             writer.write(next)
@@ -238,7 +237,6 @@ public struct HTMLImporter: Importer, Sendable {
                 writer.write(entry.values)
                 writer.write(entry.digest)
             }
-            return writer.data
         }
 
         init(entries: [Entry], next: String?, matched: Int, pageURL: String) {
@@ -248,8 +246,7 @@ public struct HTMLImporter: Importer, Sendable {
             self.pageURL = pageURL
         }
 
-        init?(_ data: Data) {
-            var reader = MemoReader(data)
+        init?(reading reader: inout MemoReader) {
             guard let pageURL = reader.readString(), let matched = reader.readInt(), let next = reader.readOptionalString(),
                 let entries = reader.readList({ reader -> Entry? in
                     guard let key = reader.readString(), let values = reader.readDictionary(), let digest = reader.readOptionalString() else { return nil }
@@ -263,16 +260,14 @@ public struct HTMLImporter: Importer, Sendable {
     /// What a detail page gave, remembered by the page's hash: the digest of its values, and the
     /// values themselves unless the item memo covers the item (its body is then in its revision
     /// only, not copied here).
-    struct DetailMemo {
+    struct DetailMemo: MemoCodable {
         var digest: String
         var values: [String: String]?
 
-        var encoded: Data {
-            var writer = MemoWriter()
+        func write(to writer: inout MemoWriter) {
             writer.write(digest)
             writer.write(values == nil ? 0 : 1)
             if let values { writer.write(values) }
-            return writer.data
         }
 
         init(digest: String, values: [String: String]?) {
@@ -280,8 +275,7 @@ public struct HTMLImporter: Importer, Sendable {
             self.values = values
         }
 
-        init?(_ data: Data) {
-            var reader = MemoReader(data)
+        init?(reading reader: inout MemoReader) {
             guard let digest = reader.readString(), let flag = reader.readInt() else { return nil }
             if flag == 1 {
                 guard let values = reader.readDictionary() else { return nil }

@@ -85,6 +85,9 @@ public struct MemoReader {
     /// Whether everything was read.
     public var isAtEnd: Bool { offset >= data.endIndex }
 
+    /// The bytes not read yet (a count read from the payload can be no larger).
+    public var remaining: Int { max(0, data.endIndex - offset) }
+
     /// What `write(_: Int)` wrote; nil when cut short or longer than ten bytes.
     public mutating func readInt() -> Int? {
         guard let value = readVarint(bits: 64) else { return nil }
@@ -160,5 +163,30 @@ public struct MemoReader {
             result[key] = value
         }
         return result
+    }
+}
+
+/// What an importer remembers of a page in the page memo, in one shape: it writes itself with a
+/// `MemoWriter` and reads itself back from a `MemoReader`; a payload that does not read back
+/// (another version's, or damaged) is no memo, and the page is read again.
+public protocol MemoCodable {
+    /// Writes the reading.
+    func write(to writer: inout MemoWriter)
+    /// Reads it back; nil when the bytes are not one.
+    init?(reading reader: inout MemoReader)
+}
+
+extension MemoCodable {
+    /// The bytes the memo keeps.
+    public var encoded: Data {
+        var writer = MemoWriter()
+        write(to: &writer)
+        return writer.data
+    }
+
+    /// Reads a kept payload; nil when it does not read back.
+    public init?(_ data: Data) {
+        var reader = MemoReader(data)
+        self.init(reading: &reader)
     }
 }

@@ -11,7 +11,7 @@ import TimeTrackCore
 /// that does read pages writes the entry again, empty when it was not clean, so an entry never
 /// outlives the pages it describes. Stamps change whenever a file does (its status-change time
 /// moves on every write and rename), so a page cannot come back to a remembered stamp.
-public struct SourceMemo: Equatable, Sendable {
+public struct SourceMemo: Equatable, Sendable, MemoCodable {
     /// The page memo row holding it (not a URL any page can have).
     public static let url = "source:"
     /// Its `page_hash` column (the row is found by URL and signature).
@@ -85,8 +85,7 @@ public struct SourceMemo: Equatable, Sendable {
     /// Numbers and lengths in as few bytes as they need; URLs and keys as the bytes they share
     /// with the one before, and the rest (a source's pages and keys mostly differ in their last
     /// path segment).
-    public var encoded: Data {
-        var writer = MemoWriter()
+    public func write(to writer: inout MemoWriter) {
         writer.writeCompact(Self.version)
         writer.writeCompact(firstURL)
         writer.writeCompact(stamps)
@@ -106,15 +105,13 @@ public struct SourceMemo: Equatable, Sendable {
             writer.writeCompact(item.digest)
             writer.writeCompact(item.location)
         }
-        return writer.data
     }
 
     /// Decodes an entry; nil for an empty one (the last reading was not clean) or anything malformed.
-    public init?(_ data: Data) {
-        var reader = MemoReader(data)
+    public init?(reading reader: inout MemoReader) {
         guard reader.readCompact() == Self.version, let firstURL = reader.readCompactString(), let stamps = reader.readCompactString(),
             let merged = reader.readCompact(),
-            let pageCount = reader.readCompact(), pageCount > 0, pageCount <= data.count
+            let pageCount = reader.readCompact(), pageCount > 0, pageCount <= reader.remaining
         else { return nil }
         var pages: [Page] = []
         pages.reserveCapacity(pageCount)
@@ -126,7 +123,7 @@ public struct SourceMemo: Equatable, Sendable {
             pages.append(Page(url: url, check: check32))
             previous = url
         }
-        guard let itemCount = reader.readCompact(), itemCount <= data.count else { return nil }
+        guard let itemCount = reader.readCompact(), itemCount <= reader.remaining else { return nil }
         var items: [Item] = []
         items.reserveCapacity(itemCount)
         previous = ""
