@@ -79,6 +79,9 @@ import Testing
             }
             pty.send("echo \"RC-$?-END\"\r")
             let done = pty.expect("-END\r\n", timeout: 30)
+            // The shell's next prompt read too, so the next line's output starts after it (a
+            // prompt read late would end the next line's wait before it began).
+            _ = pty.expect("READY> ", timeout: 30)
             let output = String(pty.transcript.dropFirst(before))
             #expect(done != nil, "\(command) did not finish: \(output.suffix(800))")
             #expect(output.contains("RC-0-END"), "\(command) failed: \(output.suffix(1200))")
