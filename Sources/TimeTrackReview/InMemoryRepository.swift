@@ -89,6 +89,10 @@ public final class InMemoryRepository: ItemRepository {
         try ItemContent.decode(kind: row.kind, json: try stored(row, revision).json)
     }
 
+    public func revisionStates(of row: ItemRow) throws -> [(number: Int, state: Revision.State)] {
+        try revisions(of: row).map { ($0.number, $0.state) }
+    }
+
     public func revisions(of row: ItemRow) throws -> [Revision] {
         try (tables.revisions[row.seq] ?? []).map {
             Revision(

@@ -57,7 +57,7 @@ extension Lifecycle {
         let state = UndoState(
             status: row.status, live: row.liveRevision, pending: row.pendingRevision, archivedFrom: row.archivedFrom, rejectReason: row.rejectReason,
             approvedBy: row.approvedBy, approvedAt: row.approvedAt, baseHash: row.baseHash, missingRuns: row.missingRuns,
-            revisions: try repository.revisions(of: row).map { UndoState.RevisionState(number: $0.number, state: $0.state) },
+            revisions: try repository.revisionStates(of: row).map { UndoState.RevisionState(number: $0.number, state: $0.state) },
             locks: try repository.locks(of: row))
         return try? JSONCoding.compactString(state)
     }
@@ -178,7 +178,7 @@ extension Lifecycle {
     /// and what waited come back as new revisions (copies of the ones they were), and what the
     /// decision wrote stays, superseded. Revisions the decision did not touch are left as they are.
     func restoreRevisions(_ state: UndoState, of row: inout ItemRow, by who: String) throws {
-        let revisions = try repository.revisions(of: row)
+        let revisions = try repository.revisionStates(of: row)
         let before: [Int: Revision.State] = Dictionary(state.revisions.map { ($0.number, $0.state) }, uniquingKeysWith: { first, _ in first })
         let untouched = revisions.count == before.count && revisions.allSatisfy { before[$0.number] == $0.state }
         guard !untouched else {

@@ -156,10 +156,6 @@ public struct Lifecycle {
         return written
     }
 
-    /// The audit actions `settleOutcome` writes: the outcome following a decision, never a
-    /// decision of its own (`undo` passes over them).
-    static let outcomeActions: Set<AuditAction> = [.excuse, .unexcuse, .undecide]
-
     /// Publishes the pending content of an item.
     ///
     /// An absence report is excused by its approval (one decision, whatever an earlier decision

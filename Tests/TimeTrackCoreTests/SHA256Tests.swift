@@ -36,4 +36,18 @@ import TimeTrackCore
                     }())
         }
     }
+
+    /// A digest stored in a model or named as a file is ASCII hex only: fullwidth digits pass
+    /// `Character.isHexDigit`, and 61 ASCII digits with one fullwidth digit are 64 bytes.
+    @Test func aDigestIsASCIIHexOnly() {
+        let digest = SHA256.hex("bell schedule")
+        #expect(SHA256.isHex(digest) && SHA256.isHex(digest, lowercase: true))
+        #expect(SHA256.isHex(digest.uppercased()) && !SHA256.isHex(digest.uppercased(), lowercase: true))
+        let sneaky = String(digest.dropLast(3)) + "\u{FF10}"  // 61 ASCII + a fullwidth zero: 64 bytes
+        #expect(sneaky.utf8.count == 64 && sneaky.last?.isHexDigit == true)
+        #expect(!SHA256.isHex(sneaky))
+        var info = SchoolInfoItem(section: .schedules, title: "Bell schedule", url: "https://d.example/bell.pdf", documentType: .pdf)
+        info.accessibleCopy = sneaky
+        #expect(info.validate().map(\.field) == ["accessibleCopy"])
+    }
 }

@@ -66,7 +66,7 @@ public struct SchoolInfoItem: Codable, Equatable, Sendable {
         Check.optionalText(group, "group", max: 500, into: &problems)
         if url.isEmpty { problems.append(.init(field: "url", message: "is required")) } else { Check.url(url, "url", into: &problems) }
         for (field, value) in [("fingerprint", fingerprint), ("accessibleCopy", accessibleCopy)] {
-            if let value, value.utf8.count != 64 || !value.allSatisfy(\.isHexDigit) {
+            if let value, !SHA256.isHex(value) {
                 problems.append(.init(field: field, message: "must be a 64-character hex SHA-256"))
             }
         }

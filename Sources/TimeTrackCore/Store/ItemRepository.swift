@@ -167,6 +167,8 @@ public protocol ItemRepository: AnyObject {
     func content(of row: ItemRow, revision: Int) throws -> ItemContent
     /// Every revision of an item, oldest first.
     func revisions(of row: ItemRow) throws -> [Revision]
+    /// Each revision's number and state, without its content (what `undo` keeps of a decision).
+    func revisionStates(of row: ItemRow) throws -> [(number: Int, state: Revision.State)]
     /// The highest revision number the item has (0 for none).
     func lastRevisionNumber(of row: ItemRow) throws -> Int
     /// The item's locked fields, by field name.

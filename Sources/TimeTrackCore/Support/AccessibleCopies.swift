@@ -18,7 +18,7 @@ public struct AccessibleCopies: Sendable {
 
     /// The copy's path for a hash (the hash checked to be 64 hex digits first).
     public func path(of hash: String) -> String? {
-        guard hash.utf8.count == 64, hash.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else { return nil }
+        guard SHA256.isHex(hash, lowercase: true) else { return nil }
         return (folder as NSString).appendingPathComponent(hash + ".pdf")
     }
 

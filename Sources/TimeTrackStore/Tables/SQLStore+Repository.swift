@@ -90,6 +90,12 @@ extension SQLStore {
         return try ItemContent.decode(kind: row.kind, json: json)
     }
 
+    public func revisionStates(of row: ItemRow) throws -> [(number: Int, state: Revision.State)] {
+        try sql.select("SELECT number, state FROM revisions WHERE item_seq = ? ORDER BY number", [.integer(row.seq)]) { s in
+            (s.int(0), Revision.State(rawValue: s.text(1)) ?? .superseded)
+        }
+    }
+
     public func revisions(of row: ItemRow) throws -> [Revision] {
         try sql.select(
             "SELECT number, state, content, content_hash, created_at, created_by, note, went_live_at FROM revisions WHERE item_seq = ? ORDER BY number",
