@@ -171,15 +171,16 @@ public struct SHA256: Sendable {
         }
     }
 
-    /// The lowercase hex SHA-256 of a string's UTF-8 (read in place, not copied).
-    /// Whether `text` is a SHA-256 in hex: 64 ASCII hexadecimal digits (`lowercase`: only as
-    /// `hex` writes them, for a file name made from it). Fullwidth digits and letters, which
-    /// `Character.isHexDigit` accepts, are not.
+    /// Whether `text` is a SHA-256 in hex: 64 ASCII hexadecimal digits.
+    ///
+    /// `lowercase`: only as `hex` writes them, for a file name made from it. Fullwidth digits
+    /// and letters, which `Character.isHexDigit` accepts, are not.
     public static func isHex(_ text: String, lowercase: Bool = false) -> Bool {
         text.utf8.count == 64
             && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) || (!lowercase && (65...70).contains($0)) }
     }
 
+    /// The lowercase hex SHA-256 of a string's UTF-8 (read in place, not copied).
     public static func hex(_ string: String) -> String {
         var string = string
         let fast: String? = string.withUTF8 { buffer in SystemDigest.shared?.sha256Hex(UnsafeRawBufferPointer(buffer)) }
