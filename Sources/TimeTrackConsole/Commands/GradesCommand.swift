@@ -107,7 +107,7 @@ extension Console {
             }
         }
         let (plan, withoutPoints, unweighted) = GradePlan.from(course: course, deadlines: deadlines.map(\.deadline))
-        func ids(_ left: [Deadline]) -> String { deadlines.filter { pair in left.contains(pair.deadline) }.map(\.id).joined(separator: ", ") }
+        func ids(_ left: [Int]) -> String { left.map { deadlines[$0].id }.joined(separator: ", ") }
         if !session.output.json {
             let graded = deadlines.filter { $0.deadline.score != nil }.count
             session.output.line("\(course.code) \(course.name): \(deadlines.count) deadline(s), \(graded) graded (`score ID 18/20` enters a score)")

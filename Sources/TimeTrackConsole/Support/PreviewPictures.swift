@@ -12,6 +12,8 @@ import TimeTrackKit
 enum PreviewPictures {
     /// Pictures larger than this are linked, not inlined.
     static let maxBytes = 5_000_000
+    /// And past this many bytes of pictures in one page, the rest are linked too.
+    static let pageBytes = 40_000_000
 
     /// address → `data:` URI, for the pictures of `contents` that can be read locally.
     static func inline(_ contents: [ItemContent], session: Session) -> [String: String] {
@@ -20,9 +22,13 @@ enum PreviewPictures {
             return (base.deletingLastPathComponent(), source.url.deletingLastPathComponent())
         }
         var out: [String: String] = [:]
+        var total = 0
         for content in contents {
             for address in pictures(of: content) where out[address] == nil {
-                if let path = localPath(address, mirrors: mirrors, importsPath: session.importsPath), let uri = dataURI(path) { out[address] = uri }
+                guard let path = localPath(address, mirrors: mirrors, importsPath: session.importsPath), let uri = dataURI(path) else { continue }
+                guard total + uri.utf8.count <= pageBytes else { return out }
+                total += uri.utf8.count
+                out[address] = uri
             }
         }
         return out

@@ -49,7 +49,9 @@ struct LinkedPDFs {
             result.items[index].content = .announcement(announcement)
             result.items[index].prepare()
             if let oldHash, let newHash = result.items[index].prepared?.hash {
-                for entry in memoEntries.indices where memoEntries[entry].payload.starts(with: Data(oldHash.utf8)) {
+                // This item's entry only (another item may have the same content).
+                let url = ItemMemoKeys.prefix + result.items[index].key
+                for entry in memoEntries.indices where memoEntries[entry].url == url && memoEntries[entry].payload.starts(with: Data(oldHash.utf8)) {
                     memoEntries[entry].payload = Data(newHash.utf8) + memoEntries[entry].payload.dropFirst(oldHash.utf8.count)
                 }
             }
