@@ -28,16 +28,21 @@ public enum StoreLocation {
 
     /// The engine a location names; a server address of another database is refused.
     public static func engine(of location: String) throws -> Engine {
-        let lower = location.lowercased()
-        let hasScheme = location.range(of: #"^[a-zA-Z][a-zA-Z0-9+.-]*://"#, options: .regularExpression) != nil
-        let known = ["postgresql:", "postgres:"].contains { lower.hasPrefix($0) }
         if PostgresConnection.isAddress(location) { return .postgres }
-        if hasScheme || known || ["mysql:", "mariadb:", "sqlserver:"].contains(where: { lower.hasPrefix($0) }) {
+        guard !isServerAddress(location) else {
             throw TimeTrackError(
                 .configuration, "\(PostgresConnection.redacted(location)) is a database server's address, and the store keeps to SQLite files and PostgreSQL",
                 fix: "give --store (or TIMETRACK_STORE) a file path, or a postgresql://USER@HOST/DB address")
         }
         return .sqlite
+    }
+
+    /// Whether a location is a database server's address (`scheme://…`, or `postgres:`,
+    /// `postgresql:`, `mysql:`… with a socket folder) rather than a file path.
+    public static func isServerAddress(_ location: String) -> Bool {
+        let lower = location.lowercased()
+        let hasScheme = location.range(of: #"^[a-zA-Z][a-zA-Z0-9+.-]*://"#, options: .regularExpression) != nil
+        return hasScheme || ["postgresql:", "postgres:", "mysql:", "mariadb:", "sqlserver:"].contains { lower.hasPrefix($0) }
     }
 
     /// Opens the store at `location`: `create` makes a SQLite file that is not there yet (a

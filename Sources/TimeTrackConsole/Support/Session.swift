@@ -115,10 +115,6 @@ public final class Session {
     /// `postgresql://user@host/db` (password left out) when the store location is a server's
     /// address (`scheme://…`, or `postgres:`/`postgresql:` with a socket folder); nil for a path.
     static func serverAddress(_ location: String) -> String? {
-        let lower = location.lowercased()
-        let schemes = ["postgresql:", "postgres:", "mysql:", "mariadb:", "sqlserver:"]
-        let hasScheme = location.range(of: #"^[a-zA-Z][a-zA-Z0-9+.-]*://"#, options: .regularExpression) != nil
-        guard hasScheme || schemes.contains(where: { lower.hasPrefix($0) }) else { return nil }
-        return PostgresConnection.redacted(location)
+        StoreLocation.isServerAddress(location) ? PostgresConnection.redacted(location) : nil
     }
 }
