@@ -5,11 +5,9 @@ import Testing
 /// Issue 38: link text that says nothing ("click here", "read more") named from where it goes,
 /// shown first and applied as an edit only when asked.
 @Suite struct LinkNamingTests {
-    @Test func vagueLinksAreNamedFromThePageTitleAndThePDFTitle() throws {
-        let dir = try TemporaryDirectory("link-names")
-        defer { dir.remove() }
-        let server = try TestHTTPServer()
-        defer { server.stop() }
+    /// A news page whose one article links a PDF ("click here"), a page ("read more") and a page
+    /// whose title says nothing better ("here"), served on 127.0.0.1, and its source.
+    static func site(_ dir: TemporaryDirectory, _ server: TestHTTPServer) throws {
         server.route("/robots.txt", .init(status: 404))
         server.route(
             "/wp-content/uploads/2026/08/supply-list.pdf",
@@ -36,6 +34,14 @@ import Testing
               "allowPrivateNetwork": ["127.0.0.1"],
               "options": { "item": "article.post", "fields": { "title": "h2", "date": "time@datetime", "body": "div.entry-content@html" } } }
             """)
+    }
+
+    @Test func vagueLinksAreNamedFromThePageTitleAndThePDFTitle() throws {
+        let dir = try TemporaryDirectory("link-names")
+        defer { dir.remove() }
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        try Self.site(dir, server)
         func run(_ words: [String]) throws -> Binaries.Result {
             try Binaries.run("timetrack-admin", ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--no-input"] + words)
         }
@@ -64,5 +70,32 @@ import Testing
         // The edit is a person's: the next import does not take it back.
         #expect(try run(["import", "news"]).status == 0)
         #expect(try run(["--json", "show", "a1"]).stdout.contains("2026-27 Supply List</a>"))
+    }
+
+    /// `t` in the review walk, typed as a person runs it: the binary under `bash -i` on an 80x24
+    /// terminal, the names shown, a yes, the walk left with `q`, back at the shell's prompt.
+    @Test func tInTheReviewWalkNamesTheLinksAfterAYes() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/bin/bash") else { return }
+        let dir = try TemporaryDirectory("link-names-walk")
+        defer { dir.remove() }
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        try Self.site(dir, server)
+        let words = ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports")]
+        #expect(try Binaries.run("timetrack-admin", words + ["--no-input", "import", "news"]).status == 0)
+        let pty = try RealPagerTests.shell("/bin/bash", ["--norc", "--noprofile", "-i"])
+        pty.send(([Binaries.path("timetrack-admin")] + words + ["review"]).joined(separator: " ") + "\r")
+        #expect(pty.expect("t: name the links that say nothing", timeout: 30) != nil, "\(pty.transcript)")
+        pty.send("t\r")
+        #expect(pty.expect("\"click here\" → \"2026-27 Supply List\"", timeout: 30) != nil, "\(pty.transcript)")
+        #expect(pty.expect("name these 2 links so? [y/N] ", timeout: 30) != nil, "\(pty.transcript)")
+        pty.send("y\r")
+        #expect(pty.expect("named 2 link(s)", timeout: 30) != nil, "\(pty.transcript)")
+        pty.send("q\r")
+        #expect(pty.expect("READY> ", timeout: 30) != nil, "back at the shell: \(pty.transcript)")
+        pty.send("exit\r")
+        _ = pty.waitForExit(timeout: 10)
+        let body = try Binaries.run("timetrack-admin", words + ["--json", "show", "a1"]).stdout
+        #expect(body.contains("2026-27 Supply List</a>") && body.contains("Fall Festival</a>"), "\(body)")
     }
 }

@@ -27,6 +27,8 @@ enum LinkNaming {
             return nil
         }
         if !confirmed {
+            // The names first: the question is asked on the terminal, past the output's buffer.
+            out.flush()
             guard session.interactive, let reader = session.reader,
                 case .line(let answer) = reader.read(
                     prompt: "  name \(names.count == 1 ? "this link" : "these \(names.count) links") so? [y/N] ", remember: false),
