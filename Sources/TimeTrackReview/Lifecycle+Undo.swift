@@ -102,8 +102,10 @@ extension Lifecycle {
         let batch = "undo:" + key
         var results: [Undone] = []
         try repository.transaction {
+            // Each item's entries of the decision (newest first), grouped once.
+            let byItem = Dictionary(grouping: group.filter { $0.itemID != nil }, by: { $0.itemID ?? "" })
             for id in Self.ids(group) {
-                let own = group.filter { $0.itemID == id }
+                let own = byItem[id] ?? []
                 guard let first = own.last else { continue }
                 if let since = try changedSince(id, after: own, undone: undone) {
                     results.append(Undone(itemID: id, action: first.action, outcome: .decidedSince(since)))

@@ -38,7 +38,7 @@ public enum AccessibilityCheck {
             out += text("title", a.title) + text("summary", a.summary)
             if let body = a.body { out += html("body", body, language: language) }
             for linked in a.linkedDocuments ?? [] {
-                out += linked.problems.sorted().map { document($0, which: "the linked PDF \(short(linked.url))", field: "body") }
+                out += linked.problems.sorted().map { document($0, which: "the linked PDF \(short(linked.url))", in: .linkedFromBody) }
             }
             if let link = a.link, isVideo(link) { out.append(captions("link", link)) }
         case .event(let e):
@@ -53,7 +53,7 @@ public enum AccessibilityCheck {
             }
             if info.documentType == .video || isVideo(info.url) { out.append(captions("url", info.url)) }
             out += (info.documentProblems ?? []).sorted().map {
-                document($0, which: info.accessibleCopy != nil ? "the accessible copy" : "the PDF", field: "url")
+                document($0, which: info.accessibleCopy != nil ? "the accessible copy" : "the PDF", in: .schoolInfo)
             }
             if let other = otherDocument(info) { out.append(other) }
         case .post(let post):
@@ -98,13 +98,27 @@ public enum AccessibilityCheck {
         }
     }
 
+    /// Where a PDF is: a School Info document (its `url`, where `ocr` can make a copy), or a
+    /// link in a body.
+    enum DocumentPlace {
+        case schoolInfo, linkedFromBody
+
+        var field: String {
+            switch self {
+            case .schoolInfo: return "url"
+            case .linkedFromBody: return "body"
+            }
+        }
+    }
+
     /// A finding for what the PDF the app serves lacks (the accessible copy's, once there is one).
-    static func document(_ problem: SchoolInfoItem.DocumentProblem, which: String, field: String) -> AccessibilityFinding {
+    static func document(_ problem: SchoolInfoItem.DocumentProblem, which: String, in place: DocumentPlace) -> AccessibilityFinding {
+        let field = place.field
         switch problem {
         case .noText:
             return AccessibilityFinding(
                 criterion: "1.1.1", name: "Non-text Content", field: field, problem: "\(which) is a scan with no text layer: a screen reader reads nothing",
-                fix: field == "url"
+                fix: place == .schoolInfo
                     ? "`ocr ID` (or [o] in review) makes a searchable copy the export serves; better, ask for the original document"
                     : "ask for the original document (a scan cannot be read aloud), or list it in School Info, where `ocr` makes a searchable copy")
         case .untagged:
@@ -115,7 +129,7 @@ public enum AccessibilityCheck {
         case .noTitle:
             return AccessibilityFinding(
                 criterion: "2.4.2", name: "Page Titled", field: field, problem: "\(which) has no title in its properties",
-                fix: "set the title in the source document's properties" + (field == "url" ? "; `ocr ID` gives the copy the item's title" : ""))
+                fix: "set the title in the source document's properties" + (place == .schoolInfo ? "; `ocr ID` gives the copy the item's title" : ""))
         case .noLanguage:
             return AccessibilityFinding(
                 criterion: "3.1.1", name: "Language of Page", field: field, problem: "\(which) does not say its language",
