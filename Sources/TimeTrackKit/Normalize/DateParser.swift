@@ -34,7 +34,7 @@ public struct YearHint: Sendable, Equatable {
 
     /// The hint in a text, or nil when it names no year (1900–2199).
     public static func read(_ text: String) -> YearHint? {
-        let tokens = DateParser.tokens(String(text.prefix(300)).lowercased())
+        let tokens = DateParser.tokens(expandingShortYears(String(text.prefix(300))).lowercased())
         var found: [(year: Int, month: Int?)] = []
         for (index, token) in tokens.enumerated() where token.text.count == 4 {
             guard let year = Int(token.text), (1900...2199).contains(year) else { continue }
@@ -50,6 +50,24 @@ public struct YearHint: Sendable, Equatable {
             return YearHint(startYear: first.year, startMonth: 7, endYear: last.year, endMonth: 6)
         }
         return YearHint(startYear: first.year, startMonth: first.month ?? 1, endYear: last.year, endMonth: last.month ?? 12)
+    }
+
+    static let shortYearPattern = try? NSRegularExpression(pattern: #"(?<!\d)(\d{4})(\s*[-–—/]\s*)(\d{2})(?!\d)"#)
+
+    /// `text` with a school year written short ("2025–26", "2025-26") written whole ("2025–2026"),
+    /// when the short year is the next one; any other pair of numbers is left as it is.
+    static func expandingShortYears(_ text: String) -> String {
+        guard let pattern = shortYearPattern, text.utf8.count >= 7 else { return text }
+        let ns = text as NSString
+        var out = text
+        for match in pattern.matches(in: text, range: NSRange(location: 0, length: ns.length)).reversed() {
+            guard let year = Int(ns.substring(with: match.range(at: 1))), let short = Int(ns.substring(with: match.range(at: 3))),
+                (1900...2199).contains(year), short == (year + 1) % 100,
+                let range = Range(match.range(at: 3), in: out)
+            else { continue }
+            out.replaceSubrange(range, with: String(year + 1))
+        }
+        return out
     }
 
     /// The year a month falls in: in a range across a new year, months from the start month on
