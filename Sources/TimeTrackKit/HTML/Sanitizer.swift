@@ -10,9 +10,12 @@ public enum Sanitizer {
     ]
     /// Tags removed with everything inside them.
     static let droppedTags: Set<String> = [
-        "script", "style", "iframe", "object", "embed", "form", "input", "button", "select", "textarea", "noscript",
-        "template", "svg", "math", "link", "meta", "head", "title", "frame", "frameset", "applet", "base", "audio", "video", "canvas",
+        "script", "style", "iframe", "object", "form", "button", "select", "textarea", "noscript",
+        "template", "svg", "math", "head", "title", "frame", "frameset", "applet", "audio", "video", "canvas",
     ]
+    /// Void elements that are dropped: they hold nothing of their own, so anything found under
+    /// one is a sibling the parser misplaced and is walked as such.
+    static let voidDroppedTags: Set<String> = ["embed", "input", "link", "meta", "base", "source", "track", "param", "wbr", "area", "col"]
     static let allowedAttributes: [String: [String]] = [
         "a": ["href", "title"], "img": ["src", "alt", "width", "height"], "td": ["colspan", "rowspan"], "th": ["colspan", "rowspan"],
     ]
@@ -69,6 +72,18 @@ public enum Sanitizer {
             }
             let tag = node.pointee.name.map { String(cString: $0) } ?? ""
             if droppedTags.contains(tag) { continue }
+            if voidDroppedTags.contains(tag) {
+                // A void element has no content; what the parser hung under it (libxml2 does so
+                // after an <embed>) is the page's next siblings, and is kept.
+                var child = node.pointee.children
+                var children: [xmlNodePtr] = []
+                while let c = child {
+                    children.append(c)
+                    child = c.pointee.next
+                }
+                for c in children.reversed() { stack.append((c, nil)) }
+                continue
+            }
             let element = HTMLNode(raw: node, document: document)
             var children: [xmlNodePtr] = []
             var child = node.pointee.children
