@@ -134,11 +134,26 @@ public enum DocumentClassifier {
             (.activities, ["activit", "club", "athletic", "sport", "arts", "music", "theater", "theatre"]),
             (.resources, ["resource", "family", "parent", "student", "health", "nutrition", "transport", "technology", "insurance"]),
         ]
-        // Padded once, so that " ap " and "ib " also match at either end.
+        // Padded once, so that " ap " and "ib " also match at either end. A word counts where a
+        // word starts ("sport" is not in "transportation"); the longest match wins
+        // ("scholarship" over "scholar"), then the table's order.
         let padded = " \(h) "
-        for (section, words) in table where words.contains(where: { padded.contains($0) }) {
-            return section
+        var best: (section: SchoolInfoItem.Section, length: Int)?
+        for (section, words) in table {
+            for word in words where word.count > (best?.length ?? 0) && startsAWord(word, in: padded) {
+                best = (section, word.count)
+            }
         }
-        return nil
+        return best?.section
+    }
+
+    /// Whether `word` occurs in `text` where a word starts (after a character that is not a letter).
+    static func startsAWord(_ word: String, in text: String) -> Bool {
+        var rest = text[...]
+        while let range = rest.range(of: word) {
+            if range.lowerBound == text.startIndex || !text[text.index(before: range.lowerBound)].isLetter || word.first == " " { return true }
+            rest = text[range.upperBound...]
+        }
+        return false
     }
 }

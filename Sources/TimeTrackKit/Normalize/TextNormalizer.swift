@@ -177,12 +177,18 @@ public enum TextNormalizer {
         let window = Array(all.suffix(128))
         var scalars = window
         var end = scalars.count
-        while let start = readMoreTailStart(scalars, end: end), start < end {
-            end = start
-            if end == 0 && window.count < all.count {
-                scalars = Array(all)
-                end = scalars.count - window.count
+        var whole = window.count == all.count
+        while true {
+            if let start = readMoreTailStart(scalars, end: end), start < end {
+                end = start
+                continue
             }
+            // A tail may straddle the window's start (the longest is about 20 characters): look
+            // again over the whole text.
+            guard !whole, end < 32 else { break }
+            scalars = Array(all)
+            end += all.count - window.count
+            whole = true
         }
         let cut = scalars.count - end
         guard cut > 0 else { return text.trimmingSpaces() }
