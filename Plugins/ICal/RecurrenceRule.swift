@@ -51,12 +51,14 @@ struct RecurrenceRule {
             rule.count = n
         }
         if let u = p["UNTIL"] {
-            guard let until = ICSDateTime(u, tzid: nil, valueType: nil) else { return .failure(RuleError(reason: "RRULE UNTIL=\(u) is not a date")) };
+            guard let until = ICSDateTime(u, tzid: nil, valueType: nil) else {
+                return .failure(RuleError(reason: "RRULE UNTIL=\(u.prefix(40)) is not a date"))
+            };
             rule.until = until
         }
         if let days = p["BYDAY"] {
             for day in days.split(separator: ",") {
-                guard let parsed = weekday(String(day)) else { return .failure(RuleError(reason: "RRULE BYDAY=\(days) is not understood")) }
+                guard let parsed = weekday(String(day)) else { return .failure(RuleError(reason: "RRULE BYDAY=\(days.prefix(40)) is not understood")) }
                 rule.byDay.append(parsed)
             }
         }
