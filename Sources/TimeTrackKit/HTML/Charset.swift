@@ -24,14 +24,14 @@ public enum Charset {
         }
         if let meta = metaCharset(data).flatMap(normalize) {
             if meta.hasPrefix("utf-16") {
-                let fallback = isValidUTF8(data.prefix(1 << 20)) ? "utf-8" : "windows-1252"
+                let fallback = readsAsUTF8(data) ? "utf-8" : "windows-1252"
                 return (fallback, "the page's <meta> declares \(meta), but a page that can say so in ASCII is not UTF-16: read as \(fallback)")
             }
             // A page that says UTF-8 but is not (a common CMS mistake) is read as Windows-1252.
-            if meta == "utf-8" && !isValidUTF8(data.prefix(1 << 20)) { return ("windows-1252", note) }
+            if meta == "utf-8" && !readsAsUTF8(data) { return ("windows-1252", note) }
             return (meta, note)
         }
-        return (isValidUTF8(data.prefix(1 << 20)) ? "utf-8" : "windows-1252", note)
+        return (readsAsUTF8(data) ? "utf-8" : "windows-1252", note)
     }
 
     /// The charset named by `<meta charset>` or `<meta http-equiv content="...charset=">` in the first 4 KB.
@@ -81,8 +81,18 @@ public enum Charset {
         }
     }
 
-    /// Whether bytes are valid UTF-8 (a cut multi-byte sequence at the very end is allowed).
-    static func isValidUTF8(_ data: Data) -> Bool {
+    /// How much of a page is checked for UTF-8.
+    static let checkedPrefix = 1 << 20
+
+    /// Whether a page's first megabyte is valid UTF-8; a sequence cut by that limit is not
+    /// held against it, one cut by the page's own end is.
+    static func readsAsUTF8(_ data: Data) -> Bool {
+        isValidUTF8(data.prefix(checkedPrefix), allowingCutEnd: data.count > checkedPrefix)
+    }
+
+    /// Whether bytes are valid UTF-8 (RFC 3629); with `allowingCutEnd`, a multi-byte sequence
+    /// cut at the very end is allowed.
+    static func isValidUTF8(_ data: Data, allowingCutEnd: Bool = false) -> Bool {
         data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Bool in
             let bytes = raw.bindMemory(to: UInt8.self)
             let count = bytes.count
@@ -99,18 +109,28 @@ public enum Charset {
                     index += 1
                     continue
                 }
+                // The lead byte gives the length and the range the second byte must be in, which
+                // refuses overlong forms (C0, C1, E0 80…9F, F0 80…8F), surrogates (ED A0…BF) and
+                // values past U+10FFFF (F4 90…, F5…FF), as RFC 3629 does.
                 let length: Int
-                if byte & 0xE0 == 0xC0 {
-                    length = 2
-                } else if byte & 0xF0 == 0xE0 {
-                    length = 3
-                } else if byte & 0xF8 == 0xF0 {
-                    length = 4
-                } else {
-                    return false
+                var second: ClosedRange<UInt8> = 0x80...0xBF
+                switch byte {
+                case 0xC2...0xDF: length = 2
+                case 0xE0: (length, second) = (3, 0xA0...0xBF)
+                case 0xED: (length, second) = (3, 0x80...0x9F)
+                case 0xE1...0xEF: length = 3
+                case 0xF0: (length, second) = (4, 0x90...0xBF)
+                case 0xF4: (length, second) = (4, 0x80...0x8F)
+                case 0xF1...0xF3: length = 4
+                default: return false
                 }
-                if index + length > count { return count - index < 4 }
-                for offset in 1..<length where bytes[index + offset] & 0xC0 != 0x80 { return false }
+                let available = min(length, count - index)
+                if available > 1, !second.contains(bytes[index + 1]) { return false }
+                if available > 2 {
+                    for offset in 2..<available where bytes[index + offset] & 0xC0 != 0x80 { return false }
+                }
+                // A sequence cut by the end of the bytes read (a 1 MB prefix) is not held against it.
+                if available < length { return allowingCutEnd }
                 index += length
             }
             return true
