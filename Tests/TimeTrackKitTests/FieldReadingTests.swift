@@ -53,7 +53,7 @@ import TimeTrackCore
         #expect(DeadlineReading.weekday(word) == nil, "\(word)")
     }
 
-    /// Read against Wednesday 7 October 2026, 10 a.m. in Denver.
+    /// Days read against Wednesday 7 October 2026, 10 in the morning in Denver.
     @Test(arguments: [
         ("today", "2026-10-07 00", "today"), ("due tonight", "2026-10-07 00", "today"), ("Tomorrow!", "2026-10-08 00", "tomorrow"),
         ("Friday", "2026-10-09 00", "Friday"), ("Wednesday", "2026-10-14 00", "Wednesday"), ("Mon", "2026-10-12 00", "Monday"),
@@ -213,8 +213,9 @@ import TimeTrackCore
         #expect(Charset.normalize(name) == expected)
     }
 
-    /// The hand-written UTF-8 check against Foundation's decoder: bytes drawn from ASCII, valid
-    /// sequences of every length, and the malformed ones (stray continuations, overlongs,
+    /// The hand-written UTF-8 check against Foundation's decoder.
+    ///
+    /// Bytes are drawn from ASCII, valid sequences of every length, and the malformed ones (stray continuations, overlongs,
     /// surrogates, beyond U+10FFFF). A sequence cut at the very end is allowed by design
     /// (pages are checked in 1 MB prefixes), so none is generated there.
     @Test func theUTF8CheckAgreesWithFoundation() {
