@@ -102,7 +102,8 @@ let package = Package(
         .testTarget(name: "LMSImporterTests", dependencies: ["TimeTrackImport", "TimeTrackKit", "TestSupport"], path: "Tests/LMSImporterTests"),
         .testTarget(name: "ICalImporterTests", dependencies: ["ICalImporter", "TimeTrackImport", "TestSupport"], path: "Tests/ICalImporterTests"),
         .testTarget(
-            name: "TimeTrackExportTests", dependencies: ["TimeTrackExport", "TimeTrackImport", "TimeTrackStore", "TestSupport", "timetrack-admin"],
+            name: "TimeTrackExportTests",
+            dependencies: ["TimeTrackExport", "ICalImporter", "TimeTrackImport", "TimeTrackStore", "TestSupport", "timetrack-admin"],
             path: "Tests/TimeTrackExportTests"),
         .testTarget(
             name: "TimeTrackConsoleTests", dependencies: ["TimeTrackConsole", "TestSupport", "timetrack-admin"],

@@ -58,8 +58,10 @@ enum ICSParser {
             number += 1
             var line = String(raw)
             if line.hasSuffix("\r") { line.removeLast() }
-            if let first = line.first, first == " " || first == "\t", !lines.isEmpty {
-                lines[lines.count - 1].1 += String(line.dropFirst())
+            // By scalar: a fold may fall inside a character ("👩\r\n \u{200D}👩"), and then the
+            // space and what follows are one Character.
+            if let first = line.unicodeScalars.first, first == " " || first == "\t", !lines.isEmpty {
+                lines[lines.count - 1].1 += String(String.UnicodeScalarView(line.unicodeScalars.dropFirst()))
             } else if !line.isEmpty {
                 lines.append((number, line))
             }

@@ -73,33 +73,49 @@ extension Exporter {
 
 /// Small RFC 5545 writing helpers.
 enum ICSWriter {
+    /// TEXT as RFC 5545 writes it: `\\`, `;`, `,` escaped, a line break as `\n`.
+    ///
+    /// Read by Unicode scalar: as a `Character`, "\r\n" is one grapheme that is neither
+    /// "\r" nor "\n", and was written raw (a line break inside a content line).
     static func escape(_ text: String) -> String {
-        var out = ""
-        for c in text {
-            switch c {
-            case "\\": out += "\\\\"
-            case ";": out += "\\;"
-            case ",": out += "\\,"
-            case "\n": out += "\\n"
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": out.append(contentsOf: "\\\\".unicodeScalars)
+            case ";": out.append(contentsOf: "\\;".unicodeScalars)
+            case ",": out.append(contentsOf: "\\,".unicodeScalars)
+            case "\n": out.append(contentsOf: "\\n".unicodeScalars)
             case "\r": continue
-            default: out.append(c)
+            default: out.append(scalar)
             }
         }
-        return out
+        return String(out)
     }
 
-    /// Folds a content line at 75 octets without splitting a UTF-8 character.
+    /// Folds a content line at 75 octets, between characters as people see them (an emoji
+    /// sequence or an accented letter stays on one line), and between scalars only inside a
+    /// character longer than a line.
     static func fold(_ line: String) -> String {
         var result = ""
         var count = 0
-        for scalar in line.unicodeScalars {
-            let size = String(scalar).utf8.count
-            if count + size > 75 {
-                result += "\r\n "
-                count = 1
+        func breakLine() {
+            result += "\r\n "
+            count = 1
+        }
+        for character in line {
+            let size = character.utf8.count
+            if size <= 74 {
+                if count + size > 75 { breakLine() }
+                result.append(character)
+                count += size
+                continue
             }
-            result.unicodeScalars.append(scalar)
-            count += size
+            for scalar in character.unicodeScalars {
+                let scalarSize = String(scalar).utf8.count
+                if count + scalarSize > 75 { breakLine() }
+                result.unicodeScalars.append(scalar)
+                count += scalarSize
+            }
         }
         return result
     }
