@@ -386,11 +386,33 @@ public struct FieldShape: Sendable {
             guard let captured = pattern.firstCapture(in: value) else { return nil }
             value = captured
         }
-        if let template, parts.isEmpty {
-            var out = template.replacingOccurrences(of: "{value}", with: value).replacingOccurrences(of: "{page}", with: inputs.page)
-            for (index, group) in inputs.groups.prefix(9).enumerated() { out = out.replacingOccurrences(of: "{\(index + 1)}", with: group ?? "") }
-            value = out
-        }
+        if let template, parts.isEmpty { value = FieldShape.fill(template, value: value, page: inputs.page, groups: inputs.groups) }
         return value
+    }
+
+    /// `template` with `{value}`, `{page}` and `{1}`…`{9}` placed, in one pass: what a page
+    /// wrote is never read as a placeholder (a value "{page}" stays as written).
+    ///
+    /// Any other braces stay as they are.
+    static func fill(_ template: String, value: String, page: String, groups: [String?]) -> String {
+        var out = ""
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{") {
+            guard let close = rest[open...].firstIndex(of: "}") else { break }
+            out += rest[..<open]
+            let name = rest[rest.index(after: open)..<close]
+            switch name {
+            case "value": out += value
+            case "page": out += page
+            default:
+                if let number = Int(name), (1...9).contains(number) {
+                    out += groups.indices.contains(number - 1) ? groups[number - 1] ?? "" : ""
+                } else {
+                    out += rest[open...close]
+                }
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        return out + rest
     }
 }
