@@ -10,7 +10,7 @@ import TimeTrackKit
 /// (default School Info section), `maxItems`.
 public struct HTMLImporter: Importer, Sendable {
     public static let info = ImporterInfo(
-        name: "html", version: "1.4.0", kinds: [.announcement, .event, .schoolInfo],
+        name: "html", version: "1.4.0", kinds: MappedFields.kinds,
         summary: "CSS selectors over listing pages, with pagination and detail pages",
         options: [
             ImporterOption(

@@ -11,7 +11,7 @@ import TimeTrackKit
 /// `page` (pagination), `maxPages`, `maxItems`, `section`, `year`.
 public struct JSONImporter: Importer, Sendable {
     public static let info = ImporterInfo(
-        name: "json", version: "1.1.0", kinds: [.announcement, .event, .schoolInfo],
+        name: "json", version: "1.1.0", kinds: MappedFields.kinds,
         summary: "any JSON API or export: items and fields picked by paths (data[*].attributes, title.rendered), with pagination",
         options: [
             ImporterOption(

@@ -40,8 +40,8 @@ extension Console {
             positional: 1...1, arguments: [.path]
         ) { args, session in
             let kindText = args.option("kind") ?? "announcement"
-            guard let kind = ItemKind(word: kindText), [.announcement, .event, .schoolInfo].contains(kind) else {
-                throw TimeTrackError(.usage, "try: --kind must be announcement, event or school-info", fix: "usage: try URL|FILE [--kind K]")
+            guard let kind = ItemKind(word: kindText), MappedFields.kinds.contains(kind) else {
+                throw TimeTrackError(.usage, "try: --kind must be \(MappedFields.kindWords)", fix: "usage: try URL|FILE [--kind K]")
             }
             let zoneText = args.option("zone") ?? TimeZone.current.identifier
             guard let zone = TimeZone(identifier: zoneText) else {
@@ -142,8 +142,8 @@ extension Console {
             trial.fields[rest] = nil
             out.line("fields: " + trial.fields.keys.sorted().joined(separator: ", "))
         case "kind":
-            guard let kind = ItemKind(word: rest), [.announcement, .event, .schoolInfo].contains(kind) else {
-                throw TimeTrackError(.usage, "kind: announcement, event or school-info")
+            guard let kind = ItemKind(word: rest), MappedFields.kinds.contains(kind) else {
+                throw TimeTrackError(.usage, "kind: \(MappedFields.kindWords)")
             }
             trial.kind = kind
             out.line("kind: \(kind.rawValue)")

@@ -16,7 +16,7 @@ import TimeTrackKit
 public struct PluginManifest: Sendable {
     public static let protocolVersion = 1
     /// Kinds an external importer may make: those the normalizer builds from field names.
-    public static let kinds: [ItemKind] = [.announcement, .event, .schoolInfo]
+    public static let kinds: [ItemKind] = MappedFields.kinds
 
     public var info: ImporterInfo
     /// The program and its arguments, run in the plugin's folder.
@@ -56,7 +56,7 @@ public struct PluginManifest: Sendable {
         var kinds: [ItemKind] = []
         for entry in kindNames {
             guard let kind = entry.stringValue.flatMap({ ItemKind(rawValue: $0) }), PluginManifest.kinds.contains(kind) else {
-                throw fail("kinds", "'\(entry.description)' is not a kind an external importer makes", fix: "announcement, event or school-info")
+                throw fail("kinds", "'\(entry.description)' is not a kind an external importer makes", fix: MappedFields.kindWords)
             }
             kinds.append(kind)
         }
@@ -75,23 +75,36 @@ public struct PluginManifest: Sendable {
             }
             options.append(ImporterOption(optionName, type: type, required: option["required"]?.boolValue ?? false, help: option["help"]?.stringValue ?? ""))
         }
-        let timeout = object["timeout"]?.numberValue ?? 60
-        guard timeout.isFinite, (1...3600).contains(timeout) else { throw fail("timeout", "must be a number of seconds from 1 to 3600") }
-        let maxOutputMB = object["maxOutputMB"]?.numberValue ?? 10
-        guard maxOutputMB.isFinite, (0.001...1000).contains(maxOutputMB) else { throw fail("maxOutputMB", "must be a number of megabytes up to 1000") }
-        let maxItems = object["maxItems"]?.numberValue ?? 10_000
-        guard maxItems.isFinite, maxItems == maxItems.rounded(), (1...1_000_000).contains(maxItems) else {
+        // A field given with the wrong type is a mistake, never its default.
+        func number(_ key: String, _ fallback: Double) -> Double? { object[key].map { $0.numberValue ?? .nan } ?? fallback }
+        func text(_ key: String) throws -> String? {
+            guard let value = object[key] else { return nil }
+            guard let text = value.stringValue else { throw fail(key, "must be a string") }
+            return text
+        }
+        guard let timeout = number("timeout", 60), timeout.isFinite, (1...3600).contains(timeout) else {
+            throw fail("timeout", "must be a number of seconds from 1 to 3600")
+        }
+        guard let maxOutputMB = number("maxOutputMB", 10), maxOutputMB.isFinite, (0.001...1000).contains(maxOutputMB) else {
+            throw fail("maxOutputMB", "must be a number of megabytes up to 1000")
+        }
+        guard let maxItems = number("maxItems", 10_000), maxItems.isFinite, maxItems == maxItems.rounded(), (1...1_000_000).contains(maxItems) else {
             throw fail("maxItems", "must be a whole number of items from 1 to 1000000")
         }
-        let environment = object["environment"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let environmentList = object["environment"].map { $0.arrayValue ?? [.null] } ?? []
+        let environment = environmentList.compactMap(\.stringValue)
+        guard environment.count == environmentList.count, environment.allSatisfy({ !$0.isEmpty && !$0.contains("=") }) else {
+            throw fail("environment", "must be a list of variable names, like [\"LANG\"]")
+        }
+        let version = try text("version") ?? "0"
+        let summary = try text("summary") ?? ""
         self.command = command
         self.environment = environment
         self.timeout = timeout
         self.maxOutput = Int(maxOutputMB * 1_000_000)
         self.maxItems = Int(maxItems)
         info = ImporterInfo(
-            name: name, version: object["version"]?.stringValue ?? "0", kinds: kinds,
-            summary: (object["summary"]?.stringValue ?? "") + " (external: \(folder))",
+            name: name, version: version, kinds: kinds, summary: summary + " (external: \(folder))",
             options: options)
     }
 

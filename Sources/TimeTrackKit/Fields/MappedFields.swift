@@ -14,10 +14,20 @@ public enum MappedFields {
         .schoolInfo: ["title", "url", "link", "section", "type", "group"],
     ]
 
+    /// The kinds built from field names, in the kinds table's order: what `html`, `json`, an
+    /// external importer and `try` make.
+    public static let kinds: [ItemKind] = ItemKind.allCases.filter { known[$0] != nil }
+
+    /// Those kinds as people read them: "announcement, event or school-info".
+    public static var kindWords: String {
+        let words = kinds.map(\.rawValue)
+        return words.count < 2 ? words.joined() : words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "")
+    }
+
     /// The names the source's kind takes, or an error naming the importer's kinds.
     public static func names(for source: SourceDefinition, importer: String) throws -> Set<String> {
         guard let names = known[source.kind] else {
-            throw source.error("kind", "the \(importer) importer makes announcements, events and school-info items, not \(source.kind.rawValue)")
+            throw source.error("kind", "the \(importer) importer makes \(kindWords) items, not \(source.kind.rawValue)")
         }
         return names
     }
