@@ -159,7 +159,7 @@ public enum AccessibilityCheck {
             return "has alt text that says only \"\(alt)\""
         }
         if text.range(of: #"\.(jpe?g|png|gif|webp|heic|svg)$"#, options: .regularExpression) != nil
-            || text.range(of: #"^(img|dsc|dscn|image|photo|screenshot|scan)[ _-]?\d+"#, options: .regularExpression) != nil
+            || text.range(of: #"^(img|dsc|dscn|image|photo|screenshot|scan)[ _-]?\d+(\.[a-z0-9]+)?$"#, options: .regularExpression) != nil
             || text == (URL(string: image)?.lastPathComponent.lowercased() ?? "")
         {
             return "has a file name for alt text (\"\(alt)\")"
@@ -279,10 +279,12 @@ public enum AccessibilityCheck {
         return out
     }
 
+    /// An address as a finding names it: its host and last part (`d.example/…/menu.pdf`), its
+    /// host alone for a site's root, the text itself when it is no web address; 60 characters at most.
     static func short(_ url: String) -> String {
-        let text =
-            URL(string: url)?.lastPathComponent.isEmpty == false ? (URL(string: url)?.host ?? "") + "/…/" + (URL(string: url)?.lastPathComponent ?? "") : url
-        return String(text.prefix(60))
+        guard let parsed = URL(string: url), let host = parsed.host, !host.isEmpty else { return String(url.prefix(60)) }
+        let last = parsed.lastPathComponent
+        return String((last.isEmpty || last == "/" ? host : host + "/…/" + last).prefix(60))
     }
 }
 

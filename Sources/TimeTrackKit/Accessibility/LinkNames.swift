@@ -50,10 +50,19 @@ public enum LinkNames {
         }
         for candidate in candidates {
             let name = cleaned(candidate)
-            if name.count >= 4, AccessibilityCheck.linkTextProblem(name, href: url.absoluteString) == nil { return name }
+            if name.count >= 4, !poorTitles.contains(name.lowercased()), AccessibilityCheck.linkTextProblem(name, href: url.absoluteString) == nil {
+                return name
+            }
         }
         return nil
     }
+
+    /// Titles that name no page ("Home", an error page's "Page Not Found", a login wall): the
+    /// next candidate (the page's first heading) is tried instead.
+    static let poorTitles: Set<String> = [
+        "home", "home page", "homepage", "welcome", "untitled", "untitled document", "index", "default", "page not found", "not found",
+        "404 not found", "404", "error", "sign in", "log in", "login", "access denied", "forbidden", "redirecting", "just a moment...",
+    ]
 
     /// A title without the site's name (`Lunch Menu | Hillcrest Elementary` → `Lunch Menu`),
     /// on one line, at most 120 characters.
