@@ -108,13 +108,49 @@ public struct SourceDefinition: Sendable {
 
     /// A definition file's text with `"enabled"` set, changing nothing else: the value of an
     /// `"enabled"` key at the top level replaced, or the key added after the opening brace.
+    ///
+    /// Only the top level counts: an `"enabled"` inside `options` (or inside a string) is left as
+    /// it is.
     public static func settingEnabled(_ enabled: Bool, in text: String) -> String {
         let value = enabled ? "true" : "false"
-        if let range = text.range(of: #""enabled"\s*:\s*(true|false)"#, options: .regularExpression) {
+        if let range = topLevelEnabled(in: text) {
             return text.replacingCharacters(in: range, with: "\"enabled\": \(value)")
         }
         guard let brace = text.firstIndex(of: "{") else { return text }
         return String(text[...brace]) + "\n  \"enabled\": \(value)," + String(text[text.index(after: brace)...])
+    }
+
+    /// Where `"enabled": true|false` is written at the top level of a JSON object's text.
+    static func topLevelEnabled(in text: String) -> Range<String.Index>? {
+        var depth = 0
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            switch character {
+            case "{", "[": depth += 1
+            case "}", "]": depth -= 1
+            case "\"":
+                // A string: skip to its end; at the top level a key "enabled" is checked.
+                let start = index
+                index = text.index(after: index)
+                while index < text.endIndex, text[index] != "\"" {
+                    if text[index] == "\\" {
+                        index = text.index(index, offsetBy: 2, limitedBy: text.endIndex) ?? text.endIndex
+                    } else {
+                        index = text.index(after: index)
+                    }
+                }
+                guard index < text.endIndex else { return nil }
+                if depth == 1, text[start...index] == "\"enabled\"",
+                    let match = text[start...].range(of: #"^"enabled"\s*:\s*(true|false)"#, options: .regularExpression)
+                {
+                    return match
+                }
+            default: break
+            }
+            index = text.index(after: index)
+        }
+        return nil
     }
 
     /// Reads and checks one definition file.
@@ -161,22 +197,22 @@ public struct SourceDefinition: Sendable {
         }
         guard let id = try string("id", required: true) else { throw fail("id", "is required") }
         guard id.count <= 64, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
-            throw fail("id", "'\(id)' must be letters, digits, '-' or '_' (at most 64)")
+            throw fail("id", "'\(id.prefix(80))' must be letters, digits, '-' or '_' (at most 64)")
         }
         let name = try string("name", required: false) ?? id
         guard let importer = try string("importer", required: true) else { throw fail("importer", "is required") }
         guard let kindText = try string("kind", required: true) else { throw fail("kind", "is required") }
         guard let kind = ItemKind(word: kindText) else {
-            throw fail("kind", "'\(kindText)' is not a kind", fix: "use one of: " + ItemKind.allCases.map(\.rawValue).joined(separator: ", "))
+            throw fail("kind", "'\(kindText.prefix(80))' is not a kind", fix: "use one of: " + ItemKind.allCases.map(\.rawValue).joined(separator: ", "))
         }
         guard let urlText = try string("url", required: true) else { throw fail("url", "is required") }
         let folder = folderURL(of: file)
         let url: URL
         if let scheme = URL(string: urlText)?.scheme?.lowercased(), scheme.count > 1 {
             guard scheme == "http" || scheme == "https" || scheme == "file" else {
-                throw fail("url", "'\(urlText)' uses \(scheme):, only http, https and file paths are allowed")
+                throw fail("url", "'\(urlText.prefix(200))' uses \(scheme.prefix(20)):, only http, https and file paths are allowed")
             }
-            guard let parsed = URL(string: urlText) else { throw fail("url", "'\(urlText)' is not a valid URL") }
+            guard let parsed = URL(string: urlText) else { throw fail("url", "'\(urlText.prefix(200))' is not a valid URL") }
             url = parsed
         } else {
             url = URL(fileURLWithPath: urlText, relativeTo: folder).standardizedFileURL
@@ -184,24 +220,25 @@ public struct SourceDefinition: Sendable {
         var baseURL: URL?
         if let text = try string("baseURL", required: false) {
             guard let parsed = URL(string: text), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https", parsed.host != nil else {
-                throw fail("baseURL", "'\(text)' must be an absolute http(s) URL")
+                throw fail("baseURL", "'\(text.prefix(200))' must be an absolute http(s) URL")
             }
             baseURL = parsed
         }
         let zoneName = try string("timeZone", required: false) ?? "UTC"
         guard let timeZone = zone(named: zoneName) else {
-            throw fail("timeZone", "'\(zoneName)' is not a known time zone", fix: "use an IANA name like America/Denver")
+            throw fail("timeZone", "'\(zoneName.prefix(80))' is not a known time zone", fix: "use an IANA name like America/Denver")
         }
         var schedule: Schedule?
         if let text = try string("schedule", required: false) {
             guard let parsed = Schedule(text) else {
                 throw fail(
-                    "schedule", "'\(text)' is not a schedule", fix: "use \"6h\", \"30m\", \"1d\", \"hourly\" or \"daily 05:30\" (from 5 minutes to a year)")
+                    "schedule", "'\(text.prefix(80))' is not a schedule",
+                    fix: "use \"6h\", \"30m\", \"1d\", \"hourly\" or \"daily 05:30\" (from 5 minutes to a year)")
             }
             schedule = parsed
         }
         let reviewText = try string("review", required: false) ?? "required"
-        guard let review = Review(rawValue: reviewText) else { throw fail("review", "'\(reviewText)' must be \"required\" or \"auto\"") }
+        guard let review = Review(rawValue: reviewText) else { throw fail("review", "'\(reviewText.prefix(80))' must be \"required\" or \"auto\"") }
         func bool(_ key: String, default value: Bool) throws -> Bool {
             guard let v = object[key], v != .null else { return value }
             guard let b = v.boolValue else { throw fail(key, "must be true or false") }
@@ -223,7 +260,7 @@ public struct SourceDefinition: Sendable {
                     var address = in6_addr()
                     guard !bare.contains("/"), !bare.contains(":") || inet_pton(AF_INET6, bare, &address) == 1, !bare.isEmpty else {
                         throw fail(
-                            "allowPrivateNetwork", "'\(host)' is not a host or an address (a port or a URL never matches)",
+                            "allowPrivateNetwork", "'\(host.prefix(200))' is not a host or an address (a port or a URL never matches)",
                             fix: "list bare hosts and addresses, like [\"127.0.0.1\", \"::1\", \"intranet.district.local\"]: any port of them is allowed")
                     }
                     allowed.insert(bare.lowercased())
@@ -244,7 +281,9 @@ public struct SourceDefinition: Sendable {
             options: options, file: file)
         definition.followsRemoteLinks = try bool("followRemoteLinks", default: false)
         let policy = try string("accessibility", required: false) ?? "warn"
-        guard let accessibility = AccessibilityPolicy(rawValue: policy) else { throw fail("accessibility", "'\(policy)' must be \"warn\" or \"hold\"") }
+        guard let accessibility = AccessibilityPolicy(rawValue: policy) else {
+            throw fail("accessibility", "'\(policy.prefix(80))' must be \"warn\" or \"hold\"")
+        }
         definition.accessibility = accessibility
         definition.checkPDFs = try bool("checkPDFs", default: false)
         return definition
