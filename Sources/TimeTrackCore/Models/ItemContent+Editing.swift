@@ -100,8 +100,9 @@ extension ItemContent {
                 }
                 result[field] = .string(ISO8601DateFormatter().string(from: date))
             case .number:
-                guard let number = Double(text) else {
-                    throw TimeTrackError(.usage, "'\(text)' is not a number", context: ["field": field])
+                // "nan", "inf" and "1e999" are Doubles, not numbers a field can hold.
+                guard let number = Double(text.trimmingCharacters(in: .whitespaces)), number.isFinite else {
+                    throw TimeTrackError(.usage, "'\(text.prefix(80))' is not a number", context: ["field": field])
                 }
                 result[field] = .number(number)
             case .bool:
