@@ -23,7 +23,7 @@ struct ICSDocument {
     /// where its users find the right address).
     init(_ text: String, fallback: TimeZone, refuse: (NotACalendar) -> TimeTrackError) throws {
         let trimmed = text.drop { $0 == "\u{FEFF}" || $0.isWhitespace }
-        guard trimmed.uppercased().hasPrefix("BEGIN:VCALENDAR") else { throw refuse(trimmed.hasPrefix("<") ? .htmlPage : .other) }
+        guard trimmed.prefix(15).uppercased() == "BEGIN:VCALENDAR" else { throw refuse(trimmed.hasPrefix("<") ? .htmlPage : .other) }
         let parsed = ICSParser.parse(text)
         problems = parsed.problems.map(\.imported)
         calendars = parsed.root.filter { $0.name == "VCALENDAR" }
