@@ -61,7 +61,9 @@ struct ICalRun {
 
     func summary(_ event: ICSComponent) -> String { importer.summary(event) }
 
-    /// Finds the changed occurrences of the feed's series. An override whose series is not in
+    /// Finds the changed occurrences of the feed's series.
+    ///
+    /// An override whose series is not in
     /// the feed (Google Calendar exports changed occurrences alone) or whose occurrence the
     /// series does not have is an event of its own, read after the series.
     mutating func collectOverrides() {
