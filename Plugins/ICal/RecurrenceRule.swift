@@ -167,79 +167,12 @@ struct RecurrenceRule {
     /// order, until it returns false, the periods pass `lastDay` or year 9999, or 10,000
     /// periods in a row gave nothing (a rule that can never match).
     func expandDays(startDay: Int, lastDay: Int = Int.max, emit: (Int) -> Bool) {
-        let (startYear, startMonth, startDate) = CivilDay.civil(startDay)
-        let startWeekday = CivilDay.weekday(startDay)
-        // Without any day-choosing part, the start's own day, weekday or month and day repeat.
-        var byMonth = self.byMonth, byMonthDay = self.byMonthDay, byDay = self.byDay
-        if byWeekNo.isEmpty && byYearDay.isEmpty && byMonthDay.isEmpty && byDay.isEmpty {
-            switch frequency {
-            case .yearly:
-                if byMonth.isEmpty { byMonth = [startMonth] }
-                byMonthDay = [startDate]
-            case .monthly: byMonthDay = [startDate]
-            case .weekly: byDay = [(nil, startWeekday)]
-            case .daily: break
-            }
-        }
-        // Ordinals count within the month (MONTHLY, or YEARLY with BYMONTH) or the year; for
-        // WEEKLY and DAILY they are plain weekdays.
-        let ordinalsInMonth = frequency == .monthly || (frequency == .yearly && !byMonth.isEmpty)
-        let plainDays = Set(byDay.filter { $0.ordinal == nil || frequency == .weekly || frequency == .daily }.map(\.weekday))
-        let ordinalDays = frequency == .weekly || frequency == .daily ? [] : byDay.filter { $0.ordinal != nil }
-        func keeps(_ day: Int) -> Bool {
-            let (y, m, d) = CivilDay.civil(day)
-            if !byMonth.isEmpty && !byMonth.contains(m) { return false }
-            if !byWeekNo.isEmpty && !byWeekNo.contains(where: { CivilDay.inWeek($0, day: day, weekStart: weekStart) }) { return false }
-            if !byYearDay.isEmpty {
-                let ordinal = day - CivilDay.days(y, 1, 1) + 1
-                let length = CivilDay.isLeap(y) ? 366 : 365
-                if !byYearDay.contains(where: { $0 > 0 ? $0 == ordinal : length + $0 + 1 == ordinal }) { return false }
-            }
-            if !byMonthDay.isEmpty {
-                let length = CivilDay.monthLength(y, m)
-                if !byMonthDay.contains(where: { $0 > 0 ? $0 == d : length + $0 + 1 == d }) { return false }
-            }
-            if !byDay.isEmpty {
-                let weekday = CivilDay.weekday(day)
-                if plainDays.contains(weekday) { return true }
-                let (first, last) =
-                    ordinalsInMonth
-                    ? (CivilDay.days(y, m, 1), CivilDay.days(y, m, CivilDay.monthLength(y, m))) : (CivilDay.days(y, 1, 1), CivilDay.days(y, 12, 31))
-                return ordinalDays.contains { entry in
-                    guard entry.weekday == weekday, let n = entry.ordinal else { return false }
-                    return n > 0 ? (day - first) / 7 + 1 == n : (last - day) / 7 + 1 == -n
-                }
-            }
-            return true
-        }
-        let weekOffset = (startWeekday - weekStart + 7) % 7
+        let choice = DayChoice(rule: self, startDay: startDay)
         var empty = 0
         for period in 0..<1_000_000 {
-            guard let step = RecurrenceRule.product(period, interval) else { return }
-            let candidates: ClosedRange<Int>
-            switch frequency {
-            case .yearly:
-                let y = startYear + step
-                guard y <= 9999 else { return }
-                candidates = CivilDay.days(y, 1, 1)...CivilDay.days(y, 12, 31)
-            case .monthly:
-                let total = (startMonth - 1) + step
-                let (y, m) = (startYear + total / 12, total % 12 + 1)
-                guard y <= 9999 else { return }
-                candidates = CivilDay.days(y, m, 1)...CivilDay.days(y, m, CivilDay.monthLength(y, m))
-            case .weekly:
-                guard let weeks = RecurrenceRule.product(step, 7) else { return }
-                let first = startDay - weekOffset + weeks
-                guard first < CivilDay.days(9999, 12, 25) else { return }
-                // The first week's set starts at DTSTART (as python-dateutil has it): BYSETPOS
-                // counts only the days from the start on.
-                candidates = (period == 0 ? startDay : first)...(first + 6)
-            case .daily:
-                guard startDay + step < CivilDay.days(9999, 12, 31) else { return }
-                candidates = (startDay + step)...(startDay + step)
-            }
+            guard let step = RecurrenceRule.product(period, interval), let candidates = days(ofPeriod: period, step: step, startDay: startDay) else { return }
             if candidates.lowerBound > lastDay { return }
-            var days = candidates.filter(keeps)
+            var days = candidates.filter(choice.keeps)
             if !bySetPos.isEmpty {
                 let picked = bySetPos.compactMap { position -> Int? in
                     let index = position > 0 ? position - 1 : days.count + position
@@ -251,6 +184,98 @@ struct RecurrenceRule {
             if empty > 10_000 { return }
             for day in days where day >= startDay {
                 if !emit(day) { return }
+            }
+        }
+    }
+
+    /// The days of one period of the rule (a year, month, week or day, `step` frequencies after
+    /// the start's); nil past the year 9999 or on overflow.
+    func days(ofPeriod period: Int, step: Int, startDay: Int) -> ClosedRange<Int>? {
+        let (startYear, startMonth, _) = CivilDay.civil(startDay)
+        switch frequency {
+        case .yearly:
+            let y = startYear + step
+            guard y <= 9999 else { return nil }
+            return CivilDay.days(y, 1, 1)...CivilDay.days(y, 12, 31)
+        case .monthly:
+            let total = (startMonth - 1) + step
+            let (y, m) = (startYear + total / 12, total % 12 + 1)
+            guard y <= 9999 else { return nil }
+            return CivilDay.days(y, m, 1)...CivilDay.days(y, m, CivilDay.monthLength(y, m))
+        case .weekly:
+            guard let weeks = RecurrenceRule.product(step, 7) else { return nil }
+            let weekOffset = (CivilDay.weekday(startDay) - weekStart + 7) % 7
+            let first = startDay - weekOffset + weeks
+            guard first < CivilDay.days(9999, 12, 25) else { return nil }
+            // The first week's set starts at DTSTART (as python-dateutil has it): BYSETPOS
+            // counts only the days from the start on.
+            return (period == 0 ? startDay : first)...(first + 6)
+        case .daily:
+            guard startDay + step < CivilDay.days(9999, 12, 31) else { return nil }
+            return (startDay + step)...(startDay + step)
+        }
+    }
+
+    /// Which days of a period a rule keeps: its BYMONTH, BYWEEKNO, BYYEARDAY, BYMONTHDAY and
+    /// BYDAY parts, or, without any day-choosing part, the start's own day, weekday or month
+    /// and day.
+    struct DayChoice {
+        var rule: RecurrenceRule
+        var byMonth: [Int], byMonthDay: [Int]
+        var byDay: [(ordinal: Int?, weekday: Int)]
+        /// Ordinals count within the month (MONTHLY, or YEARLY with BYMONTH) or the year; for
+        /// WEEKLY and DAILY they are plain weekdays.
+        var ordinalsInMonth: Bool
+        var plainDays: Set<Int>
+        var ordinalDays: [(ordinal: Int?, weekday: Int)]
+
+        init(rule: RecurrenceRule, startDay: Int) {
+            self.rule = rule
+            let (_, startMonth, startDate) = CivilDay.civil(startDay)
+            (byMonth, byMonthDay, byDay) = (rule.byMonth, rule.byMonthDay, rule.byDay)
+            if rule.byWeekNo.isEmpty && rule.byYearDay.isEmpty && byMonthDay.isEmpty && byDay.isEmpty {
+                switch rule.frequency {
+                case .yearly:
+                    if byMonth.isEmpty { byMonth = [startMonth] }
+                    byMonthDay = [startDate]
+                case .monthly: byMonthDay = [startDate]
+                case .weekly: byDay = [(nil, CivilDay.weekday(startDay))]
+                case .daily: break
+                }
+            }
+            let frequency = rule.frequency
+            ordinalsInMonth = frequency == .monthly || (frequency == .yearly && !byMonth.isEmpty)
+            plainDays = Set(byDay.filter { $0.ordinal == nil || frequency == .weekly || frequency == .daily }.map(\.weekday))
+            ordinalDays = frequency == .weekly || frequency == .daily ? [] : byDay.filter { $0.ordinal != nil }
+        }
+
+        func keeps(_ day: Int) -> Bool {
+            let (y, m, d) = CivilDay.civil(day)
+            if !byMonth.isEmpty && !byMonth.contains(m) { return false }
+            if !rule.byWeekNo.isEmpty && !rule.byWeekNo.contains(where: { CivilDay.inWeek($0, day: day, weekStart: rule.weekStart) }) { return false }
+            if !rule.byYearDay.isEmpty {
+                let ordinal = day - CivilDay.days(y, 1, 1) + 1
+                let length = CivilDay.isLeap(y) ? 366 : 365
+                if !rule.byYearDay.contains(where: { $0 > 0 ? $0 == ordinal : length + $0 + 1 == ordinal }) { return false }
+            }
+            if !byMonthDay.isEmpty {
+                let length = CivilDay.monthLength(y, m)
+                if !byMonthDay.contains(where: { $0 > 0 ? $0 == d : length + $0 + 1 == d }) { return false }
+            }
+            return byDay.isEmpty || keepsWeekday(day, year: y, month: m)
+        }
+
+        /// Whether BYDAY keeps the day: a plain weekday, or the nth (from the end: -n) of its
+        /// month or year.
+        func keepsWeekday(_ day: Int, year y: Int, month m: Int) -> Bool {
+            let weekday = CivilDay.weekday(day)
+            if plainDays.contains(weekday) { return true }
+            let (first, last) =
+                ordinalsInMonth
+                ? (CivilDay.days(y, m, 1), CivilDay.days(y, m, CivilDay.monthLength(y, m))) : (CivilDay.days(y, 1, 1), CivilDay.days(y, 12, 31))
+            return ordinalDays.contains { entry in
+                guard entry.weekday == weekday, let n = entry.ordinal else { return false }
+                return n > 0 ? (day - first) / 7 + 1 == n : (last - day) / 7 + 1 == -n
             }
         }
     }
