@@ -172,129 +172,25 @@ public struct ImportPipeline {
         throws -> SourceRunSummary
     {
         let source = reading.source
-        var run = run
-        var summary = SourceRunSummary(source: source.id, run: run, result: reading.result)
-        let memoEntries = reading.memoEntries
-        let result = summary.result
-        run.found = result.found
-        run.problems = result.problems.count
-        let dated = result.items.filter { $0.content.sortDate != nil }.count + result.settled.filter(\.dated).count
+        var application = try SourceApplication(pipeline: self, reading: reading, run: run, store: store, operatorName: operatorName, options: options)
+        application.run.found = reading.result.found
+        application.run.problems = reading.result.problems.count
         if !options.accept,
-            let reason = try shrinkReason(source: source, store: store, found: result.found, dated: dated, options: options)
-                ?? Self.guessedYearsReason(result.items)
+            let reason = try shrinkReason(source: source, store: store, found: reading.result.found, dated: application.dated, options: options)
+                ?? Self.guessedYearsReason(reading.result.items)
         {
             // Held: nothing is applied, nothing is counted missing; a person looks first.
-            run.status = .held
-            run.message = reason + "; nothing applied. After a look: import \(source.id) --accept"
-            run.finishedAt = now()
-            try store.finishRun(run)
-            try store.holdSource(sourceID: source.id, runID: run.id, reason: reason)
-            summary.run = run
+            var held = application.run
+            held.status = .held
+            held.message = reason + "; nothing applied. After a look: import \(source.id) --accept"
+            held.finishedAt = now()
+            try store.finishRun(held)
+            try store.holdSource(sourceID: source.id, runID: held.id, reason: reason)
+            var summary = application.summary
+            summary.run = held
             return summary
         }
-        var seen: Set<String> = []
-        // Settled items (`ItemMemo`): unchanged, as reconciling them would find; nothing to write.
-        for item in result.settled {
-            seen.insert(item.key)
-            run.unchanged += 1
-        }
-        let importerInfo = ImporterRegistry.info(named: source.importer)
-        // Batches of items per transaction: each item is still its own decision (savepoint,
-        // revision, audit entry); a batch commits whole, so a killed run leaves whole batches.
-        // The source's keys in one read: a key not among them is a new item, written without a lookup.
-        var keys = result.items.isEmpty ? [] : try store.sourceKeys(sourceID: source.id)
-        func record(_ chunk: Range<Int>) throws {
-            for item in result.items[chunk] {
-                let provenance = Provenance(
-                    sourceID: source.id, sourceURL: item.pageURL, fetchedAt: item.fetchedAt, pageHash: item.pageHash,
-                    importer: importerInfo?.name ?? source.importer, importerVersion: importerInfo?.version ?? "?", guessed: item.guesses.map(\.note))
-                let record =
-                    item.prepared.map { ImportedRecord(key: item.key, prepared: $0, school: source.school, provenance: provenance) }
-                    ?? ImportedRecord(key: item.key, content: item.content, school: source.school, provenance: provenance)
-                do {
-                    try adoptFormerKey(of: item, source: source.id, keys: &keys, in: store)
-                    let outcome = try Lifecycle(store).recordImported(record, runID: run.id, by: operatorName, new: !keys.contains(item.key))
-                    keys.insert(item.key)
-                    seen.insert(item.key)
-                    switch outcome {
-                    case .new(let id):
-                        run.new += 1
-                        summary.newIDs.append(id)
-                    case .changed(let id, _, _):
-                        run.changed += 1
-                        summary.changedIDs.append(id)
-                    case .unchanged, .skipped:
-                        run.unchanged += 1
-                    }
-                } catch let error as TimeTrackError where error.code == .validation {
-                    summary.failures.append(ImportProblem(.error, error.message, location: item.location))
-                    seen.insert(item.key)  // it is still there upstream
-                }
-            }
-        }
-        // Every batch but the last commits alone; the last commits with the run's outcome below
-        // (one commit fewer per source: each rewrites the index pages the batch touched).
-        let chunks = stride(from: 0, to: result.items.count, by: max(1, options.batchSize)).map { $0..<min($0 + max(1, options.batchSize), result.items.count) }
-        for chunk in chunks.dropLast() {
-            try Lifecycle(store).batch { try record(chunk) }
-        }
-        var autoPublishing = false
-        // The last batch and the run's outcome in one transaction: memo, missing counts, source
-        // state and (unless items are published first) the run record.
-        try store.transaction {
-            if let last = chunks.last { try record(last) }
-            run.problems += summary.failures.count
-            autoPublishing = source.review == .auto && result.found > 0 && !(summary.newIDs.isEmpty && summary.changedIDs.isEmpty)
-            try store.remember(sourceID: source.id, entries: memoEntries)
-            if result.found == 0 && options.accept {
-                run.status = .ok
-                run.message = "0 items found, accepted"
-                summary.missingIDs = try Lifecycle(store).recordMissing(sourceID: source.id, seenKeys: [], runID: run.id)
-                run.missing = summary.missingIDs.count
-                try store.recordGoodRun(sourceID: source.id, runID: run.id, count: 0, dated: 0)
-            } else if result.found == 0 {
-                run.status = .failed
-                run.message = "0 items found" + (result.problems.first.map { ": \($0.message)" } ?? "")
-            } else {
-                // Items not seen are counted missing only on a run that read its pages cleanly.
-                if result.readEveryPage {
-                    summary.missingIDs = try Lifecycle(store).recordMissing(sourceID: source.id, seenKeys: seen, runID: run.id)
-                    run.missing = summary.missingIDs.count
-                }
-                let errors = result.problems.filter { $0.severity == .error }.count + summary.failures.count
-                run.status = errors > 0 ? .partial : .ok
-                if errors > 0 { run.message = "\(errors) item(s) skipped; see `extract \(source.id)`" }
-                if let note = result.runNote { run.message = [run.message, note].compactMap { $0 }.joined(separator: "; ") }
-                try store.recordGoodRun(sourceID: source.id, runID: run.id, count: result.found, dated: dated)
-            }
-            if !autoPublishing {
-                run.finishedAt = now()
-                try store.finishRun(run)
-            }
-        }
-        if autoPublishing {
-            // Trusted source: publish at once, still one decision (revision + audit) per item, each
-            // its own transaction (desks are not kept waiting for the whole list).
-            for id in summary.newIDs + summary.changedIDs {
-                // A held source's items with accessibility findings wait for a person.
-                if source.accessibility == .hold, let item = try? store.item(id) {
-                    let findings = AccessibilityCheck.findings(item.pendingContent ?? item.content)
-                    if !findings.isEmpty {
-                        summary.failures.append(
-                            ImportProblem(
-                                .warning, "held for review (accessibility: hold): " + findings.map(\.description).joined(separator: "; "), location: id))
-                        continue
-                    }
-                }
-                do { _ = try Lifecycle(store).approve(id, by: options.autoOperator) } catch let error as TimeTrackError {
-                    summary.failures.append(ImportProblem(.error, "not auto-published: \(error.message)", location: id))
-                }
-            }
-            run.finishedAt = now()
-            try store.finishRun(run)
-        }
-        summary.run = run
-        return summary
+        return try application.apply(memoEntries: reading.memoEntries)
     }
 
     /// Why a run should be held for its dates: every dated item's year was guessed, and each

@@ -84,28 +84,8 @@ public enum SourceImports {
             case .failure(let error):
                 outcome = .failure(error)
             case .success(let pipeline):
-                do {
-                    let read: SourceReading?
-                    do {
-                        read = try reading.get()
-                    } catch let error as TimeTrackError {
-                        if let run = runs[index] { try pipeline.recordFailedRead(run, error, into: store) }
-                        throw error
-                    }
-                    guard let read, let run = runs[index] else { throw TimeTrackError(.system, "source \(sources[index].id) was not read") }
-                    let cpuBefore = threadCPUSeconds()
-                    var summary = try pipeline.apply(read, run: run, into: store, by: operatorName, options: options)
-                    summary.applyCPUSeconds = threadCPUSeconds() - cpuBefore
-                    do {
-                        try caches[index]?.flush(into: store)
-                    } catch let error as TimeTrackError {
-                        // The items are applied; only the next run's validators are lost.
-                        summary.failures.append(ImportProblem(.warning, "the HTTP cache was not saved: \(error.message)", location: "cache"))
-                    }
-                    outcome = .success(summary)
-                } catch let error as TimeTrackError {
-                    outcome = .failure(error)
-                }
+                outcome = try apply(
+                    reading, of: sources[index], run: runs[index], pipeline: pipeline, cache: caches[index], into: store, by: operatorName, options: options)
             }
             runs[index] = nil
             guard try each(index, try? pipelines[index].get(), outcome) else {
@@ -121,6 +101,36 @@ public enum SourceImports {
             run.message = "stopped before this source was applied; nothing of it was written"
             run.finishedAt = Date()
             try? store.finishRun(run)
+        }
+    }
+
+    /// Applies one source's reading under its run (a reading that failed finishes the run as
+    /// failed), then writes its HTTP cache; the outcome, for `each`.
+    static func apply(
+        _ reading: Result<SourceReading?, any Error>, of source: SourceDefinition, run: ImportRun?, pipeline: ImportPipeline, cache: DeferredFetchCache?,
+        into store: any ImportStore, by operatorName: String, options: ImportOptions
+    ) throws -> Result<SourceRunSummary, TimeTrackError> {
+        do {
+            let read: SourceReading?
+            do {
+                read = try reading.get()
+            } catch let error as TimeTrackError {
+                if let run { try pipeline.recordFailedRead(run, error, into: store) }
+                throw error
+            }
+            guard let read, let run else { throw TimeTrackError(.system, "source \(source.id) was not read") }
+            let cpuBefore = threadCPUSeconds()
+            var summary = try pipeline.apply(read, run: run, into: store, by: operatorName, options: options)
+            summary.applyCPUSeconds = threadCPUSeconds() - cpuBefore
+            do {
+                try cache?.flush(into: store)
+            } catch let error as TimeTrackError {
+                // The items are applied; only the next run's validators are lost.
+                summary.failures.append(ImportProblem(.warning, "the HTTP cache was not saved: \(error.message)", location: "cache"))
+            }
+            return .success(summary)
+        } catch let error as TimeTrackError {
+            return .failure(error)
         }
     }
 }
