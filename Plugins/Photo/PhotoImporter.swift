@@ -63,14 +63,9 @@ public struct PhotoImporter: Importer {
                 context: ["file": source.file, "field": "options.tesseract"])
         }
         let rules = try CourseRules(source: source)
-        var found: [MappedFields.Found] = []
-        var undated: Set<String> = []
-        var garbled: Set<String> = []
-        var formerKeys: [String: String] = [:]
+        var sheets = PhotoSheets()
         // 2: the best of several page-segmentation modes (`OCR.sheetModes`).
         let signature = "photo-ocr-2|\(language)"
-        var takenByKey: [String: Date] = [:]
-        var indexByKey: [String: Int] = [:]
         for photo in photos.prefix(maxPhotos) {
             if context.shouldStop?() == true { break }
             let name = photo.lastPathComponent
@@ -82,80 +77,45 @@ public struct PhotoImporter: Importer {
                 continue
             }
             result.pagesFetched += 1
-            // The text of an unchanged photo is remembered: Tesseract takes seconds a photo.
-            var text: String
-            if let memo = context.memo?.recall(sourceID: source.id, url: photo.absoluteString, pageHash: page.hash, signature: signature) {
-                text = String(decoding: memo, as: UTF8.self)
-            } else {
-                do {
-                    // The reading with the most dated lines (the first mode's on a tie).
-                    text = try OCR.readSheet(page.data, program: tesseract, language: language, timeout: timeout) { readings in
-                        readings.max { SheetReader.read($0).lines.count < SheetReader.read($1).lines.count } ?? ""
-                    }
-                } catch let error as TimeTrackError {
-                    result.problems.append(ImportProblem(.error, "not read: \(error.message)" + (error.fix.map { "; \($0)" } ?? ""), location: name))
-                    continue
-                }
-                context.memoEntries.append(MemoEntry(url: photo.absoluteString, pageHash: page.hash, signature: signature, payload: Data(text.utf8)))
-            }
+            guard let text = readText(photo, page: page, tesseract: tesseract, signature: signature, context: context, result: &result) else { continue }
             let (taken, exact) = PhotoDate.taken(page.data, zone: source.timeZone).map { ($0, true) } ?? (PhotoImporter.modified(photo) ?? context.now, false)
             let sheet = SheetReader.read(text)
             if sheet.lines.isEmpty {
                 result.problems.append(ImportProblem(.warning, "no line with a due date in the photo's text", location: name))
                 continue
             }
-            let course = rules.course(in: text)?.code
-            for line in sheet.lines {
-                var raw = RawItem()
-                raw["title"] = line.title
-                raw["due"] = line.text
-                raw["line"] = line.text
-                raw["course"] = course
-                raw["description"] = text
-                raw[Normalizer.referenceField] = ISO8601DateFormatter().string(from: taken)
-                // One assignment, whichever photos show it: its course and title (the newest photo's reading wins).
-                let title = CourseRules.fold(line.title).replacingOccurrences(of: " ", with: "-")
-                let key = "\(course ?? "-")#\(title)"
-                let entry = MappedFields.Found(key: key, raw: raw, page: page, pageURL: photo.absoluteString, location: "\(name) line \(line.number)")
-                if let earlier = indexByKey[key] {
-                    result.duplicatesMerged += 1
-                    guard taken > (takenByKey[key] ?? .distantPast) else { continue }
-                    found[earlier] = entry
-                } else {
-                    indexByKey[key] = found.count
-                    found.append(entry)
-                }
-                takenByKey[key] = taken
-                formerKeys[key] = "\(name)#\(title)"
-                if !exact { undated.insert(key) } else { undated.remove(key) }
-                if SheetReader.garbled(line.text) { garbled.insert(key) }
-            }
+            result.duplicatesMerged += sheets.add(
+                sheet, text: text, course: rules.course(in: text)?.code, photo: photo, page: page, taken: taken, exact: exact)
             if !exact {
                 result.problems.append(ImportProblem(.warning, "the photo has no EXIF date: its dates were read against the file's time", location: name))
             }
         }
-        let normalizer = Normalizer(source: source, now: context.now)
-        MappedFields.finish(found, normalizer: normalizer, into: &result, context: context)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = source.timeZone
-        for index in result.items.indices {
-            let key = result.items[index].key
-            // The key older versions gave it (the photo's name and the title).
-            result.items[index].formerKey = formerKeys[key]
-            // A photo read against the file's time says so on each of its deadlines.
-            if undated.contains(key) { result.items[index].guesses.append("the photo has no date of its own: its file's time was used") }
-            // A due date before the photo was taken is a misread (or an old line): the reviewer checks it.
-            if case .deadline(let deadline) = result.items[index].content, let taken = takenByKey[key], deadline.due < calendar.startOfDay(for: taken) {
-                let day = DateFormatter()
-                day.locale = Locale(identifier: "en_US_POSIX")
-                day.timeZone = source.timeZone
-                day.dateFormat = "yyyy-MM-dd"
-                result.items[index].guesses.append(
-                    "due \(day.string(from: deadline.due)) is before the photo was taken (\(day.string(from: taken))): check the line")
-            }
-            if garbled.contains(key) { result.items[index].guesses.append("OCR could not read this line whole: check it against the sheet") }
-        }
+        MappedFields.finish(sheets.found, normalizer: Normalizer(source: source, now: context.now), into: &result, context: context)
+        sheets.annotate(&result, zone: source.timeZone)
         return result
+    }
+
+    /// A photo's text: remembered for an unchanged photo (Tesseract takes seconds a photo),
+    /// else read, the page-segmentation mode with the most dated lines winning (the first
+    /// mode's on a tie); nil, with the problem noted, when Tesseract fails.
+    func readText(_ photo: URL, page: FetchedPage, tesseract: String, signature: String, context: ImportContext, result: inout ImportResult) -> String? {
+        if let memo = context.memo?.recall(sourceID: source.id, url: photo.absoluteString, pageHash: page.hash, signature: signature) {
+            return String(decoding: memo, as: UTF8.self)
+        }
+        let text: String
+        do {
+            text = try OCR.readSheet(page.data, program: tesseract, language: language, timeout: timeout) { readings in
+                readings.max { SheetReader.read($0).lines.count < SheetReader.read($1).lines.count } ?? ""
+            }
+        } catch let error as TimeTrackError {
+            result.problems.append(ImportProblem(.error, "not read: \(error.message)" + (error.fix.map { "; \($0)" } ?? ""), location: photo.lastPathComponent))
+            return nil
+        } catch {
+            result.problems.append(ImportProblem(.error, "not read: \(error)", location: photo.lastPathComponent))
+            return nil
+        }
+        context.memoEntries.append(MemoEntry(url: photo.absoluteString, pageHash: page.hash, signature: signature, payload: Data(text.utf8)))
+        return text
     }
 
     /// The photos a definition's url names: itself, or the JPEG and PNG files of its folder by name.
