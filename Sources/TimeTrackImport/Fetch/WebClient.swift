@@ -265,34 +265,18 @@ public final class WebClient: HTTPClient {
         // Plain http connects to the checked address written into the URL, which can only be an
         // IPv4 one (the HTTP library refuses IPv6 literals): a server with only IPv6 addresses
         // is refused rather than reached by a second, unchecked lookup.
-        let secureRequest = url.scheme?.lowercased() == "https"
-        let usable = secureRequest ? addresses.first : addresses.first { !$0.contains(":") }
-        if !secureRequest, usable == nil, !addresses.isEmpty {
+        let secure = url.scheme?.lowercased() == "https"
+        let usable = secure ? addresses.first : addresses.first { !$0.contains(":") }
+        if !secure, usable == nil, !addresses.isEmpty {
             throw TimeTrackError(
                 .fetch, "\(url.host ?? "the server") has only IPv6 addresses, which plain http here cannot reach safely",
                 fix: "use https:// for it, or an address with IPv4", context: ["url": url.absoluteString])
         }
         let (target, hostHeader) = WebClient.pinned(url, to: usable)
-        let secure = url.scheme?.lowercased() == "https"
         let port = url.port ?? (secure ? 443 : 80)
-        if secure, let proxy = PinningProxy.shared, let host = url.host {
-            // TLS needs the name: the tunnel goes to the checked address instead of a second lookup.
-            let pins = addresses.isEmpty ? AddressPolicy.addresses(host) : addresses
-            guard !pins.isEmpty else {
-                throw TimeTrackError(
-                    .fetch, "cannot resolve \(host) (DNS)", fix: "check the URL and the network; try again later",
-                    context: ["url": url.absoluteString, "retry": "yes"])
-            }
-            proxy.pin(host: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port, to: pins)
-        }
+        if secure { try pinTunnel(url, to: addresses, port: port) }
         let totalTimeout = min(settings.totalTimeout, max(0.1, budget))
         let started = Date()
-        var request = URLRequest(url: target, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData, timeoutInterval: settings.connectTimeout)
-        if let hostHeader { request.setValue(hostHeader, forHTTPHeaderField: "Host") }
-        request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
-        request.setValue("text/html,application/xhtml+xml,application/json,text/calendar,application/rss+xml;q=0.9,*/*;q=0.8", forHTTPHeaderField: "Accept")
-        if let etag = cached?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        if let modified = cached?.lastModified { request.setValue(modified, forHTTPHeaderField: "If-Modified-Since") }
         let delegate = TransferDelegate(maxBytes: maxBytes)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = settings.connectTimeout
@@ -302,8 +286,56 @@ public final class WebClient: HTTPClient {
         configuration.httpCookieStorage = nil
         let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         defer { session.invalidateAndCancel() }
-        let task = session.dataTask(with: request)
+        let task = session.dataTask(with: request(target, hostHeader: hostHeader, cached: cached))
         task.resume()
+        try wait(for: task, delegate: delegate, url: url, started: started, totalTimeout: totalTimeout)
+        let result = delegate.result()
+        if result.tooLarge {
+            throw TimeTrackError(
+                .fetch, String(format: "cut off: the page is larger than the %.1f MB limit", Double(maxBytes) / 1_048_576),
+                fix: "a page this large is usually a mistake; raise maxPageMB in _settings.json if it is not", context: ["url": url.absoluteString])
+        }
+        if let error = result.error {
+            let message = failure(
+                error as NSError, url: url, port: port, elapsed: Date().timeIntervalSince(started), totalTimeout: totalTimeout, answered: result.response != nil
+            )
+            throw TimeTrackError(.fetch, message, fix: "check the URL and the network; try again later", context: ["url": url.absoluteString, "retry": "yes"])
+        }
+        guard let http = result.response else {
+            throw TimeTrackError(.fetch, "no HTTP response", context: ["url": url.absoluteString, "retry": "yes"])
+        }
+        var headers: [String: String] = [:]
+        for (key, value) in http.allHeaderFields {
+            if let k = key as? String, let v = value as? String { headers[k.lowercased()] = v }
+        }
+        return Response(status: http.statusCode, headers: headers, body: result.body)
+    }
+
+    /// TLS needs the name: the proxy's tunnel goes to the checked address instead of a second lookup.
+    private func pinTunnel(_ url: URL, to addresses: [String], port: Int) throws {
+        guard let proxy = PinningProxy.shared, let host = url.host else { return }
+        let pins = addresses.isEmpty ? AddressPolicy.addresses(host) : addresses
+        guard !pins.isEmpty else {
+            throw TimeTrackError(
+                .fetch, "cannot resolve \(host) (DNS)", fix: "check the URL and the network; try again later",
+                context: ["url": url.absoluteString, "retry": "yes"])
+        }
+        proxy.pin(host: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port, to: pins)
+    }
+
+    /// The request for `target`: the original host named, conditional on the cached copy.
+    private func request(_ target: URL, hostHeader: String?, cached: CachedResponse?) -> URLRequest {
+        var request = URLRequest(url: target, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData, timeoutInterval: settings.connectTimeout)
+        if let hostHeader { request.setValue(hostHeader, forHTTPHeaderField: "Host") }
+        request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
+        request.setValue("text/html,application/xhtml+xml,application/json,text/calendar,application/rss+xml;q=0.9,*/*;q=0.8", forHTTPHeaderField: "Accept")
+        if let etag = cached?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+        if let modified = cached?.lastModified { request.setValue(modified, forHTTPHeaderField: "If-Modified-Since") }
+        return request
+    }
+
+    /// Waits for the transfer, reporting its progress; stops it on Ctrl-C or past its time.
+    private func wait(for task: URLSessionDataTask, delegate: TransferDelegate, url: URL, started: Date, totalTimeout: TimeInterval) throws {
         let deadline = Date().addingTimeInterval(totalTimeout + 1)
         onTransfer?(url.host ?? "", 0, 0)
         while delegate.done.wait(timeout: .now() + 0.1) == .timedOut {
@@ -321,50 +353,32 @@ public final class WebClient: HTTPClient {
                     context: ["url": url.absoluteString, "retry": "yes"])
             }
         }
-        let result = delegate.result()
-        if result.tooLarge {
-            throw TimeTrackError(
-                .fetch, String(format: "cut off: the page is larger than the %.1f MB limit", Double(maxBytes) / 1_048_576),
-                fix: "a page this large is usually a mistake; raise maxPageMB in _settings.json if it is not", context: ["url": url.absoluteString])
+    }
+
+    /// What went wrong with a transfer, as a person can act on it.
+    private func failure(_ error: NSError, url: URL, port: Int, elapsed: TimeInterval, totalTimeout: TimeInterval, answered: Bool) -> String {
+        let host = url.host ?? "the server"
+        let secure = url.scheme?.lowercased() == "https"
+        let tunnel = secure ? PinningProxy.shared?.failure(host: host, port: port) : nil
+        switch error.code {
+        case NSURLErrorTimedOut:
+            if elapsed >= totalTimeout - 0.5 { return String(format: "no complete answer from %@ within %.0f s", host, totalTimeout) }
+            return String(format: "%@ sent nothing for %.0f s (%@)", host, settings.connectTimeout, answered ? "the answer stalled" : "no answer")
+        case NSURLErrorCannotConnectToHost:
+            return "\(host) refused the connection" + (url.port.map { " on port \($0)" } ?? "")
+        case _ where tunnel == "refused":
+            return "\(host) refused the connection on port \(port)"
+        case _ where tunnel != nil:
+            return "cannot connect to \(host) on port \(port): \(tunnel ?? "")"
+        case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed:
+            return "cannot resolve \(host) (DNS)"
+        case NSURLErrorNetworkConnectionLost:
+            return "\(host) closed the connection before the answer was complete"
+        case NSURLErrorNotConnectedToInternet:
+            return "no network"
+        default:
+            return "the request to \(host) failed: \(error.localizedDescription)"
         }
-        if let error = result.error {
-            let nsError = error as NSError
-            let host = url.host ?? "the server"
-            let message: String
-            switch nsError.code {
-            case NSURLErrorTimedOut:
-                let elapsed = Date().timeIntervalSince(started)
-                if elapsed >= totalTimeout - 0.5 {
-                    message = String(format: "no complete answer from %@ within %.0f s", host, totalTimeout)
-                } else {
-                    message = String(
-                        format: "%@ sent nothing for %.0f s (%@)", host, settings.connectTimeout, result.response == nil ? "no answer" : "the answer stalled")
-                }
-            case NSURLErrorCannotConnectToHost:
-                message = "\(host) refused the connection" + (url.port.map { " on port \($0)" } ?? "")
-            case _ where secure && PinningProxy.shared?.failure(host: host, port: port) == "refused":
-                message = "\(host) refused the connection on port \(port)"
-            case _ where secure && PinningProxy.shared?.failure(host: host, port: port) != nil:
-                message = "cannot connect to \(host) on port \(port): \(PinningProxy.shared?.failure(host: host, port: port) ?? "")"
-            case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed:
-                message = "cannot resolve \(host) (DNS)"
-            case NSURLErrorNetworkConnectionLost:
-                message = "\(host) closed the connection before the answer was complete"
-            case NSURLErrorNotConnectedToInternet:
-                message = "no network"
-            default:
-                message = "the request to \(host) failed: \(nsError.localizedDescription)"
-            }
-            throw TimeTrackError(.fetch, message, fix: "check the URL and the network; try again later", context: ["url": url.absoluteString, "retry": "yes"])
-        }
-        guard let http = result.response else {
-            throw TimeTrackError(.fetch, "no HTTP response", context: ["url": url.absoluteString, "retry": "yes"])
-        }
-        var headers: [String: String] = [:]
-        for (key, value) in http.allHeaderFields {
-            if let k = key as? String, let v = value as? String { headers[k.lowercased()] = v }
-        }
-        return Response(status: http.statusCode, headers: headers, body: result.body)
     }
 
     /// `text/html` from `text/html; charset=utf-8`.
