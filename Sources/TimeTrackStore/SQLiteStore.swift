@@ -60,6 +60,36 @@ public final class SQLiteStore: ItemStore, SQLStore, PageMemo, FetchCache {
             schemaVersion = try db.row("PRAGMA user_version") { $0.int(0) } ?? 0
             return
         }
+        try SQLiteStore.prepareFile(path, create: create, group: group)
+        let suspicious = try SQLiteStore.checkHeader(path: path)
+        let (writable, immutable) = SQLiteStore.openMode(path)
+        isReadOnly = !writable
+        db = try Database(path: path, create: false, readOnly: !writable, immutable: immutable)
+        try db.execute("PRAGMA busy_timeout = 10000")
+        let version = try checkIdentity(suspicious: suspicious)
+        // temp_store MEMORY: each imported item is its own savepoint, and SQLite keeps the pages
+        // a savepoint may have to undo in a sub-journal; in memory that costs no file writes
+        // (it holds only the few pages one item touches).
+        try db.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY")
+        if writable {
+            // WAL is kept in the file's header: set once, when the store was made. Asked again only
+            // for a store made otherwise (an empty file, an old build), never on every open.
+            let mode = try db.row("PRAGMA journal_mode") { $0.text(0).lowercased() } ?? ""
+            if mode != "wal" { try db.execute("PRAGMA journal_mode = WAL") }
+            try migrate()
+        } else {
+            schemaVersion = version
+            if schemaVersion < Schema.currentVersion {
+                throw TimeTrackError(
+                    .storeUnusable, "the store has schema version \(schemaVersion) and needs an upgrade, but this account cannot write it",
+                    fix: "run timetrack-admin once as the store's owner to upgrade it, or check the file's permissions", context: ["file": path])
+            }
+        }
+    }
+
+    /// Makes sure `path` can be a store before SQLite opens it: not a folder, not out of
+    /// reach, created when missing (with `create`), moved to `group` when asked.
+    static func prepareFile(_ path: String, create: Bool, group: gid_t?) throws {
         var info = stat()
         let exists = stat(path, &info) == 0
         if !exists && (errno == EACCES || errno == ENOTDIR) {
@@ -92,11 +122,13 @@ public final class SQLiteStore: ItemStore, SQLStore, PageMemo, FetchCache {
                 _ = chmod(file, 0o660)
             }
         }
-        let suspicious = try SQLiteStore.checkHeader(path: path)
+    }
+
+    /// Whether this account may write the store, and whether to read it as immutable:
+    /// read-only with no log to replay and no way to make the shared-memory index, the file is
+    /// read as it stands (nobody who could change it is writing: there is no log).
+    static func openMode(_ path: String) -> (writable: Bool, immutable: Bool) {
         let writable = access(path, W_OK) == 0
-        isReadOnly = !writable
-        // Read-only with no log to replay and no way to make the shared-memory index: read the
-        // file as it stands (nobody who could change it is writing: there is no log).
         var walInfo = stat()
         let hasLog = stat(path + "-wal", &walInfo) == 0 && walInfo.st_size > 0
         // (The folder's URL only when it is asked about: it is the slow part of opening.)
@@ -106,15 +138,19 @@ public final class SQLiteStore: ItemStore, SQLStore, PageMemo, FetchCache {
                 let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
                 return access(folder.isEmpty ? "." : folder, W_OK) != 0
             }()
-        db = try Database(path: path, create: false, readOnly: !writable, immutable: immutable)
-        try db.execute("PRAGMA busy_timeout = 10000")
+        return (writable, immutable)
+    }
+
+    /// Refuses a damaged file, a store newer than this build, and a database that is not a
+    /// Time Track store; returns the store's schema version.
+    func checkIdentity(suspicious: String?) throws -> Int {
         if let suspicious {
             // Shorter than the header says: a healthy store whose log holds the rest, or a damaged one.
             let verdict = try quickCheck()
             if verdict != "ok" {
                 throw TimeTrackError(
                     .storeUnusable, "the store is truncated or damaged: \(suspicious); SQLite's quick_check says: \(verdict)",
-                    fix: "restore it from a backup, or save what is left with `sqlite3 FILE .recover`; nothing was written to it", context: ["file": path])
+                    fix: "restore it from a backup, or save what is left with `sqlite3 FILE .recover`; nothing was written to it", context: ["file": location])
             }
         }
         let (appID, version, tables) = try readIdentity()
@@ -122,31 +158,14 @@ public final class SQLiteStore: ItemStore, SQLStore, PageMemo, FetchCache {
             throw TimeTrackError(
                 .storeUnusable,
                 "the store has schema version \(version), newer than this timetrack-admin understands (\(Schema.currentVersion))",
-                fix: "upgrade timetrack-admin, or open a store written by this version", context: ["file": path])
+                fix: "upgrade timetrack-admin, or open a store written by this version", context: ["file": location])
         }
         if appID != Schema.applicationID && !(appID == 0 && version == 0 && tables == 0) {
             throw TimeTrackError(
                 .storeUnusable, "this SQLite database is not a Time Track store",
-                fix: "pass --store with the path of a Time Track store, or a new file name to create one", context: ["file": path])
+                fix: "pass --store with the path of a Time Track store, or a new file name to create one", context: ["file": location])
         }
-        // temp_store MEMORY: each imported item is its own savepoint, and SQLite keeps the pages
-        // a savepoint may have to undo in a sub-journal; in memory that costs no file writes
-        // (it holds only the few pages one item touches).
-        try db.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY")
-        if writable {
-            // WAL is kept in the file's header: set once, when the store was made. Asked again only
-            // for a store made otherwise (an empty file, an old build), never on every open.
-            let mode = try db.row("PRAGMA journal_mode") { $0.text(0).lowercased() } ?? ""
-            if mode != "wal" { try db.execute("PRAGMA journal_mode = WAL") }
-            try migrate()
-        } else {
-            schemaVersion = version
-            if version < Schema.currentVersion {
-                throw TimeTrackError(
-                    .storeUnusable, "the store has schema version \(version) and needs an upgrade, but this account cannot write it",
-                    fix: "run timetrack-admin once as the store's owner to upgrade it, or check the file's permissions", context: ["file": path])
-            }
-        }
+        return version
     }
 
     /// `PRAGMA quick_check` (the first problem only): "ok" for a healthy store.
