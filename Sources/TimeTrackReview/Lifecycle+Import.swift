@@ -82,26 +82,7 @@ extension Lifecycle {
             var conflicts: [String] = []
             let base: ItemContent? = locks.isEmpty && !ownsFields ? nil : try repository.content(of: row, revision: baseNumber)
             if !locks.isEmpty, let kept = base {
-                var fields = upstream.fields()
-                let keptFields = kept.fields()
-                for lock in locks {
-                    let upstreamValue = fields[lock.field] ?? .null
-                    let keptValue = keptFields[lock.field] ?? .null
-                    let differs = upstreamValue != keptValue
-                    if differs && lock.upstream != upstreamValue {
-                        conflicts.append(lock.field)
-                        var recorded = lock
-                        recorded.upstream = upstreamValue
-                        try repository.putLock(recorded, upstreamAt: now, on: row)
-                        try audit(who, .importLocked, row, reason: "the source changed a locked field; the edited value stays", detail: lock.field)
-                    } else if !differs && lock.upstream != nil {
-                        var settled = lock
-                        settled.upstream = nil
-                        try repository.putLock(settled, upstreamAt: nil, on: row)
-                    }
-                    fields[lock.field] = keptValue
-                }
-                merged = try ItemContent.decode(kind: row.kind, fields: fields)
+                (merged, conflicts) = try keepingLocked(upstream, kept: kept, locks: locks, of: row, by: who)
             }
             if ownsFields, let kept = base { merged = merged.keepingOperatorFields(of: kept) }
             let mergedForm = base == nil ? canonical : merged.canonicalForm
@@ -121,6 +102,34 @@ extension Lifecycle {
             try audit(who, .importChange, row, reason: note, detail: changes.map(\.field).joined(separator: ","))
             return .changed(id: row.id, changes: changes, conflicts: conflicts)
         }
+    }
+
+    /// `upstream` with each locked field's kept value, and the locked fields the source changed.
+    ///
+    /// A locked field the source changed is recorded on its lock once (and audited); one the
+    /// source agrees with again is settled. Nothing here makes a revision.
+    func keepingLocked(_ upstream: ItemContent, kept: ItemContent, locks: [FieldLock], of row: ItemRow, by who: String) throws -> (ItemContent, [String]) {
+        var fields = upstream.fields()
+        let keptFields = kept.fields()
+        var conflicts: [String] = []
+        for lock in locks {
+            let upstreamValue = fields[lock.field] ?? .null
+            let keptValue = keptFields[lock.field] ?? .null
+            let differs = upstreamValue != keptValue
+            if differs && lock.upstream != upstreamValue {
+                conflicts.append(lock.field)
+                var recorded = lock
+                recorded.upstream = upstreamValue
+                try repository.putLock(recorded, upstreamAt: now, on: row)
+                try audit(who, .importLocked, row, reason: "the source changed a locked field; the edited value stays", detail: lock.field)
+            } else if !differs && lock.upstream != nil {
+                var settled = lock
+                settled.upstream = nil
+                try repository.putLock(settled, upstreamAt: nil, on: row)
+            }
+            fields[lock.field] = keptValue
+        }
+        return (try ItemContent.decode(kind: row.kind, fields: fields), conflicts)
     }
 
     /// `prepared` without the fields people own: a source (a page, a feed, an app submission)

@@ -183,69 +183,10 @@ public struct DateParser: Sendable {
             return parseISO(fields)
         }
         var working = text.lowercased()
-        // A zone offset or abbreviation.
-        var zone = timeZone
-        if DateParser.mayHoldZone(working),
-            let match = DateParser.offsetPattern?.firstMatch(in: working, range: NSRange(location: 0, length: (working as NSString).length))
-        {
-            let w = working as NSString
-            if match.range(at: 1).location != NSNotFound, let hours = Int(w.substring(with: match.range(at: 2))),
-                let minutes = Int(w.substring(with: match.range(at: 3)))
-            {
-                let sign = w.substring(with: match.range(at: 1)) == "-" ? -1 : 1
-                zone = TimeZone(secondsFromGMT: sign * (hours * 3600 + minutes * 60)) ?? zone
-            } else if match.range(at: 4).location != NSNotFound, let hours = DateParser.zoneOffsets[w.substring(with: match.range(at: 4))] {
-                zone = TimeZone(secondsFromGMT: hours * 3600) ?? zone
-            }
-            working = w.replacingCharacters(in: match.range, with: " ")
-            // Drop a trailing "(Eastern Standard Time)" so its words are not read as anything.
-            if let paren = working.firstIndex(of: "("), working[paren...].contains("time") { working = String(working[..<paren]) }
-        }
+        let zone = DateParser.takeZone(from: &working) ?? timeZone
         // The date part first, then the time in what is left.
-        var year: Int?, month: Int?, day: Int?
-        if working.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }),
-            let match = DateParser.numericPattern?.firstMatch(in: working, range: NSRange(location: 0, length: (working as NSString).length))
-        {
-            let w = working as NSString
-            let a = w.substring(with: match.range(at: 1))
-            let b = Int(w.substring(with: match.range(at: 3))) ?? 0
-            let c = match.range(at: 4).location != NSNotFound ? w.substring(with: match.range(at: 4)) : nil
-            let separator = w.substring(with: match.range(at: 2))
-            // "10.30" or "5-6" are times or ranges, not dates: require a year or a slash.
-            if a.count == 4, let c, let y = Int(a), let d = Int(c) {
-                (year, month, day) = (y, b, d)
-            } else if a.count <= 2, let m = Int(a), c != nil || separator == "/" {
-                (month, day) = (m, b)
-                if let c, let y = Int(c) { year = c.count == 2 ? 2000 + y : y }
-            }
-            if month != nil { working = w.replacingCharacters(in: match.range, with: " ") }
-        }
-        if month == nil {
-            let tokens = DateParser.tokens(working)
-            for (index, token) in tokens.enumerated() where token.isWord {
-                guard let m = DateParser.month(token.text) else { continue }
-                month = m
-                // Day: a number right after the month name, else right before it.
-                if index + 1 < tokens.count, let d = tokens[index + 1].dayNumber {
-                    day = d
-                    if index + 2 < tokens.count, let y = tokens[index + 2].yearNumber { year = y }
-                } else if index > 0, let d = tokens[index - 1].dayNumber {
-                    day = d
-                    if index + 1 < tokens.count, let y = tokens[index + 1].yearNumber { year = y }
-                }
-                if day != nil {
-                    if year == nil, let y = tokens.first(where: { $0.yearNumber != nil && $0.text.count == 4 })?.yearNumber { year = y }
-                    // Remove the date tokens from the text before looking for a time.
-                    var pieces = working
-                    for t in tokens where t.text.count == 4 && t.yearNumber == year {
-                        pieces = String(decoding: DateParser.replacingAll(Array(t.text.utf8), in: Array(pieces.utf8)), as: UTF8.self)
-                    }
-                    working = DateParser.removeDay(pieces, month: token.text, day: day ?? 0)
-                    break
-                }
-                month = nil
-            }
-        }
+        var (year, month, day) = DateParser.takeNumericDate(from: &working)
+        if month == nil { (year, month, day) = DateParser.takeWordDate(from: &working) }
         guard let month, let day, (1...12).contains(month), (1...31).contains(day) else { return nil }
         let time = DateParser.findTime(working)
         var calendar = Calendar(identifier: .gregorian)
@@ -268,6 +209,79 @@ public struct DateParser: Sendable {
         let candidates = [referenceYear - 1, referenceYear, referenceYear + 1].compactMap(make)
         guard let best = candidates.min(by: { abs($0.timeIntervalSince(reference)) < abs($1.timeIntervalSince(reference)) }) else { return nil }
         return ParsedDate(date: best, hasTime: time != nil, hadYear: false, yearGuessed: true)
+    }
+
+    /// The zone an offset or abbreviation in lowercased `working` names ("gmt-0500", "edt"),
+    /// taken out of the text with a trailing "(Eastern Standard Time)"; nil when there is none.
+    static func takeZone(from working: inout String) -> TimeZone? {
+        guard mayHoldZone(working), let match = offsetPattern?.firstMatch(in: working, range: NSRange(location: 0, length: (working as NSString).length))
+        else { return nil }
+        let w = working as NSString
+        var zone: TimeZone?
+        if match.range(at: 1).location != NSNotFound, let hours = Int(w.substring(with: match.range(at: 2))),
+            let minutes = Int(w.substring(with: match.range(at: 3)))
+        {
+            let sign = w.substring(with: match.range(at: 1)) == "-" ? -1 : 1
+            zone = TimeZone(secondsFromGMT: sign * (hours * 3600 + minutes * 60))
+        } else if match.range(at: 4).location != NSNotFound, let hours = zoneOffsets[w.substring(with: match.range(at: 4))] {
+            zone = TimeZone(secondsFromGMT: hours * 3600)
+        }
+        working = w.replacingCharacters(in: match.range, with: " ")
+        // Drop a trailing "(Eastern Standard Time)" so its words are not read as anything.
+        if let paren = working.firstIndex(of: "("), working[paren...].contains("time") { working = String(working[..<paren]) }
+        return zone
+    }
+
+    /// A numeric date in `working`, taken out of the text; nils when there is none.
+    ///
+    /// `2026-09-14`, `9/14/26`, `9.14.2026`: with a year or a slash (`10.30` is a time).
+    static func takeNumericDate(from working: inout String) -> (year: Int?, month: Int?, day: Int?) {
+        guard working.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }),
+            let match = numericPattern?.firstMatch(in: working, range: NSRange(location: 0, length: (working as NSString).length))
+        else { return (nil, nil, nil) }
+        let w = working as NSString
+        let a = w.substring(with: match.range(at: 1))
+        let b = Int(w.substring(with: match.range(at: 3))) ?? 0
+        let c = match.range(at: 4).location != NSNotFound ? w.substring(with: match.range(at: 4)) : nil
+        let separator = w.substring(with: match.range(at: 2))
+        var year: Int?, month: Int?, day: Int?
+        // "10.30" or "5-6" are times or ranges, not dates: require a year or a slash.
+        if a.count == 4, let c, let y = Int(a), let d = Int(c) {
+            (year, month, day) = (y, b, d)
+        } else if a.count <= 2, let m = Int(a), c != nil || separator == "/" {
+            (month, day) = (m, b)
+            if let c, let y = Int(c) { year = c.count == 2 ? 2000 + y : y }
+        }
+        if month != nil { working = w.replacingCharacters(in: match.range, with: " ") }
+        return (year, month, day)
+    }
+
+    /// A date with a month's name in `working` (`sept. 14`, `14 sep 2026`, `monday, september
+    /// 14`), taken out of the text; nils when there is none.
+    static func takeWordDate(from working: inout String) -> (year: Int?, month: Int?, day: Int?) {
+        let tokens = tokens(working)
+        for (index, token) in tokens.enumerated() where token.isWord {
+            guard let month = month(token.text) else { continue }
+            var year: Int?, day: Int?
+            // Day: a number right after the month name, else right before it.
+            if index + 1 < tokens.count, let d = tokens[index + 1].dayNumber {
+                day = d
+                if index + 2 < tokens.count, let y = tokens[index + 2].yearNumber { year = y }
+            } else if index > 0, let d = tokens[index - 1].dayNumber {
+                day = d
+                if index + 1 < tokens.count, let y = tokens[index + 1].yearNumber { year = y }
+            }
+            guard let day else { continue }
+            if year == nil, let y = tokens.first(where: { $0.yearNumber != nil && $0.text.count == 4 })?.yearNumber { year = y }
+            // Remove the date tokens from the text before looking for a time.
+            var pieces = working
+            for t in tokens where t.text.count == 4 && t.yearNumber == year {
+                pieces = String(decoding: replacingAll(Array(t.text.utf8), in: Array(pieces.utf8)), as: UTF8.self)
+            }
+            working = removeDay(pieces, month: token.text, day: day)
+            return (year, month, day)
+        }
+        return (nil, nil, nil)
     }
 
     /// A time of day in `text` (`5:30 PM`, `17:00`, `noon`), as hour, minute, second.

@@ -217,15 +217,41 @@ extension Normalizer {
 
     func deadline(_ raw: RawItem, _ guesses: inout [Guess]) throws -> Deadline {
         let title = try required(raw, "title")
+        let course = try course(raw, &guesses)
+        let (due, guessedTime) = try due(raw, &guesses)
+        let link = try url(raw, "link")
+        let description = raw["description"].map { TextNormalizer.decodeEntities($0) }.map { text in
+            text.split(separator: "\n").map { TextNormalizer.collapse(String($0)) }.filter { !$0.isEmpty }.joined(separator: "\n")
+        }.flatMap { $0.isEmpty ? nil : $0 }
+        let fallbackCategory = source.options["category"]?.stringValue.flatMap(Deadline.Category.init(rawValue:))
+        let category = DeadlineReading.category(label: text(raw, "category"), title: title, link: link) ?? fallbackCategory ?? .other
+        var reminders: [Int]?
+        if let text = text(raw, "reminders") {
+            let offsets = text.split(separator: ",").compactMap { ReminderOffset.minutes(String($0)) }
+            guard !offsets.isEmpty else {
+                throw TimeTrackError(.validation, "reminders '\(text.prefix(80))' are not offsets like 1d, 2h", context: ["field": "reminders"])
+            }
+            reminders = offsets
+        }
+        return Deadline(
+            title: title, course: course.code, courseName: course.name, teacher: course.teacher, due: due, timeZone: source.timeZone.identifier,
+            dueTimeGuessed: guessedTime,
+            category: category, weight: text(raw, "weight").flatMap(DeadlineReading.number), points: text(raw, "points").flatMap(DeadlineReading.number),
+            reminders: reminders, link: link, description: description, sourceLine: text(raw, "line"))
+    }
+
+    /// The course: a rule's, else the text as it came (noted), else the definition's.
+    func course(_ raw: RawItem, _ guesses: inout [Guess]) throws -> Course {
         let rules = try CourseRules(source: source)
-        // The course: a rule's, else the text as it came (noted), else the definition's.
         var course: Course
         if let named = text(raw, "course") {
             if let rule = rules.course(in: named) ?? rules.course(code: named) {
                 course = rule
             } else {
                 let code = CourseRules.fold(named).uppercased().replacingOccurrences(of: " ", with: "-")
-                guard !code.isEmpty else { throw TimeTrackError(.validation, "course '\(named)' has no letters or digits", context: ["field": "course"]) }
+                guard !code.isEmpty else {
+                    throw TimeTrackError(.validation, "course '\(named.prefix(80))' has no letters or digits", context: ["field": "course"])
+                }
                 course = Course(code: String(code.prefix(64)), name: named, school: source.school)
                 guesses.append("course '\(TextNormalizer.truncate(named, to: 60))' is not in the source's courses: filed as \(course.code)")
             }
@@ -237,7 +263,13 @@ extension Normalizer {
                 context: ["field": "course"])
         }
         if let teacher = text(raw, "teacher") { course.teacher = teacher }
+        return course
+    }
 
+    /// The due time: a date read from `due` (or `date`), else a day named relative to the
+    /// reference ("next Monday", noted); a time from `time`, else the end of the school day
+    /// (marked guessed).
+    func due(_ raw: RawItem, _ guesses: inout [Guess]) throws -> (due: Date, timeGuessed: Bool) {
         var parser = dates
         if let reference = raw[Normalizer.referenceField].flatMap({ ISO8601DateFormatter().date(from: $0) }) { parser.reference = reference }
         guard let dueText = text(raw, "due") ?? text(raw, "date") else {
@@ -259,8 +291,7 @@ extension Normalizer {
                 )
             }
         } else if let relative = DeadlineReading.relativeDay(dueText, reference: parser.reference, zone: source.timeZone) {
-            due = relative.day
-            hasTime = false
+            (due, hasTime) = (relative.day, false)
             guesses.append("due day read from '\(relative.reading)' counted from \(Normalizer.day(parser.reference, calendar))")
             if let time = DateParser.findTime(dueText),
                 let withTime = calendar.date(bySettingHour: time.hour, minute: time.minute, second: time.second, of: due)
@@ -268,43 +299,21 @@ extension Normalizer {
                 (due, hasTime) = (withTime, true)
             }
         } else {
-            throw TimeTrackError(.validation, "due '\(dueText)' is not a date this importer reads", context: ["field": "due"])
+            throw TimeTrackError(.validation, "due '\(dueText.prefix(80))' is not a date this importer reads", context: ["field": "due"])
         }
         if !hasTime, let timeText = text(raw, "time"), let withTime = parser.time(timeText, on: due) {
             (due, hasTime) = (withTime, true)
         }
-        var guessedTime = false
-        if !hasTime {
-            let ends = source.options["schoolDayEnds"]?.stringValue ?? Normalizer.defaultSchoolDayEnds
-            guard let time = DateParser.findTime(ends),
-                let end = calendar.date(bySettingHour: time.hour, minute: time.minute, second: 0, of: calendar.startOfDay(for: due))
-            else {
-                throw TimeTrackError(
-                    .configuration, "options.schoolDayEnds '\(ends)' is not a time of day", fix: "e.g. \"15:30\"", context: ["field": "schoolDayEnds"])
-            }
-            due = end
-            guessedTime = true
-            guesses.append("due time guessed: the end of the school day (\(String(format: "%02d:%02d", time.hour, time.minute)))")
+        guard !hasTime else { return (due, false) }
+        let ends = source.options["schoolDayEnds"]?.stringValue ?? Normalizer.defaultSchoolDayEnds
+        guard let time = DateParser.findTime(ends),
+            let end = calendar.date(bySettingHour: time.hour, minute: time.minute, second: 0, of: calendar.startOfDay(for: due))
+        else {
+            throw TimeTrackError(
+                .configuration, "options.schoolDayEnds '\(ends.prefix(40))' is not a time of day", fix: "e.g. \"15:30\"", context: ["field": "schoolDayEnds"])
         }
-        let link = try url(raw, "link")
-        let description = raw["description"].map { TextNormalizer.decodeEntities($0) }.map { text in
-            text.split(separator: "\n").map { TextNormalizer.collapse(String($0)) }.filter { !$0.isEmpty }.joined(separator: "\n")
-        }.flatMap { $0.isEmpty ? nil : $0 }
-        let fallbackCategory = source.options["category"]?.stringValue.flatMap(Deadline.Category.init(rawValue:))
-        let category = DeadlineReading.category(label: text(raw, "category"), title: title, link: link) ?? fallbackCategory ?? .other
-        var reminders: [Int]?
-        if let text = text(raw, "reminders") {
-            let offsets = text.split(separator: ",").compactMap { ReminderOffset.minutes(String($0)) }
-            guard !offsets.isEmpty else {
-                throw TimeTrackError(.validation, "reminders '\(text)' are not offsets like 1d, 2h", context: ["field": "reminders"])
-            }
-            reminders = offsets
-        }
-        return Deadline(
-            title: title, course: course.code, courseName: course.name, teacher: course.teacher, due: due, timeZone: source.timeZone.identifier,
-            dueTimeGuessed: guessedTime,
-            category: category, weight: text(raw, "weight").flatMap(DeadlineReading.number), points: text(raw, "points").flatMap(DeadlineReading.number),
-            reminders: reminders, link: link, description: description, sourceLine: text(raw, "line"))
+        guesses.append("due time guessed: the end of the school day (\(String(format: "%02d:%02d", time.hour, time.minute)))")
+        return (end, true)
     }
 
     /// `Wed 2026-10-07`: a day as reviewers read it.
