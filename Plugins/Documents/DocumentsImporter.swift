@@ -140,28 +140,15 @@ public struct DocumentsImporter: Importer {
         for link in reading.links {
             var raw = link.raw
             guard let url = raw["url"] else { continue }
-            var type = raw["type"].flatMap(SchoolInfoItem.DocumentType.init(rawValue:)) ?? .other
-            var fetchedHash: String?
-            var documentProblems: [SchoolInfoItem.DocumentProblem]?
-            let checksPDF = checking && type == .pdf
-            if (fingerprint || checksPDF || (detectTypes && (type == .page || type == .other))), let target = URL(string: url) {
-                do {
-                    let fetched = try context.fetcher.fetch(target)
-                    result.pagesFetched += 1
-                    if fetched.contentType != nil { type = DocumentClassifier.documentType(url: url, label: link.label, mimeType: fetched.contentType) }
-                    fetchedHash = fetched.hash
-                    if checksPDF { documentProblems = try Self.check(fetched, location: link.location, into: &result) }
-                } catch let error as TimeTrackError where error.code != .interrupted {
-                    result.problems.append(ImportProblem(.warning, "could not fetch the document: \(error.message)", location: link.location))
-                }
-            }
-            let fingerprintValue = fingerprint ? fetchedHash : nil
-            raw["type"] = type.rawValue
+            let listed = raw["type"].flatMap(SchoolInfoItem.DocumentType.init(rawValue:)) ?? .other
+            let checksPDF = checking && listed == .pdf
+            let target = try inspect(link, url: url, type: listed, checksPDF: checksPDF, context: context, result: &result)
+            raw["type"] = target.type.rawValue
             // Settled (`ItemMemo`): the same values (and document bytes) its stored content came from.
             var digest: String?
             if let memo = context.items {
                 var values = raw
-                if let fetchedHash { values[DocumentsImporter.fingerprintDigestField] = fetchedHash + (checksPDF ? "|checked" : "") }
+                if let hash = target.hash { values[DocumentsImporter.fingerprintDigestField] = hash + (checksPDF ? "|checked" : "") }
                 let made = ItemMemo.digest(values)
                 if let settled = memo.settled(key: url, digest: made) {
                     result.settled.append(SettledItem(key: url, dated: settled.dated, location: link.location))
@@ -171,23 +158,9 @@ public struct DocumentsImporter: Importer {
             }
             switch normalizer.build(raw) {
             case .success(.schoolInfo(var item)):
-                item.fingerprint = fingerprintValue
-                item.documentProblems = documentProblems
-                let (prepared, problems) = PreparedContent.checked(.schoolInfo(item))
-                guard let prepared else {
-                    result.problems.append(
-                        ImportProblem(.error, "skipped '\(link.label)': \(problems.map(\.description).joined(separator: "; "))", location: link.location))
-                    continue
-                }
-                result.items.append(
-                    ExtractedItem(
-                        key: url, prepared: prepared, pageURL: reading.pageURL, pageHash: fetched.page.hash, fetchedAt: fetched.page.fetchedAt,
-                        location: link.location))
-                if let memo = context.items, let digest,
-                    let entry = memo.entry(key: url, digest: digest, contentHash: prepared.hash, dated: prepared.content.sortDate != nil)
-                {
-                    context.memoEntries.append(entry)
-                }
+                item.fingerprint = fingerprint ? target.hash : nil
+                item.documentProblems = target.problems
+                add(item, link: link, digest: digest, page: fetched.page, pageURL: reading.pageURL, context: context, result: &result)
             case .success:
                 break
             case .failure(let error):
@@ -200,6 +173,57 @@ public struct DocumentsImporter: Importer {
             result.problems.append(ImportProblem(.warning, "0 items: no document links in the content area", location: source.urlText))
         }
         return result
+    }
+
+    /// What fetching a link's target tells: its served type, its bytes' hash, a PDF's problems.
+    ///
+    /// Fetched only when the definition asks for it (a fingerprint, a PDF check, the type of an
+    /// address without an extension). A target that cannot be fetched is a warning, and the
+    /// listed type.
+    func inspect(_ link: Link, url: String, type listed: SchoolInfoItem.DocumentType, checksPDF: Bool, context: ImportContext, result: inout ImportResult)
+        throws
+        -> (type: SchoolInfoItem.DocumentType, hash: String?, problems: [SchoolInfoItem.DocumentProblem]?)
+    {
+        guard fingerprint || checksPDF || (detectTypes && (listed == .page || listed == .other)), let target = URL(string: url) else {
+            return (listed, nil, nil)
+        }
+        let fetched: FetchedPage
+        do {
+            fetched = try context.fetcher.fetch(target)
+        } catch let error as TimeTrackError where error.code != .interrupted {
+            result.problems.append(ImportProblem(.warning, "could not fetch the document: \(error.message)", location: link.location))
+            return (listed, nil, nil)
+        }
+        result.pagesFetched += 1
+        let type = fetched.contentType != nil ? DocumentClassifier.documentType(url: url, label: link.label, mimeType: fetched.contentType) : listed
+        var problems: [SchoolInfoItem.DocumentProblem]?
+        if checksPDF {
+            do { problems = try Self.check(fetched, location: link.location, into: &result) } catch let error as TimeTrackError where error.code != .interrupted
+            {
+                result.problems.append(ImportProblem(.warning, "could not fetch the document: \(error.message)", location: link.location))
+            }
+        }
+        return (type, fetched.hash, problems)
+    }
+
+    /// A document as an item (checked first), and its item memo entry.
+    func add(
+        _ item: SchoolInfoItem, link: Link, digest: String?, page: FetchedPage, pageURL: String, context: ImportContext, result: inout ImportResult
+    ) {
+        let (prepared, problems) = PreparedContent.checked(.schoolInfo(item))
+        guard let prepared else {
+            result.problems.append(
+                ImportProblem(.error, "skipped '\(link.label)': \(problems.map(\.description).joined(separator: "; "))", location: link.location))
+            return
+        }
+        result.items.append(
+            ExtractedItem(
+                key: link.raw["url"] ?? "", prepared: prepared, pageURL: pageURL, pageHash: page.hash, fetchedAt: page.fetchedAt, location: link.location))
+        if let memo = context.items, let digest, let url = link.raw["url"],
+            let entry = memo.entry(key: url, digest: digest, contentHash: prepared.hash, dated: prepared.content.sortDate != nil)
+        {
+            context.memoEntries.append(entry)
+        }
     }
 
     /// The accessibility problems of a fetched PDF; a file poppler cannot read is a warning, and

@@ -74,62 +74,8 @@ public struct MetadataImporter: Importer {
         var raw = RawItem()
         var modified: String?
         let root = document.root
-        // 1. JSON-LD.
-        let wanted: Set<String> =
-            kind == .event ? ["Event", "EducationEvent", "SocialEvent", "SportsEvent"] : ["NewsArticle", "Article", "BlogPosting", "Report", "WebPage"]
-        var objects: [[String: JSONValue]] = []
-        for script in (try? root.select("script[type='application/ld+json']")) ?? [] {
-            guard let value = try? JSONValue(parsing: script.rawContent) else { continue }
-            collect(value, into: &objects)
-        }
-        func types(_ o: [String: JSONValue]) -> [String] {
-            switch o["@type"] {
-            case .string(let t)?: return [t]
-            case .array(let list)?: return list.compactMap(\.stringValue)
-            default: return []
-            }
-        }
-        let ranked = objects.filter { !Set(types($0)).isDisjoint(with: wanted) }.sorted { a, _ in !types(a).contains("WebPage") }
-        if let object = ranked.first {
-            func string(_ key: String) -> String? {
-                switch object[key] {
-                case .string(let s)?: return s
-                case .object(let o)?: return o["name"]?.stringValue ?? o["url"]?.stringValue ?? o["@id"]?.stringValue
-                case .array(let a)?: return a.first.flatMap { $0.stringValue ?? $0.objectValue?["url"]?.stringValue ?? $0.objectValue?["name"]?.stringValue }
-                default: return nil
-                }
-            }
-            raw["title"] = (string("headline") ?? string("name")).map { TextNormalizer.decodeEntities($0) }
-            raw["summary"] = string("description").map { TextNormalizer.decodeEntities($0) }
-            raw["link"] = string("url").flatMap(document.resolve)
-            raw["image"] = string("image").flatMap(document.resolve)
-            if kind == .event {
-                raw["start"] = string("startDate")
-                raw["end"] = string("endDate")
-                raw["description"] = raw["summary"]
-                if case .object(let place)? = object["location"] {
-                    raw["location"] = place["name"]?.stringValue
-                    if case .object(let address)? = place["address"] {
-                        raw["address"] = ["streetAddress", "addressLocality", "addressRegion", "postalCode"].compactMap { address[$0]?.stringValue }.joined(
-                            separator: ", ")
-                    } else {
-                        raw["address"] = place["address"]?.stringValue
-                    }
-                    if case .object(let geo)? = place["geo"] {
-                        raw["latitude"] = geo["latitude"]?.description
-                        raw["longitude"] = geo["longitude"]?.description
-                    }
-                } else {
-                    raw["location"] = string("location")
-                }
-                if let status = string("eventStatus")?.lowercased() {
-                    raw["state"] = status.contains("cancel") ? "cancelled" : status.contains("postpone") ? "postponed" : nil
-                }
-            } else {
-                // A modification date is the last resort, after the page's published time below.
-                raw["date"] = string("datePublished") ?? string("dateCreated")
-                modified = string("dateModified")
-            }
+        if let object = linkedData(root, kind: kind) {
+            modified = readLinkedData(object, kind: kind, document: document, into: &raw)
         }
         // 2. OpenGraph and meta tags fill what is still missing.
         func meta(_ selector: String) -> String? {
@@ -158,6 +104,68 @@ public struct MetadataImporter: Importer {
             raw["body"] = Sanitizer.sanitize(article)
         }
         return raw
+    }
+
+    /// 1. The page's JSON-LD object of the kind's types (an article or an event; a WebPage last).
+    static func linkedData(_ root: HTMLNode, kind: ItemKind) -> [String: JSONValue]? {
+        let wanted: Set<String> =
+            kind == .event ? ["Event", "EducationEvent", "SocialEvent", "SportsEvent"] : ["NewsArticle", "Article", "BlogPosting", "Report", "WebPage"]
+        var objects: [[String: JSONValue]] = []
+        for script in (try? root.select("script[type='application/ld+json']")) ?? [] {
+            guard let value = try? JSONValue(parsing: script.rawContent) else { continue }
+            collect(value, into: &objects)
+        }
+        func types(_ o: [String: JSONValue]) -> [String] {
+            switch o["@type"] {
+            case .string(let t)?: return [t]
+            case .array(let list)?: return list.compactMap(\.stringValue)
+            default: return []
+            }
+        }
+        return objects.filter { !Set(types($0)).isDisjoint(with: wanted) }.sorted { a, _ in !types(a).contains("WebPage") }.first
+    }
+
+    /// The fields a JSON-LD object gives; returns its `dateModified` (the last resort for an
+    /// article's date, after the page's published time).
+    static func readLinkedData(_ object: [String: JSONValue], kind: ItemKind, document: HTMLDocument, into raw: inout RawItem) -> String? {
+        func string(_ key: String) -> String? {
+            switch object[key] {
+            case .string(let s)?: return s
+            case .object(let o)?: return o["name"]?.stringValue ?? o["url"]?.stringValue ?? o["@id"]?.stringValue
+            case .array(let a)?: return a.first.flatMap { $0.stringValue ?? $0.objectValue?["url"]?.stringValue ?? $0.objectValue?["name"]?.stringValue }
+            default: return nil
+            }
+        }
+        raw["title"] = (string("headline") ?? string("name")).map { TextNormalizer.decodeEntities($0) }
+        raw["summary"] = string("description").map { TextNormalizer.decodeEntities($0) }
+        raw["link"] = string("url").flatMap(document.resolve)
+        raw["image"] = string("image").flatMap(document.resolve)
+        guard kind == .event else {
+            raw["date"] = string("datePublished") ?? string("dateCreated")
+            return string("dateModified")
+        }
+        raw["start"] = string("startDate")
+        raw["end"] = string("endDate")
+        raw["description"] = raw["summary"]
+        if case .object(let place)? = object["location"] {
+            raw["location"] = place["name"]?.stringValue
+            if case .object(let address)? = place["address"] {
+                raw["address"] = ["streetAddress", "addressLocality", "addressRegion", "postalCode"].compactMap { address[$0]?.stringValue }.joined(
+                    separator: ", ")
+            } else {
+                raw["address"] = place["address"]?.stringValue
+            }
+            if case .object(let geo)? = place["geo"] {
+                raw["latitude"] = geo["latitude"]?.description
+                raw["longitude"] = geo["longitude"]?.description
+            }
+        } else {
+            raw["location"] = string("location")
+        }
+        if let status = string("eventStatus")?.lowercased() {
+            raw["state"] = status.contains("cancel") ? "cancelled" : status.contains("postpone") ? "postponed" : nil
+        }
+        return nil
     }
 
     /// The element holding the article's text: marked as the body (`itemprop=articleBody`),
