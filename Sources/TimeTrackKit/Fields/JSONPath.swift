@@ -29,26 +29,59 @@ public struct JSONPath: Sendable, CustomStringConvertible, Equatable {
     /// Parses a path; the error says where it went wrong.
     public init(_ text: String) throws {
         description = text
-        var chars = Array(text.trimmingCharacters(in: .whitespaces))
-        var fromDocument = false
-        if chars.first == "$" {
-            fromDocument = true
-            chars.removeFirst()
-        } else if chars.first == "@" {
-            chars.removeFirst()
-        }
-        self.fromDocument = fromDocument
-        func fail(_ message: String) -> TimeTrackError {
-            TimeTrackError(.configuration, "path '\(text)' \(message)", fix: "write a path like data[*].attributes, title.rendered or $..events[*]")
-        }
-        // A path starts at the document ($), at the value (@ or nothing), with a member's name,
-        // a bracket or `..`: anything else ("#.data", "/items", "%x") is no root it knows.
-        if let first = chars.first, !(first.isLetter || first.isNumber || "_-[.*'\"".contains(first)) {
-            throw fail("starts with '\(first)', which is no root: start with $ (the document), @ (the value), or a member's name")
-        }
-        var steps: [Step] = []
+        var scanner = PathScanner(text)
+        fromDocument = scanner.fromDocument
+        steps = try scanner.steps()
+    }
+
+    /// Reads a path's text into steps, left to right.
+    struct PathScanner {
+        let text: String
+        var chars: [Character]
         var i = 0
-        func name() -> String {
+        var fromDocument = false
+
+        init(_ text: String) {
+            self.text = text
+            chars = Array(text.trimmingCharacters(in: .whitespaces))
+            if chars.first == "$" {
+                fromDocument = true
+                chars.removeFirst()
+            } else if chars.first == "@" {
+                chars.removeFirst()
+            }
+        }
+
+        func fail(_ message: String) -> TimeTrackError {
+            TimeTrackError(.configuration, "path '\(text.prefix(200))' \(message)", fix: "write a path like data[*].attributes, title.rendered or $..events[*]")
+        }
+
+        mutating func steps() throws -> [Step] {
+            // A path starts at the document ($), at the value (@ or nothing), with a member's name,
+            // a bracket or `..`: anything else ("#.data", "/items", "%x") is no root it knows.
+            if let first = chars.first, !(first.isLetter || first.isNumber || "_-[.*'\"".contains(first)) {
+                throw fail("starts with '\(first)', which is no root: start with $ (the document), @ (the value), or a member's name")
+            }
+            var steps: [Step] = []
+            // A bare first name ("data[*]") is a member of the start.
+            if i < chars.count, chars[i] != ".", chars[i] != "[" {
+                let first = name()
+                steps.append(first == "*" ? .all : .member(first))
+            }
+            while i < chars.count {
+                if chars[i] == "." {
+                    steps.append(try dot())
+                } else if chars[i] == "[" {
+                    steps.append(try bracket())
+                } else {
+                    throw fail("has '\(chars[i])' where '.' or '[' was expected")
+                }
+            }
+            return steps
+        }
+
+        /// A name up to the next `.` or `[`.
+        mutating func name() -> String {
             var out = ""
             while i < chars.count, chars[i] != ".", chars[i] != "[" {
                 out.append(chars[i])
@@ -56,60 +89,46 @@ public struct JSONPath: Sendable, CustomStringConvertible, Equatable {
             }
             return out.trimmingCharacters(in: .whitespaces)
         }
-        // A bare first name ("data[*]") is a member of the start.
-        if i < chars.count, chars[i] != ".", chars[i] != "[" {
-            let first = name()
-            steps.append(first == "*" ? .all : .member(first))
-        }
-        while i < chars.count {
-            if chars[i] == "." {
-                if i + 1 < chars.count, chars[i + 1] == "." {
-                    i += 2
-                    if i < chars.count, chars[i] == "[" {
-                        // `..[*]` is every descendant.
-                        guard i + 2 < chars.count, chars[i + 1] == "*", chars[i + 2] == "]" else { throw fail("has '..[' that is not '..[*]'") }
-                        i += 3
-                        steps.append(.descend(nil))
-                        continue
-                    }
-                    let member = name()
-                    guard !member.isEmpty else { throw fail("has '..' with no name after it") }
-                    steps.append(.descend(member == "*" ? nil : member))
-                } else {
-                    i += 1
-                    let member = name()
-                    guard !member.isEmpty else { throw fail("has an empty name (a '.' with nothing after it)") }
-                    steps.append(member == "*" ? .all : .member(member))
-                }
-            } else if chars[i] == "[" {
-                guard let close = chars[(i + 1)...].firstIndex(of: "]") else { throw fail("has '[' with no ']'") }
-                var inside = String(chars[(i + 1)..<close]).trimmingCharacters(in: .whitespaces)
-                if let open = chars[(i + 1)...].firstIndex(where: { !$0.isWhitespace }), chars[open] == "'" || chars[open] == "\"" {
-                    // A quoted name may hold ']' or '.': find the closing quote first, then the ']'.
-                    let quote = chars[open]
-                    guard let end = chars[(open + 1)...].firstIndex(of: quote), let bracket = chars[(end + 1)...].firstIndex(where: { !$0.isWhitespace }),
-                        chars[bracket] == "]"
-                    else { throw fail("has a quoted name that is not closed") }
-                    steps.append(.member(String(chars[(open + 1)..<end])))
-                    i = bracket + 1
-                    continue
-                }
-                inside = inside.replacingOccurrences(of: " ", with: "")
-                if inside == "*" {
-                    steps.append(.all)
-                } else if let index = Int(inside), abs(index) < 1_000_000 {
-                    steps.append(.index(index))
-                } else if inside.hasPrefix("?") {
-                    throw fail("uses a filter, which paths here do not support")
-                } else {
-                    throw fail("has '[\(inside)]': write [N], [*] or ['name']")
-                }
-                i = close + 1
-            } else {
-                throw fail("has '\(chars[i])' where '.' or '[' was expected")
+
+        /// `.name`, `.*`, `..name`, `..*` or `..[*]`.
+        mutating func dot() throws -> Step {
+            guard i + 1 < chars.count, chars[i + 1] == "." else {
+                i += 1
+                let member = name()
+                guard !member.isEmpty else { throw fail("has an empty name (a '.' with nothing after it)") }
+                return member == "*" ? .all : .member(member)
             }
+            i += 2
+            if i < chars.count, chars[i] == "[" {
+                // `..[*]` is every descendant.
+                guard i + 2 < chars.count, chars[i + 1] == "*", chars[i + 2] == "]" else { throw fail("has '..[' that is not '..[*]'") }
+                i += 3
+                return .descend(nil)
+            }
+            let member = name()
+            guard !member.isEmpty else { throw fail("has '..' with no name after it") }
+            return .descend(member == "*" ? nil : member)
         }
-        self.steps = steps
+
+        /// `[N]`, `[-N]`, `[*]`, `['name']` or `["name"]`.
+        mutating func bracket() throws -> Step {
+            guard let close = chars[(i + 1)...].firstIndex(of: "]") else { throw fail("has '[' with no ']'") }
+            if let open = chars[(i + 1)...].firstIndex(where: { !$0.isWhitespace }), chars[open] == "'" || chars[open] == "\"" {
+                // A quoted name may hold ']' or '.': find the closing quote first, then the ']'.
+                let quote = chars[open]
+                guard let end = chars[(open + 1)...].firstIndex(of: quote), let bracket = chars[(end + 1)...].firstIndex(where: { !$0.isWhitespace }),
+                    chars[bracket] == "]"
+                else { throw fail("has a quoted name that is not closed") }
+                i = bracket + 1
+                return .member(String(chars[(open + 1)..<end]))
+            }
+            let inside = String(chars[(i + 1)..<close]).trimmingCharacters(in: .whitespaces).replacingOccurrences(of: " ", with: "")
+            i = close + 1
+            if inside == "*" { return .all }
+            if let index = Int(inside), abs(index) < 1_000_000 { return .index(index) }
+            if inside.hasPrefix("?") { throw fail("uses a filter, which paths here do not support") }
+            throw fail("has '[\(inside.prefix(40))]': write [N], [*] or ['name']")
+        }
     }
 
     /// Every value the path reaches from `start`, in document order.

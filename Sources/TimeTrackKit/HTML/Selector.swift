@@ -689,66 +689,7 @@ struct SelectorParser {
 
     mutating func parsePseudo() throws -> CompoundSelector.Pseudo {
         let name = parseName().lowercased()
-        var argument: String?
-        if current == "(" {
-            index += 1
-            var depth = 1
-            var text = ""
-            while let c = current {
-                index += 1
-                if c == "(" { depth += 1 }
-                if c == ")" {
-                    depth -= 1
-                    if depth == 0 { break }
-                }
-                text.append(c)
-            }
-            guard depth == 0 else { throw error("unclosed '(' after :\(name)") }
-            argument = text.trimmingCharacters(in: .whitespaces)
-        }
-        /// `an+b`, `odd`, `even`, or a number.
-        func formula() throws -> (Int, Int) {
-            let fail = error(":\(name) takes a position like 2, odd, even, 2n+1 or -n+3")
-            guard let text = argument?.lowercased().replacingOccurrences(of: " ", with: ""), !text.isEmpty else { throw fail }
-            if text == "odd" { return (2, 1) }
-            if text == "even" { return (2, 0) }
-            if let n = Int(text) {
-                guard n > 0, n < 1_000_000 else { throw fail }
-                return (0, n)
-            }
-            guard let nIndex = text.firstIndex(of: "n") else { throw fail }
-            let aText = String(text[..<nIndex])
-            let a: Int
-            switch aText {
-            case "", "+": a = 1
-            case "-": a = -1
-            default:
-                guard let value = Int(aText), abs(value) < 1_000_000 else { throw fail }
-                a = value
-            }
-            let rest = String(text[text.index(after: nIndex)...])
-            guard rest.isEmpty || rest.first == "+" || rest.first == "-", let b = rest.isEmpty ? 0 : Int(rest), abs(b) < 1_000_000 else { throw fail }
-            return (a, b)
-        }
-        func list(allowRelative: Bool) throws -> [ComplexSelector] {
-            guard let argument, !argument.isEmpty else { throw error(":\(name) needs selectors inside its parentheses") }
-            guard depth < 8 else { throw error("pseudo-classes are nested too deeply") }
-            var out: [ComplexSelector] = []
-            for part in SelectorParser.splitTopLevel(argument) {
-                var text = part.trimmingCharacters(in: .whitespaces)
-                var childOnly = false
-                if allowRelative, text.hasPrefix(">") {
-                    childOnly = true
-                    text = String(text.dropFirst()).trimmingCharacters(in: .whitespaces)
-                }
-                var inner = SelectorParser(text, source: source)
-                inner.depth = depth + 1
-                out += try inner.parseList().map { complex in
-                    ComplexSelector(compounds: complex.compounds, combinators: complex.combinators, anchored: childOnly)
-                }
-            }
-            return out
-        }
+        let argument = try parseArgument(of: name)
         switch name {
         case "first-child": return .firstChild
         case "last-child": return .lastChild
@@ -756,12 +697,12 @@ struct SelectorParser {
         case "first-of-type": return .firstOfType
         case "last-of-type": return .lastOfType
         case "nth-child", "nth-last-child", "nth-of-type", "nth-last-of-type":
-            let (a, b) = try formula()
+            let (a, b) = try formula(argument, of: name)
             return .nth(a: a, b: b, ofType: name.hasSuffix("of-type"), fromEnd: name.contains("last"))
         case "is", "where", "matches":
-            return .isAny(try list(allowRelative: false))
+            return .isAny(try list(argument, of: name, allowRelative: false))
         case "has":
-            return .has(try list(allowRelative: true))
+            return .has(try list(argument, of: name, allowRelative: true))
         case "not":
             guard let argument, !argument.isEmpty else { throw error(":not needs a simple selector, like :not(.hidden)") }
             var inner = SelectorParser(argument, source: source)
@@ -769,8 +710,73 @@ struct SelectorParser {
             guard inner.atEnd else { throw error(":not takes one simple selector") }
             return .not(compound)
         default:
-            throw error("unsupported pseudo-class ':\(name)'")
+            throw error("unsupported pseudo-class ':\(name.prefix(40))'")
         }
+    }
+
+    /// The text in a pseudo-class's parentheses (nested ones kept), or nil without parentheses.
+    mutating func parseArgument(of name: String) throws -> String? {
+        guard current == "(" else { return nil }
+        index += 1
+        var depth = 1
+        var text = ""
+        while let c = current {
+            index += 1
+            if c == "(" { depth += 1 }
+            if c == ")" {
+                depth -= 1
+                if depth == 0 { break }
+            }
+            text.append(c)
+        }
+        guard depth == 0 else { throw error("unclosed '(' after :\(name.prefix(40))") }
+        return text.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// `an+b`, `odd`, `even`, or a number.
+    func formula(_ argument: String?, of name: String) throws -> (Int, Int) {
+        let fail = error(":\(name) takes a position like 2, odd, even, 2n+1 or -n+3")
+        guard let text = argument?.lowercased().replacingOccurrences(of: " ", with: ""), !text.isEmpty else { throw fail }
+        if text == "odd" { return (2, 1) }
+        if text == "even" { return (2, 0) }
+        if let n = Int(text) {
+            guard n > 0, n < 1_000_000 else { throw fail }
+            return (0, n)
+        }
+        guard let nIndex = text.firstIndex(of: "n") else { throw fail }
+        let aText = String(text[..<nIndex])
+        let a: Int
+        switch aText {
+        case "", "+": a = 1
+        case "-": a = -1
+        default:
+            guard let value = Int(aText), abs(value) < 1_000_000 else { throw fail }
+            a = value
+        }
+        let rest = String(text[text.index(after: nIndex)...])
+        guard rest.isEmpty || rest.first == "+" || rest.first == "-", let b = rest.isEmpty ? 0 : Int(rest), abs(b) < 1_000_000 else { throw fail }
+        return (a, b)
+    }
+
+    /// The selector list in `:is()`, `:where()` or `:has()` (which may start a selector with `>`).
+    func list(_ argument: String?, of name: String, allowRelative: Bool) throws -> [ComplexSelector] {
+        guard let argument, !argument.isEmpty else { throw error(":\(name) needs selectors inside its parentheses") }
+        guard depth < 8 else { throw error("pseudo-classes are nested too deeply") }
+        var out: [ComplexSelector] = []
+        for part in SelectorParser.splitTopLevel(argument) {
+            var text = part.trimmingCharacters(in: .whitespaces)
+            var childOnly = false
+            if allowRelative, text.hasPrefix(">") {
+                childOnly = true
+                text = String(text.dropFirst()).trimmingCharacters(in: .whitespaces)
+            }
+            var inner = SelectorParser(text, source: source)
+            inner.depth = depth + 1
+            out += try inner.parseList().map { complex in
+                ComplexSelector(compounds: complex.compounds, combinators: complex.combinators, anchored: childOnly)
+            }
+        }
+        return out
     }
 
     func isNameStart(_ c: Character) -> Bool { c.isLetter || c == "_" || c == "-" || c.isNumber }

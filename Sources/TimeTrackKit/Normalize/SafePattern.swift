@@ -153,18 +153,50 @@ public struct SafePattern: Sendable {
     }
 
     private func run(_ input: [Unicode.Scalar]) -> (slots: [Int]?, steps: Int) {
-        var steps = 0
+        var machine = Machine(program: program, input: input, ignoreCase: ignoreCase)
         let slotCount = 2 * (groupCount + 1)
         var current: [Thread] = []
         var next: [Thread] = []
-        var marks = [Int](repeating: -1, count: program.count)
-        var generation = 0
         var matched: [Int]?
+        // `current` was built under the present generation, so a new attempt never duplicates
+        // one of its threads.
+        for position in 0...input.count {
+            if matched == nil {
+                // A new attempt starting here, after every older thread in priority.
+                machine.add(&current, Thread(pc: 0, slots: [Int](repeating: -1, count: slotCount)), at: position)
+            }
+            machine.generation += 1
+            if current.isEmpty {
+                if matched != nil { break }
+                continue
+            }
+            next.removeAll(keepingCapacity: true)
+            if let found = machine.advance(current, into: &next, at: position) { matched = found }
+            swap(&current, &next)
+        }
+        return (matched, machine.steps)
+    }
+
+    /// The Pike VM's state over one search: every thread at a position, in priority order,
+    /// each program counter visited once a position (`marks`), so the work is bounded by
+    /// the text's length times the program's size.
+    private struct Machine {
+        let program: [Instruction]
+        let input: [Unicode.Scalar]
+        let ignoreCase: Bool
+        var steps = 0
+        var marks: [Int]
+        var generation = 0
         var stack: [Thread] = []
+
+        init(program: [Instruction], input: [Unicode.Scalar], ignoreCase: Bool) {
+            (self.program, self.input, self.ignoreCase) = (program, input, ignoreCase)
+            marks = [Int](repeating: -1, count: program.count)
+        }
 
         /// Follows jumps, splits, saves and assertions from `thread` at `position`, appending the
         /// threads that wait on a character (or match) to `list` in priority order.
-        func add(_ list: inout [Thread], _ thread: Thread, at position: Int) {
+        mutating func add(_ list: inout [Thread], _ thread: Thread, at position: Int) {
             stack.append(thread)
             while var t = stack.popLast() {
                 steps += 1
@@ -208,26 +240,15 @@ public struct SafePattern: Sendable {
             }
         }
 
-        // `current` was built under the present generation, so a new attempt never duplicates
-        // one of its threads.
-        for position in 0...input.count {
-            if matched == nil {
-                // A new attempt starting here, after every older thread in priority.
-                add(&current, Thread(pc: 0, slots: [Int](repeating: -1, count: slotCount)), at: position)
-            }
-            generation += 1
-            if current.isEmpty {
-                if matched != nil { break }
-                continue
-            }
-            next.removeAll(keepingCapacity: true)
+        /// Moves every thread of `current` over the character at `position` into `next`; the
+        /// slots of a thread that matched (lower-priority threads lose), or nil.
+        mutating func advance(_ current: [Thread], into next: inout [Thread], at position: Int) -> [Int]? {
             let c: Unicode.Scalar? = position < input.count ? input[position] : nil
-            threads: for thread in current {
+            for thread in current {
                 steps += 1
                 switch program[thread.pc] {
                 case .match:
-                    matched = thread.slots
-                    break threads  // lower-priority threads lose
+                    return thread.slots
                 case .scalar(let wanted):
                     if let c, c == wanted || (ignoreCase && SafePattern.caseVariants(c).contains(wanted)) {
                         add(&next, Thread(pc: thread.pc + 1, slots: thread.slots), at: position + 1)
@@ -242,9 +263,8 @@ public struct SafePattern: Sendable {
                     break
                 }
             }
-            swap(&current, &next)
+            return nil
         }
-        return (matched, steps)
     }
 
     // MARK: Character classes

@@ -206,17 +206,7 @@ public struct SourceDefinition: Sendable {
             throw fail("kind", "'\(kindText.prefix(80))' is not a kind", fix: "use one of: " + ItemKind.allCases.map(\.rawValue).joined(separator: ", "))
         }
         guard let urlText = try string("url", required: true) else { throw fail("url", "is required") }
-        let folder = folderURL(of: file)
-        let url: URL
-        if let scheme = URL(string: urlText)?.scheme?.lowercased(), scheme.count > 1 {
-            guard scheme == "http" || scheme == "https" || scheme == "file" else {
-                throw fail("url", "'\(urlText.prefix(200))' uses \(scheme.prefix(20)):, only http, https and file paths are allowed")
-            }
-            guard let parsed = URL(string: urlText) else { throw fail("url", "'\(urlText.prefix(200))' is not a valid URL") }
-            url = parsed
-        } else {
-            url = URL(fileURLWithPath: urlText, relativeTo: folder).standardizedFileURL
-        }
+        let url = try resolve(urlText, beside: file, fail: fail)
         var baseURL: URL?
         if let text = try string("baseURL", required: false) {
             guard let parsed = URL(string: text), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https", parsed.host != nil else {
@@ -244,31 +234,6 @@ public struct SourceDefinition: Sendable {
             guard let b = v.boolValue else { throw fail(key, "must be true or false") }
             return b
         }
-        func allowance() throws -> PrivateNetworkAllowance {
-            switch object["allowPrivateNetwork"] {
-            case nil, .null?: return .none
-            case .bool(let b)?: return b ? .all : .none
-            case .array(let list)?:
-                let hosts = list.compactMap(\.stringValue)
-                guard hosts.count == list.count, !hosts.isEmpty else {
-                    throw fail("allowPrivateNetwork", "must be true, false, or a list of hosts and addresses")
-                }
-                var allowed: Set<String> = []
-                for host in hosts {
-                    // "[::1]" is the address ::1; "127.0.0.1:8080" or a URL would never match a host.
-                    let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-                    var address = in6_addr()
-                    guard !bare.contains("/"), !bare.contains(":") || inet_pton(AF_INET6, bare, &address) == 1, !bare.isEmpty else {
-                        throw fail(
-                            "allowPrivateNetwork", "'\(host.prefix(200))' is not a host or an address (a port or a URL never matches)",
-                            fix: "list bare hosts and addresses, like [\"127.0.0.1\", \"::1\", \"intranet.district.local\"]: any port of them is allowed")
-                    }
-                    allowed.insert(bare.lowercased())
-                }
-                return .only(allowed)
-            default: throw fail("allowPrivateNetwork", "must be true, false, or a list of hosts and addresses")
-            }
-        }
         var options: [String: JSONValue] = [:]
         if let v = object["options"], v != .null {
             guard let o = v.objectValue else { throw fail("options", "must be a JSON object") }
@@ -277,7 +242,7 @@ public struct SourceDefinition: Sendable {
         var definition = SourceDefinition(
             id: id, name: name, importer: importer, kind: kind, urlText: urlText, url: url, baseURL: baseURL,
             school: try string("school", required: false), timeZone: timeZone, schedule: schedule, review: review,
-            enabled: try bool("enabled", default: true), allowPrivateNetwork: try allowance(),
+            enabled: try bool("enabled", default: true), allowPrivateNetwork: try privateNetworkAllowance(object["allowPrivateNetwork"], fail: fail),
             options: options, file: file)
         definition.followsRemoteLinks = try bool("followRemoteLinks", default: false)
         let policy = try string("accessibility", required: false) ?? "warn"
@@ -287,6 +252,46 @@ public struct SourceDefinition: Sendable {
         definition.accessibility = accessibility
         definition.checkPDFs = try bool("checkPDFs", default: false)
         return definition
+    }
+
+    /// Where a definition's `url` points: a web address, or a file path resolved against the
+    /// definition's folder.
+    static func resolve(_ urlText: String, beside file: String, fail: (String, String, String?) -> TimeTrackError) throws -> URL {
+        guard let scheme = URL(string: urlText)?.scheme?.lowercased(), scheme.count > 1 else {
+            return URL(fileURLWithPath: urlText, relativeTo: folderURL(of: file)).standardizedFileURL
+        }
+        guard scheme == "http" || scheme == "https" || scheme == "file" else {
+            throw fail("url", "'\(urlText.prefix(200))' uses \(scheme.prefix(20)):, only http, https and file paths are allowed", nil)
+        }
+        guard let parsed = URL(string: urlText) else { throw fail("url", "'\(urlText.prefix(200))' is not a valid URL", nil) }
+        return parsed
+    }
+
+    /// `allowPrivateNetwork`: true, false, or a list of bare hosts and addresses.
+    static func privateNetworkAllowance(_ value: JSONValue?, fail: (String, String, String?) -> TimeTrackError) throws -> PrivateNetworkAllowance {
+        switch value {
+        case nil, .null?: return .none
+        case .bool(let b)?: return b ? .all : .none
+        case .array(let list)?:
+            let hosts = list.compactMap(\.stringValue)
+            guard hosts.count == list.count, !hosts.isEmpty else {
+                throw fail("allowPrivateNetwork", "must be true, false, or a list of hosts and addresses", nil)
+            }
+            var allowed: Set<String> = []
+            for host in hosts {
+                // "[::1]" is the address ::1; "127.0.0.1:8080" or a URL would never match a host.
+                let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+                var address = in6_addr()
+                guard !bare.contains("/"), !bare.contains(":") || inet_pton(AF_INET6, bare, &address) == 1, !bare.isEmpty else {
+                    throw fail(
+                        "allowPrivateNetwork", "'\(host.prefix(200))' is not a host or an address (a port or a URL never matches)",
+                        "list bare hosts and addresses, like [\"127.0.0.1\", \"::1\", \"intranet.district.local\"]: any port of them is allowed")
+                }
+                allowed.insert(bare.lowercased())
+            }
+            return .only(allowed)
+        default: throw fail("allowPrivateNetwork", "must be true, false, or a list of hosts and addresses", nil)
+        }
     }
 
     /// Zones already looked up by name: a folder's definitions name a few zones many times, and
