@@ -94,12 +94,13 @@ let package = Package(
         .testTarget(
             name: "HTMLImporterTests", dependencies: ["HTMLImporter", "TimeTrackImport", "TimeTrackStore", "TestSupport"],
             path: "Tests/HTMLImporterTests", resources: [.copy("Fixtures")]),
-        .testTarget(name: "FeedImporterTests", dependencies: ["TimeTrackImport", "TestSupport"], path: "Tests/FeedImporterTests"),
+        .testTarget(name: "FeedImporterTests", dependencies: ["FeedImporter", "TimeTrackImport", "TestSupport"], path: "Tests/FeedImporterTests"),
         .testTarget(name: "WordPressImporterTests", dependencies: ["TimeTrackImport", "TestSupport"], path: "Tests/WordPressImporterTests"),
-        .testTarget(name: "MetadataImporterTests", dependencies: ["TimeTrackImport", "TestSupport"], path: "Tests/MetadataImporterTests"),
+        .testTarget(name: "MetadataImporterTests", dependencies: ["MetadataImporter", "TimeTrackImport", "TestSupport"], path: "Tests/MetadataImporterTests"),
         .testTarget(name: "DocumentsImporterTests", dependencies: ["TimeTrackImport", "TestSupport"], path: "Tests/DocumentsImporterTests"),
         .testTarget(name: "JSONImporterTests", dependencies: ["TimeTrackImport", "TimeTrackKit", "TestSupport"], path: "Tests/JSONImporterTests"),
-        .testTarget(name: "LMSImporterTests", dependencies: ["TimeTrackImport", "TimeTrackKit", "TestSupport"], path: "Tests/LMSImporterTests"),
+        .testTarget(
+            name: "LMSImporterTests", dependencies: ["PhotoImporter", "TimeTrackImport", "TimeTrackKit", "TestSupport"], path: "Tests/LMSImporterTests"),
         .testTarget(name: "ICalImporterTests", dependencies: ["ICalImporter", "TimeTrackImport", "TestSupport"], path: "Tests/ICalImporterTests"),
         .testTarget(
             name: "TimeTrackExportTests",

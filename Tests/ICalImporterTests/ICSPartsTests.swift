@@ -338,4 +338,71 @@ import TimeTrackKit
             #expect(CivilDay.inWeek(week - weeks - 1, day: days, weekStart: 2), "day \(days): week \(week) of \(weeks) from the end")
         }
     }
+
+    // MARK: A rule's periods and the days it keeps
+
+    static func day(_ text: String) -> Int {
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        return CivilDay.days(parts[0], parts[1], parts[2])
+    }
+
+    static func written(_ days: ClosedRange<Int>?) -> String? {
+        guard let days else { return nil }
+        func text(_ day: Int) -> String {
+            let c = CivilDay.civil(day)
+            return String(format: "%04d-%02d-%02d", c.year, c.month, c.day)
+        }
+        return text(days.lowerBound) + "…" + text(days.upperBound)
+    }
+
+    @Test(arguments: [
+        ("FREQ=YEARLY", 0, "2026-09-14", "2026-01-01…2026-12-31"), ("FREQ=YEARLY;INTERVAL=2", 1, "2026-09-14", "2028-01-01…2028-12-31"),
+        ("FREQ=MONTHLY", 4, "2026-09-14", "2027-01-01…2027-01-31"), ("FREQ=MONTHLY", 5, "2026-09-14", "2027-02-01…2027-02-28"),
+        // The first week starts at DTSTART (a Monday-first week from Wednesday the 16th).
+        ("FREQ=WEEKLY", 0, "2026-09-16", "2026-09-16…2026-09-20"), ("FREQ=WEEKLY", 1, "2026-09-16", "2026-09-21…2026-09-27"),
+        ("FREQ=WEEKLY;WKST=SU", 1, "2026-09-16", "2026-09-20…2026-09-26"), ("FREQ=DAILY;INTERVAL=3", 2, "2026-09-14", "2026-09-20…2026-09-20"),
+        ("FREQ=YEARLY", 8_000, "2026-09-14", nil),
+    ])
+    func periods(_ text: String, _ period: Int, _ start: String, _ expected: String?) throws {
+        let rule = try RecurrenceRule.parse(text).get()
+        let step = try #require(RecurrenceRule.product(period, rule.interval))
+        #expect(Self.written(rule.days(ofPeriod: period, step: step, startDay: Self.day(start))) == expected, "\(text) period \(period)")
+    }
+
+    static func kept(_ text: String, start: String, in range: ClosedRange<Int>) throws -> [String] {
+        let rule = try RecurrenceRule.parse(text).get()
+        let choice = RecurrenceRule.DayChoice(rule: rule, startDay: Self.day(start))
+        return range.filter(choice.keeps).map { day in
+            let c = CivilDay.civil(day)
+            return String(format: "%02d-%02d", c.month, c.day)
+        }
+    }
+
+    @Test func withoutADayPartTheStartsDayRepeats() throws {
+        let september = Self.day("2026-09-01")...Self.day("2026-09-30")
+        #expect(try Self.kept("FREQ=MONTHLY", start: "2026-09-14", in: september) == ["09-14"])
+        #expect(try Self.kept("FREQ=WEEKLY", start: "2026-09-14", in: september) == ["09-07", "09-14", "09-21", "09-28"])
+        #expect(try Self.kept("FREQ=YEARLY", start: "2026-09-14", in: Self.day("2026-01-01")...Self.day("2026-12-31")) == ["09-14"])
+        #expect(try Self.kept("FREQ=DAILY", start: "2026-09-14", in: september).count == 30)
+    }
+
+    @Test func ordinalsCountInTheMonthOrTheYear() throws {
+        let year = Self.day("2026-01-01")...Self.day("2026-12-31")
+        // Thanksgiving: the fourth Thursday of November.
+        #expect(try Self.kept("FREQ=YEARLY;BYMONTH=11;BYDAY=4TH", start: "2026-11-26", in: year) == ["11-26"])
+        // The last Friday of each month, counted in the month.
+        #expect(try Self.kept("FREQ=MONTHLY;BYDAY=-1FR", start: "2026-01-30", in: year).count == 12)
+        // The 20th Monday of the year, counted in the year.
+        #expect(try Self.kept("FREQ=YEARLY;BYDAY=20MO", start: "2026-01-05", in: year) == ["05-18"])
+        // On a weekly rule an ordinal is a plain weekday.
+        #expect(try Self.kept("FREQ=WEEKLY;BYDAY=1TU", start: "2026-09-01", in: Self.day("2026-09-01")...Self.day("2026-09-30")).count == 5)
+    }
+
+    @Test func dayParts() throws {
+        let year = Self.day("2026-01-01")...Self.day("2026-12-31")
+        #expect(try Self.kept("FREQ=MONTHLY;BYMONTHDAY=-1", start: "2026-01-31", in: year).prefix(3) == ["01-31", "02-28", "03-31"])
+        #expect(try Self.kept("FREQ=YEARLY;BYYEARDAY=1,-1", start: "2026-01-01", in: year) == ["01-01", "12-31"])
+        #expect(try Self.kept("FREQ=YEARLY;BYWEEKNO=1;BYDAY=MO", start: "2026-01-01", in: Self.day("2025-12-20")...Self.day("2026-01-20")) == ["12-29"])
+        #expect(try Self.kept("FREQ=MONTHLY;BYMONTH=2,3;BYMONTHDAY=15", start: "2026-01-15", in: year) == ["02-15", "03-15"])
+    }
 }

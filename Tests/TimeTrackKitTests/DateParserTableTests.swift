@@ -246,4 +246,62 @@ import Testing
         #expect(DateParser.isoBasicFields("20260417T1830Z")?.offset == "Z")
         #expect(DateParser.isoBasicFields(" 20260417T183005+0100")?.second == "05")
     }
+
+    // MARK: The parts a date is taken from
+
+    @Test(arguments: [
+        ("sep 14 2026 6:00 pm cst", -21_600, "sep 14 2026 6:00 pm  "),
+        ("wed nov 05 2025 13:18:53 gmt-0500 (eastern standard time)", -18_000, "wed nov 05 2025 13:18:53  "),
+        ("mon 10:00 +0530", 19_800, "mon 10:00  "), ("9 am edt", -14_400, "9 am  "), ("noon utc", 0, "noon  "),
+    ])
+    func zonesAreTakenOutOfTheText(_ text: String, _ seconds: Int, _ left: String) {
+        var working = text
+        #expect(DateParser.takeZone(from: &working)?.secondsFromGMT() == seconds, "\(text)")
+        #expect(working.trimmingCharacters(in: .whitespaces) == left.trimmingCharacters(in: .whitespaces), "\(text) left \(working.debugDescription)")
+    }
+
+    @Test(arguments: ["september 14", "room 5-b", "grades 9-12 at 7 pm", "best of 3"])
+    func textWithoutAZoneIsLeftAlone(_ text: String) {
+        var working = text
+        #expect(DateParser.takeZone(from: &working) == nil)
+        #expect(working == text)
+    }
+
+    @Test(arguments: [
+        ("due 2026/09/14 at 5", 2026, 9, 14, "due   at 5"), ("9/14/26 7pm", 2026, 9, 14, "  7pm"), ("on 9/14", nil, 9, 14, "on  "),
+        ("14.09.2026", 2026, 14, 9, " "),
+    ])
+    func numericDatesAreTakenOutOfTheText(_ text: String, _ year: Int?, _ month: Int, _ day: Int, _ left: String) {
+        var working = text
+        let found = DateParser.takeNumericDate(from: &working)
+        #expect(found.year == year && found.month == month && found.day == day, "\(text)")
+        #expect(working == left, "\(text) left \(working.debugDescription)")
+    }
+
+    @Test(arguments: ["10.30", "5-6 pm", "page 3", "2026"])
+    func numbersThatAreNoDateStay(_ text: String) {
+        var working = text
+        #expect(DateParser.takeNumericDate(from: &working).month == nil)
+        #expect(working == text)
+    }
+
+    @Test(arguments: [
+        ("monday, september 14, 2026 at 6:00 pm", 2026, 9, 14), ("14 sep 2026", 2026, 9, 14), ("sept. 14", nil, 9, 14), ("sat 21st nov 2026", 2026, 11, 21),
+        ("march madness: march 3rd", nil, 3, 3), ("2026 calendar: may 5", 2026, 5, 5),
+    ])
+    func wordDates(_ text: String, _ year: Int?, _ month: Int, _ day: Int) {
+        var working = text
+        let found = DateParser.takeWordDate(from: &working)
+        #expect(found.year == year && found.month == month && found.day == day, "\(text)")
+        #expect(!working.contains(String(day)) || working.contains(":"), "\(text): the day is left in \(working.debugDescription)")
+    }
+
+    @Test func theDayIsNotLeftToBeReadAsAnHour() {
+        var working = "september 14, 2026 7 pm"
+        _ = DateParser.takeWordDate(from: &working)
+        #expect(DateParser.findTime(working)?.hour == 19)
+        var bare = "sept. 14"
+        _ = DateParser.takeWordDate(from: &bare)
+        #expect(DateParser.findTime(bare) == nil)
+    }
 }
