@@ -10,7 +10,7 @@ import Testing
 
     @Test func anEntryEditedWithSqlite3IsNamedByAuditVerifyAndStatus() throws {
         guard let sqlite3 = Self.sqlite3 else {
-            print("skipped: no sqlite3 shell (apt-get install sqlite3)")
+            try Skip.because("no sqlite3 shell (apt-get install sqlite3)")
             return
         }
         let fixture = try ConsoleFixture()

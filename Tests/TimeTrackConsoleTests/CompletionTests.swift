@@ -105,7 +105,7 @@ import Testing
 
     @Test func fishCompletesIdsWhenFishIsThere() throws {
         guard let fish = Self.shell("fish") else {
-            print("skipped: fish is not installed")
+            try Skip.because("fish is not installed")
             return
         }
         let fixture = try ConsoleFixture()

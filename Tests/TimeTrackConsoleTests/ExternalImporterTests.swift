@@ -17,7 +17,7 @@ import Testing
     @Test(arguments: [("js-calendar", "westbrook-calendar", 3), ("csv-info", "westbrook-documents", 4)])
     func theExamplePluginsImportReviewAndReimport(_ plugin: String, _ source: String, _ count: Int) throws {
         if plugin == "js-calendar" && !Self.hasPython {
-            print("skipped: python3 is not installed here (the js-calendar example is Python)")
+            try Skip.because("python3 is not installed here (the js-calendar example is Python)")
             return
         }
         let dir = try TemporaryDirectory("plugin-\(plugin)")
@@ -289,7 +289,7 @@ import Testing
     @Test(arguments: ["python", "sh"])
     func pluginNewWritesAWorkingSkeleton(_ language: String) throws {
         if language == "python" && !Self.hasPython {
-            print("skipped: python3 is not installed here")
+            try Skip.because("python3 is not installed here")
             return
         }
         let dir = try TemporaryDirectory("plugin-new")

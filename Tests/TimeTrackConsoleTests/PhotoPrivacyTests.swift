@@ -22,7 +22,7 @@ import Testing
 
     @Test func photosAreExportedWithoutTheirLocationAndSubmissionsWithoutCoordinates() throws {
         guard let exiftool = Self.exiftool else {
-            print("skipped: exiftool is missing (apt-get install libimage-exiftool-perl)")
+            try Skip.because("exiftool is missing (apt-get install libimage-exiftool-perl)")
             return
         }
         let dir = try TemporaryDirectory("photos")

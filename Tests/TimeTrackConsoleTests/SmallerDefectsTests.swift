@@ -74,7 +74,7 @@ import Testing
     /// A store in a folder this account cannot enter is not "no store here yet".
     @Test func aFolderThatCannotBeEnteredIsNotAnEmptyStore() throws {
         guard geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
-            print("skipped: needs root and setpriv to run as another account")
+            try Skip.because("needs root and setpriv to run as another account")
             return
         }
         let dir = try TemporaryDirectory("no-entry")
