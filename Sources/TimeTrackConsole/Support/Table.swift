@@ -1,4 +1,6 @@
-/// A plain text table that fits a width: the widest column is cut with `…` when needed.
+import TimeTrackCore
+
+/// A plain text table that fits a width: the widest columns are cut with `…` when needed.
 public struct Table {
     public var headers: [String]
     public var rows: [[String]]
@@ -8,19 +10,30 @@ public struct Table {
         self.rows = rows
     }
 
-    /// The table as lines no wider than `width` (when possible).
+    /// The table as lines no wider than `width` columns (when possible), counted as a terminal
+    /// shows them: a Chinese or Korean name, or an emoji, takes two columns a character.
     public func render(width: Int) -> [String] {
         let all = [headers] + rows
-        var widths = headers.indices.map { column in all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
-        let total = widths.reduce(0, +) + 2 * (widths.count - 1)
-        if total > width, let widest = widths.indices.max(by: { widths[$0] < widths[$1] }) {
-            widths[widest] = max(8, widths[widest] - (total - width))
+        var widths = headers.indices.map { column in all.map { $0.indices.contains(column) ? DisplayWidth.of($0[column]) : 0 }.max() ?? 0 }
+        // Too wide: the widest column gives a column at a time until the table fits or every
+        // column is down to 8.
+        var excess = widths.reduce(0, +) + 2 * (widths.count - 1) - width
+        while excess > 0, let widest = widths.indices.filter({ widths[$0] > 8 }).max(by: { widths[$0] < widths[$1] }) {
+            widths[widest] -= 1
+            excess -= 1
         }
         func format(_ row: [String]) -> String {
             row.indices.map { column -> String in
                 var cell = row[column]
-                if cell.count > widths[column] { cell = String(cell.prefix(max(1, widths[column] - 1))) + "…" }
-                return column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                var cellWidth = DisplayWidth.of(cell)
+                // A row with more cells than the headers shows the extra ones as they are.
+                let limit = column < widths.count ? widths[column] : cellWidth
+                if cellWidth > limit {
+                    cell = DisplayWidth.prefix(cell, columns: max(1, limit - 1)) + "…"
+                    cellWidth = DisplayWidth.of(cell)
+                }
+                guard column < row.count - 1 else { return cell }
+                return cell + String(repeating: " ", count: max(0, limit - cellWidth))
             }.joined(separator: "  ")
         }
         return [format(headers)] + rows.map(format)
