@@ -27,13 +27,14 @@ struct PreviewMap {
         let latitudes = all.map(\.latitude), longitudes = all.map(\.longitude)
         guard let south = latitudes.min(), let north = latitudes.max(), let west = longitudes.min(), let east = longitudes.max() else { return nil }
         // Equirectangular, longitudes shrunk by the cosine of the middle latitude; a single
-        // point (or a line) gets a small box around it.
+        // point (or a line) gets a small box around it, centred on it.
         let scaleX = cos((south + north) / 2 * .pi / 180)
         let spanX = max((east - west) * scaleX, 0.002), spanY = max(north - south, 0.002)
+        let (middleLongitude, middleLatitude) = ((west + east) / 2, (south + north) / 2)
         let scale = min((Self.width - 2 * Self.margin) / spanX, (Self.height - 2 * Self.margin) / spanY)
         let originX = (Self.width - spanX * scale) / 2, originY = (Self.height - spanY * scale) / 2
-        func x(_ p: Point) -> String { String(format: "%.1f", originX + (p.longitude - west) * scaleX * scale) }
-        func y(_ p: Point) -> String { String(format: "%.1f", Self.height - originY - (p.latitude - south) * scale) }
+        func x(_ p: Point) -> String { String(format: "%.1f", originX + ((p.longitude - middleLongitude) * scaleX + spanX / 2) * scale) }
+        func y(_ p: Point) -> String { String(format: "%.1f", Self.height - originY - ((p.latitude - middleLatitude) + spanY / 2) * scale) }
         var shapes: [String] = []
         for place in places {
             shapes.append("<circle cx=\"\(x(place))\" cy=\"\(y(place))\" r=\"5\" class=\"place-dot\"><title>\(e(place.label))</title></circle>")
