@@ -21,4 +21,19 @@ import TimeTrackCore
         }
         #expect(StoreDate.parse("2026-13-01T00:00:00") == nil && StoreDate.parse("2026-01-01 00:00:00Z") == nil)
     }
+
+    /// A store file is input too: a day or a time that does not exist is no date, never
+    /// rolled over into another one.
+    @Test(arguments: [
+        "2026-13-01T00:00:00Z", "2026-00-10T00:00:00Z", "2026-02-29T00:00:00Z", "2026-04-31T00:00:00Z", "2026-01-00T00:00:00Z", "2026-01-01T24:00:00Z",
+        "2026-01-01T23:60:00Z", "2026-01-01T23:59:60Z", "2026-01-01T00:00:00+", "２０２６-01-01T00:00:00Z", "2026-01-01T00:00:00z", "",
+    ])
+    func daysThatDoNotExistAreNoDates(_ text: String) {
+        #expect(StoreDate.parse(text) == nil, "\(text)")
+    }
+
+    @Test(arguments: [("2028-02-29T12:00:00Z", 1_835_438_400.0), ("2000-02-29T00:00:00Z", 951_782_400), ("1900-03-01T00:00:00Z", -2_203_891_200)])
+    func leapDaysThatExistAreRead(_ text: String, _ seconds: Double) {
+        #expect(StoreDate.parse(text)?.timeIntervalSince1970 == seconds, "\(text)")
+    }
 }

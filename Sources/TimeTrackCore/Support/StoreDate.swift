@@ -50,6 +50,10 @@ public enum StoreDate {
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
             let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19)
         else { return nil }
+        // A day or time that does not exist ("2026-02-30", "25:00") is no date: `timegm` would
+        // roll it over into another one (a store file is input too).
+        let monthLengths: [Int32] = [31, year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard (1...12).contains(month), day >= 1, day <= monthLengths[Int(month) - 1], hour <= 23, minute <= 59, second <= 59 else { return nil }
         var parts = tm()
         parts.tm_year = year - 1900
         parts.tm_mon = month - 1
