@@ -68,3 +68,26 @@ package struct CalendarFeed {
         problems += ICSDocument.unknownZones(zones)
     }
 }
+
+/// The keys of a feed that gives a UID more than once (some exports repeat events): both are
+/// kept, distinctly, the second as `UID#2`, the third `UID#3` (and never a key the feed gives
+/// of its own: a UID written `a#2` after two `a`s becomes `a#2#2`).
+package struct DistinctKeys {
+    private var counts: [String: Int] = [:]
+    private var taken: Set<String> = []
+
+    package init() {}
+
+    /// `key` the first time it is given, then `key#2`, `key#3`…, each key handed out once.
+    package mutating func key(for key: String) -> String {
+        var count = counts[key] ?? 0
+        var candidate = count == 0 ? key : "\(key)#\(count + 1)"
+        while taken.contains(candidate) {
+            count += 1
+            candidate = "\(key)#\(count + 1)"
+        }
+        counts[key] = count + 1
+        taken.insert(candidate)
+        return candidate
+    }
+}

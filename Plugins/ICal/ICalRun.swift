@@ -21,8 +21,8 @@ struct ICalRun {
     /// Every start each series has (in or out of the window), to tell an override of an
     /// occurrence outside the window from one of an occurrence that does not exist.
     var seriesStarts: [String: Set<Date>] = [:]
-    /// How many times each key was given (some exports repeat events).
-    var seen: [String: Int] = [:]
+    /// Each key once (some exports repeat events).
+    var keys = DistinctKeys()
     /// True once `maxItems` items were read.
     var capped = false
 
@@ -233,14 +233,7 @@ struct ICalRun {
                 capped = true
                 return
             }
-            var key = instance.key
-            if let count = seen[key] {
-                // The same UID twice (some exports repeat events): keep both, distinctly.
-                seen[key] = count + 1
-                key += "#\(count + 1)"
-            } else {
-                seen[key] = 1
-            }
+            let key = keys.key(for: instance.key)
             do {
                 let content = try importer.makeEvent(
                     instance.component, series: series.event, start: instance.start, seriesStart: series.start, length: series.length, zone: series.zone,

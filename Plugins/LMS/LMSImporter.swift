@@ -106,7 +106,7 @@ public struct LMSImporter: Importer {
         let pattern = coursePattern ?? (try? SafePattern(flavor.pattern))
         let oldest = context.now.addingTimeInterval(-Double(pastDays) * 86_400)
         var found: [MappedFields.Found] = []
-        var seen: [String: Int] = [:]
+        var keys = DistinctKeys()
         for entry in feed.entries {
             let location = "line \(entry.line)"
             if entry.status == "CANCELLED" { continue }
@@ -148,13 +148,7 @@ public struct LMSImporter: Importer {
             } else {
                 raw["due"] = ISO8601DateFormatter().string(from: entry.start)
             }
-            var key = entry.uid
-            if let count = seen[key] {
-                seen[key] = count + 1
-                key += "#\(count + 1)"
-            } else {
-                seen[key] = 1
-            }
+            let key = keys.key(for: entry.uid)
             found.append(MappedFields.Found(key: key, raw: raw, page: page, pageURL: source.publicURL.absoluteString, location: location))
         }
         let normalizer = Normalizer(source: source, now: context.now)

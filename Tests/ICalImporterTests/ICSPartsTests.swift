@@ -405,4 +405,9 @@ import TimeTrackKit
         #expect(try Self.kept("FREQ=YEARLY;BYWEEKNO=1;BYDAY=MO", start: "2026-01-01", in: Self.day("2025-12-20")...Self.day("2026-01-20")) == ["12-29"])
         #expect(try Self.kept("FREQ=MONTHLY;BYMONTH=2,3;BYMONTHDAY=15", start: "2026-01-15", in: year) == ["02-15", "03-15"])
     }
+
+    @Test func aRepeatedUIDKeepsEachEventDistinctly() {
+        var keys = DistinctKeys()
+        #expect(["a", "b", "a", "a", "b", "a#2"].map { keys.key(for: $0) } == ["a", "b", "a#2", "a#3", "b#2", "a#2#2"])
+    }
 }
