@@ -46,13 +46,15 @@ public enum JSONInference {
         let objects = list.compactMap(\.objectValue)
         guard objects.count * 5 >= list.count * 4, let sample = objects.first else { return nil }
         func key(_ names: [String], in object: [String: JSONValue]) -> String? {
-            names.lazy.compactMap { name in object.keys.first { $0.lowercased() == name } }.first
+            names.lazy.compactMap { name in object.keys.first { folded($0) == folded(name) } }.first
         }
         guard let title = key(titleKeys, in: sample) else { return nil }
         // The date key: among those named like one, the first whose values parse in most objects.
         let dateCandidates =
-            dateKeys.compactMap { name in sample.keys.first { $0.lowercased() == name } }
-            + sample.keys.filter { name in !dateKeys.contains(name.lowercased()) && (name.lowercased().contains("date") || name.lowercased().contains("time")) }
+            dateKeys.compactMap { name in sample.keys.first { folded($0) == folded(name) } }
+            + sample.keys.filter { name in
+                !dateKeys.map(folded).contains(folded(name)) && (name.lowercased().contains("date") || name.lowercased().contains("time"))
+            }
             .sorted()
         guard
             let date = dateCandidates.first(where: { name in
@@ -76,6 +78,12 @@ public enum JSONInference {
     }
 
     /// A key as a path: plain, or bracketed when it holds anything but letters, digits and _.
+    /// A key as the lists above name it: case, spaces, `_` and `-` do not count
+    /// (`Published At`, `published_at` and `publishedAt` are one key).
+    static func folded(_ key: String) -> String {
+        String(key.lowercased().filter { $0 != " " && $0 != "_" && $0 != "-" })
+    }
+
     static func pathText(_ key: String) -> String {
         key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } ? key : "['\(key.replacingOccurrences(of: "'", with: ""))']"
     }

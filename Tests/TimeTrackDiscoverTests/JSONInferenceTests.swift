@@ -1,0 +1,102 @@
+import Foundation
+import TestSupport
+import Testing
+import TimeTrackCore
+import TimeTrackImport
+import TimeTrackKit
+
+@testable import TimeTrackDiscover
+
+/// Issue 36: what discover infers from a JSON answer, on its own and then read by the real
+/// json importer: the list of items, the title, date and link keys, events told from news,
+/// and the endpoints a page names.
+@Suite struct JSONInferenceTests {
+    static let dates = DateParser(timeZone: TimeZone(identifier: "America/Denver") ?? .current, reference: Date(timeIntervalSince1970: 1_790_000_000))
+
+    static func json(_ text: String) throws -> JSONValue { try JSONValue(parsing: Data(text.utf8)) }
+
+    static let events = """
+        {"meta": {"count": 3}, "data": {"events": [
+          {"name": "Board Meeting", "start_date": "2026-10-06T18:00:00-06:00", "end_date": "2026-10-06T20:00:00-06:00",
+           "venue": {"name": "District Office"}, "permalink": "https://d.example/events/1"},
+          {"name": "Fall Concert", "start_date": "2026-10-09T19:00:00-06:00", "venue": {"name": "Auditorium"}, "permalink": "https://d.example/events/2"},
+          {"name": "Picture Day", "start_date": "2026-10-14", "venue": {"name": "Gym"}, "permalink": "https://d.example/events/3"}],
+         "tags": ["a", "b"]}}
+        """
+
+    @Test func eventsAreFoundWithTheirKeys() throws {
+        let endpoint = try #require(URL(string: "https://d.example/api/v1/calendar"))
+        let (kind, options) = try #require(JSONInference.infer(try Self.json(Self.events), endpoint: endpoint, dates: Self.dates))
+        #expect(kind == .event)
+        #expect(options["items"] == .string("data.events"))
+        let fields = try #require(options["fields"]?.objectValue)
+        #expect(
+            fields == [
+                "title": .string("name"), "start": .string("start_date"), "end": .string("end_date"), "link": .string("permalink"),
+                "location": .string("venue.name"),
+            ])
+    }
+
+    @Test func newsIsAnnouncementsDatedByTheirPublishedKey() throws {
+        let news = """
+            [{"headline": "Bond results", "Published At": "Nov 4, 2026", "url": "/news/bond"},
+             {"headline": "Snow day", "Published At": "Nov 2, 2026", "url": "/news/snow"}]
+            """
+        let endpoint = try #require(URL(string: "https://d.example/news.json"))
+        let (kind, options) = try #require(JSONInference.infer(try Self.json(news), endpoint: endpoint, dates: Self.dates))
+        #expect(kind == .announcement && options["items"] == nil)
+        #expect(options["fields"]?.objectValue?["date"] == .string("['Published At']"))
+        #expect(options["fields"]?.objectValue?["title"] == .string("headline"))
+    }
+
+    @Test(arguments: [
+        #"{"items": [{"title": "Only one", "date": "2026-10-01"}]}"#, #"[1, 2, 3]"#, #"[{"id": 1, "date": "2026-10-01"}, {"id": 2, "date": "2026-10-02"}]"#,
+        #"[{"title": "A", "date": "soon"}, {"title": "B", "date": "later"}]"#, #"{"title": "not a list"}"#,
+        #"[{"title": "A", "date": "2026-10-01"}, "x", "y", "z", {"title": "B", "date": "2026-10-02"}]"#,
+    ])
+    func answersThatAreNoListOfItems(_ text: String) throws {
+        #expect(JSONInference.infer(try Self.json(text), endpoint: try #require(URL(string: "https://d.example/a.json")), dates: Self.dates) == nil, "\(text)")
+    }
+
+    @Test func theLargestListWinsWhereverItIs() throws {
+        let value = try Self.json(#"{"a": [1, 2], "b": {"c": {"items x": [1, 2, 3, 4]}}, "d": [1, 2, 3]}"#)
+        let found = try #require(JSONInference.largestList(value, path: "", depth: 0))
+        #expect(found.0 == "b.c.['items x']" && found.1.count == 4)
+    }
+
+    @Test func anInferredDefinitionReadsTheItemsWithTheRealImporter() throws {
+        let folder = try TemporaryDirectory("json-inference")
+        defer { folder.remove() }
+        try folder.write("imports/events.json", Self.events)
+        let endpoint = try #require(URL(string: "https://d.example/api/v1/calendar"))
+        let (kind, options) = try #require(JSONInference.infer(try Self.json(Self.events), endpoint: endpoint, dates: Self.dates))
+        let object: [String: JSONValue] = [
+            "id": .string("calendar"), "importer": .string("json"), "kind": .string(kind.rawValue), "url": .string("events.json"),
+            "timeZone": .string("America/Denver"), "options": .object(options),
+        ]
+        let source = try SourceDefinition.parse(object, file: folder.path("imports/calendar.json"))
+        let result = try ImportPipeline(importsRoot: folder.url.appendingPathComponent("imports")).extract(source)
+        #expect(result.items.count == 3, "\(result.problems)")
+        let titles = result.items.compactMap { item -> String? in
+            if case .event(let e) = item.content { return e.title + " @ " + (e.locationName ?? "") } else { return nil }
+        }
+        #expect(titles.sorted() == ["Board Meeting @ District Office", "Fall Concert @ Auditorium", "Picture Day @ Gym"])
+    }
+
+    @Test func endpointsAPageNames() throws {
+        let page = try #require(URL(string: "https://d.example/calendar/"))
+        let document = try HTMLDocument(
+            html: """
+                <div id="cal" data-events-url="/api/events.json?month=10"></div><div data-src="feed.json"></div>
+                <div data-url="javascript:alert(1).json"></div><div data-feed="not a url with spaces.json"></div>
+                <script>var config = {"endpoint": "https://cdn.d.example/api/news", 'other': 'x.json'};</script>
+                <script src="/app.json"></script>
+                """, url: page)
+        let found = JSONInference.endpoints(in: document, page: page).map(\.absoluteString)
+        #expect(
+            found == [
+                "https://d.example/api/events.json?month=10", "https://d.example/calendar/feed.json", "https://cdn.d.example/api/news",
+                "https://d.example/calendar/x.json",
+            ])
+    }
+}
