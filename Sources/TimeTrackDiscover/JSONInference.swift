@@ -77,13 +77,13 @@ public enum JSONInference {
         return (kind, options)
     }
 
-    /// A key as a path: plain, or bracketed when it holds anything but letters, digits and _.
     /// A key as the lists above name it: case, spaces, `_` and `-` do not count
     /// (`Published At`, `published_at` and `publishedAt` are one key).
     static func folded(_ key: String) -> String {
         String(key.lowercased().filter { $0 != " " && $0 != "_" && $0 != "-" })
     }
 
+    /// A key as a path: plain, or bracketed when it holds anything but letters, digits and _.
     static func pathText(_ key: String) -> String {
         key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } ? key : "['\(key.replacingOccurrences(of: "'", with: ""))']"
     }
