@@ -9,7 +9,7 @@ import TimeTrackCore
 /// - RSS 2.0: announcements.
 /// Only published items are exported; absence reports and tickets never are (they are private).
 public struct Exporter {
-    let store: any ItemStore
+    let store: any PublishedItems
     public var now: Date = Date()
     public var calendarName = "Time Track"
     public var siteURL = "https://timetrack.example/"
@@ -46,7 +46,7 @@ public struct Exporter {
         func add(_ line: String) { lines.append(line) }
     }
 
-    public init(store: any ItemStore) { self.store = store }
+    public init(store: any PublishedItems) { self.store = store }
 
     /// Every published item of a kind (of one school, when given), oldest first, in one query.
     public func published(_ kind: ItemKind, school: String? = nil) throws -> [PublishedItem] {

@@ -22,8 +22,9 @@ public enum StoreLocation {
         /// Takes the store's run lock (a lock file beside a SQLite store, an advisory lock on
         /// PostgreSQL), or throws `.busy` naming who holds it.
         public let runLock: () throws -> any RunLock
-        /// Opens one more connection to the same store, read-only (a read-ahead lane).
-        public let reader: @Sendable () throws -> any ImportStore
+        /// Opens one more connection to the same store, read-only (a read-ahead lane), typed as
+        /// what a lane reads: it has none of the store's writing calls.
+        public let reader: @Sendable () throws -> any ReadingLane
     }
 
     /// The engine a location names; a server address of another database is refused.

@@ -26,9 +26,17 @@ import TimeTrackStore
         _ = try opened.runLock()
         let lane = try opened.reader()
         defer { lane.close() }
-        #expect(try lane.item(item.id).content.title == "Through the door")
+        // A lane reads what a reading needs: the page memo and the HTTP cache.
+        let entry = MemoEntry(url: "https://d.example/news", pageHash: "h1", signature: "sig", payload: Data("remembered".utf8))
+        try opened.store.remember(sourceID: "news", entries: [entry])
+        #expect(lane.recall(sourceID: "news", url: entry.url, pageHash: "h1", signature: "sig") == Data("remembered".utf8))
+        #expect(lane.rememberedPages(sourceID: "news")[entry.url]?.pageHash == "h1")
+        #expect(try lane.cachedResponse(for: "https://nowhere.example/") == nil)
+        // Its type has none of the store's writing calls, and the connection under it refuses them.
+        let writable = try #require(lane as? any ImportStore)
+        #expect(try writable.item(item.id).content.title == "Through the door")
         #expect(throws: (any Error).self, "a lane is read-only") {
-            _ = try Lifecycle(lane).submit(Samples.announcement("No"), school: nil, by: "ana", note: nil)
+            _ = try Lifecycle(writable).submit(Samples.announcement("No"), school: nil, by: "ana", note: nil)
         }
         return opened.engine
     }

@@ -15,8 +15,12 @@ public struct CachedResponse: Sendable {
     }
 }
 
-/// Where conditional-request validators are kept between runs (the store).
-public protocol FetchCache: AnyObject {
+/// The validators of pages fetched before, read: what a read-ahead lane may use.
+public protocol FetchCacheReader: AnyObject {
     func cachedResponse(for url: String) throws -> CachedResponse?
+}
+
+/// Where conditional-request validators are kept between runs (the store).
+public protocol FetchCache: FetchCacheReader {
     func saveResponse(_ response: CachedResponse, for url: String) throws
 }

@@ -203,9 +203,19 @@ public struct PublishedItem: Sendable, Equatable {
     }
 }
 
-public protocol ItemStore: ItemRepository {
+/// A connection to a store, which its owner closes.
+public protocol StoreConnection: AnyObject {
+    /// Closes the store; further calls fail.
+    func close()
+}
+
+/// What an export reads: the published items of a kind, and nothing it could change.
+public protocol PublishedItems: AnyObject {
     /// Every published item of a kind with its live content, in one query (the exports').
     func published(_ kind: ItemKind) throws -> [PublishedItem]
+}
+
+public protocol ItemStore: ItemRepository, PublishedItems, StoreConnection {
     /// The district's places (`place add`), for pinning events on the app's map.
     func places() throws -> [Place]
     /// Adds a place (or replaces the one of the same school and name); audited.
@@ -239,8 +249,6 @@ public protocol ItemStore: ItemRepository {
     func count(_ query: ItemQuery, cap: Int) throws -> Int
     /// How many items wait in the review queue, counted up to `cap`.
     func reviewCount(kind: ItemKind?, sourceID: String?, missingThreshold: Int, cap: Int) throws -> Int
-    /// Closes the store; further calls fail.
-    func close()
 
     /// The operator with this name, if any (active or removed).
     func operatorNamed(_ name: String) throws -> Operator?
@@ -297,8 +305,12 @@ public protocol PendingAnnouncements: AnyObject {
 
 /// What an import writes to: items and runs, the page memo and the HTTP cache, on one connection.
 ///
-/// `SQLiteStore` is one; reading lanes need only `PageMemo & FetchCache`.
+/// `SQLiteStore` is one; reading lanes need only `ReadingLane`.
 public typealias ImportStore = ItemStore & PageMemo & FetchCache
+
+/// What a read-ahead lane reads through its own connection: remembered pages and items and
+/// cached HTTP validators; none of the store's writing calls.
+public typealias ReadingLane = PageMemoReader & FetchCacheReader & StoreConnection
 
 /// What walking the audit log's hash chain found.
 public struct AuditVerification: Codable, Sendable, Equatable {

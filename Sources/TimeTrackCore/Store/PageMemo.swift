@@ -1,20 +1,26 @@
 import Foundation
 
-/// Remembers what an importer read from a page, keyed by the page's hash, so an unchanged page
-/// is not parsed again on the next run.
-///
-/// A cache: losing it costs time, never data.
-public protocol PageMemo: AnyObject {
+/// What is remembered of a source's pages and items, read: what a read-ahead lane may use
+/// (it writes nothing; the run's memo entries are written by `apply`, on the import's own
+/// connection).
+public protocol PageMemoReader: AnyObject {
     /// The payload remembered for this page at this hash and signature, if any.
     func recall(sourceID: String, url: String, pageHash: String, signature: String) -> Data?
-    /// Remembers payloads (written together, after the run's items).
-    func remember(sourceID: String, entries: [MemoEntry]) throws
     /// What is remembered of the source's pages (not its items), by URL: one query.
     func rememberedPages(sourceID: String) -> [String: MemoRecord]
     /// The source's item entries written under `signature`, by item key, each with the content
     /// hash the store last recorded for the item when a re-import of the same content would
     /// leave it exactly as it is (not missing, no locked field): one query.
     func rememberedItems(sourceID: String, signature: String) -> [String: RememberedItem]
+}
+
+/// Remembers what an importer read from a page, keyed by the page's hash, so an unchanged page
+/// is not parsed again on the next run.
+///
+/// A cache: losing it costs time, never data.
+public protocol PageMemo: PageMemoReader {
+    /// Remembers payloads (written together, after the run's items).
+    func remember(sourceID: String, entries: [MemoEntry]) throws
 }
 
 /// Where item entries live among a source's memo rows.

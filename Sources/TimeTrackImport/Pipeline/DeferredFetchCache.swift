@@ -11,11 +11,11 @@ final class DeferredFetchCache: FetchCache, @unchecked Sendable {
     /// The connection of the lane reading the source (set when its reading starts: a lane's
     /// connection is never used by two threads at once, and a reading runs in whichever lane
     /// is free).
-    private var reading: FetchCache?
+    private var reading: (any FetchCacheReader)?
     private var pending: [(url: String, response: CachedResponse)] = []
 
     /// Answers come from `connection` from now on: the lane that reads the source.
-    func read(through connection: FetchCache?) {
+    func read(through connection: (any FetchCacheReader)?) {
         lock.lock()
         reading = connection
         lock.unlock()

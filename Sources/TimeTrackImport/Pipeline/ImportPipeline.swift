@@ -84,7 +84,7 @@ public struct ImportPipeline {
 
     /// Reads a source, reusing what `memo` remembers of unchanged pages; returns the result and
     /// the payloads to remember.
-    func extract(_ source: SourceDefinition, file: String?, memo: PageMemo?) throws -> (ImportResult, [MemoEntry]) {
+    func extract(_ source: SourceDefinition, file: String?, memo: (any PageMemoReader)?) throws -> (ImportResult, [MemoEntry]) {
         let effective = file.map { source.readingFile($0) } ?? source
         let importer = try ImporterRegistry.make(for: effective)
         let fetcher = Fetcher(source: effective, definition: source, confinedTo: file == nil ? importsRoot : nil, http: http)
@@ -137,7 +137,7 @@ public struct ImportPipeline {
     /// reading may run on another thread with its own connection to the same file while the
     /// previous source is applied (see `SourceImports`). The run record is opened before, and
     /// everything is written by `apply`, on the applying connection.
-    public func read(_ source: SourceDefinition, using store: (any PageMemo)?, file: String? = nil) throws -> SourceReading {
+    public func read(_ source: SourceDefinition, using store: (any PageMemoReader)?, file: String? = nil) throws -> SourceReading {
         let (result, memoEntries) = try extract(source, file: file, memo: store)
         return SourceReading(source: source, result: result, memoEntries: memoEntries)
     }

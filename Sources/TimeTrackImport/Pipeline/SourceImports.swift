@@ -31,12 +31,12 @@ public enum SourceImports {
     ///     it could not be made) and outcome; return false to stop (readings under way are
     ///     waited for, and not applied).
     public static func run(
-        _ sources: [SourceDefinition], file: String? = nil, into store: any ImportStore, readers: [any ImportStore], by operatorName: String,
+        _ sources: [SourceDefinition], file: String? = nil, into store: any ImportStore, readers: [any ReadingLane], by operatorName: String,
         options: ImportOptions = ImportOptions(), pipeline makePipeline: (_ index: Int, _ cache: FetchCache?) throws -> ImportPipeline,
         each: (_ index: Int, _ pipeline: ImportPipeline?, _ outcome: Result<SourceRunSummary, TimeTrackError>) throws -> Bool
     ) throws {
         let lanes = max(1, readers.count)
-        func connection(_ lane: Int) -> any ImportStore { readers.isEmpty ? store : readers[lane % lanes] }
+        func connection(_ lane: Int) -> any ReadingLane { readers.isEmpty ? store : readers[lane % lanes] }
         // Without read-ahead the importing connection is the cache; with it, each source's cache
         // writes wait for its turn to be applied.
         // Each reads through the connection of the lane that reads its source (set then).

@@ -47,7 +47,7 @@ public final class ImportRunner {
 
     /// The store's run lock, released with the runner.
     private let lock: any RunLock
-    private let openReader: () throws -> any ImportStore
+    private let openReader: () throws -> any ReadingLane
     private let hosts = HostSchedule()
 
     /// - Parameters:
@@ -55,7 +55,7 @@ public final class ImportRunner {
     ///   - reader: opens one read-only connection to the same store (a read-ahead lane).
     /// The store and both factories come from `StoreLocation.open` (the store module's one
     /// door); this module never names an engine.
-    public init(store: any ImportStore, lock: any RunLock, reader: @escaping () throws -> any ImportStore, by operatorName: String) throws {
+    public init(store: any ImportStore, lock: any RunLock, reader: @escaping () throws -> any ReadingLane, by operatorName: String) throws {
         self.lock = lock
         self.store = store
         self.openReader = reader

@@ -307,7 +307,7 @@ public final class ImportContext {
     public let source: SourceDefinition
     public let fetcher: any PageFetcher
     /// Where unchanged pages' extractions are remembered (nil: parse everything, remember nothing).
-    public var memo: PageMemo?
+    public var memo: (any PageMemoReader)?
     /// What `memo` remembers of the source's pages, by URL, read in one query (nil: `recall`
     /// asks `memo` page by page).
     ///

@@ -19,7 +19,7 @@ public final class ItemMemo: @unchecked Sendable {
     let remembered: [String: RememberedItem]
 
     /// What the store remembers of `source`'s items, with their stored hashes: one query.
-    public init(source: SourceDefinition, importer: String, memo: PageMemo) {
+    public init(source: SourceDefinition, importer: String, memo: any PageMemoReader) {
         var how = "\(importer)|\(ItemMemo.normalizerVersion)|\(source.kind.rawValue)|\(source.timeZone.identifier)|\(source.school ?? "")|"
         how += (source.baseURL?.absoluteString ?? "") + "|" + JSONValue.object(source.options).canonicalText
         signature = SHA256.hex(how)
