@@ -16,12 +16,14 @@ public struct HTMLImporter: Importer, Sendable {
             ImporterOption(
                 "item", type: "selector", required: true,
                 help:
-                    "matches one element per item; {\"select\": SEL, \"split\": \"lines\"|\"br\"|{\"pattern\": RE}} makes several items of one element (each line, each <br>-separated piece, or each match, its groups read by {\"group\": N})"
+                    "matches one element per item; {\"select\": SEL, \"split\": \"lines\"|\"br\"|{\"pattern\": RE}} makes several items of one"
+                    + " element (each line, each <br>-separated piece, or each match, its groups read by {\"group\": N})"
             ),
             ImporterOption(
                 "fields", type: "object", required: true,
                 help:
-                    "field name → selector (\"h2 a\", \"a@href\", \"time@datetime\", [fallbacks], {select, pattern, template, exists, value, heading, when, then, else, group})"
+                    "field name → selector (\"h2 a\", \"a@href\", \"time@datetime\", [fallbacks], {select, pattern, template, exists, value, heading,"
+                    + " when, then, else, group})"
             ),
             ImporterOption("next", type: "selector", help: "the next-page link, e.g. \"a.next@href\""),
             ImporterOption("maxPages", type: "number", help: "pages to follow, 1-100 (default 5)"),
@@ -36,7 +38,8 @@ public struct HTMLImporter: Importer, Sendable {
             ImporterOption(
                 "yearFrom", type: "selector",
                 help:
-                    "where the year of dates written without one is: the nearest element before each item matching this selector (true: the nearest heading; \"url\": the page's address), whose text gives a year or a range like \"October 2022 – January 2023\""
+                    "where the year of dates written without one is: the nearest element before each item matching this selector (true: the nearest"
+                    + " heading; \"url\": the page's address), whose text gives a year or a range like \"October 2022 – January 2023\""
             ),
         ])
 
@@ -160,7 +163,8 @@ public struct HTMLImporter: Importer, Sendable {
             throw source.error(
                 "options.item", "'\(selectorText)' reads an attribute (@\(attribute)), and an item is an element",
                 fix:
-                    "for a list of items kept as JSON in it, use the json importer with \"from\": \"\(selectorText)\"; for one value, read it in a field, with \"json\": PATH for JSON"
+                    "for a list of items kept as JSON in it, use the json importer with \"from\": \"\(selectorText)\"; for one value, read it in a"
+                    + " field, with \"json\": PATH for JSON"
             )
         }
         do { return (try Selector.compiled(selectorText), split) } catch let error as TimeTrackError {
@@ -409,7 +413,9 @@ public struct HTMLImporter: Importer, Sendable {
         if case .pattern(let pattern)? = split, entries.isEmpty, let first = elements.first {
             // Every element cut into nothing: say what the pattern was given to read.
             notes.append(
-                "0 items: the item selector '\(item.source)' matched \(elements.count) element(s), and options.item.split.pattern '\(pattern.source.prefix(80))' matched nothing in their text (the first reads: '\(TextNormalizer.truncate(first.blockText.replacingOccurrences(of: "\n", with: " "), to: 100))')"
+                "0 items: the item selector '\(item.source)' matched \(elements.count) element(s), and options.item.split.pattern"
+                    + " '\(pattern.source.prefix(80))' matched nothing in their text (the first reads:"
+                    + " '\(TextNormalizer.truncate(first.blockText.replacingOccurrences(of: "\n", with: " "), to: 100))')"
             )
         }
         return (

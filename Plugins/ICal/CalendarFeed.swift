@@ -35,7 +35,8 @@ package struct CalendarFeed {
                 .parse,
                 wrong == .htmlPage ? "this is an HTML page, not a calendar feed" : "this is not a calendar feed (it does not start with BEGIN:VCALENDAR)",
                 fix:
-                    "use the course calendar's iCal feed URL (Canvas: Calendar → Calendar Feed; Schoology: Calendar → Export; Google Classroom: the class calendar's secret address in iCal format; Moodle: Calendar → Export calendar)",
+                    "use the course calendar's iCal feed URL (Canvas: Calendar → Calendar Feed; Schoology: Calendar → Export; Google Classroom: the"
+                    + " class calendar's secret address in iCal format; Moodle: Calendar → Export calendar)",
                 context: ["url": url])
         }
         problems = document.problems

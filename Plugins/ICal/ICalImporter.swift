@@ -11,7 +11,8 @@ public struct ICalImporter: Importer {
     public static let info = ImporterInfo(
         name: "ical", version: "1.1.0", kinds: [.event],
         summary:
-            "iCalendar (.ics) feeds: time zones, all-day, cancelled, recurrence (RRULE with every day-level BY part, RDATE, EXDATE, changed occurrences with or without their series)",
+            "iCalendar (.ics) feeds: time zones, all-day, cancelled, recurrence (RRULE with every day-level BY part, RDATE, EXDATE, changed"
+            + " occurrences with or without their series)",
         options: [
             ImporterOption("pastDays", type: "number", help: "expand recurring events from this many days back (default 30)"),
             ImporterOption("futureDays", type: "number", help: "expand recurring events this many days ahead (default 365)"),

@@ -91,7 +91,8 @@ struct ICalRun {
             result.problems.append(
                 ImportProblem(
                     .warning,
-                    "'\(summary(event))': changes an occurrence its series does not have (RECURRENCE-ID \(event.first("RECURRENCE-ID")?.value.prefix(40) ?? "")); imported as an event of its own",
+                    "'\(summary(event))': changes an occurrence its series does not have (RECURRENCE-ID"
+                        + " \(event.first("RECURRENCE-ID")?.value.prefix(40) ?? "")); imported as an event of its own",
                     location: "line \(event.line)"))
             return true
         }
@@ -228,7 +229,8 @@ struct ICalRun {
                 result.problems.append(
                     ImportProblem(
                         .error,
-                        "stopped at \(importer.maxItems) events: the feed holds more (occurrences counted); the rest is not imported (raise options.maxItems if the calendar really is that large)",
+                        "stopped at \(importer.maxItems) events: the feed holds more (occurrences counted); the rest is not imported (raise"
+                            + " options.maxItems if the calendar really is that large)",
                         location: series.location))
                 capped = true
                 return

@@ -20,14 +20,16 @@ public struct JSONImporter: Importer, Sendable {
             ImporterOption(
                 "fields", type: "object", required: true,
                 help:
-                    "field name → path (\"Title\", \"title.rendered\", \"$.meta.school\"), [fallbacks], or {select, exists, pattern, template, value, when, then, else}"
+                    "field name → path (\"Title\", \"title.rendered\", \"$.meta.school\"), [fallbacks], or {select, exists, pattern, template, value,"
+                    + " when, then, else}"
             ),
             ImporterOption(
                 "key", type: "field spec", help: "what identifies an item across runs (default: its id, Id or ID, else link, url, or title and date)"),
             ImporterOption(
                 "where", type: "condition",
                 help:
-                    "keep only items for which this holds: {\"field\": PATH, \"equals\"|\"contains\"|\"matches\"|\"present\": ...}, or a list that must all hold"
+                    "keep only items for which this holds: {\"field\": PATH, \"equals\"|\"contains\"|\"matches\"|\"present\": ...}, or a list that"
+                    + " must all hold"
             ),
             ImporterOption("next", type: "path", help: "the next page's URL in each answer (\"links.next\", \"meta.next_page_url\")"),
             ImporterOption(
@@ -38,7 +40,8 @@ public struct JSONImporter: Importer, Sendable {
             ImporterOption("year", type: "number", help: "the year of dates written without one"),
             ImporterOption(
                 "from", type: "selector",
-                help: "the JSON is inside an HTML page: the element that holds it, and the attribute (\"script#__NEXT_DATA__\", \"input#calendar-data@value\")"),
+                help: "the JSON is inside an HTML page: the element that holds it, and the attribute (\"script#__NEXT_DATA__\","
+                    + " \"input#calendar-data@value\")"),
         ])
 
     let source: SourceDefinition
@@ -66,7 +69,8 @@ public struct JSONImporter: Importer, Sendable {
         items = try path("items")
         next = try path("next")
         guard let fieldObject = options["fields"]?.objectValue, !fieldObject.isEmpty else {
-            throw source.error("options.fields", "is required: an object of field → path", fix: "e.g. \"fields\": {\"title\": \"Title\", \"start\": \"Start\"}")
+            throw source.error(
+                "options.fields", "is required: an object of field → path", fix: "e.g. \"fields\": {\"title\": \"Title\", \"start\": \"Start\"}")
         }
         fields = FieldShape.order(
             try fieldObject.keys.sorted().map { name in
@@ -197,7 +201,8 @@ public struct JSONImporter: Importer, Sendable {
                     result.problems.append(
                         ImportProblem(
                             .error,
-                            "skipped: no title, link, id or key found (options.fields.title \(fields.first { $0.0 == "title" }.map { "'\($0.1.description)'" } ?? "") matched nothing)",
+                            "skipped: no title, link, id or key found (options.fields.title"
+                                + " \(fields.first { $0.0 == "title" }.map { "'\($0.1.description)'" } ?? "") matched nothing)",
                             location: location))
                     continue
                 }

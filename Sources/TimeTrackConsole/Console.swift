@@ -81,7 +81,8 @@ public enum Console {
         // External importers: Plugins.d beside the imports folder, or --plugins.
         session.pluginsPath =
             options.pluginsPath
-            ?? ((URL(fileURLWithPath: options.importsPath).standardizedFileURL.deletingLastPathComponent().path as NSString).appendingPathComponent("Plugins.d"))
+            ?? (URL(fileURLWithPath: options.importsPath).standardizedFileURL.deletingLastPathComponent().path as NSString)
+            .appendingPathComponent("Plugins.d")
         ImporterRegistry.usePlugins(folder: session.pluginsPath)
         if stdoutIsTerminal && !options.noPager { session.pager = pagerCommand(environment) }
         defer {

@@ -149,7 +149,8 @@ public struct Exporter {
         }
         guard let data = documents.copies.read(hash) else {
             notes.add(
-                "\(id): its accessible copy \(hash.prefix(12))… is missing from \(documents.copies.folder) or was changed; the original is linked (`ocr \(id)` makes it again)"
+                "\(id): its accessible copy \(hash.prefix(12))… is missing from \(documents.copies.folder) or was changed; the original is linked"
+                    + " (`ocr \(id)` makes it again)"
             )
             return nil
         }

@@ -44,7 +44,8 @@ public struct Preview {
                 """
                 <article class="slide" data-id="\(e(id))">\(a.imageURL.map { picture($0, alt: a.imageAlt) } ?? "")
                 <h3>\(e(a.title))</h3>\(a.summary.map { "<p>\(e($0))</p>" } ?? "")
-                <footer>\(a.priority == .normal ? "" : "<span class=\"badge\">\(e(a.priority.rawValue))</span> ")\(a.publishedAt.map { e(day($0, zone)) } ?? "")</footer></article>
+                <footer>\(a.priority == .normal ? "" : "<span class=\"badge\">\(e(a.priority.rawValue))</span> ")\
+                \(a.publishedAt.map { e(day($0, zone)) } ?? "")</footer></article>
                 """
             }
             sections.append("<section id=\"announcements\"><h2>Announcements</h2><div class=\"slides\">\(cards.joined())</div></section>")
@@ -61,8 +62,10 @@ public struct Preview {
                 let time = event.allDay ? "all day" : clock(event.start, eventZone) + (event.end.map { "–" + clock($0, eventZone) } ?? "")
                 let place = [event.locationName, event.address].compactMap { $0 }.joined(separator: ", ")
                 let row = """
-                    <li class="event \(e(event.category.rawValue))\(event.state == .scheduled ? "" : " off")" data-id="\(e(id))"><span class="chip">\(e(event.category.rawValue))</span> \
-                    <span class="time">\(e(time))</span> <strong>\(e(event.title))</strong>\(event.state == .scheduled ? "" : " <em>\(e(event.state.rawValue))</em>")\
+                    <li class="event \(e(event.category.rawValue))\(event.state == .scheduled ? "" : " off")" data-id="\(e(id))"><span\
+                     class="chip">\(e(event.category.rawValue))</span> \
+                    <span class="time">\(e(time))</span>\
+                     <strong>\(e(event.title))</strong>\(event.state == .scheduled ? "" : " <em>\(e(event.state.rawValue))</em>")\
                     \(place.isEmpty ? "" : "<div class=\"place\">at \(e(place))</div>")</li>
                     """
                 if byDay.last?.0 == label { byDay[byDay.count - 1].1.append(row) } else { byDay.append((label, [row])) }
@@ -80,7 +83,8 @@ public struct Preview {
                 let inSection = infos.filter { $0.1.section == section }
                 guard !inSection.isEmpty else { return nil }
                 let rows = inSection.map { id, info in
-                    "<li data-id=\"\(e(id))\"><span class=\"icon\">\(Preview.icon(info.documentType))</span> \(e(info.title))\(info.group.map { " <small>\(e($0))</small>" } ?? "")</li>"
+                    "<li data-id=\"\(e(id))\"><span class=\"icon\">\(Preview.icon(info.documentType))</span>"
+                        + " \(e(info.title))\(info.group.map { " <small>\(e($0))</small>" } ?? "")</li>"
                 }
                 return "<h3>\(e(section.rawValue.capitalized))</h3><ul class=\"docs\">\(rows.joined())</ul>"
             }
@@ -93,8 +97,10 @@ public struct Preview {
         if !posts.isEmpty {
             let cards = posts.map { id, p, zone in
                 """
-                <article class="post" data-id="\(e(id))"><header><strong>\(e(p.authorName))</strong> <small>\(e(p.authorRole.rawValue)) · \(e(day(p.createdAt, zone)))</small></header>\
-                <p>\(e(p.text))</p>\(p.imageURLs.enumerated().map { picture($1, alt: $0 < (p.imageAlts?.count ?? 0) ? p.imageAlts?[$0] : nil) }.joined())</article>
+                <article class="post" data-id="\(e(id))"><header><strong>\(e(p.authorName))</strong> <small>\(e(p.authorRole.rawValue)) ·\
+                 \(e(day(p.createdAt, zone)))</small></header>\
+                <p>\(e(p.text))</p>\
+                \(p.imageURLs.enumerated().map { picture($1, alt: $0 < (p.imageAlts?.count ?? 0) ? p.imageAlts?[$0] : nil) }.joined())</article>
                 """
             }
             sections.append("<section id=\"posts\"><h2>Posts</h2>\(cards.joined())</section>")
@@ -106,7 +112,8 @@ public struct Preview {
             <title>\(e(title))</title>
             <style>\(Preview.css)</style></head>
             <body><main>
-            <h1>\(e(title))</h1><p class="meta">\(items.count) item\(items.count == 1 ? "" : "s") as families will see them · made \(e(day(generatedAt, zone) + " " + clock(generatedAt, zone)))</p>
+            <h1>\(e(title))</h1><p class="meta">\(items.count) item\(items.count == 1 ? "" : "s") as families will see them · made\
+             \(e(day(generatedAt, zone) + " " + clock(generatedAt, zone)))</p>
             \(sections.joined(separator: "\n"))
             </main></body></html>
             """
@@ -154,16 +161,25 @@ public struct Preview {
 
     static let css = """
         body{margin:0;background:#f3f4f6;font:16px/1.4 system-ui,sans-serif;color:#111}main{max-width:760px;margin:0 auto;padding:24px}
-        h1{margin:0 0 4px}.meta{color:#555;margin:0 0 24px}section{background:#fff;border-radius:12px;padding:16px 20px;margin:0 0 20px;box-shadow:0 1px 3px #0002}
+        h1{margin:0 0 4px}.meta{color:#555;margin:0 0 24px}section{background:#fff;border-radius:12px;padding:16px 20px;margin:0 0 20px;box-shadow:0\
+         1px 3px #0002}
         .slides{display:flex;flex-wrap:wrap;gap:12px}.slide{flex:1 1 220px;background:#1e3a8a;color:#fff;border-radius:10px;padding:14px}
-        .pic{margin-bottom:8px}.pic img{display:block;max-width:100%;border-radius:6px}.slide .pic a{color:#fff}.nodesc{display:inline-block;background:#fde68a;color:#111;border-radius:4px;padding:0 5px;font-size:12px;margin-top:4px}
-        .map{margin:0 0 12px}.map svg{width:100%;height:auto;border-radius:8px}.ground{fill:#e5efe5}.place-dot{fill:#6b7280}.pin circle{fill:#6b7280;stroke:#fff;stroke-width:2}.pin text{fill:#fff;font-size:11px;font-weight:700}
-        .pin.academic circle{fill:#2563eb}.pin.athletics circle{fill:#15803d}.pin.arts circle{fill:#7e22ce}.pin.community circle{fill:#c2410c}.pin.board circle{fill:#0f766e}.pin.no-school circle{fill:#b91c1c}.pins{font-size:14px;color:#333;margin:6px 0 0;padding-left:22px;list-style:decimal}
+        .pic{margin-bottom:8px}.pic img{display:block;max-width:100%;border-radius:6px}.slide .pic\
+         a{color:#fff}.nodesc{display:inline-block;background:#fde68a;color:#111;border-radius:4px;padding:0 5px;font-size:12px;margin-top:4px}
+        .map{margin:0 0 12px}.map svg{width:100%;height:auto;border-radius:8px}.ground{fill:#e5efe5}.place-dot{fill:#6b7280}.pin\
+         circle{fill:#6b7280;stroke:#fff;stroke-width:2}.pin text{fill:#fff;font-size:11px;font-weight:700}
+        .pin.academic circle{fill:#2563eb}.pin.athletics circle{fill:#15803d}.pin.arts circle{fill:#7e22ce}.pin.community\
+         circle{fill:#c2410c}.pin.board circle{fill:#0f766e}.pin.no-school circle{fill:#b91c1c}.pins{font-size:14px;color:#333;margin:6px 0 0;\
+        padding-left:22px;list-style:decimal}
         .slide footer{font-size:13px;opacity:.85}.badge{background:#f59e0b;color:#111;border-radius:4px;padding:0 5px}
-        ul{list-style:none;padding:0;margin:0 0 8px}.event{padding:6px 0;border-bottom:1px solid #eee}.chip{display:inline-block;border-radius:8px;padding:0 7px;color:#fff;background:#6b7280;font-size:12px}
+        ul{list-style:none;padding:0;margin:0 0 8px}.event{padding:6px 0;border-bottom:1px solid\
+         #eee}.chip{display:inline-block;border-radius:8px;padding:0 7px;color:#fff;background:#6b7280;font-size:12px}
         .academic .chip{background:#2563eb}.athletics .chip{background:#15803d}.arts .chip{background:#7e22ce}.community .chip{background:#c2410c}
-        .board .chip{background:#0f766e}.no-school .chip{background:#b91c1c}.off{color:#4b5563;text-decoration:line-through}.time{color:#444}.place{color:#555;font-size:14px;margin-left:4px}
-        .docs li{padding:4px 0}.icon{display:inline-block;min-width:2.6em;text-align:center;font-size:11px;font-weight:600;background:#e0e7ff;color:#3730a3;border-radius:4px;margin-right:6px}.post{border:1px solid #e5e7eb;border-radius:10px;padding:12px;margin:0 0 10px}.empty{color:#555}
+        .board .chip{background:#0f766e}.no-school\
+         .chip{background:#b91c1c}.off{color:#4b5563;text-decoration:line-through}.time{color:#444}.place{color:#555;font-size:14px;margin-left:4px}
+        .docs li{padding:4px\
+         0}.icon{display:inline-block;min-width:2.6em;text-align:center;font-size:11px;font-weight:600;background:#e0e7ff;color:#3730a3;\
+        border-radius:4px;margin-right:6px}.post{border:1px solid #e5e7eb;border-radius:10px;padding:12px;margin:0 0 10px}.empty{color:#555}
         """
 
     func e(_ text: String) -> String { RSSWriter.escape(SafeText.visible(text)) }

@@ -41,12 +41,14 @@ struct PreviewMap {
         }
         for (index, pin) in pins.enumerated() {
             shapes.append(
-                "<g class=\"pin \(e(pin.category?.rawValue ?? "other"))\"><title>\(index + 1): \(e(pin.label))</title><circle cx=\"\(x(pin))\" cy=\"\(y(pin))\" r=\"10\"/>"
+                "<g class=\"pin \(e(pin.category?.rawValue ?? "other"))\"><title>\(index + 1): \(e(pin.label))</title><circle cx=\"\(x(pin))\""
+                    + " cy=\"\(y(pin))\" r=\"10\"/>"
                     + "<text x=\"\(x(pin))\" y=\"\(y(pin))\" dy=\"4\" text-anchor=\"middle\">\(index + 1)</text></g>")
         }
         let summary = "Map of \(pins.count) event\(pins.count == 1 ? "" : "s") among \(places.count) place\(places.count == 1 ? "" : "s") of the schools"
         return """
-            <figure class="map"><svg viewBox="0 0 \(Int(Self.width)) \(Int(Self.height))" role="img" aria-label="\(e(summary))" xmlns="http://www.w3.org/2000/svg">\
+            <figure class="map"><svg viewBox="0 0 \(Int(Self.width)) \(Int(Self.height))" role="img" aria-label="\(e(summary))"\
+             xmlns="http://www.w3.org/2000/svg">\
             <rect width="100%" height="100%" class="ground"/>\(shapes.joined())</svg>\
             <figcaption><ol class="pins">\(pins.map { "<li>\(e($0.label))</li>" }.joined())</ol></figcaption></figure>
             """

@@ -84,7 +84,9 @@ public struct FuzzCampaign {
             return try extract(
                 importer: "html", kind: "event", file: "f.html", data: data,
                 options:
-                    #"{ "item": "article, li, tr", "fields": { "title": "h2, a, td", "start": ["time@datetime", ".date", {"select": "td", "pattern": "(\\d+/\\d+(/\\d+)?)"}], "link": "a@href" } }"#
+                    #"{ "item": "article, li, tr", "fields": { "title": "h2, a, td","#
+                    + #" "start": ["time@datetime", ".date", {"select": "td", "pattern": "(\\d+/\\d+(/\\d+)?)"}],"#
+                    + #" "link": "a@href" } }"#
             )
         case "json": return try extract(importer: "inbox", kind: "post", file: "f.json", data: data, options: "{}")
         case "selector":
@@ -169,20 +171,34 @@ public struct FuzzCampaign {
 
     static let seeds: [String: [String]] = [
         "ics": [
-            "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:1\r\nSUMMARY:A\r\nDTSTART;TZID=America/Denver:20260915T180000\r\nDTEND;TZID=America/Denver:20260915T200000\r\nRRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,WE;COUNT=10\r\nEXDATE;TZID=America/Denver:20260921T180000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
-            "BEGIN:VCALENDAR\r\nBEGIN:VTIMEZONE\r\nTZID:Custom\r\nBEGIN:DAYLIGHT\r\nDTSTART:19700308T020000\r\nTZOFFSETFROM:-0700\r\nTZOFFSETTO:-0600\r\nRRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=2SU\r\nEND:DAYLIGHT\r\nEND:VTIMEZONE\r\nBEGIN:VEVENT\r\nUID:2\r\nSUMMARY:B\r\nDTSTART;VALUE=DATE:20260907\r\nDURATION:P1D\r\nRRULE:FREQ=MONTHLY;BYMONTHDAY=-1;UNTIL=20271231\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nUID:2\r\nRECURRENCE-ID;VALUE=DATE:20260930\r\nSUMMARY:moved\r\nDTSTART;VALUE=DATE:20261001\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
+            "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:1\r\nSUMMARY:A\r\nDTSTART;TZID=America/Denver:20260915T180000\r\n"
+                + "DTEND;TZID=America/Denver:20260915T200000\r\nRRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,WE;COUNT=10\r\n"
+                + "EXDATE;TZID=America/Denver:20260921T180000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
+            "BEGIN:VCALENDAR\r\nBEGIN:VTIMEZONE\r\nTZID:Custom\r\nBEGIN:DAYLIGHT\r\n"
+                + "DTSTART:19700308T020000\r\nTZOFFSETFROM:-0700\r\nTZOFFSETTO:-0600\r\n"
+                + "RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=2SU\r\nEND:DAYLIGHT\r\nEND:VTIMEZONE\r\n"
+                + "BEGIN:VEVENT\r\nUID:2\r\nSUMMARY:B\r\nDTSTART;VALUE=DATE:20260907\r\n"
+                + "DURATION:P1D\r\nRRULE:FREQ=MONTHLY;BYMONTHDAY=-1;UNTIL=20271231\r\n"
+                + "END:VEVENT\r\nBEGIN:VEVENT\r\nUID:2\r\nRECURRENCE-ID;VALUE=DATE:20260930\r\n"
+                + "SUMMARY:moved\r\nDTSTART;VALUE=DATE:20261001\r\nEND:VEVENT\r\n"
+                + "END:VCALENDAR\r\n",
         ],
         "html": [
-            "<html><body><article><h2>Board</h2><time datetime='2026-09-15T18:30'>Sept 15</time><a href='/b'>more</a></article><ul><li><a href='x.pdf'>Doc</a> <span class='date'>Oct 3</span></li></ul></body></html>",
+            "<html><body><article><h2>Board</h2><time datetime='2026-09-15T18:30'>Sept 15</time><a href='/b'>more</a></article><ul><li><a"
+                + " href='x.pdf'>Doc</a> <span class='date'>Oct 3</span></li></ul></body></html>",
             "<table><tr><td>9/15</td><td>Open house</td></tr><tr><td>10/2/2026</td><td><a href='//x.example/y'>Game</a></td></tr></table>",
         ],
         "json": [
-            #"[{"id":"p1","authorName":"Maya","authorRole":"student","text":"Hi 🏈","imageURLs":["https://x.example/a.jpg"],"createdAt":"2026-09-18T21:42:00-06:00"}]"#
+            #"[{"id":"p1","authorName":"Maya","authorRole":"student","text":"Hi 🏈","#
+                + #""imageURLs":["https://x.example/a.jpg"],"createdAt":"2026-09-18T21:42:00-06:00"}]"#
         ],
         "selector": ["article.a > h2", "main :not(p) + p", "ul li:nth-child(2)", "[data-n='1'] ~ ul", "xpath://article[@id='x']", "h2, p:first-child"],
         "date": ["Sept 15, 2026 6:30 PM", "2026-09-15T18:30:00-06:00", "10/2", "Thursday, October 17", "Oct 17 – 19", "noon", "1Sept 2025"],
         "definition": [
-            #"{"id":"x","importer":"html","kind":"announcement","url":"p.html","timeZone":"America/Denver","schedule":"6h","options":{"item":"article","fields":{"title":"h2","date":{"select":"time","pattern":"(\\d+)"}},"maxPages":5}}"#,
+            #"{"id":"x","importer":"html","kind":"announcement","url":"p.html","#
+                + #""timeZone":"America/Denver","schedule":"6h","options":{"item":"article","#
+                + #""fields":{"title":"h2","date":{"select":"time","pattern":"(\\d+)"}},"#
+                + #""maxPages":5}}"#,
             #"{"id":"y","importer":"ical","kind":"event","url":"c.ics","options":{"pastDays":30,"futureDays":365}}"#,
         ],
         "pattern": [#"_(\d{4}-\d{2}-\d{2})T"#, #"-\s*(\d{1,2}:\d{2}\s*[AP]M)"#, "^(All Day)$", "(?:Room|Rm\\.?)\\s+(\\w+)", "[^,]+"],

@@ -138,15 +138,19 @@ enum Child {
         var item: OpaquePointer?, revision: OpaquePointer?, row: OpaquePointer?
         sqlite3_prepare_v2(
             db,
-            "INSERT INTO items (seq, id, kind, status, school, title, sort_at, source_id, source_key, source_url, pending_revision, live_revision, base_hash, created_at, updated_at) VALUES (?, ?, 'announcement', ?, 'school1', ?, ?, 'bench', ?, 'https://lakeside.example/', ?, ?, 'h', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')",
+            "INSERT INTO items (seq, id, kind, status, school, title, sort_at, source_id, source_key, source_url, pending_revision, live_revision,"
+                + " base_hash, created_at, updated_at) VALUES (?, ?, 'announcement', ?, 'school1', ?, ?, 'bench', ?, 'https://lakeside.example/', ?,"
+                + " ?, 'h', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')",
             -1, &item, nil)
         sqlite3_prepare_v2(
             db,
-            "INSERT INTO revisions (item_seq, number, state, content, content_hash, created_at, created_by) VALUES (?, 1, ?, ?, 'h', '2026-01-01T00:00:00Z', 'bench')",
+            "INSERT INTO revisions (item_seq, number, state, content, content_hash, created_at, created_by) VALUES (?, 1, ?, ?, 'h',"
+                + " '2026-01-01T00:00:00Z', 'bench')",
             -1, &revision, nil)
         sqlite3_prepare_v2(
             db,
-            "INSERT INTO announcements (item_seq, title, summary, link, published_at, priority) VALUES (?, ?, 'Summary', 'https://lakeside.example/', ?, 'normal')",
+            "INSERT INTO announcements (item_seq, title, summary, link, published_at, priority) VALUES (?, ?, 'Summary', 'https://lakeside.example/',"
+                + " ?, 'normal')",
             -1, &row, nil)
         defer { sqlite3_finalize(item); sqlite3_finalize(revision); sqlite3_finalize(row) }
         let transient = csqlite_transient()

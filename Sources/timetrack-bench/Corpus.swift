@@ -29,7 +29,8 @@ struct Corpus {
         <nav class="nav"><ul>
         """
         + (1...40).map {
-            "<li><a href=\"/section-\($0)/\">Menu section \($0)</a><ul><li><a href=\"/section-\($0)/a\">Sub A</a></li><li><a href=\"/section-\($0)/b\">Sub B</a></li></ul></li>"
+            "<li><a href=\"/section-\($0)/\">Menu section \($0)</a><ul><li><a href=\"/section-\($0)/a\">Sub A</a></li><li><a"
+                + " href=\"/section-\($0)/b\">Sub B</a></li></ul></li>"
         }.joined() + """
             </ul></nav></header><main id="main">
             """
@@ -47,12 +48,14 @@ struct Corpus {
 
     func articleBody(school: Int, article: Int, revision: Int) -> String {
         let paragraphs = (1...6).map { p in
-            "<p>Paragraph \(p) about article \(article) at school \(school). Students, families and staff are invited; details follow in this paragraph with enough words to look like a real announcement from a district communications office (rev \(revision)).</p>"
+            "<p>Paragraph \(p) about article \(article) at school \(school). Students, families and staff are invited; details follow in this"
+                + " paragraph with enough words to look like a real announcement from a district communications office (rev \(revision)).</p>"
         }.joined()
         return """
             <div class="fsElement fsPostElement fsPost fsSingleItem"><article class="post" data-post-id="\(school * 10_000 + article)">
             <div class="fsTitle">School \(school) news item \(article)</div>
-            <div class="fsDateTime"><time datetime="2026-\(String(format: "%02d", article % 12 + 1))-\(String(format: "%02d", article % 28 + 1))T08:30:00-06:00">date</time></div>
+            <div class="fsDateTime"><time\
+             datetime="2026-\(String(format: "%02d", article % 12 + 1))-\(String(format: "%02d", article % 28 + 1))T08:30:00-06:00">date</time></div>
             <div class="fsBody">\(paragraphs)<p><img src="/img/news/\(article).jpg" alt="Photo \(article)"></p><script>track(\(article))</script></div>
             </article></div>
             """
@@ -78,9 +81,11 @@ struct Corpus {
                     let article = (pageIndex - 1) * 10 + n
                     let month = Corpus.months[article % 12]
                     list += """
-                        <article class="news post type-post"><h2 class="entry-title"><a href="/school\(school)/news/article-\(article).html">School \(school) news item \(article)</a></h2>
+                        <article class="news post type-post"><h2 class="entry-title"><a href="/school\(school)/news/article-\(article).html">School\
+                         \(school) news item \(article)</a></h2>
                         <span class="date">\(month) \(article % 28 + 1), 2026</span><img class="wp-post-image" src="/img/news/\(article)-thumb.jpg" alt="">
-                        <div class="entry-summary"><p>Summary of news item \(article) for school \(school), with a few words more. Read more…</p></div></article>
+                        <div class="entry-summary"><p>Summary of news item \(article) for school \(school), with a few words more. Read\
+                         more…</p></div></article>
                         """
                     try write(
                         folder.appendingPathComponent("news/article-\(article).html"),
@@ -96,10 +101,17 @@ struct Corpus {
             for day in 1...30 {
                 if day % 3 == 0 {
                     calendar +=
-                        "<div class=\"fsCalendarDaybox\"><div class=\"fsCalendarInfo\"><a class=\"fsCalendarEventLink\" title=\"No School Day \(day)\" data-occur-id=\"\(school)\(day)_2026-10-\(String(format: "%02d", day))T00:00:00Z_x\" href=\"#\">No School Day \(day)</a><div class=\"fsTimeRange\"><span class=\"fsAllDayEvent\">All Day</span></div></div></div>"
+                        "<div class=\"fsCalendarDaybox\"><div class=\"fsCalendarInfo\"><a class=\"fsCalendarEventLink\" title=\"No School Day"
+                        + " \(day)\" data-occur-id=\"\(school)\(day)_2026-10-\(String(format: "%02d", day))T00:00:00Z_x\" href=\"#\">No School"
+                        + " Day \(day)</a><div class=\"fsTimeRange\"><span class=\"fsAllDayEvent\">All Day</span></div></div></div>"
                 } else {
                     calendar +=
-                        "<div class=\"fsCalendarDaybox\"><div class=\"fsCalendarInfo fsCalendarEvent\"><a class=\"fsCalendarEventLink\" title=\"Event \(day)\" data-occur-id=\"\(school)\(day)_2026-10-\(String(format: "%02d", day))T23:00:00Z_x\" href=\"#\">Event \(day)</a><div class=\"fsTimeRange\"><time class=\"fsStartTime\" datetime=\"2026-10-\(String(format: "%02d", day))T18:00:00-06:00\">6 PM</time><time class=\"fsEndTime\" datetime=\"2026-10-\(String(format: "%02d", day))T19:30:00-06:00\">7:30 PM</time></div><div class=\"fsLocation\">School \(school) Gym</div></div></div>"
+                        "<div class=\"fsCalendarDaybox\"><div class=\"fsCalendarInfo fsCalendarEvent\"><a class=\"fsCalendarEventLink\" title=\"Event"
+                        + " \(day)\" data-occur-id=\"\(school)\(day)_2026-10-\(String(format: "%02d", day))T23:00:00Z_x\" href=\"#\">Event"
+                        + " \(day)</a><div class=\"fsTimeRange\"><time class=\"fsStartTime\""
+                        + " datetime=\"2026-10-\(String(format: "%02d", day))T18:00:00-06:00\">6 PM</time><time class=\"fsEndTime\""
+                        + " datetime=\"2026-10-\(String(format: "%02d", day))T19:30:00-06:00\">7:30 PM</time></div><div"
+                        + " class=\"fsLocation\">School \(school) Gym</div></div></div>"
                 }
             }
             calendar += "</div></div>"
@@ -132,7 +144,8 @@ struct Corpus {
         let news = """
             { "id": "school\(school)-news", "importer": "html", "kind": "announcement", "url": "site/school\(school)/news/page-1.html",
               "baseURL": "\(base)/news/page-1.html", "school": "school\(school)", "timeZone": "America/Denver", "schedule": "6h",
-              "options": { "item": "article.news", "fields": { "title": "h2 a", "link": "h2 a@href", "date": ".date", "summary": ".entry-summary", "image": "img@src" },
+              "options": { "item": "article.news", "fields": { "title": "h2 a", "link": "h2 a@href", "date": ".date", "summary": ".entry-summary",\
+             "image": "img@src" },
                 "next": "a.next@href", "maxPages": \(listingPages),
                 "detail": { "link": "link", "fields": { "date": "time@datetime", "body": ".fsBody@html" } } } }
             """

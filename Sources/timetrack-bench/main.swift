@@ -241,8 +241,8 @@ do {
             (
                 "c. re-import, nothing changed", String(format: "%.3f s", small.unchanged.seconds),
                 String(
-                    format: "%.2f× first (target ≤ 0.3; median of %d: %.3f–%.3f s)", small.unchanged.seconds / small.first.seconds, repeats, unchangedRange.0,
-                    unchangedRange.1)
+                    format: "%.2f× first (target ≤ 0.3; median of %d: %.3f–%.3f s)", small.unchanged.seconds / small.first.seconds, repeats,
+                    unchangedRange.0, unchangedRange.1)
             ),
             (
                 "d. re-import, \(small.touched) pages (10%) changed", String(format: "%.3f s", small.changed.seconds),

@@ -7,7 +7,8 @@ extension Console {
         CommandSpec(
             "a11y", usage: "report [--school S] | links ID [--yes]",
             summary:
-                "accessibility: `report` lists every published item with open findings (WCAG 2.1 AA) for the district's compliance officer (--format csv|json); `links ID` names links that say nothing (\"click here\") from where they go",
+                "accessibility: `report` lists every published item with open findings (WCAG 2.1 AA) for the district's compliance officer (--format"
+                + " csv|json); `links ID` names links that say nothing (\"click here\") from where they go",
             options: [
                 OptionSpec("school", value: "S", help: "report: only this school's items"),
                 OptionSpec("yes", help: "links: apply the names without asking"),
@@ -52,7 +53,8 @@ extension Console {
                 session.output.printTable(table, width: terminalWidth())
                 if !session.output.csv {
                     session.output.line(
-                        "\(Set(table.rows.map { $0[0] }).count) published item(s) with \(table.rows.count) finding(s); docs/accessibility.md says how to fix each"
+                        "\(Set(table.rows.map { $0[0] }).count) published item(s) with \(table.rows.count) finding(s); docs/accessibility.md says how"
+                            + " to fix each"
                     )
                 }
             }

@@ -21,7 +21,8 @@ extension Console {
                 OptionSpec(
                     "key", value: "FILE", completes: .path,
                     help:
-                        "the Ed25519 signing key (default $TIMETRACK_ANCHOR_KEY or ~/.config/timetrack-admin/anchor.key; made on first use, readable by its owner only)"
+                        "the Ed25519 signing key (default $TIMETRACK_ANCHOR_KEY or ~/.config/timetrack-admin/anchor.key; made on first use, readable"
+                        + " by its owner only)"
                 ),
             ],
             positional: 0...1, arguments: [.words(["verify", "anchor"]), .ids], pages: true

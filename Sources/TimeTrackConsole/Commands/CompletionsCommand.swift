@@ -79,7 +79,8 @@ extension Console {
             \(shellCases(perCommand) { "    \($0)) opts=\"\($1)\" ;;" })
               esac
               case "$cmd" in
-                \(fieldCommands.joined(separator: "|"))) local words; words=$(timetrack-admin "${store[@]}" __complete fields "${COMP_WORDS[@]:1:COMP_CWORD-1}" 2>/dev/null)
+                \(fieldCommands.joined(separator: "|"))) local words; words=$(timetrack-admin "${store[@]}" __complete fields\
+             "${COMP_WORDS[@]:1:COMP_CWORD-1}" 2>/dev/null)
                   if [[ -n "$words" ]]; then compopt -o nospace 2>/dev/null; COMPREPLY=($(compgen -W "$words" -- "$cur")); return; fi ;;
               esac
               case "$cmd" in
@@ -153,10 +154,12 @@ extension Console {
             }
         }
         lines.append(
-            "complete -c timetrack-admin -n 'timetrack-admin __complete fields (commandline -opc)[2..-1] >/dev/null 2>&1' -a '(timetrack-admin __complete fields (commandline -opc)[2..-1] 2>/dev/null)'"
+            "complete -c timetrack-admin -n 'timetrack-admin __complete fields (commandline -opc)[2..-1] >/dev/null 2>&1' -a '(timetrack-admin"
+                + " __complete fields (commandline -opc)[2..-1] 2>/dev/null)'"
         )
         lines.append(
-            "complete -c timetrack-admin -n '__fish_seen_subcommand_from \(idCommands.sorted().joined(separator: " ")); and not timetrack-admin __complete fields (commandline -opc)[2..-1] >/dev/null 2>&1' -a '(timetrack-admin __complete ids 2>/dev/null)'"
+            "complete -c timetrack-admin -n '__fish_seen_subcommand_from \(idCommands.sorted().joined(separator: " ")); and not timetrack-admin"
+                + " __complete fields (commandline -opc)[2..-1] >/dev/null 2>&1' -a '(timetrack-admin __complete ids 2>/dev/null)'"
         )
         for command in commands where !command.arguments.flatMap(\.words).isEmpty {
             lines.append(
@@ -164,7 +167,8 @@ extension Console {
             )
         }
         lines.append(
-            "complete -c timetrack-admin -n '__fish_seen_subcommand_from \(sourceCommands.joined(separator: " "))' -a '(timetrack-admin __complete sources 2>/dev/null)'"
+            "complete -c timetrack-admin -n '__fish_seen_subcommand_from \(sourceCommands.joined(separator: " "))' -a '(timetrack-admin __complete"
+                + " sources 2>/dev/null)'"
         )
         lines.append("complete -c timetrack-admin -n '__fish_seen_subcommand_from \(fileCommands.joined(separator: " "))' -F")
         return lines.joined(separator: "\n")

@@ -99,7 +99,8 @@ extension Console {
             } catch let error as TimeTrackError where error.code == .validation && item.kind == .event && typed.contains("start") && !typed.contains("end") {
                 // A new start after the old end: the end stays where it was unless asked.
                 throw TimeTrackError(
-                    error.code, error.message, fix: "move the end too: `edit \(id) start=… end=…`, or `edit \(id) start=… --keep-duration` to keep its length",
+                    error.code, error.message,
+                    fix: "move the end too: `edit \(id) start=… end=…`, or `edit \(id) start=… --keep-duration` to keep its length",
                     context: error.context)
             }
             if session.output.json {
@@ -110,7 +111,8 @@ extension Console {
                     session.output.line("\(edited.id): start is a day alone, so the event is all day (allDay=true, ending the next day)")
                 }
                 session.output.line(
-                    "\(edited.id): edited \(changes.keys.sorted().joined(separator: ", ")); locked against re-imports: \(edited.lockedFields.joined(separator: ", ")) (`unlock \(edited.id) FIELD` to follow the source again)"
+                    "\(edited.id): edited \(changes.keys.sorted().joined(separator: ", ")); locked against re-imports:"
+                        + " \(edited.lockedFields.joined(separator: ", ")) (`unlock \(edited.id) FIELD` to follow the source again)"
                         + (implied.isEmpty ? "" : "; \(implied.joined(separator: ", ")) followed from what you typed"))
             }
             return 0

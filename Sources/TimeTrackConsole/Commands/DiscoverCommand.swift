@@ -9,7 +9,8 @@ extension Console {
         CommandSpec(
             "discover", usage: "URL [--max-pages N] [--zone Z] [--write [--enable]]",
             summary:
-                "from a district's or a school's home page, find its sources (feeds, a platform's pages, listings, documents) and propose a definition for each",
+                "from a district's or a school's home page, find its sources (feeds, a platform's pages, listings, documents) and propose a"
+                + " definition for each",
             options: [
                 OptionSpec("max-pages", value: "N", help: "pages of the site to read at most, 1-500 (default 30)"),
                 OptionSpec("zone", value: "Z", help: "the time zone of the site's dates (default: this machine's)"),
@@ -105,7 +106,8 @@ extension Console {
         for (index, proposal) in result.proposals.enumerated() {
             out.line()
             let count = proposal.sample.map { "\($0.count) items, \($0.problems.count) problems" } ?? "not read"
-            out.line("\(index + 1). \(proposal.id)  \(proposal.kind.rawValue) · \(proposal.importer) · \(count) · confidence \(proposal.confidence.rawValue)")
+            let confidence = proposal.confidence.rawValue
+            out.line("\(index + 1). \(proposal.id)  \(proposal.kind.rawValue) · \(proposal.importer) · \(count) · confidence \(confidence)")
             out.line("   " + SafeText.visible(proposal.url))
             out.line("   found by: \(proposal.how); \(SafeText.visible(proposal.why))")
             for item in proposal.sample?.items ?? [] {

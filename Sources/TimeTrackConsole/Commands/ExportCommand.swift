@@ -7,7 +7,8 @@ extension Console {
         CommandSpec(
             "export", usage: "--format json|ics|rss --out PATH [--kind K] [--school S] [--course C]",
             summary:
-                "write published items for the app: JSON (a folder, one file per kind, and a calendar per course), iCalendar (events; deadlines: one file per course), RSS (announcements)",
+                "write published items for the app: JSON (a folder, one file per kind, and a calendar per course), iCalendar (events; deadlines: one"
+                + " file per course), RSS (announcements)",
             options: [
                 OptionSpec("format", value: "F", completes: .words(["json", "ics", "rss"]), help: "json, ics or rss"),
                 OptionSpec("out", value: "PATH", completes: .path, help: "the file (ics, rss, json with --kind) or folder (json) to write"),

@@ -8,7 +8,8 @@ extension Console {
         CommandSpec(
             "grades", usage: "FILE | --course CODE [--target A|B|C|D|N]",
             summary:
-                "what is needed on the remaining work for a grade: from a course in the store (its weights, its deadlines' points and scores) or a grade book as JSON",
+                "what is needed on the remaining work for a grade: from a course in the store (its weights, its deadlines' points and scores) or a"
+                + " grade book as JSON",
             options: [
                 OptionSpec(
                     "target", value: "T", completes: .words(["A", "B", "C", "D"]),
@@ -74,7 +75,8 @@ extension Console {
             throw TimeTrackError(
                 .notFound, "grades: no file \(path)",
                 fix:
-                    "write the grade book as JSON: {\"categories\": [{\"name\": \"tests\", \"weight\": 50, \"earned\": 160, \"possible\": 200, \"remaining\": 100}]}, or use --course CODE"
+                    "write the grade book as JSON: {\"categories\": [{\"name\": \"tests\", \"weight\": 50, \"earned\": 160, \"possible\": 200,"
+                    + " \"remaining\": 100}]}, or use --course CODE"
             )
         }
         do { return try JSONDecoder().decode(GradePlan.self, from: data) } catch {

@@ -6,7 +6,8 @@ extension Console {
         CommandSpec(
             "man", usage: "",
             summary:
-                "print the manual page (roff), made from the same commands and options as help: `timetrack-admin man > timetrack-admin.1; man ./timetrack-admin.1`"
+                "print the manual page (roff), made from the same commands and options as help: `timetrack-admin man > timetrack-admin.1; man"
+                + " ./timetrack-admin.1`"
         ) { _, session in
             session.output.line(manPage(date: Date()))
             return 0
@@ -27,7 +28,9 @@ extension Console {
             ".RI [ global-options ]",
             ".SH DESCRIPTION",
             roff(
-                "Imports district news, events and school information from the sources in the imports folder, keeps every decision in an audited store (SQLite, or PostgreSQL), and publishes what staff approve. Without a command it is an interactive console on a terminal (TAB completes, Ctrl-C cancels, Ctrl-D leaves), or reads commands one per line from standard input."
+                "Imports district news, events and school information from the sources in the imports folder, keeps every decision in an audited"
+                    + " store (SQLite, or PostgreSQL), and publishes what staff approve. Without a command it is an interactive console on a terminal"
+                    + " (TAB completes, Ctrl-C cancels, Ctrl-D leaves), or reads commands one per line from standard input."
             ),
             ".SH GLOBAL OPTIONS",
         ]

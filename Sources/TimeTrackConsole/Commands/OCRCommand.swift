@@ -26,7 +26,8 @@ extension Console {
             }
             let out = session.output
             out.line(
-                "\(edited.id): made a searchable copy (\(made.bytes / 1024) KB, \(made.textLength) characters of text); the original is kept and the export serves the copy"
+                "\(edited.id): made a searchable copy (\(made.bytes / 1024) KB, \(made.textLength) characters of text); the original is kept and the"
+                    + " export serves the copy"
             )
             out.line("  kept as \(AccessibleCopies(importsFolder: session.importsPath).path(of: made.hash) ?? made.hash)")
             if made.problems.isEmpty {

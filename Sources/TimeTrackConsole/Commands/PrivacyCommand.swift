@@ -36,7 +36,8 @@ extension Console {
         CommandSpec(
             "privacy", usage: "[allow|disallow VALUE...]",
             summary:
-                "what the privacy check lets through: the district's own contact e-mails, phones and domains (`privacy allow info@district.org 555-123-4567 district.org`)",
+                "what the privacy check lets through: the district's own contact e-mails, phones and domains (`privacy allow info@district.org"
+                + " 555-123-4567 district.org`)",
             positional: 0...100, arguments: [.words(["allow", "disallow"]), .none]
         ) { args, session in
             let out = session.output

@@ -9,7 +9,8 @@ extension Console {
         return CommandSpec(
             "store", usage: usage,
             summary:
-                "copy the whole store from its SQLite file into an empty PostgreSQL database, or back into a new file; `store repair` restores the audit log's guards; `store grant` makes PostgreSQL enforce the roles (admins only)",
+                "copy the whole store from its SQLite file into an empty PostgreSQL database, or back into a new file; `store repair` restores the"
+                + " audit log's guards; `store grant` makes PostgreSQL enforce the roles (admins only)",
             options: [
                 OptionSpec("from", value: "PATH|URI", completes: .path, help: "the store to copy: a SQLite file, or postgresql://user@host/db"),
                 OptionSpec("to", value: "URI|PATH", completes: .path, help: "where: an empty PostgreSQL database, or a new SQLite file"),
@@ -66,7 +67,8 @@ extension Console {
             }
             let total = report.items.values.reduce(0, +)
             session.output.line(
-                "copied \(total) items, \(report.revisions) revisions and \(report.audit.entries) audit entries to \(toServer ?? to); the counts match the source and the audit chain verifies there"
+                "copied \(total) items, \(report.revisions) revisions and \(report.audit.entries) audit entries to \(toServer ?? to); the counts"
+                    + " match the source and the audit chain verifies there"
             )
             return 0
         }
@@ -94,7 +96,8 @@ extension Console {
             session.output.printJSON(JSONValue.object(["groups": .array(given.map { .string($0) })]))
         } else {
             session.output.line(
-                "the server now enforces the roles: groups timetrack_admin, _importer, _staff, _viewer and _app, row-level security on items and their content, operators written only through a checked function"
+                "the server now enforces the roles: groups timetrack_admin, _importer, _staff, _viewer and _app, row-level security on items and"
+                    + " their content, operators written only through a checked function"
             )
             for line in given { session.output.line("  " + line) }
             session.output.line("the app's backend: GRANT \(PostgresGrants.app) TO its role (it reads the published_* views only)")
@@ -113,7 +116,8 @@ extension Console {
             session.output.line("nothing to repair: the audit log's guards are in place")
         } else {
             session.output.line(
-                "restored the audit log's guards: \(restored.joined(separator: ", ")); `audit verify` now checks the entries (someone could write the store: find out who)"
+                "restored the audit log's guards: \(restored.joined(separator: ", ")); `audit verify` now checks the entries (someone could write the"
+                    + " store: find out who)"
             )
         }
         return 0

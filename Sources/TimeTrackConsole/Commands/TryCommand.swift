@@ -27,7 +27,8 @@ extension Console {
         CommandSpec(
             "try", usage: "URL|FILE|SOURCE [--kind K] [--zone Z] [--base URL] [--suggest]",
             summary:
-                "a selector shell: load a page once (or a source's, to change its definition), try css, xpath, item and field specs on it, see the items, save the definition",
+                "a selector shell: load a page once (or a source's, to change its definition), try css, xpath, item and field specs on it, see the"
+                + " items, save the definition",
             options: [
                 OptionSpec("kind", value: "K", completes: .words(ItemKind.plurals), help: "what the page lists: announcement (default), event or school-info"),
                 OptionSpec("zone", value: "Z", help: "the time zone of its dates (default: this machine's)"),
@@ -62,7 +63,8 @@ extension Console {
             }
             let out = session.output
             out.line(
-                "loaded \(trial.target): \(trial.document.root.select(try Selector("*")).count) elements. Commands: css, xpath, item, field, items, save ID, done (help lists them)."
+                "loaded \(trial.target): \(trial.document.root.select(try Selector("*")).count) elements. Commands: css, xpath, item, field, items,"
+                    + " save ID, done (help lists them)."
             )
             if args.flag("suggest") { try suggest(trial, kindGiven: args.option("kind") != nil, session: session) }
             while true {
@@ -201,7 +203,8 @@ extension Console {
         }
         try AtomicFile.write(Data(((try? JSONCoding.prettyString(JSONValue.object(object))) ?? "{}").utf8), to: path)
         session.output.line(
-            "saved \(path), disabled: \(result.items.count) items now; try it with `extract \(id)` or `import \(id)`, then `sources enable \(id)` lets `import --all` and cron read it"
+            "saved \(path), disabled: \(result.items.count) items now; try it with `extract \(id)` or `import \(id)`, then `sources enable \(id)`"
+                + " lets `import --all` and cron read it"
         )
     }
 }

@@ -7,7 +7,8 @@ extension Console {
         CommandSpec(
             "undo", usage: "[--list]",
             summary:
-                "take back your last action of any kind (approve, reject, edit, unlock, revert, reply, close, reopen, archive, restore, keep; a bulk approval whole), named before it is done",
+                "take back your last action of any kind (approve, reject, edit, unlock, revert, reply, close, reopen, archive, restore, keep; a bulk"
+                + " approval whole), named before it is done",
             options: [OptionSpec("list", help: "show what undo would take back, newest first, and do nothing")]
         ) { args, session in
             let store = try session.store()
@@ -41,7 +42,8 @@ extension Console {
                     out.line("\(entry.itemID): \(entry.action) taken back; now \(word)")
                 case .decidedSince(let what):
                     out.line(
-                        "\(entry.itemID): left alone: changed since (\(SafeText.visible(what))); `history \(entry.itemID)` shows it, `revert \(entry.itemID) --to N` puts a revision back"
+                        "\(entry.itemID): left alone: changed since (\(SafeText.visible(what))); `history \(entry.itemID)` shows it, `revert"
+                            + " \(entry.itemID) --to N` puts a revision back"
                     )
                 }
             }

@@ -65,7 +65,8 @@ final class ImportReport {
     func say(_ summary: SourceRunSummary, of source: SourceDefinition, requests: Int, notModified: Int) {
         let run = summary.run
         var line =
-            "\(source.id): \(run?.status.rawValue ?? "?") · \(run?.found ?? 0) found · \(run?.new ?? 0) new · \(run?.changed ?? 0) changed · \(run?.unchanged ?? 0) unchanged · \(run?.missing ?? 0) missing · \(run?.problems ?? 0) problems"
+            "\(source.id): \(run?.status.rawValue ?? "?") · \(run?.found ?? 0) found · \(run?.new ?? 0) new · \(run?.changed ?? 0) changed ·"
+            + " \(run?.unchanged ?? 0) unchanged · \(run?.missing ?? 0) missing · \(run?.problems ?? 0) problems"
         if let message = run?.message, run?.status != .ok { line += " · " + message }
         if requests > 0 { line += " · \(requests) requests, \(notModified) not modified" }
         session.output.note(line)
@@ -87,7 +88,8 @@ final class ImportReport {
             let changes = ItemContent.changedFields(from: old.content, to: new.content)
             guard !changes.isEmpty else { continue }
             session.output.note(
-                "  \(id) published with a change (the source is trusted; `history \(id)` shows it, `revert \(id)` takes it back): \(SafeText.visible(new.content.title))"
+                "  \(id) published with a change (the source is trusted; `history \(id)` shows it, `revert \(id)` takes it back):"
+                    + " \(SafeText.visible(new.content.title))"
             )
             for line in ItemRendering.diffLines(changes, zone: session.zone(of: item), output: session.output) { session.output.note("  " + line) }
         }

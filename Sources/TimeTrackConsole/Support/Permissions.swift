@@ -37,7 +37,8 @@ extension Session {
             throw TimeTrackError(
                 .permission, "the account \(account) is not an operator of this store",
                 fix:
-                    "an admin can add it: `timetrack-admin operator add NAME --role staff --login \(account)` (for cron: `operator add cron --role importer --login \(account)`)"
+                    "an admin can add it: `timetrack-admin operator add NAME --role staff --login \(account)` (for cron: `operator add cron --role"
+                    + " importer --login \(account)`)"
             )
         }
         var acting = me

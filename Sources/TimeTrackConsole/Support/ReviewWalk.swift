@@ -271,7 +271,8 @@ final class ReviewWalk {
         if bulkBatch != nil { out.line("`undo` takes the bulk approval back whole") }
         if !flaggedInBulk.isEmpty {
             out.line(
-                "left for you by the privacy check: \(flaggedInBulk.joined(separator: ", ")) (`show ID`; `privacy allow` lets the district's own contacts through)"
+                "left for you by the privacy check: \(flaggedInBulk.joined(separator: ", ")) (`show ID`; `privacy allow` lets the district's own"
+                    + " contacts through)"
             )
         }
         return 0

@@ -80,7 +80,8 @@ public final class WebClient: HTTPClient {
             throw TimeTrackError(
                 .fetch, "\(host) is an IPv6 address written into the URL, which the HTTP library here cannot fetch",
                 fix:
-                    "give the server a name with an IPv4 address (DNS, or /etc/hosts) and use it in the URL; list the name in allowPrivateNetwork if it is private",
+                    "give the server a name with an IPv4 address (DNS, or /etc/hosts) and use it in the URL; list the name in allowPrivateNetwork if"
+                    + " it is private",
                 context: ["url": url.absoluteString])
         }
         try checkRobots(url)

@@ -203,7 +203,8 @@ public struct ImportPipeline {
         guard !dated.isEmpty, dated.allSatisfy({ item in item.guesses.contains(where: \.contradictsHeading) }) else { return nil }
         let example = dated[0].guesses.first(where: \.contradictsHeading)?.note ?? ""
         return
-            "every one of the \(dated.count) dated items has a guessed year that the page's headings contradict (\(example)): set \"yearFrom\" (or \"year\") in the source's options"
+            "every one of the \(dated.count) dated items has a guessed year that the page's headings contradict (\(example)): set \"yearFrom\" (or"
+            + " \"year\") in the source's options"
     }
 
     /// Why a run should be held: far fewer items (or dated items) than the last good run.

@@ -91,7 +91,8 @@ public enum AccessibilityCheck {
             return AccessibilityFinding(
                 criterion: "advisory", name: "accessible alternative", field: "url",
                 problem:
-                    "a \(info.documentType == .spreadsheet ? "spreadsheet" : "file") (\(short(info.url))) that opens outside the app and cannot be checked from here",
+                    "a \(info.documentType == .spreadsheet ? "spreadsheet" : "file") (\(short(info.url))) that opens outside the app and cannot be"
+                    + " checked from here",
                 fix: "run the Office accessibility checker on it, or publish it as a page or a tagged PDF")
         case .pdf, .page, .video, .other:
             return nil

@@ -105,7 +105,8 @@ public struct DateParser: Sendable {
         pattern: #"(?<![\d/.:-])(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?\s*(a\.?\s?m\.?|p\.?\s?m\.?)?(?![\d/])"#, options: [.caseInsensitive])
     static let offsetPattern = try? NSRegularExpression(
         pattern:
-            #"(?:\b(?:gmt|utc)\s*|(?<=\d\d:\d\d:\d\d\s)|(?<=\d\d:\d\d\s))([+-])(\d{2}):?(\d{2})\b|\b(est|edt|cst|cdt|mst|mdt|pst|pdt|akst|akdt|hst|gmt|utc|ut|z)\b"#,
+            #"(?:\b(?:gmt|utc)\s*|(?<=\d\d:\d\d:\d\d\s)|(?<=\d\d:\d\d\s))([+-])(\d{2}):?(\d{2})\b"#
+            + #"|\b(est|edt|cst|cdt|mst|mdt|pst|pdt|akst|akdt|hst|gmt|utc|ut|z)\b"#,
         options: [.caseInsensitive])
     static let numericPattern = try? NSRegularExpression(
         pattern: #"(?<!\d)(\d{1,4})([/.-])(\d{1,2})(?:\2(\d{2,4}))?(?!\d)"#)

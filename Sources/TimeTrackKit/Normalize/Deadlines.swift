@@ -286,9 +286,8 @@ extension Normalizer {
             if let named = CourseRules.fold(dueText).split(separator: " ").compactMap({ DeadlineReading.weekday(String($0)) }).first,
                 named != calendar.component(.weekday, from: due)
             {
-                guesses.append(
-                    "the text says \(DeadlineReading.weekdays[named - 1].capitalized) but \(Normalizer.day(due, calendar)) is a \(DeadlineReading.weekdays[calendar.component(.weekday, from: due) - 1].capitalized)"
-                )
+                let actual = DeadlineReading.weekdays[calendar.component(.weekday, from: due) - 1].capitalized
+                guesses.append("the text says \(DeadlineReading.weekdays[named - 1].capitalized) but \(Normalizer.day(due, calendar)) is a \(actual)")
             }
         } else if let relative = DeadlineReading.relativeDay(dueText, reference: parser.reference, zone: source.timeZone) {
             (due, hasTime) = (relative.day, false)

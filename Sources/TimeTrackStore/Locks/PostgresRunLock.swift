@@ -27,7 +27,8 @@ public final class PostgresRunLock: RunLock {
             let other = try? connection.scalar(
                 """
                 SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-                WHERE l.locktype = 'advisory' AND l.granted AND l.objid = (\(PostgresStore.importLock)::bigint & 4294967295)::oid AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                WHERE l.locktype = 'advisory' AND l.granted AND l.objid = (\(PostgresStore.importLock)::bigint & 4294967295)::oid AND l.database =\
+                 (SELECT oid FROM pg_database WHERE datname = current_database())
                 LIMIT 1
                 """)
             named = (other ?? nil).map { SafeText.visible($0) }.flatMap { $0.isEmpty ? nil : $0 }

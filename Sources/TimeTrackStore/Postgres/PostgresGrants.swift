@@ -82,14 +82,16 @@ public enum PostgresGrants {
             """)
         sql.append(
             """
-            CREATE OR REPLACE FUNCTION timetrack_audit_head() RETURNS TABLE (id bigint, hash text) LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public AS $$
+            CREATE OR REPLACE FUNCTION timetrack_audit_head() RETURNS TABLE (id bigint, hash text) LANGUAGE sql STABLE SECURITY DEFINER SET\
+             search_path = public AS $$
                 SELECT id, hash FROM audit ORDER BY id DESC LIMIT 1 $$
             """)
         // Rows: staff see their schools' private items and published public ones, decide their
         // schools' posts, absences and tickets; viewers see published exported items. `p` is the
         // items row's prefix: "" on items, "i." in the content tables' check.
         func staffSees(_ p: String) -> String {
-            "((\(p)kind IN (\(staffKinds)) AND timetrack_covers(\(p)school)) OR (\(p)kind IN (\(publicKinds)) AND \(p)status = 'published' AND (\(p)school IS NULL OR timetrack_covers(\(p)school))))"
+            "((\(p)kind IN (\(staffKinds)) AND timetrack_covers(\(p)school)) OR (\(p)kind IN (\(publicKinds)) AND \(p)status = 'published' AND"
+                + " (\(p)school IS NULL OR timetrack_covers(\(p)school))))"
         }
         func staffDecides(_ p: String) -> String { "(\(p)kind IN (\(staffKinds)) AND timetrack_covers(\(p)school))" }
         func viewerSees(_ p: String) -> String { "(\(p)kind IN (\(exported)) AND \(p)status = 'published')" }

@@ -172,7 +172,8 @@ public enum StoreCopy {
         guard source.items == target.items, source.revisions == target.revisions, source.audit.entries == target.audit.entries else {
             throw TimeTrackError(
                 .database,
-                "the copy does not match its source: items \(target.items) against \(source.items), revisions \(target.revisions) against \(source.revisions), audit entries \(target.audit.entries) against \(source.audit.entries)",
+                "the copy does not match its source: items \(target.items) against \(source.items), revisions \(target.revisions) against"
+                    + " \(source.revisions), audit entries \(target.audit.entries) against \(source.audit.entries)",
                 fix: "nothing was changed in the source; look at the target's log before trying again")
         }
         if let problem = target.audit.problem { throw TimeTrackError(.database, "the copied audit log does not verify: \(problem)") }

@@ -16,7 +16,8 @@ struct Projection {
             self.table = table
             self.columns = columns
             insert =
-                "INSERT INTO \(table) (item_seq, \(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")))"
+                "INSERT INTO \(table) (item_seq, \(columns.joined(separator: ", "))) VALUES"
+                + " (\(Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")))"
             upsert = insert + " ON CONFLICT (item_seq) DO UPDATE SET " + columns.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         }
 

@@ -52,9 +52,11 @@ extension SQLStore {
     private func reviewArms(_ columns: String, filter: String, suffix: String) -> String {
         let dialect = sql.dialect
         return """
-            SELECT * FROM (SELECT \(columns) FROM items \(dialect.indexed("items_review")) WHERE pending_revision IS NOT NULL AND status IN ('pending', 'published')\(filter)\(suffix)) AS waiting
+            SELECT * FROM (SELECT \(columns) FROM items \(dialect.indexed("items_review")) WHERE pending_revision IS NOT NULL AND status IN\
+             ('pending', 'published')\(filter)\(suffix)) AS waiting
             UNION ALL
-            SELECT * FROM (SELECT \(columns) FROM items \(dialect.indexed("items_missing")) WHERE missing_runs > 0 AND missing_runs >= ? AND pending_revision IS NULL AND status IN ('pending', 'published')\(filter)\(suffix)) AS missing
+            SELECT * FROM (SELECT \(columns) FROM items \(dialect.indexed("items_missing")) WHERE missing_runs > 0 AND missing_runs >= ? AND\
+             pending_revision IS NULL AND status IN ('pending', 'published')\(filter)\(suffix)) AS missing
             """
     }
 

@@ -73,7 +73,8 @@ extension SQLStore {
                 let chunk = pages[start..<min(start + Self.memoRowsPerStatement, pages.count)]
                 try sql.run(
                     """
-                    INSERT INTO page_memo (source_id, url, page_hash, signature, payload, stamp) VALUES \(Array(repeating: "(?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", "))
+                    INSERT INTO page_memo (source_id, url, page_hash, signature, payload, stamp) VALUES\
+                     \(Array(repeating: "(?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", "))
                     ON CONFLICT (source_id, url) DO UPDATE SET page_hash = excluded.page_hash, signature = excluded.signature, payload = excluded.payload,
                         stamp = excluded.stamp
                     """,

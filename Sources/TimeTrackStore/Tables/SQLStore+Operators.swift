@@ -226,7 +226,8 @@ extension SQLStore {
     public func markInterruptedRuns() throws -> Int {
         try sql.transaction {
             try sql.run(
-                "UPDATE import_runs SET status = 'interrupted', finished_at = ?, message = 'the process stopped before the run finished; the next run carries on' WHERE status = 'running'",
+                "UPDATE import_runs SET status = 'interrupted', finished_at = ?, message = 'the process stopped before the run finished; the next run"
+                    + " carries on' WHERE status = 'running'",
                 [.date(now())])
         }
     }

@@ -54,7 +54,8 @@ extension SQLStore {
             } else {
                 id =
                     try sql.first(
-                        "INSERT INTO places (school, name, address, latitude, longitude, aliases, is_default, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                        "INSERT INTO places (school, name, address, latitude, longitude, aliases, is_default, created_at) VALUES (?, ?, ?, ?, ?, ?,"
+                            + " ?, ?) RETURNING id",
                         [
                             .text(place.school), .text(place.name), .text(place.address), .real(place.latitude), .real(place.longitude), .text(aliases),
                             .bool(place.isDefault), .date(now()),

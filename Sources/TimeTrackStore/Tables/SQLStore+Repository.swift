@@ -67,7 +67,8 @@ extension SQLStore {
         for start in stride(from: 0, to: sorted.count, by: 500) {
             let chunk = sorted[start..<min(start + 500, sorted.count)]
             found += try sql.select(
-                "SELECT seq, id, source_key, missing_runs FROM items WHERE status IN ('pending', 'published') AND seq IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ", ")))",
+                "SELECT seq, id, source_key, missing_runs FROM items WHERE status IN ('pending', 'published') AND seq IN"
+                    + " (\(Array(repeating: "?", count: chunk.count).joined(separator: ", ")))",
                 chunk.map { .integer($0) }
             ) { ($0.int64(0), $0.text(1), $0.optionalText(2), $0.int(3)) }
         }
@@ -223,7 +224,8 @@ extension SQLStore {
     }
 
     private static var revisionInsert: String {
-        "INSERT INTO revisions (item_seq, number, state, content, content_hash, created_at, created_by, run_id, note, went_live_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        "INSERT INTO revisions (item_seq, number, state, content, content_hash, created_at, created_by, run_id, note, went_live_at) VALUES (?, ?, ?,"
+            + " ?, ?, ?, ?, ?, ?, ?)"
     }
 
     private static func revisionValues(_ revision: NewRevision, to row: ItemRow) -> [SQLValue] {
@@ -236,7 +238,8 @@ extension SQLStore {
 
     public func setRevisionState(_ state: Revision.State, number: Int, of row: ItemRow, at: Date) throws {
         try sql.run(
-            "UPDATE revisions SET state = ?, went_live_at = CASE WHEN ? = 1 AND went_live_at IS NULL THEN ? ELSE went_live_at END WHERE item_seq = ? AND number = ?",
+            "UPDATE revisions SET state = ?, went_live_at = CASE WHEN ? = 1 AND went_live_at IS NULL THEN ? ELSE went_live_at END WHERE item_seq = ?"
+                + " AND number = ?",
             [.text(state.rawValue), .bool(state == .live), .date(at), .integer(row.seq), .integer(Int64(number))])
     }
 
@@ -273,7 +276,8 @@ extension SQLStore {
     }
 
     private static var auditAppend: String {
-        "INSERT INTO audit (id, at, operator, action, item_seq, item_id, reason, detail, batch, prev_hash, hash, undo) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        "INSERT INTO audit (id, at, operator, action, item_seq, item_id, reason, detail, batch, prev_hash, hash, undo) VALUES (?, ?, ?, ?, ?, ?, ?,"
+            + " ?, ?, ?, ?, ?)"
     }
 
     /// The values that append `entry` to the audit chain (`auditAppend`), and the chain's head
