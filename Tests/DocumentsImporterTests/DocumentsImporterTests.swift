@@ -35,7 +35,8 @@ import TimeTrackCore
         defer { dir.remove() }
         try dir.write(
             "page.json",
-            #"{ "id": "page", "importer": "documents", "kind": "school-info", "url": "page.html", "baseURL": "https://s.example/info/page.html", "timeZone": "America/Denver" }"#
+            #"{ "id": "page", "importer": "documents", "kind": "school-info", "url": "page.html", "baseURL": "https://s.example/info/page.html","#
+                + #" "timeZone": "America/Denver" }"#
         )
         try dir.write(
             "page.html",
@@ -79,7 +80,8 @@ import TimeTrackCore
             """)
         try folder.write(
             "info-def.json",
-            #"{ "id": "info-def", "importer": "documents", "kind": "school-info", "url": "info.html", "baseURL": "https://school.example/info.html", "timeZone": "UTC" }"#
+            #"{ "id": "info-def", "importer": "documents", "kind": "school-info", "url": "info.html", "baseURL": "https://school.example/info.html","#
+                + #" "timeZone": "UTC" }"#
         )
         let result = try ImporterFixtures.extract("info-def", folder: folder.url)
         #expect(result.infos.map(\.title) == ["Student Handbook", "Fee Schedule", "Lunch Menu", "Dress Code", "Safety Plan (Spanish)", "Budget"])
@@ -94,13 +96,15 @@ import TimeTrackCore
         defer { folder.remove() }
         try folder.write(
             "docs.html",
-            "<main><nav class='sidebar'><ul><li><a href='/docs/handbook.pdf'>Handbook</a></li><li><a href='/docs/bell.pdf'>Bell Schedule</a></li></ul></nav></main>"
+            "<main><nav class='sidebar'><ul><li><a href='/docs/handbook.pdf'>Handbook</a></li><li><a href='/docs/bell.pdf'>Bell"
+                + " Schedule</a></li></ul></nav></main>"
         )
         for (exclude, expected) in [(nil, [String]()), ("\"\"", ["Handbook", "Bell Schedule"]), ("\"footer\"", ["Handbook", "Bell Schedule"])] {
             let option = exclude.map { #", "options": { "exclude": \#($0) }"# } ?? ""
             try folder.write(
                 "docs-def.json",
-                #"{ "id": "docs-def", "importer": "documents", "kind": "school-info", "url": "docs.html", "baseURL": "https://s.example/docs.html", "timeZone": "UTC"\#(option) }"#
+                #"{ "id": "docs-def", "importer": "documents", "kind": "school-info", "url": "docs.html", "baseURL": "https://s.example/docs.html","#
+                    + #" "timeZone": "UTC"\#(option) }"#
             )
             let result = try ImporterFixtures.extract("docs-def", folder: folder.url)
             #expect(result.infos.map(\.title) == expected, "exclude \(exclude ?? "default"): \(result.problems)")
@@ -119,7 +123,8 @@ import TimeTrackCore
             """
             <main><h2>Board Documents</h2><ul>
             <li><a href="/fs/resource-manager/view/6e1d2c3b-4a59-4f8e-9d7c-6b5a4e3d2c1b">Agenda</a></li>
-            <li><a href="/site/handlers/filedownload.ashx?moduleinstanceid=2841&amp;dataid=9932&amp;FileName=Budget%20Hearing%20Packet.pdf">Budget Hearing Packet</a></li>
+            <li><a href="/site/handlers/filedownload.ashx?moduleinstanceid=2841&amp;dataid=9932&amp;FileName=Budget%20Hearing%20Packet.pdf">Budget\
+             Hearing Packet</a></li>
             <li><a href="https://cedarridge.sharepoint.com/:x:/s/BoardOffice/EaB1c2D3e4F5g6H7i8J9k0">Enrollment Figures</a></li>
             <li><a href="https://1drv.ms/w/s!AkL9m8N7o6P5q4R3">Superintendent's Letter</a></li>
             <li><a href="https://www.cedarridge.example/apps/pages/index.jsp?uREC_ID=311&amp;type=d">Board Members</a></li>
@@ -128,7 +133,8 @@ import TimeTrackCore
             """)
         try folder.write(
             "board-def.json",
-            #"{ "id": "board-def", "importer": "documents", "kind": "school-info", "url": "board.html", "baseURL": "https://www.cedarridge.example/board/documents", "timeZone": "UTC" }"#
+            #"{ "id": "board-def", "importer": "documents", "kind": "school-info", "url": "board.html", "baseURL":"#
+                + #" "https://www.cedarridge.example/board/documents", "timeZone": "UTC" }"#
         )
         let result = try ImporterFixtures.extract("board-def", folder: folder.url)
         #expect(result.problems.isEmpty, "\(result.problems)")

@@ -73,7 +73,8 @@ import TimeTrackKit
             <ul class="school-status">
               <li><a href="/lincoln"><span class="name">Lincoln Elementary</span></a> <span class="status">Two-hour delay</span></li>
               <li><a href="/roosevelt"><span class="name">Roosevelt Middle</span></a></li>
-              <li><a href="/central"><span class="name">Central High</span></a> <span class="status">Closed</span> <em class="note">buses on snow routes</em></li>
+              <li><a href="/central"><span class="name">Central High</span></a> <span class="status">Closed</span> <em class="note">buses on snow\
+             routes</em></li>
             </ul>
             """)
         try folder.write(
@@ -113,7 +114,8 @@ import TimeTrackKit
             "events.html",
             """
             <div class="event-card"><h3>Fall Choir Concert</h3>
-              <input type="hidden" class="event-data" value="{&quot;start&quot;:&quot;2026-10-14T19:00:00&quot;,&quot;location&quot;:{&quot;name&quot;:&quot;Auditorium&quot;}}"></div>
+              <input type="hidden" class="event-data" value="{&quot;start&quot;:&quot;2026-10-14T19:00:00&quot;,&quot;location&quot;:{&quot;\
+            name&quot;:&quot;Auditorium&quot;}}"></div>
             <div class="event-card"><h3>Picture Day</h3>
               <script type="application/ld+json">{"@type": "Event", "startDate": "2026-10-20", "location": {"name": "Gym"}}</script></div>
             """)
@@ -195,7 +197,9 @@ import TimeTrackKit
         try folder.write("dates.html", "<div class='fsElementContent'><p>Sept. 8 – First Day of School<br>Sept. 15 – Picture Day</p></div>")
         try folder.write(
             "dates-def.json",
-            #"{ "id": "dates-def", "importer": "html", "kind": "event", "url": "dates.html", "timeZone": "UTC", "options": { "year": 2026, "item": {"select": "div.fsElementContent p", "split": {"pattern": "(\\d{1,2}/\\d{1,2}) - (.+)"}}, "fields": { "start": {"group": 1}, "title": {"group": 2} } } }"#
+            #"{ "id": "dates-def", "importer": "html", "kind": "event", "url": "dates.html", "timeZone": "UTC", "options": { "year": 2026, "item":"#
+                + #" {"select": "div.fsElementContent p", "split": {"pattern": "(\\d{1,2}/\\d{1,2}) - (.+)"}}, "fields": { "start": {"group": 1},"#
+                + #" "title": {"group": 2} } } }"#
         )
         let result = try ImporterFixtures.extract("dates-def", folder: folder.url)
         #expect(result.items.isEmpty)
@@ -210,11 +214,13 @@ import TimeTrackKit
         defer { folder.remove() }
         try folder.write(
             "news.html",
-            "<section class='news'><div class='card'><h3><a href='/a'>Book Fair</a></h3><p class='teaser'>Books!</p></div><div class='card'><h3><a href='/b'>Picture Day</a></h3></div></section>"
+            "<section class='news'><div class='card'><h3><a href='/a'>Book Fair</a></h3><p class='teaser'>Books!</p></div><div class='card'><h3><a"
+                + " href='/b'>Picture Day</a></h3></div></section>"
         )
         try folder.write(
             "news-def.json",
-            #"{ "id": "news-def", "importer": "html", "kind": "announcement", "url": "news.html", "baseURL": "https://s.example/news", "timeZone": "UTC", "options": { "item": "div.card", "fields": { "title": "h3 a", "link": "h3 a@href", "summary": "p.teaser", "image": "img@src" } } }"#
+            #"{ "id": "news-def", "importer": "html", "kind": "announcement", "url": "news.html", "baseURL": "https://s.example/news", "timeZone":"#
+                + #" "UTC", "options": { "item": "div.card", "fields": { "title": "h3 a", "link": "h3 a@href", "summary": "p.teaser", "image": "img@src" } } }"#
         )
         let result = try ImporterFixtures.extract("news-def", folder: folder.url)
         #expect(result.fieldsNeverRead == ["options.fields.image"])

@@ -53,12 +53,15 @@ import TimeTrackKit
         try folder.write(
             "page.html",
             """
-            <html><body><div class="notes"><p>Oct 3: <b>Open House</b><br>Oct 10: <b>Picture Day</b></p><ul><li>Oct 17: <b>Book Fair</b></li></ul></div></body></html>
+            <html><body><div class="notes"><p>Oct 3: <b>Open House</b><br>Oct 10: <b>Picture Day</b></p><ul><li>Oct 17: <b>Book Fair</b></li></ul>\
+            </div></body></html>
             """)
         for (mode, expected) in [("lines", ["Open House", "Picture Day", "Book Fair"]), ("br", ["Open House", "Picture Day Book Fair"])] {
             try folder.write(
                 "s.json",
-                #"{ "id": "s", "importer": "html", "kind": "event", "url": "page.html", "baseURL": "https://x.example/", "timeZone": "UTC", "options": { "year": 2026, "item": {"select": "div.notes", "split": "\#(mode)"}, "fields": { "title": "b", "start": {"select": ".", "pattern": "^(\\w+ \\d+)"} } } }"#
+                #"{ "id": "s", "importer": "html", "kind": "event", "url": "page.html", "baseURL": "https://x.example/", "timeZone": "UTC","#
+                    + #" "options": { "year": 2026, "item": {"select": "div.notes", "split": "\#(mode)"}, "fields": { "title": "b", "start":"#
+                    + #" {"select": ".", "pattern": "^(\\w+ \\d+)"} } } }"#
             )
             let result = try ImporterFixtures.extract("s", folder: folder.url)
             if mode == "lines" {
@@ -88,7 +91,9 @@ import TimeTrackKit
             """)
         try folder.write(
             "h.json",
-            #"{ "id": "h", "importer": "html", "kind": "school-info", "url": "page.html", "baseURL": "https://x.example/info/", "timeZone": "UTC", "options": { "item": "a.doc", "fields": { "title": ".", "url": "@href", "section": {"heading": "h2"}, "group": {"heading": "h4@data-group"}, "type": {"heading": "h2@id", "when": {"field": "section", "equals": "never"}, "then": "pdf"} } } }"#
+            #"{ "id": "h", "importer": "html", "kind": "school-info", "url": "page.html", "baseURL": "https://x.example/info/", "timeZone": "UTC","#
+                + #" "options": { "item": "a.doc", "fields": { "title": ".", "url": "@href", "section": {"heading": "h2"}, "group": {"heading":"#
+                + #" "h4@data-group"}, "type": {"heading": "h2@id", "when": {"field": "section", "equals": "never"}, "then": "pdf"} } } }"#
         )
         let result = try ImporterFixtures.extract("h", folder: folder.url)
         let infos = result.infos
@@ -112,7 +117,11 @@ import TimeTrackKit
             """)
         try folder.write(
             "w.json",
-            #"{ "id": "w", "importer": "html", "kind": "event", "url": "page.html", "baseURL": "https://x.example/", "timeZone": "UTC", "options": { "item": "div.ev", "fields": { "title": "h3", "start": ".d", "state": {"when": {"contains": "cancelled"}, "then": "cancelled", "else": "scheduled"}, "location": [{"when": {"field": "title", "matches": "^BOE\\b"}, "then": "Room 100"}, {"when": {"field": "title", "contains": "concert", "not": true}, "then": "Field House"}], "description": {"when": {"field": "location", "present": true}, "then": "Has a place"} } } }"#
+            #"{ "id": "w", "importer": "html", "kind": "event", "url": "page.html", "baseURL": "https://x.example/", "timeZone": "UTC", "options": {"#
+                + #" "item": "div.ev", "fields": { "title": "h3", "start": ".d", "state": {"when": {"contains": "cancelled"}, "then": "cancelled","#
+                + #" "else": "scheduled"}, "location": [{"when": {"field": "title", "matches": "^BOE\\b"}, "then": "Room 100"}, {"when":"#
+                + #" {"field": "title", "contains": "concert", "not": true}, "then": "Field House"}], "description": {"when": {"field":"#
+                + #" "location", "present": true}, "then": "Has a place"} } } }"#
         )
         let events = try ImporterFixtures.extract("w", folder: folder.url).events
         #expect(events.map(\.state) == [.scheduled, .cancelled, .scheduled])
@@ -128,7 +137,9 @@ import TimeTrackKit
         try folder.write("page.html", "<ul><li>March 3 – Budget Hearing</li><li>April 7 – Regular Meeting</li></ul>")
         try folder.write(
             "y.json",
-            #"{ "id": "y", "importer": "html", "kind": "event", "url": "page.html", "baseURL": "https://x.example/board/2024-meeting-materials", "timeZone": "UTC", "options": { "item": "li", "yearFrom": "url", "fields": { "title": {"select": ".", "pattern": "– (.+)$"}, "start": {"select": ".", "pattern": "^(\\w+ \\d+)"} } } }"#
+            #"{ "id": "y", "importer": "html", "kind": "event", "url": "page.html", "baseURL": "https://x.example/board/2024-meeting-materials","#
+                + #" "timeZone": "UTC", "options": { "item": "li", "yearFrom": "url", "fields": { "title": {"select": ".", "pattern": "– (.+)$"},"#
+                + #" "start": {"select": ".", "pattern": "^(\\w+ \\d+)"} } } }"#
         )
         let result = try ImporterFixtures.extract("y", folder: folder.url)
         #expect(result.events.map { isoString($0.start, "UTC") } == ["2024-03-03T00:00:00Z", "2024-04-07T00:00:00Z"])
@@ -187,7 +198,8 @@ import TimeTrackKit
             """)
         try folder.write(
             "h.json",
-            #"{ "id": "h", "importer": "html", "kind": "event", "url": "page.html", "baseURL": "https://x.example/events/", "timeZone": "UTC", "options": { "item": "div.item", "fields": { "title": "h3", "start": ".date" } } }"#
+            #"{ "id": "h", "importer": "html", "kind": "event", "url": "page.html", "baseURL": "https://x.example/events/", "timeZone": "UTC","#
+                + #" "options": { "item": "div.item", "fields": { "title": "h3", "start": ".date" } } }"#
         )
         let result = try ImporterFixtures.extract("h", folder: folder.url)
         // Each year is guessed, and the note names the section heading, never the title of
@@ -215,7 +227,8 @@ import TimeTrackKit
         for name in ["long", "short"] {
             try folder.write(
                 "\(name).json",
-                #"{ "id": "\#(name)", "importer": "html", "kind": "announcement", "url": "\#(name).html", "baseURL": "https://x.example/news/", "timeZone": "UTC", "options": { "item": "article.news", "fields": { "title": "h2 a", "link": "h2 a@href", "date": ".date" } } }"#
+                #"{ "id": "\#(name)", "importer": "html", "kind": "announcement", "url": "\#(name).html", "baseURL": "https://x.example/news/","#
+                    + #" "timeZone": "UTC", "options": { "item": "article.news", "fields": { "title": "h2 a", "link": "h2 a@href", "date": ".date" } } }"#
             )
         }
         let long = try ImporterFixtures.extract("long", folder: folder.url)
@@ -247,7 +260,9 @@ import TimeTrackKit
             """)
         try folder.write(
             "meetings-def.json",
-            #"{ "id": "meetings-def", "importer": "html", "kind": "event", "url": "meetings.html", "baseURL": "https://d.example/board/", "timeZone": "America/Denver", "options": { "item": "table.meetings tr:has(td)", "fields": { "title": "td:nth-child(1)", "start": "td:nth-child(2)", "state": "td:nth-child(3)" } } }"#
+            #"{ "id": "meetings-def", "importer": "html", "kind": "event", "url": "meetings.html", "baseURL": "https://d.example/board/", "timeZone":"#
+                + #" "America/Denver", "options": { "item": "table.meetings tr:has(td)", "fields": { "title": "td:nth-child(1)", "start":"#
+                + #" "td:nth-child(2)", "state": "td:nth-child(3)" } } }"#
         )
         let result = try ImporterFixtures.extract("meetings-def", folder: folder.url)
         #expect(result.problems.isEmpty, "\(result.problems)")
@@ -273,7 +288,9 @@ import TimeTrackKit
         for mode in ["br", "lines"] {
             try folder.write(
                 "s.json",
-                #"{ "id": "s", "importer": "html", "kind": "event", "url": "page.html", "baseURL": "https://x.example/", "timeZone": "UTC", "options": { "year": 2026, "item": {"select": "div.dates", "split": "\#(mode)"}, "fields": { "title": {"select": ".", "pattern": "^\\w+ \\d+ (.+)$"}, "start": {"select": ".", "pattern": "^(\\w+ \\d+)"} } } }"#
+                #"{ "id": "s", "importer": "html", "kind": "event", "url": "page.html", "baseURL": "https://x.example/", "timeZone": "UTC","#
+                    + #" "options": { "year": 2026, "item": {"select": "div.dates", "split": "\#(mode)"}, "fields": { "title": {"select": ".","#
+                    + #" "pattern": "^\\w+ \\d+ (.+)$"}, "start": {"select": ".", "pattern": "^(\\w+ \\d+)"} } } }"#
             )
             let result = try ImporterFixtures.extract("s", folder: folder.url)
             #expect(result.events.map(\.title) == ["Open House", "Picture Day", "Book Fair", "Fun Run"], "\(mode): \(result.problems)")
@@ -302,7 +319,9 @@ import TimeTrackKit
             """)
         try folder.write(
             "days-def.json",
-            #"{ "id": "days-def", "importer": "html", "kind": "event", "url": "days.html", "baseURL": "https://d.example/calendar/", "timeZone": "America/Denver", "options": { "item": "table.days tr:has(td)", "fields": { "title": "td:nth-child(1)", "start": "td:nth-child(2)", "end": "td:nth-child(3)" } } }"#
+            #"{ "id": "days-def", "importer": "html", "kind": "event", "url": "days.html", "baseURL": "https://d.example/calendar/", "timeZone":"#
+                + #" "America/Denver", "options": { "item": "table.days tr:has(td)", "fields": { "title": "td:nth-child(1)", "start":"#
+                + #" "td:nth-child(2)", "end": "td:nth-child(3)" } } }"#
         )
         let events = try ImporterFixtures.extract("days-def", folder: folder.url).events
         #expect(events.allSatisfy { $0.allDay })
@@ -318,7 +337,8 @@ import TimeTrackKit
         try folder.write("list.html", "<ul class='days'><li><b>Picture Day</b> <i>Sept l4, 2026</i></li><li><b>Open House</b> <i>Sept 21, 2026</i></li></ul>")
         try folder.write(
             "list-def.json",
-            #"{ "id": "list-def", "importer": "html", "kind": "event", "url": "list.html", "baseURL": "https://d.example/", "timeZone": "UTC", "options": { "item": "ul.days li", "fields": { "title": "b", "start": "i" } } }"#
+            #"{ "id": "list-def", "importer": "html", "kind": "event", "url": "list.html", "baseURL": "https://d.example/", "timeZone": "UTC","#
+                + #" "options": { "item": "ul.days li", "fields": { "title": "b", "start": "i" } } }"#
         )
         let result = try ImporterFixtures.extract("list-def", folder: folder.url)
         #expect(result.events.map { isoString($0.start, "UTC") } == ["2026-09-14T00:00:00Z", "2026-09-21T00:00:00Z"], "\(result.problems)")
@@ -345,7 +365,9 @@ import TimeTrackKit
             """)
         try folder.write(
             "moved-def.json",
-            #"{ "id": "moved-def", "importer": "html", "kind": "event", "url": "moved.html", "baseURL": "https://d.example/events/", "timeZone": "America/Denver", "options": { "item": "table.moved tr:has(td)", "fields": { "title": "td:nth-child(1)", "start": "td:nth-child(2)", "state": "td:nth-child(3)" } } }"#
+            #"{ "id": "moved-def", "importer": "html", "kind": "event", "url": "moved.html", "baseURL": "https://d.example/events/", "timeZone":"#
+                + #" "America/Denver", "options": { "item": "table.moved tr:has(td)", "fields": { "title": "td:nth-child(1)", "start":"#
+                + #" "td:nth-child(2)", "state": "td:nth-child(3)" } } }"#
         )
         let events = try ImporterFixtures.extract("moved-def", folder: folder.url).events
         #expect(

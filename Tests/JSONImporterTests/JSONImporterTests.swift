@@ -109,7 +109,8 @@ import TimeTrackKit
             at: ImporterFixtures.fixtures.appendingPathComponent("wp-posts.json"), to: folder.url.appendingPathComponent("wp-posts.json"))
         try #"""
         { "id": "wp-paths", "importer": "json", "kind": "announcement", "url": "wp-posts.json", "timeZone": "America/Los_Angeles",
-          "options": { "key": "id", "fields": { "title": "title.rendered", "date": "date", "body": "content.rendered", "summary": "excerpt.rendered", "link": "link",
+          "options": { "key": "id", "fields": { "title": "title.rendered", "date": "date", "body": "content.rendered", "summary": "excerpt.rendered",\#
+         "link": "link",
             "image": ["jetpack_featured_media_url", "yoast_head_json.og_image[0].url"] } } }
         """#.write(to: folder.url.appendingPathComponent("wp-paths.json"), atomically: true, encoding: .utf8)
         let viaPaths = try ImporterFixtures.extract("wp-paths", folder: folder.url)
@@ -138,7 +139,8 @@ import TimeTrackKit
         let folder = try TemporaryDirectory("json-importer")
         defer { folder.remove() }
         try #"""
-        { "id": "paged", "importer": "json", "kind": "event", "url": "\#(server.base)/api/events", "timeZone": "America/New_York", "allowPrivateNetwork": ["127.0.0.1"],
+        { "id": "paged", "importer": "json", "kind": "event", "url": "\#(server.base)/api/events", "timeZone": "America/New_York",\#
+         "allowPrivateNetwork": ["127.0.0.1"],
           "options": { "items": "events[*]", "page": {"param": "page", "start": 1}, "fields": { "title": "name", "start": "when" } } }
         """#.write(to: folder.url.appendingPathComponent("paged.json"), atomically: true, encoding: .utf8)
         let result = try ImporterFixtures.extract("paged", folder: folder.url, web: true)
@@ -182,7 +184,8 @@ import TimeTrackKit
         try #"{ "id": "a", "importer": "json", "kind": "event", "url": "page.json", "timeZone": "UTC", "options": { "fields": {"title": "t", "start": "s"} } }"#
             .write(to: folder.url.appendingPathComponent("a.json"), atomically: true, encoding: .utf8)
         try
-            #"{ "id": "b", "importer": "json", "kind": "event", "url": "empty.json", "timeZone": "UTC", "options": { "items": "events[*]", "fields": {"title": "t", "start": "s"} } }"#
+            (#"{ "id": "b", "importer": "json", "kind": "event", "url": "empty.json", "timeZone": "UTC", "options": { "items": "events[*]", "fields":"#
+            + #" {"title": "t", "start": "s"} } }"#)
             .write(to: folder.url.appendingPathComponent("b.json"), atomically: true, encoding: .utf8)
         do {
             _ = try ImporterFixtures.extract("a", folder: folder.url)
@@ -233,7 +236,8 @@ import TimeTrackKit
         try folder.write("deep.json", String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000))
         try folder.write(
             "deep-source.json",
-            #"{ "id": "deep-source", "importer": "json", "kind": "event", "url": "deep.json", "timeZone": "UTC", "options": { "fields": {"title": "t", "start": "s"} } }"#
+            #"{ "id": "deep-source", "importer": "json", "kind": "event", "url": "deep.json", "timeZone": "UTC", "options": { "fields": {"title":"#
+                + #" "t", "start": "s"} } }"#
         )
         #expect(throws: TimeTrackError.self) { try ImporterFixtures.extract("deep-source", folder: folder.url) }
     }
@@ -247,12 +251,14 @@ import TimeTrackKit
         defer { folder.remove() }
         try folder.write(
             "news.json",
-            #"{ "data": [ { "headline": "Bus routes change", "url": "https://d.example/n/1", "posted": "2026-09-14" }, { "headline": "Picture day", "url": "https://d.example/n/2", "posted": "2026-09-15" } ], "meta": { "count": 2 } }"#
+            #"{ "data": [ { "headline": "Bus routes change", "url": "https://d.example/n/1", "posted": "2026-09-14" }, { "headline": "Picture day","#
+                + #" "url": "https://d.example/n/2", "posted": "2026-09-15" } ], "meta": { "count": 2 } }"#
         )
         for items in ["data", "$.data", "data[*]"] {
             try folder.write(
                 "news-def.json",
-                #"{ "id": "news-def", "importer": "json", "kind": "announcement", "url": "news.json", "timeZone": "UTC", "options": { "items": "\#(items)", "fields": { "title": "headline", "link": "url", "date": "posted" } } }"#
+                #"{ "id": "news-def", "importer": "json", "kind": "announcement", "url": "news.json", "timeZone": "UTC", "options": { "items":"#
+                    + #" "\#(items)", "fields": { "title": "headline", "link": "url", "date": "posted" } } }"#
             )
             let result = try ImporterFixtures.extract("news-def", folder: folder.url)
             #expect(result.problems.isEmpty, "\(items): \(result.problems)")
@@ -270,8 +276,10 @@ import TimeTrackKit
         <!DOCTYPE html><html><head><title>Events | Cedar Ridge Schools</title></head><body>
         <div id="__next"><h1>Events</h1><p>Loading…</p></div>
         <script id="__NEXT_DATA__" type="application/json">{"props":{"pageProps":{"events":[
-          {"id":"evt_101","title":"Board Regular Meeting","startsAt":"2026-10-13T18:00:00-05:00","venue":{"name":"Board Room"},"school":"District Office","url":"/events/evt_101"},
-          {"id":"evt_102","title":"Band Concert","startsAt":"2026-10-15T19:00:00-05:00","venue":{"name":"Auditorium"},"school":"Cedar Ridge High","url":"/events/evt_102"}
+          {"id":"evt_101","title":"Board Regular Meeting","startsAt":"2026-10-13T18:00:00-05:00","venue":{"name":"Board Room"},"school":"District\
+         Office","url":"/events/evt_101"},
+          {"id":"evt_102","title":"Band Concert","startsAt":"2026-10-15T19:00:00-05:00","venue":{"name":"Auditorium"},"school":"Cedar Ridge\
+         High","url":"/events/evt_102"}
         ]}},"page":"/events","buildId":"a1b2c3"}</script>
         </body></html>
         """
@@ -283,7 +291,8 @@ import TimeTrackKit
         try folder.write(
             "next-events.json",
             #"""
-            { "id": "next-events", "importer": "json", "kind": "event", "url": "events.html", "baseURL": "https://www.cedarridge.example/events", "timeZone": "America/Chicago",
+            { "id": "next-events", "importer": "json", "kind": "event", "url": "events.html", "baseURL": "https://www.cedarridge.example/events",\#
+             "timeZone": "America/Chicago",
               "options": { "from": "script#__NEXT_DATA__", "items": "props.pageProps.events",
                 "fields": { "title": { "parts": { "school": "school", "what": "title" }, "template": "{school}: {what}" }, "start": "startsAt",
                             "location": "venue.name", "link": "url" } } }
@@ -305,12 +314,14 @@ import TimeTrackKit
             "closings.html",
             """
             <form id="closings"><input type="hidden" id="closings-data" name="closings"
-              value="[{&quot;name&quot;:&quot;Lincoln Elementary&quot;,&quot;status&quot;:&quot;Two-hour delay&quot;,&quot;posted&quot;:&quot;2026-01-12 06:05&quot;},{&quot;name&quot;:&quot;Central High&quot;,&quot;posted&quot;:&quot;2026-01-12 06:10&quot;}]"></form>
+              value="[{&quot;name&quot;:&quot;Lincoln Elementary&quot;,&quot;status&quot;:&quot;Two-hour delay&quot;,&quot;posted&quot;:&quot;\
+            2026-01-12 06:05&quot;},{&quot;name&quot;:&quot;Central High&quot;,&quot;posted&quot;:&quot;2026-01-12 06:10&quot;}]"></form>
             """)
         try folder.write(
             "closings-def.json",
             #"""
-            { "id": "closings-def", "importer": "json", "kind": "announcement", "url": "closings.html", "baseURL": "https://www.district.example/closings", "timeZone": "America/New_York",
+            { "id": "closings-def", "importer": "json", "kind": "announcement", "url": "closings.html", "baseURL":\#
+             "https://www.district.example/closings", "timeZone": "America/New_York",
               "options": { "from": "input#closings-data@value",
                 "fields": { "title": { "parts": ["name", "status"], "join": " — " }, "date": "posted" } } }
             """#)
@@ -326,7 +337,8 @@ import TimeTrackKit
         try folder.write("page.html", "<html><body><p>No data here</p></body></html>")
         try folder.write(
             "missing-def.json",
-            #"{ "id": "missing-def", "importer": "json", "kind": "announcement", "url": "page.html", "timeZone": "UTC", "options": { "from": "script#__NEXT_DATA__", "fields": { "title": "title" } } }"#
+            #"{ "id": "missing-def", "importer": "json", "kind": "announcement", "url": "page.html", "timeZone": "UTC", "options": { "from":"#
+                + #" "script#__NEXT_DATA__", "fields": { "title": "title" } } }"#
         )
         #expect {
             _ = try ImporterFixtures.extract("missing-def", folder: folder.url)

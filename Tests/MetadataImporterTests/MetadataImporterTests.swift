@@ -48,7 +48,8 @@ import TimeTrackCore
             """
             <html><head><title>Bus routes change | Lakeside</title>
             <meta property="article:published_time" content="2026-09-14T08:00:00-06:00">
-            <script type="application/ld+json">{"@context": "https://schema.org", "@type": "NewsArticle", "headline": "Bus routes change", "dateModified": "2026-09-20T10:00:00-06:00"}</script>
+            <script type="application/ld+json">{"@context": "https://schema.org", "@type": "NewsArticle", "headline": "Bus routes change",\
+             "dateModified": "2026-09-20T10:00:00-06:00"}</script>
             </head><body>
             <header><article class="brand"><a href="/"><img src="/logo.png" alt="Lakeside School District"></a></article></header>
             <main><article class="story"><h1>Bus routes change</h1><p>Routes 4 and 7 start ten minutes earlier from Monday.</p></article></main>
@@ -56,7 +57,8 @@ import TimeTrackCore
             """)
         try folder.write(
             "story-def.json",
-            #"{ "id": "story-def", "importer": "metadata", "kind": "announcement", "url": "story.html", "baseURL": "https://lakeside.example/news/bus-routes/", "timeZone": "America/Denver" }"#
+            #"{ "id": "story-def", "importer": "metadata", "kind": "announcement", "url": "story.html", "baseURL":"#
+                + #" "https://lakeside.example/news/bus-routes/", "timeZone": "America/Denver" }"#
         )
         let result = try ImporterFixtures.extract("story-def", folder: folder.url)
         let story = try #require(result.announcements.first, "\(result.problems)")

@@ -27,7 +27,8 @@ public enum TestPDF {
         objects.append(Data("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Im0 4 0 R >> >> /Contents 5 0 R >>".utf8))
         objects.append(
             Data(
-                "<< /Type /XObject /Subtype /Image /Width \(width) /Height \(height) /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /DCTDecode /Length \(image.count) >>\nstream\n"
+                ("<< /Type /XObject /Subtype /Image /Width \(width) /Height \(height) /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /DCTDecode"
+                    + " /Length \(image.count) >>\nstream\n")
                     .utf8)
                 + image + Data("\nendstream".utf8))
         objects.append(stream("q 612 0 0 792 0 0 cm /Im0 Do Q"))

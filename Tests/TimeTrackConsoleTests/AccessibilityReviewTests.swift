@@ -9,14 +9,19 @@ import Testing
 @Suite struct AccessibilityReviewTests {
     static let page = """
         <html><body><main>
-        <article class="news"><h2><a href="/news/1">Picture Day Is Friday</a></h2><img class="photo" src="/img/IMG_2231.jpg"><p class="summary">Smile!</p></article>
-        <article class="news"><h2><a href="/news/2">Supply Lists Posted</a></h2><div class="body"><p>The lists are ready: <a href="/supplies.pdf">click here</a>.</p></div></article>
-        <article class="news"><h2><a href="/news/3">Library Hours</a></h2><img class="photo" src="/img/library.jpg" alt="Students reading in the library"><p class="summary">Open until 5.</p></article>
+        <article class="news"><h2><a href="/news/1">Picture Day Is Friday</a></h2><img class="photo" src="/img/IMG_2231.jpg"><p class="summary">\
+        Smile!</p></article>
+        <article class="news"><h2><a href="/news/2">Supply Lists Posted</a></h2><div class="body"><p>The lists are ready: <a href="/supplies.pdf">\
+        click here</a>.</p></div></article>
+        <article class="news"><h2><a href="/news/3">Library Hours</a></h2><img class="photo" src="/img/library.jpg" alt="Students reading in the\
+         library"><p class="summary">Open until 5.</p></article>
         </main></body></html>
         """
 
     static func definition(_ id: String, extra: String) -> String {
-        #"{"id": "\#(id)", "importer": "html", "kind": "announcement", "url": "news.html", "baseURL": "https://www.district.example/news", "timeZone": "America/Chicago"\#(extra), "options": {"item": "article.news", "fields": {"title": "h2 a", "link": "h2 a@href", "image": "img.photo@src", "imageAlt": "img.photo@alt", "summary": "p.summary", "body": ".body@html"}}}"#
+        #"{"id": "\#(id)", "importer": "html", "kind": "announcement", "url": "news.html", "baseURL": "https://www.district.example/news","#
+            + #" "timeZone": "America/Chicago"\#(extra), "options": {"item": "article.news", "fields": {"title": "h2 a", "link": "h2 a@href","#
+            + #" "image": "img.photo@src", "imageAlt": "img.photo@alt", "summary": "p.summary", "body": ".body@html"}}}"#
     }
 
     @Test func findingsInReviewShowListAndReport() throws {
@@ -111,12 +116,15 @@ import Testing
         server.route(
             "/news/",
             .html(
-                #"<html><body><main><article class="news"><h2><a href="/news/9">Come to the festival</a></h2><img class="photo" src="/uploads/flyer.png"></article></main></body></html>"#
+                #"<html><body><main><article class="news"><h2><a href="/news/9">Come to the festival</a></h2><img class="photo""#
+                    + #" src="/uploads/flyer.png"></article></main></body></html>"#
             ))
         try dir.write("imports/_settings.json", #"{"requestDelay": 0, "retryDelay": 0.05, "retries": 1}"#)
         try dir.write(
             "imports/news.json",
-            #"{"id": "news", "importer": "html", "kind": "announcement", "url": "\#(server.base)/news/", "allowPrivateNetwork": ["127.0.0.1"], "timeZone": "America/Chicago", "options": {"item": "article.news", "fields": {"title": "h2 a", "link": "h2 a@href", "image": "img.photo@src", "imageAlt": "img.photo@alt"}}}"#
+            #"{"id": "news", "importer": "html", "kind": "announcement", "url": "\#(server.base)/news/", "allowPrivateNetwork": ["127.0.0.1"],"#
+                + #" "timeZone": "America/Chicago", "options": {"item": "article.news", "fields": {"title": "h2 a", "link": "h2 a@href", "image":"#
+                + #" "img.photo@src", "imageAlt": "img.photo@alt"}}}"#
         )
         let imported = try Binaries.run(
             "timetrack-admin", ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--as", "ana", "import", "news", "--no-review"])

@@ -80,7 +80,8 @@ import Testing
         let store = try Anchored()
         defer { store.remove() }
         try store.sql(
-            "DROP TRIGGER audit_no_update; UPDATE audit SET id = -id WHERE id IN (3, 4); UPDATE audit SET id = CASE id WHEN -3 THEN 4 ELSE 3 END WHERE id IN (-3, -4)"
+            "DROP TRIGGER audit_no_update; UPDATE audit SET id = -id WHERE id IN (3, 4); UPDATE audit SET id = CASE id WHEN -3 THEN 4 ELSE 3 END"
+                + " WHERE id IN (-3, -4)"
         )
         let verified = try store.verify()
         #expect(verified.status == 1 && verified.stderr.contains("tampered"), "\(verified.stderr)")

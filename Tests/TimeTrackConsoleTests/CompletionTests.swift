@@ -119,7 +119,8 @@ import Testing
             fish,
             [
                 "-c",
-                "source \(fixture.dir.path("c.fish")); complete -C 'timetrack-admin show '; echo ==; complete -C 'timetrack-admin edit \(ids[0]) star'; echo ==; complete -C 'timetrack-admin list --status pu'",
+                "source \(fixture.dir.path("c.fish")); complete -C 'timetrack-admin show '; echo ==; complete -C 'timetrack-admin edit \(ids[0])"
+                    + " star'; echo ==; complete -C 'timetrack-admin list --status pu'",
             ], environment: environment)
         let parts = result.stdout.components(separatedBy: "==\n")
         #expect(parts.count == 3 && parts[1].hasPrefix("start="), "\(result.stdout) \(result.stderr)")

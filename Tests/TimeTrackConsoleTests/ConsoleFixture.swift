@@ -56,19 +56,23 @@ struct ConsoleFixture {
         try FileManager.default.copyItem(atPath: root.appendingPathComponent("Imports").path, toPath: dir.path("imports"))
         try dir.write(
             "imports/lincoln-absences.json",
-            #"{ "id": "lincoln-absences", "importer": "inbox", "kind": "absence", "url": "samples/inbox/lincoln-absences.json", "school": "lincoln", "timeZone": "America/Denver" }"#
+            #"{ "id": "lincoln-absences", "importer": "inbox", "kind": "absence", "url": "samples/inbox/lincoln-absences.json", "school": "lincoln","#
+                + #" "timeZone": "America/Denver" }"#
         )
         try dir.write(
             "imports/samples/inbox/lincoln-absences.json",
-            #"[{ "id": "absence-900", "student": "Riley Quist", "reportedBy": "Dana Quist", "dates": ["2026-09-22"], "periods": [], "reason": "family", "note": "Custody hearing downtown." }]"#
+            #"[{ "id": "absence-900", "student": "Riley Quist", "reportedBy": "Dana Quist", "dates": ["2026-09-22"], "periods": [], "reason":"#
+                + #" "family", "note": "Custody hearing downtown." }]"#
         )
         try dir.write(
             "imports/lincoln-tickets.json",
-            #"{ "id": "lincoln-tickets", "importer": "inbox", "kind": "ticket", "url": "samples/inbox/lincoln-tickets.json", "school": "lincoln", "timeZone": "America/Denver" }"#
+            #"{ "id": "lincoln-tickets", "importer": "inbox", "kind": "ticket", "url": "samples/inbox/lincoln-tickets.json", "school": "lincoln","#
+                + #" "timeZone": "America/Denver" }"#
         )
         try dir.write(
             "imports/samples/inbox/lincoln-tickets.json",
-            #"[{ "id": "ticket-900", "from": "dana@parents.example", "kind": "question", "subject": "Pickup arrangements", "message": "Only Dana may pick Riley up, never Chris.", "replies": [], "closed": false }]"#
+            #"[{ "id": "ticket-900", "from": "dana@parents.example", "kind": "question", "subject": "Pickup arrangements", "message": "Only Dana may"#
+                + #" pick Riley up, never Chris.", "replies": [], "closed": false }]"#
         )
     }
 }

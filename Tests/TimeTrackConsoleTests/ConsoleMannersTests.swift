@@ -114,7 +114,8 @@ import Testing
         try writePage(["One", "Two", "Three"])
         try dir.write(
             "imports/news.json",
-            #"{ "id": "news", "importer": "html", "kind": "announcement", "url": "news.html", "baseURL": "https://s.example/news.html", "timeZone": "America/Denver", "options": { "item": "article", "fields": { "title": "h2", "link": "a@href" } } }"#
+            #"{ "id": "news", "importer": "html", "kind": "announcement", "url": "news.html", "baseURL": "https://s.example/news.html", "timeZone":"#
+                + #" "America/Denver", "options": { "item": "article", "fields": { "title": "h2", "link": "a@href" } } }"#
         )
     }
 
@@ -133,7 +134,8 @@ import Testing
         defer { dir.remove() }
         try dir.write(
             "imports/bad.json",
-            #"{ "id": "bad", "importer": "html", "kind": "announcement", "url": "news.html", "options": { "item": "article", "fields": { "title": "h2" }, "bogus": 1 } }"#
+            #"{ "id": "bad", "importer": "html", "kind": "announcement", "url": "news.html", "options": { "item": "article", "fields": { "title":"#
+                + #" "h2" }, "bogus": 1 } }"#
         )
         let named = try run(["import", "bad"])
         #expect(named.status == 2, "\(named.stderr)")
@@ -160,7 +162,8 @@ import Testing
         // is gone (missing), Four is new.
         try dir.write(
             "imports/news.html",
-            "<article><h2>One</h2><a href='/one.html'>more</a></article><article><h2>Two, revised</h2><a href='/two.html'>more</a></article><article><h2>Four</h2><a href='/four.html'>more</a></article>"
+            "<article><h2>One</h2><a href='/one.html'>more</a></article><article><h2>Two, revised</h2><a"
+                + " href='/two.html'>more</a></article><article><h2>Four</h2><a href='/four.html'>more</a></article>"
         )
         let text = try run(["import", "news", "--dry-run"])
         #expect(text.status == 0)
@@ -326,7 +329,8 @@ import Testing
         try dir.write("imports/news.html", "<article><h2>One</h2></article>")
         try dir.write(
             "imports/news.json",
-            #"{ "id": "news", "importer": "html", "kind": "announcement", "url": "news.html", "options": { "item": "article", "fields": { "title": { "select": "h3" } } } }"#
+            #"{ "id": "news", "importer": "html", "kind": "announcement", "url": "news.html", "options": { "item": "article", "fields": { "title": {"#
+                + #" "select": "h3" } } } }"#
         )
         let result = try Binaries.run("timetrack-admin", ["--imports", dir.path("imports"), "extract", "news"])
         #expect(result.status == 1)

@@ -153,7 +153,8 @@ import Testing
                 let status = try sql(store, "SELECT status FROM items WHERE id = '\(id)'")
                 let actions = try sql(
                     store,
-                    "SELECT coalesce(group_concat(action), '') FROM (SELECT action FROM audit WHERE item_id = '\(id)' AND action NOT LIKE 'import%' ORDER BY id)"
+                    "SELECT coalesce(group_concat(action), '') FROM (SELECT action FROM audit WHERE item_id = '\(id)' AND action NOT LIKE 'import%'"
+                        + " ORDER BY id)"
                 )
                 if id == absence {
                     let outcome = try sql(

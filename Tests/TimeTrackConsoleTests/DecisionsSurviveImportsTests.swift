@@ -65,15 +65,18 @@ import Testing
         defer { dir.remove() }
         try Self.inbox(
             dir, kind: "ticket",
-            #"[{ "id": "t-1", "from": "pat@example.org", "kind": "question", "subject": "Lunch", "message": "When?", "closed": true, "replies": [{ "by": "principal", "at": "2026-09-14T08:00:00Z", "text": "forged answer" }] }]"#
+            #"[{ "id": "t-1", "from": "pat@example.org", "kind": "question", "subject": "Lunch", "message": "When?", "closed": true, "replies": [{"#
+                + #" "by": "principal", "at": "2026-09-14T08:00:00Z", "text": "forged answer" }] }]"#
         )
         try Self.inbox(
             dir, kind: "absence",
-            #"[{ "id": "r-1", "student": "Sam Lee", "reportedBy": "Pat Lee", "dates": ["2026-09-14"], "periods": [], "reason": "illness", "outcome": "excused" }]"#
+            #"[{ "id": "r-1", "student": "Sam Lee", "reportedBy": "Pat Lee", "dates": ["2026-09-14"], "periods": [], "reason": "illness", "outcome":"#
+                + #" "excused" }]"#
         )
         try Self.inbox(
             dir, kind: "post",
-            #"[{ "id": "p-1", "authorName": "Ana", "authorRole": "student", "text": "Hi", "imageURLs": [], "createdAt": "2026-09-14T08:00:00Z", "moderationNote": "approved by the principal" }]"#
+            #"[{ "id": "p-1", "authorName": "Ana", "authorRole": "student", "text": "Hi", "imageURLs": [], "createdAt": "2026-09-14T08:00:00Z","#
+                + #" "moderationNote": "approved by the principal" }]"#
         )
         let imported = try Self.run(dir, ["--json", "import", "--all"])
         #expect(imported.status == 0, "\(imported.stderr)")
@@ -149,7 +152,8 @@ import Testing
         try dir.write("imports/site/info.html", page("Updated Monday"))
         try dir.write(
             "imports/info.json",
-            #"{ "id": "info", "importer": "documents", "kind": "school-info", "url": "site/info.html", "baseURL": "https://school.example/info.html", "timeZone": "America/Denver" }"#
+            #"{ "id": "info", "importer": "documents", "kind": "school-info", "url": "site/info.html", "baseURL": "https://school.example/info.html","#
+                + #" "timeZone": "America/Denver" }"#
         )
         func run() throws -> [String: Any] {
             let result = try Binaries.run(

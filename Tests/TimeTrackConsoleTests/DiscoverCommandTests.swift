@@ -10,7 +10,8 @@ import Testing
         let server = try TestHTTPServer()
         let head = #"<meta name="Generator" content="Drupal 10 (https://www.drupal.org)"><link rel="stylesheet" href="/sites/default/files/css/css_a1b2.css">"#
         func page(_ title: String, _ body: String) -> String {
-            "<!DOCTYPE html><html><head><title>\(title) | Lakeside Public Schools</title>\(head)</head><body><nav><a href=\"/news\">News</a> <a href=\"/about\">About</a></nav><main>\(body)</main></body></html>"
+            "<!DOCTYPE html><html><head><title>\(title) | Lakeside Public Schools</title>\(head)</head><body><nav><a href=\"/news\">News</a> <a"
+                + " href=\"/about\">About</a></nav><main>\(body)</main></body></html>"
         }
         server.route("/", .html(page("Home", "<h1>Lakeside Public Schools</h1>")))
         server.route("/about", .html(page("About", "<p>Founded in 1921.</p>")))
@@ -19,7 +20,9 @@ import Testing
             ("Science Olympiad", "2026-10-02", "science-olympiad"),
         ]
         .map { title, day, slug in
-            #"<div class="views-row"><div class="views-field views-field-title"><span class="field-content"><a href="/news/\#(slug)">\#(title)</a></span></div><div class="views-field views-field-created"><time datetime="\#(day)T14:00:00Z">\#(day)</time></div></div>"#
+            #"<div class="views-row"><div class="views-field views-field-title"><span class="field-content"><a"#
+                + #" href="/news/\#(slug)">\#(title)</a></span></div><div class="views-field views-field-created"><time"#
+                + #" datetime="\#(day)T14:00:00Z">\#(day)</time></div></div>"#
         }.joined()
         server.route("/news", .html(page("News", #"<div class="view view-news view-id-news"><div class="view-content">"# + rows + "</div></div>")))
         return server

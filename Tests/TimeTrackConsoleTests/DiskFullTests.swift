@@ -25,7 +25,8 @@ import Testing
 
         // 300 articles with bodies: several megabytes of store.
         let articles = (1...300).map { i in
-            "<article><h2>Article \(i)</h2><div class='body'><p>\(String(repeating: "Paragraph \(i) of a long district announcement. ", count: 40))</p></div></article>"
+            "<article><h2>Article \(i)</h2><div"
+                + " class='body'><p>\(String(repeating: "Paragraph \(i) of a long district announcement. ", count: 40))</p></div></article>"
         }.joined()
         try dir.write("imports/news.html", "<html><body>\(articles)</body></html>")
         try dir.write(

@@ -54,14 +54,16 @@ import Testing
     ) {
         try dir.write(
             "plugins/bad/plugin.json",
-            #"{ "protocol": 1, "name": "bad", "version": "1", "kinds": ["announcement"], "command": ["./plugin.sh"], "timeout": \#(timeout), "maxOutputMB": \#(maxOutputMB), "maxItems": \#(maxItems) }"#
+            #"{ "protocol": 1, "name": "bad", "version": "1", "kinds": ["announcement"], "command": ["./plugin.sh"], "timeout": \#(timeout),"#
+                + #" "maxOutputMB": \#(maxOutputMB), "maxItems": \#(maxItems) }"#
         )
         let program = try dir.write("plugins/bad/plugin.sh", "#!/bin/sh\n" + script + "\n")
         chmod(program, 0o755)
         try dir.write("imports/page.html", "<p>hello</p>")
         try dir.write(
             "imports/bad-source.json",
-            #"{ "id": "bad-source", "importer": "bad", "kind": "announcement", "url": "page.html", "baseURL": "https://school.example/news", "timeZone": "UTC" }"#
+            #"{ "id": "bad-source", "importer": "bad", "kind": "announcement", "url": "page.html", "baseURL": "https://school.example/news","#
+                + #" "timeZone": "UTC" }"#
         )
         return (dir.path("plugins"), dir.path("imports"))
     }
@@ -145,7 +147,8 @@ import Testing
         defer { dir.remove() }
         let setup = try Self.hostile(
             dir,
-            #"printf 'not json\n{"item": \n[1,2]\n{"what":1}\n\033[31mred\n'; echo '{"item":{"title":"Still here","link":"https://school.example/a","date":"2026-11-02"}}'"#
+            #"printf 'not json\n{"item": \n[1,2]\n{"what":1}\n\033[31mred\n'; echo '{"item":{"title":"Still"#
+                + #" here","link":"https://school.example/a","date":"2026-11-02"}}'"#
         )
         let result = try Self.run(dir, setup.imports, ["extract", "bad-source"], plugins: setup.plugins)
         #expect(result.status == 0, "\(result.stderr)")
@@ -166,7 +169,8 @@ import Testing
             for url in http://169.254.169.254/latest/meta-data/ file:///etc/passwd; do
               printf '{"fetch":"%s"}\n' "$url"
               read -r answer
-              case "$answer" in *'"error"'*) echo '{"problem":"refused as it should be"}' ;; *root:*) echo '{"problem":"LEAKED"}' ;; *) echo '{"problem":"answered"}' ;; esac
+              case "$answer" in *'"error"'*) echo '{"problem":"refused as it should be"}' ;; *root:*) echo '{"problem":"LEAKED"}' ;; *) echo\#
+             '{"problem":"answered"}' ;; esac
             done
             echo '{"item":{"title":"Done","link":"https://school.example/done"}}'
             echo 'checked two addresses' >&2
@@ -270,12 +274,14 @@ import Testing
         try dir.write("imports/_settings.json", #"{ "requestDelay": 0 }"#)
         try dir.write(
             "imports/a-plugin.json",
-            #"{ "id": "a-plugin", "importer": "pages", "kind": "announcement", "url": "\#(server.base)/plugin/0", "timeZone": "UTC", "allowPrivateNetwork": ["127.0.0.1"] }"#
+            #"{ "id": "a-plugin", "importer": "pages", "kind": "announcement", "url": "\#(server.base)/plugin/0", "timeZone": "UTC","#
+                + #" "allowPrivateNetwork": ["127.0.0.1"] }"#
         )
         for id in ["b-html", "c-html"] {
             try dir.write(
                 "imports/\(id).json",
-                #"{ "id": "\#(id)", "importer": "html", "kind": "announcement", "url": "\#(server.base)/\#(id)/1", "timeZone": "UTC", "allowPrivateNetwork": ["127.0.0.1"], "options": { "item": "article", "fields": { "title": "h2 a", "link": "h2 a@href" } } }"#
+                #"{ "id": "\#(id)", "importer": "html", "kind": "announcement", "url": "\#(server.base)/\#(id)/1", "timeZone": "UTC","#
+                    + #" "allowPrivateNetwork": ["127.0.0.1"], "options": { "item": "article", "fields": { "title": "h2 a", "link": "h2 a@href" } } }"#
             )
         }
         let result = try Binaries.run(

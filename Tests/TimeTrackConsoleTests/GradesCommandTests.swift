@@ -9,7 +9,8 @@ import Testing
         defer { dir.remove() }
         let book = try dir.write(
             "chem.json",
-            #"{"categories": [{"name": "homework", "weight": 20, "earned": 180, "possible": 200, "remaining": 50}, {"name": "tests", "weight": 50, "earned": 160, "possible": 200, "remaining": 100}, {"name": "project", "weight": 30, "remaining": 100}]}"#
+            #"{"categories": [{"name": "homework", "weight": 20, "earned": 180, "possible": 200, "remaining": 50}, {"name": "tests", "weight": 50,"#
+                + #" "earned": 160, "possible": 200, "remaining": 100}, {"name": "project", "weight": 30, "remaining": 100}]}"#
         )
         let text = try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "grades", book])
         #expect(text.status == 0, "\(text.stderr)")

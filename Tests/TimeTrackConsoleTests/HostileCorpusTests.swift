@@ -135,7 +135,8 @@ import Testing
             "<?xml version='1.0'?><rss><channel><item><title a='1' " + String(repeating: "b ", count: 100_000) + ">t</title></item></channel></rss>")
         add(
             "feed", "announcement", "xml",
-            "<?xml version='1.0'?><!DOCTYPE r [<!ENTITY x SYSTEM 'file:///etc/passwd'>]><rss><channel><item><title>&x;</title><link>https://x.example/2</link></item></channel></rss>"
+            "<?xml version='1.0'?><!DOCTYPE r [<!ENTITY x SYSTEM"
+                + " 'file:///etc/passwd'>]><rss><channel><item><title>&x;</title><link>https://x.example/2</link></item></channel></rss>"
         )
         for date in ["Mon, 99 Zzz 99999 99:99:99 +9999", "9223372036854775807", "", String(repeating: "1", count: 10_000)] {
             add(
@@ -155,7 +156,8 @@ import Testing
         add("inbox", "post", "json", #"[{"id": 1e400, "authorName": 5, "text": null, "createdAt": "9999999-99-99"}]"#)
         add(
             "inbox", "post", "json",
-            #"[{"id": "x", "authorName": "A", "authorRole": "student", "text": "\u0000\u001b[2J\u202e", "createdAt": "2026-09-01T00:00:00Z", "imageURLs": [1e308, -1e308, "file:///etc/passwd"]}]"#
+            #"[{"id": "x", "authorName": "A", "authorRole": "student", "text": "\u0000\u001b[2J\u202e", "createdAt": "2026-09-01T00:00:00Z","#
+                + #" "imageURLs": [1e308, -1e308, "file:///etc/passwd"]}]"#
         )
         add(
             "inbox", "post", "json",
@@ -182,10 +184,12 @@ import Testing
 
         // Hostile definitions: numbers and shapes the definition parser must refuse with a message.
         let definitions: [String] = [
-            #"{"id": "d", "importer": "html", "kind": "announcement", "url": "x.html", "options": {"item": "a", "fields": {"title": "h2"}, "maxPages": 1e300}}"#,
+            #"{"id": "d", "importer": "html", "kind": "announcement", "url": "x.html", "options": {"item": "a", "fields": {"title": "h2"},"#
+                + #" "maxPages": 1e300}}"#,
             #"{"id": "d", "importer": "html", "kind": "announcement", "url": "x.html", "options": {"item": "a", "fields": {"title": "h2"}, "maxPages": -1}}"#,
             #"{"id": "d", "importer": "html", "kind": "announcement", "url": "x.html", "options": {"item": "a", "fields": {"title": "h2"}, "maxPages": 0}}"#,
-            #"{"id": "d", "importer": "html", "kind": "announcement", "url": "x.html", "options": {"item": "a", "fields": {"title": "h2"}, "maxPages": 1e999}}"#,
+            #"{"id": "d", "importer": "html", "kind": "announcement", "url": "x.html", "options": {"item": "a", "fields": {"title": "h2"},"#
+                + #" "maxPages": 1e999}}"#,
             #"{"id": "d", "importer": "ical", "kind": "event", "url": "x.ics", "options": {"pastDays": 1e300, "futureDays": -1}}"#,
             #"{"id": "d", "importer": "ical", "kind": "event", "url": "x.ics", "options": {"futureDays": 9223372036854775807}}"#,
             #"{"id": "d", "importer": "ical", "kind": "event", "url": "x.ics", "schedule": "infh"}"#,
@@ -195,10 +199,13 @@ import Testing
             #"{"id": "d", "importer": "ical", "kind": "event", "url": "x.ics", "schedule": "0h"}"#,
             #"{"id": "d", "importer": "ical", "kind": "event", "url": "x.ics", "schedule": "daily 99:99"}"#,
             #"{"id": "d", "importer": "ical", "kind": "event", "url": "x.ics", "timeZone": "Mars/Olympus_Mons"}"#,
-            #"{"id": "d", "importer": "html", "kind": "announcement", "url": "x.html", "options": {"item": ":not(:not(:not(:not(:not(:not(:not(a)))))))", "fields": {"title": "h2"}}}"#,
+            #"{"id": "d", "importer": "html", "kind": "announcement", "url": "x.html", "options": {"item":"#
+                + #" ":not(:not(:not(:not(:not(:not(:not(a)))))))", "fields": {"title": "h2"}}}"#,
             #"{"id": "d", "importer": "html", "kind": "announcement", "url": "x.html", "options": {"item": "a[", "fields": {"title": "h2"}}}"#,
-            #"{"id": "d", "importer": "html", "kind": "announcement", "url": "x.html", "options": {"item": "a", "fields": {"title": {"select": "h2", "pattern": "(?=x)"}}}}"#,
-            #"{"id": "d", "importer": "html", "kind": "announcement", "url": "x.html", "options": {"item": "a", "fields": {"title": {"select": "h2", "pattern": "a{99999}"}}}}"#,
+            #"{"id": "d", "importer": "html", "kind": "announcement", "url": "x.html", "options": {"item": "a", "fields": {"title": {"select": "h2","#
+                + #" "pattern": "(?=x)"}}}}"#,
+            #"{"id": "d", "importer": "html", "kind": "announcement", "url": "x.html", "options": {"item": "a", "fields": {"title": {"select": "h2","#
+                + #" "pattern": "a{99999}"}}}}"#,
             #"{"id": "d", "importer": "nope", "kind": "announcement", "url": "x.html"}"#,
             #"{"id": "d", "importer": "html", "kind": "spaceship", "url": "x.html"}"#,
             #"{"id": "d", "importer": "html", "kind": "announcement", "url": "gopher://x"}"#,
@@ -209,9 +216,12 @@ import Testing
             "\u{0}\u{1}\u{2}",
             "",
             // Selectors nested 10,000 and 5,000 deep (4.8 GB and a crash once), and 17 deep.
-            #"{"id": "d", "importer": "html", "kind": "announcement", "url": "x.html", "options": {"item": "a\#(String(repeating: ":not(", count: 10_000))b\#(String(repeating: ")", count: 10_000))", "fields": {"title": "h2"}}}"#,
-            #"{"id": "d", "importer": "html", "kind": "announcement", "url": "x.html", "options": {"item": "a", "fields": {"title": "h2\#(String(repeating: ":not(", count: 5_000))b\#(String(repeating: ")", count: 5_000))"}}}"#,
-            #"{"id": "d", "importer": "html", "kind": "announcement", "url": "x.html", "options": {"item": "a\#(String(repeating: ":not(", count: 17))b\#(String(repeating: ")", count: 17))", "fields": {"title": "h2"}}}"#,
+            #"{"id": "d", "importer": "html", "kind": "announcement", "url": "x.html", "options": {"item":"#
+                + #" "a\#(String(repeating: ":not(", count: 10_000))b\#(String(repeating: ")", count: 10_000))", "fields": {"title": "h2"}}}"#,
+            #"{"id": "d", "importer": "html", "kind": "announcement", "url": "x.html", "options": {"item": "a", "fields": {"title":"#
+                + #" "h2\#(String(repeating: ":not(", count: 5_000))b\#(String(repeating: ")", count: 5_000))"}}}"#,
+            #"{"id": "d", "importer": "html", "kind": "announcement", "url": "x.html", "options": {"item":"#
+                + #" "a\#(String(repeating: ":not(", count: 17))b\#(String(repeating: ")", count: 17))", "fields": {"title": "h2"}}}"#,
         ]
         for (index, text) in definitions.enumerated() {
             cases.append(Case(id: "definition-\(index)", importer: "", kind: "", file: "", body: Data(), rawDefinition: text))
@@ -287,7 +297,8 @@ extension HostileCorpusTests {
         }
         try dir.write(
             "imports/slow.json",
-            #"{ "id": "slow", "importer": "html", "kind": "announcement", "url": "site/p1.html", "timeZone": "America/Denver", "options": { "item": "article", "fields": { "title": "h2", "date": "time", "link": "a@href" }, "next": "a.next@href", "maxPages": 100, "maxItems": 100000 } }"#
+            #"{ "id": "slow", "importer": "html", "kind": "announcement", "url": "site/p1.html", "timeZone": "America/Denver", "options": { "item":"#
+                + #" "article", "fields": { "title": "h2", "date": "time", "link": "a@href" }, "next": "a.next@href", "maxPages": 100, "maxItems": 100000 } }"#
         )
         let started = Date()
         let result = try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports"), "--as", "ana", "import", "slow"])

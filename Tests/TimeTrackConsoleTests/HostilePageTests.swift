@@ -123,7 +123,8 @@ import Testing
         defer { dir.remove() }
         let cases: [(String, String)] = [
             (
-                #"{"id": "x", "importer": "html", "kind": "announcement", "url": "p.html", "timeZone": "Mars/Base", "options": {"item": "a", "fields": {"title": "a"}}}"#,
+                #"{"id": "x", "importer": "html", "kind": "announcement", "url": "p.html", "timeZone": "Mars/Base", "options": {"item": "a","#
+                    + #" "fields": {"title": "a"}}}"#,
                 "field 'timeZone'"
             ),
             (#"{"id": "x", "importer": "html", "kind": "memo", "url": "p.html", "options": {}}"#, "field 'kind'"),
@@ -137,12 +138,14 @@ import Testing
             ),
             (#"{"id": "x", "importer": "rss", "kind": "announcement", "url": "p.html"}"#, "field 'importer'"),
             (
-                #"{"id": "x", "importer": "html", "kind": "announcement", "url": "p.html", "schedule": "sometimes", "options": {"item": "li", "fields": {"title": "a"}}}"#,
+                #"{"id": "x", "importer": "html", "kind": "announcement", "url": "p.html", "schedule": "sometimes", "options": {"item": "li","#
+                    + #" "fields": {"title": "a"}}}"#,
                 "field 'schedule'"
             ),
             (#"{"id": "x", "importer": "html", "kind": "announcement", "url": "ftp://x/p.html"}"#, "field 'url'"),
             (
-                #"{"id": "x", "importer": "html", "kind": "announcement", "url": "p.html", "options": {"item": "li", "fields": {"title": "a"}, "maxPages": 0}}"#,
+                #"{"id": "x", "importer": "html", "kind": "announcement", "url": "p.html", "options": {"item": "li", "fields": {"title": "a"},"#
+                    + #" "maxPages": 0}}"#,
                 "field 'options.maxPages'"
             ),
             (#"{"id": "x", "importer": "html", "kind": "announcement", "url": "p.html" "#, "not valid JSON"),

@@ -33,7 +33,8 @@ import TimeTrackCore
         }
         // Inbox posts.
         let posts = Self.hostile.enumerated().map { index, text in
-            #"{"id": "p\#(index)", "authorName": \#(jsonString("Author" + text)), "authorRole": "student", "text": \#(jsonString("Post " + text + " " + Self.friendly)), "imageURLs": [], "createdAt": "2026-09-18T21:42:00-06:00"}"#
+            #"{"id": "p\#(index)", "authorName": \#(jsonString("Author" + text)), "authorRole": "student", "text":"#
+                + #" \#(jsonString("Post " + text + " " + Self.friendly)), "imageURLs": [], "createdAt": "2026-09-18T21:42:00-06:00"}"#
         }
         try dir.write("imports/data/posts.json", "[" + posts.joined(separator: ",") + "]")
         try dir.write(
@@ -42,20 +43,23 @@ import TimeTrackCore
         let articles = Self.hostile.enumerated().map { index, text in
             let entities = text.unicodeScalars.map { "&#\($0.value);" }.joined()
             return
-                "<article><h2>News \(index) \(text)\(entities) \(Self.friendly)</h2><time datetime='2026-09-1\(index % 10)'>x</time><a href='/n/\(index)'>more</a></article>"
+                "<article><h2>News \(index) \(text)\(entities) \(Self.friendly)</h2><time datetime='2026-09-1\(index % 10)'>x</time><a"
+                + " href='/n/\(index)'>more</a></article>"
         }
         try dir.write("imports/news.html", "<html><body>" + articles.joined() + "</body></html>")
         try dir.write(
             "imports/b-news.json",
             """
-            { "id": "b-news", "importer": "html", "kind": "announcement", "url": "news.html", "baseURL": "https://district.example/news/", "timeZone": "America/Denver",
+            { "id": "b-news", "importer": "html", "kind": "announcement", "url": "news.html", "baseURL": "https://district.example/news/",\
+             "timeZone": "America/Denver",
               "options": { "item": "article", "fields": { "title": "h2", "date": "time@datetime", "link": "a@href", "summary": "h2" } } }
             """)
         // A feed (as numeric character references: XML forbids most controls as raw bytes).
         let items = Self.hostile.enumerated().map { index, text in
             let entities = text.unicodeScalars.map { "&#\($0.value);" }.joined()
             return
-                "<item><title>Feed \(index) \(entities) \(Self.friendly)</title><link>https://district.example/f/\(index)</link><description>Text \(entities)</description><pubDate>Mon, 14 Sep 2026 10:00:00 -0600</pubDate></item>"
+                "<item><title>Feed \(index) \(entities) \(Self.friendly)</title><link>https://district.example/f/\(index)</link><description>Text"
+                + " \(entities)</description><pubDate>Mon, 14 Sep 2026 10:00:00 -0600</pubDate></item>"
         }
         try dir.write(
             "imports/feed.xml", "<?xml version='1.0' encoding='utf-8'?><rss version='2.0'><channel><title>F</title>" + items.joined() + "</channel></rss>")
@@ -133,7 +137,8 @@ extension HostileTextTests {
         func jsonString(_ s: String) -> String { String(decoding: (try? JSONEncoder().encode(s)) ?? Data("\"\"".utf8), as: UTF8.self) }
         let entries = Self.hostile.enumerated().map { index, text in
             // Each entry lacks its text and image, so each is skipped with its id quoted.
-            #"{"id": \#(jsonString("entry\(index)" + text)), "authorName": "A", "authorRole": "student", "createdAt": "2026-09-18T21:42:00-06:00", "imageURLs": []}"#
+            #"{"id": \#(jsonString("entry\(index)" + text)), "authorName": "A", "authorRole": "student", "createdAt": "2026-09-18T21:42:00-06:00","#
+                + #" "imageURLs": []}"#
         }
         try dir.write("imports/data/posts.json", "[" + entries.joined(separator: ",") + "]")
         try dir.write(

@@ -15,7 +15,8 @@ import Testing
         try dir.write(
             "imports/news.json",
             """
-            { "id": "news", "importer": "html", "kind": "announcement", "url": "news.html", "baseURL": "https://district.example/news/", "timeZone": "America/Denver",
+            { "id": "news", "importer": "html", "kind": "announcement", "url": "news.html", "baseURL": "https://district.example/news/", "timeZone":\
+             "America/Denver",
               "options": { "item": "article", "key": "a@href", "fields": { "title": "h2", "summary": ".s", "link": "a@href" } } }
             """)
         let store = dir.path("s.sqlite")

@@ -140,11 +140,13 @@ import Testing
     typealias Setup = UnattendedRunTests.Setup
 
     static func wordpressPost(_ id: Int, _ title: String) -> String {
-        #"{"id": \#(id), "date": "2026-09-\#(String(format: "%02d", id))T10:00:00", "link": "https://district.example/\#(id)", "title": {"rendered": "\#(title)"}, "excerpt": {"rendered": "<p>\#(title)</p>"}}"#
+        #"{"id": \#(id), "date": "2026-09-\#(String(format: "%02d", id))T10:00:00", "link": "https://district.example/\#(id)", "title": {"rendered":"#
+            + #" "\#(title)"}, "excerpt": {"rendered": "<p>\#(title)</p>"}}"#
     }
 
     static func metadataPage(_ title: String) -> String {
-        "<html><head><title>\(title)</title><meta property='og:title' content='\(title)'><meta property='article:published_time' content='2026-09-01T10:00:00Z'></head><body><h1>\(title)</h1></body></html>"
+        "<html><head><title>\(title)</title><meta property='og:title' content='\(title)'><meta property='article:published_time'"
+            + " content='2026-09-01T10:00:00Z'></head><body><h1>\(title)</h1></body></html>"
     }
 
     @Test(arguments: ["html", "wordpress", "metadata"])

@@ -8,7 +8,8 @@ import Testing
         let dir = try TemporaryDirectory("memo")
         defer { dir.remove() }
         func article(_ n: Int, _ text: String) -> String {
-            "<html><body><article class='post'><time datetime='2026-09-0\(n)T08:00:00-06:00'>x</time><div class='body'><p>\(text)</p></div></article></body></html>"
+            "<html><body><article class='post'><time datetime='2026-09-0\(n)T08:00:00-06:00'>x</time><div"
+                + " class='body'><p>\(text)</p></div></article></body></html>"
         }
         try dir.write(
             "imports/site/list.html",
@@ -17,8 +18,10 @@ import Testing
         try dir.write(
             "imports/memo.json",
             """
-            { "id": "memo", "importer": "html", "kind": "announcement", "url": "site/list.html", "baseURL": "https://memo.example/list.html", "timeZone": "America/Denver",
-              "options": { "item": ".item", "fields": { "title": "h2 a", "link": "h2 a@href" }, "detail": { "link": "link", "fields": { "date": "time@datetime", "body": ".body@html" } } } }
+            { "id": "memo", "importer": "html", "kind": "announcement", "url": "site/list.html", "baseURL": "https://memo.example/list.html",\
+             "timeZone": "America/Denver",
+              "options": { "item": ".item", "fields": { "title": "h2 a", "link": "h2 a@href" }, "detail": { "link": "link", "fields": { "date":\
+             "time@datetime", "body": ".body@html" } } } }
             """)
         func run(_ arguments: [String]) throws -> Binaries.Result {
             try Binaries.run("timetrack-admin", ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--as", "ana"] + arguments)
@@ -43,8 +46,10 @@ import Testing
         try dir.write(
             "imports/memo.json",
             """
-            { "id": "memo", "importer": "html", "kind": "announcement", "url": "site/list.html", "baseURL": "https://memo.example/list.html", "timeZone": "America/Denver",
-              "options": { "item": ".item", "fields": { "title": { "select": "h2 a", "template": "News: {value}" }, "link": "h2 a@href" }, "detail": { "link": "link", "fields": { "date": "time@datetime", "body": ".body@html" } } } }
+            { "id": "memo", "importer": "html", "kind": "announcement", "url": "site/list.html", "baseURL": "https://memo.example/list.html",\
+             "timeZone": "America/Denver",
+              "options": { "item": ".item", "fields": { "title": { "select": "h2 a", "template": "News: {value}" }, "link": "h2 a@href" }, "detail":\
+             { "link": "link", "fields": { "date": "time@datetime", "body": ".body@html" } } } }
             """)
         let reconfigured = try run(["--json", "import", "memo"])
         let again = (try JSONSerialization.jsonObject(with: Data(reconfigured.stdout.utf8)) as? [[String: Any]])?.first
@@ -66,7 +71,8 @@ import Testing
         for n in 1...40 {
             try dir.write(
                 "imports/site/a\(n).html",
-                "<html><body><article><time datetime='2026-09-\(String(format: "%02d", n % 28 + 1))T08:00:00-06:00'>x</time><p class='s'>Detail \(n)</p></article></body></html>"
+                "<html><body><article><time datetime='2026-09-\(String(format: "%02d", n % 28 + 1))T08:00:00-06:00'>x</time><p class='s'>Detail"
+                    + " \(n)</p></article></body></html>"
             )
         }
         // Page 23 is a link to a file outside the imports folder.
@@ -76,8 +82,10 @@ import Testing
         try dir.write(
             "imports/detail.json",
             """
-            { "id": "detail", "importer": "html", "kind": "announcement", "url": "site/list.html", "baseURL": "https://detail.example/list.html", "timeZone": "America/Denver",
-              "options": { "item": ".item", "fields": { "title": "h2 a", "link": "h2 a@href" }, "detail": { "link": "link", "fields": { "date": "time@datetime", "summary": ".s" } } } }
+            { "id": "detail", "importer": "html", "kind": "announcement", "url": "site/list.html", "baseURL": "https://detail.example/list.html",\
+             "timeZone": "America/Denver",
+              "options": { "item": ".item", "fields": { "title": "h2 a", "link": "h2 a@href" }, "detail": { "link": "link", "fields": { "date":\
+             "time@datetime", "summary": ".s" } } } }
             """)
         let result = try Binaries.run("timetrack-admin", ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--json", "extract", "detail"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -116,7 +124,8 @@ import Testing
         try setup.dir.write(
             "imports/info.json",
             """
-            { "id": "info", "importer": "documents", "kind": "school-info", "url": "site/info.html", "baseURL": "https://school.example/info.html", "timeZone": "America/Denver" }
+            { "id": "info", "importer": "documents", "kind": "school-info", "url": "site/info.html", "baseURL": "https://school.example/info.html",\
+             "timeZone": "America/Denver" }
             """)
         let first = try setup.run(["import", "info"])
         #expect(first.stderr.contains("info: ok · 2 found · 2 new"), "\(first.stderr)")

@@ -183,7 +183,8 @@ import Testing
         }
         try dir.write(
             "imports/sheets.json",
-            #"{ "id": "sheets", "importer": "photo", "kind": "deadline", "url": "photos", "timeZone": "America/Denver", "options": { "courses": [ { "code": "CHEM-AP", "name": "AP Chemistry", "teacher": "Ms. Patel" } ] } }"#
+            #"{ "id": "sheets", "importer": "photo", "kind": "deadline", "url": "photos", "timeZone": "America/Denver", "options": { "courses": [ {"#
+                + #" "code": "CHEM-AP", "name": "AP Chemistry", "teacher": "Ms. Patel" } ] } }"#
         )
         let extracted = try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports"), "--json", "extract", "sheets"])
         #expect(extracted.status == 0, "\(extracted.stderr)")
@@ -217,7 +218,8 @@ import Testing
         try dir.write("imports/photos/sheet.jpg", "not really a photo")
         try dir.write(
             "imports/sheets.json",
-            #"{ "id": "sheets", "importer": "photo", "kind": "deadline", "url": "photos", "timeZone": "America/Denver", "options": { "course": "CHEM-AP", "tesseract": "/nonexistent/tesseract" } }"#
+            #"{ "id": "sheets", "importer": "photo", "kind": "deadline", "url": "photos", "timeZone": "America/Denver", "options": { "course":"#
+                + #" "CHEM-AP", "tesseract": "/nonexistent/tesseract" } }"#
         )
         let result = try Binaries.run(
             "timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports"), "import", "sheets", "--no-review"])

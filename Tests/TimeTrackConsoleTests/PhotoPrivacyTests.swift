@@ -44,7 +44,8 @@ import Testing
         try dir.write(
             "imports/inbox/posts.json",
             """
-            [{ "id": "post-1", "authorName": "Maya R.", "authorRole": "student", "text": "Homecoming!", "imageURLs": ["photos/stadium.jpg", "photos/poster.png"],
+            [{ "id": "post-1", "authorName": "Maya R.", "authorRole": "student", "text": "Homecoming!", "imageURLs": ["photos/stadium.jpg",\
+             "photos/poster.png"],
                "createdAt": "2026-09-18T21:42:00-06:00", "latitude": 43.615, "longitude": -116.2023 }]
             """)
         try dir.write(

@@ -53,7 +53,8 @@ import Testing
             """)
         try fixture.dir.write(
             "more/rec.json",
-            #"{ "id": "rec", "importer": "html", "kind": "event", "url": "page.html", "baseURL": "https://hillcrest.example/e", "school": "hillcrest", "timeZone": "America/Denver", "options": { "item": "li.e", "fields": { "title": "b", "start": "i", "location": "u" } } }"#
+            #"{ "id": "rec", "importer": "html", "kind": "event", "url": "page.html", "baseURL": "https://hillcrest.example/e", "school":"#
+                + #" "hillcrest", "timeZone": "America/Denver", "options": { "item": "li.e", "fields": { "title": "b", "start": "i", "location": "u" } } }"#
         )
         let more = try fixture.run(["--as", "ana", "--imports", imports, "import", "rec"])
         #expect(more.status == 0, "\(more.stderr)")

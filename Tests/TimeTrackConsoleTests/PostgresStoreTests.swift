@@ -113,7 +113,9 @@ import Testing
             let path = id == "a-fast" ? "/fast/1" : "/slow/1"
             try dir.write(
                 "imports/\(id).json",
-                #"{ "id": "\#(id)", "importer": "html", "kind": "announcement", "url": "\#(web.base)\#(path)", "timeZone": "UTC", "allowPrivateNetwork": ["127.0.0.1"], "options": { "item": "article", "fields": { "title": "h2 a", "link": "h2 a@href" }, "next": "a.next@href", "maxPages": 10 } }"#
+                #"{ "id": "\#(id)", "importer": "html", "kind": "announcement", "url": "\#(web.base)\#(path)", "timeZone": "UTC","#
+                    + #" "allowPrivateNetwork": ["127.0.0.1"], "options": { "item": "article", "fields": { "title": "h2 a", "link": "h2 a@href" },"#
+                    + #" "next": "a.next@href", "maxPages": 10 } }"#
             )
         }
         let imports = dir.path("imports")

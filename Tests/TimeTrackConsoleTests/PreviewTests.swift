@@ -124,9 +124,11 @@ import Testing
             <script>\(axe)</script><script>
             axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']}}).then(function (r) {
               var pre = document.createElement('pre'); pre.id = 'axe-result';
-              pre.textContent = JSON.stringify(r.violations.map(function (v) { return v.id + ': ' + v.nodes.map(function (n) { return n.target.join(' '); }).slice(0, 3).join(', '); }));
+              pre.textContent = JSON.stringify(r.violations.map(function (v) { return v.id + ': ' + v.nodes.map(function (n) { return n.target.join('\
+             '); }).slice(0, 3).join(', '); }));
               document.body.appendChild(pre);
-            }).catch(function (e) { var pre = document.createElement('pre'); pre.id = 'axe-result'; pre.textContent = JSON.stringify(['axe failed: ' + e]); document.body.appendChild(pre); });
+            }).catch(function (e) { var pre = document.createElement('pre'); pre.id = 'axe-result'; pre.textContent = JSON.stringify(['axe failed: '\
+             + e]); document.body.appendChild(pre); });
             </script></body>
             """
         let html = try String(contentsOfFile: page, encoding: .utf8).replacingOccurrences(of: "</body>", with: runner)

@@ -9,8 +9,10 @@ import Testing
 @Suite struct PrivacyAllowTests {
     static let page = """
         <html><body><main>
-        <article class="news"><h2><a href="/news/1">Picture Day Is Friday</a></h2><p>Questions? E-mail info@district.example or call the office at (555) 555-0100.</p></article>
-        <article class="news"><h2><a href="/news/2">Bus Routes Posted</a></h2><p>Routes are online; the transportation office is at transport@district.example.</p></article>
+        <article class="news"><h2><a href="/news/1">Picture Day Is Friday</a></h2><p>Questions? E-mail info@district.example or call the office at\
+         (555) 555-0100.</p></article>
+        <article class="news"><h2><a href="/news/2">Bus Routes Posted</a></h2><p>Routes are online; the transportation office is at\
+         transport@district.example.</p></article>
         <article class="news"><h2><a href="/news/3">Booster Club Sale</a></h2><p>Orders go to jane.parent@gmail.com by Friday.</p></article>
         <article class="news"><h2><a href="/news/4">Library Hours</a></h2><p>The library is open until 5.</p></article>
         </main></body></html>
@@ -21,7 +23,8 @@ import Testing
         try dir.write("imports/news.html", Self.page)
         try dir.write(
             "imports/news.json",
-            #"{"id": "news", "importer": "html", "kind": "announcement", "url": "news.html", "baseURL": "https://www.district.example/news", "timeZone": "America/Chicago", "options": {"item": "article.news", "fields": {"title": "h2 a", "link": "h2 a@href", "summary": "p"}}}"#
+            #"{"id": "news", "importer": "html", "kind": "announcement", "url": "news.html", "baseURL": "https://www.district.example/news","#
+                + #" "timeZone": "America/Chicago", "options": {"item": "article.news", "fields": {"title": "h2 a", "link": "h2 a@href", "summary": "p"}}}"#
         )
         let run: ([String]) throws -> Binaries.Result = { words in
             try Binaries.run("timetrack-admin", ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--as", "ana"] + words)

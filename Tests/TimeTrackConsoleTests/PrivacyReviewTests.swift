@@ -11,7 +11,8 @@ import Testing
         try FileManager.default.copyItem(atPath: ConsoleFixture.root.appendingPathComponent("Imports").path, toPath: dir.path("imports"))
         try dir.write(
             "imports/planted-posts.json",
-            #"{ "id": "planted-posts", "importer": "inbox", "kind": "post", "url": "samples/planted.json", "school": "hillcrest", "timeZone": "America/Denver" }"#
+            #"{ "id": "planted-posts", "importer": "inbox", "kind": "post", "url": "samples/planted.json", "school": "hillcrest", "timeZone":"#
+                + #" "America/Denver" }"#
         )
         let entry: [String: Any] = [
             "id": "post-9", "authorName": "Coach B", "authorRole": "teacher", "imageURLs": [], "createdAt": "2026-09-19T08:00:00-06:00", "text": text,

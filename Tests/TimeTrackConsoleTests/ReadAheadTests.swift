@@ -78,7 +78,8 @@ import Testing
                 """
                 { "id": "\(name)", "importer": "html", "kind": "announcement", "url": "\(setup.server.base)/list-\(name).html", "timeZone": "America/Denver",
                   "allowPrivateNetwork": ["127.0.0.1"],
-                  "options": { "item": "article", "key": "h2", "fields": { "title": "h2", "link": "a@href" }, "detail": { "link": "link", "fields": { "body": ".body@html" } } } }
+                  "options": { "item": "article", "key": "h2", "fields": { "title": "h2", "link": "a@href" }, "detail": { "link": "link", "fields": {\
+                 "body": ".body@html" } } } }
                 """)
         }
         let result = try setup.run(["import", "--all"])

@@ -120,7 +120,8 @@ import Testing
                 """
                 <html><body><main>
                 <article class="post"><h2 class="entry-title">October lunch menu</h2><time datetime="2026-10-01">October 1, 2026</time>
-                <div class="entry-content"><p>The <a href="/wp-content/uploads/2026/10/lunch-menu-october.pdf">October lunch menu</a> is out.</p></div></article>
+                <div class="entry-content"><p>The <a href="/wp-content/uploads/2026/10/lunch-menu-october.pdf">October lunch menu</a> is out.</p>\
+                </div></article>
                 <article class="post"><h2 class="entry-title">Supply list</h2><time datetime="2026-08-01">August 1, 2026</time>
                 <div class="entry-content"><p>The <a href="/wp-content/uploads/2026/10/supply-list.pdf">2026-27 supply list</a> is ready.</p></div></article>
                 </main></body></html>

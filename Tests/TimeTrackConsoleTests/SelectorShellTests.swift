@@ -97,7 +97,8 @@ import Testing
             server.route(
                 "/news/\(slug)",
                 .html(
-                    "<html><body><article><time datetime=\"\(date)T08:00:00-05:00\">\(date)</time><div class=\"body\"><p>About \(slug).</p></div></article></body></html>"
+                    "<html><body><article><time datetime=\"\(date)T08:00:00-05:00\">\(date)</time><div class=\"body\"><p>About"
+                        + " \(slug).</p></div></article></body></html>"
                 ))
         }
         return server

@@ -42,12 +42,14 @@ import Testing
         for (index, entry) in ["127.0.0.1:8080", "http://intranet.local", "[::1]:80"].enumerated() {
             try dir.write(
                 "imports/s\(index).json",
-                #"{ "id": "s\#(index)", "importer": "html", "kind": "announcement", "url": "http://127.0.0.1/x.html", "allowPrivateNetwork": ["\#(entry)"], "options": { "item": "a", "fields": { "title": "h2" } } }"#
+                #"{ "id": "s\#(index)", "importer": "html", "kind": "announcement", "url": "http://127.0.0.1/x.html", "allowPrivateNetwork":"#
+                    + #" ["\#(entry)"], "options": { "item": "a", "fields": { "title": "h2" } } }"#
             )
         }
         try dir.write(
             "imports/ok.json",
-            #"{ "id": "ok", "importer": "html", "kind": "announcement", "url": "http://127.0.0.1/x.html", "allowPrivateNetwork": ["127.0.0.1", "::1", "[::1]"], "options": { "item": "a", "fields": { "title": "h2" } } }"#
+            #"{ "id": "ok", "importer": "html", "kind": "announcement", "url": "http://127.0.0.1/x.html", "allowPrivateNetwork": ["127.0.0.1", "::1","#
+                + #" "[::1]"], "options": { "item": "a", "fields": { "title": "h2" } } }"#
         )
         let listed = try Self.run(dir, ["sources"])
         for index in 0..<3 {
@@ -64,7 +66,8 @@ import Testing
         defer { dir.remove() }
         try dir.write(
             "imports/v6.json",
-            #"{ "id": "v6", "importer": "html", "kind": "announcement", "url": "http://[::1]:9/page.html", "allowPrivateNetwork": ["::1"], "options": { "item": "a", "fields": { "title": "h2" } } }"#
+            #"{ "id": "v6", "importer": "html", "kind": "announcement", "url": "http://[::1]:9/page.html", "allowPrivateNetwork": ["::1"], "options":"#
+                + #" { "item": "a", "fields": { "title": "h2" } } }"#
         )
         let result = try Self.run(dir, ["extract", "v6"])
         #expect(result.status != 0)
@@ -134,12 +137,15 @@ import Testing
         try dir.write("imports/site/empty.html", "<p>No news yet.</p>")
         try dir.write(
             "imports/site/news.html",
-            #"<article class="news"><h2><a href="/n/1">Bus routes</a></h2><time datetime="2026-09-14">Sept 14</time></article><article class="news"><h2>No link or date</h2><time>someday</time></article>"#
+            #"<article class="news"><h2><a href="/n/1">Bus routes</a></h2><time datetime="2026-09-14">Sept 14</time></article><article"#
+                + #" class="news"><h2>No link or date</h2><time>someday</time></article>"#
         )
         for (id, page) in [("empty", "empty"), ("news", "news")] {
             try dir.write(
                 "imports/\(id).json",
-                #"{ "id": "\#(id)", "importer": "html", "kind": "announcement", "url": "site/\#(page).html", "baseURL": "https://school.example/news/", "timeZone": "UTC", "options": { "item": "article.news", "fields": { "title": "h2", "link": "h2 a@href", "date": "time@datetime" } } }"#
+                #"{ "id": "\#(id)", "importer": "html", "kind": "announcement", "url": "site/\#(page).html", "baseURL":"#
+                    + #" "https://school.example/news/", "timeZone": "UTC", "options": { "item": "article.news", "fields": { "title": "h2", "link":"#
+                    + #" "h2 a@href", "date": "time@datetime" } } }"#
             )
         }
         func run(_ words: [String]) throws -> Int32 {
@@ -186,12 +192,14 @@ import Testing
         let cases: [(id: String, definition: String, field: String, words: String)] = [
             (
                 "bad-root",
-                ##"{ "id": "bad-root", "importer": "json", "kind": "announcement", "url": "x.json", "options": { "items": "#.data", "fields": { "title": "headline" } } }"##,
+                ##"{ "id": "bad-root", "importer": "json", "kind": "announcement", "url": "x.json", "options": { "items":"##
+                    + ##" "#.data", "fields": { "title": "headline" } } }"##,
                 "options.items", "which is no root"
             ),
             (
                 "bad-template",
-                #"{ "id": "bad-template", "importer": "html", "kind": "event", "url": "x.html", "options": { "item": "li", "fields": { "title": "b", "start": { "select": "time", "template": "{1}-{2}-{3}" } } } }"#,
+                #"{ "id": "bad-template", "importer": "html", "kind": "event", "url": "x.html", "options": { "item": "li", "fields": { "title": "b","#
+                    + #" "start": { "select": "time", "template": "{1}-{2}-{3}" } } } }"#,
                 "options.fields.start", "groups of a split pattern"
             ),
             (
@@ -233,7 +241,9 @@ import Testing
             """)
         try dir.write(
             "imports/meetings.json",
-            #"{ "id": "meetings", "importer": "html", "kind": "event", "url": "site/meetings.html", "baseURL": "https://d.example/board/", "timeZone": "America/Denver", "options": { "item": "table.meetings tr", "fields": { "title": "td:nth-child(1)", "start": "td:nth-child(2)" } } }"#
+            #"{ "id": "meetings", "importer": "html", "kind": "event", "url": "site/meetings.html", "baseURL": "https://d.example/board/","#
+                + #" "timeZone": "America/Denver", "options": { "item": "table.meetings tr", "fields": { "title": "td:nth-child(1)", "start":"#
+                + #" "td:nth-child(2)" } } }"#
         )
         let result = try Binaries.run(
             "timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports"), "--as", "ana", "--json", "import", "meetings"])
@@ -251,11 +261,13 @@ import Testing
         defer { dir.remove() }
         try dir.write(
             "imports/site/news.html",
-            #"<article class="news"><h2><a href="/n/1">Bus routes</a></h2><span class="date">Sept 14</span></article><article class="news"><p>No title here</p></article>"#
+            #"<article class="news"><h2><a href="/n/1">Bus routes</a></h2><span class="date">Sept 14</span></article><article class="news"><p>No"#
+                + #" title here</p></article>"#
                 + #"<article class="news"><h2><a href="">Picture day</a></h2><span class="date">Sept 15</span></article>"#)
         try dir.write(
             "imports/news.json",
-            #"{ "id": "news", "importer": "html", "kind": "announcement", "url": "site/news.html", "baseURL": "https://school.example/news/", "timeZone": "UTC", "options": { "item": "article.news", "fields": { "title": "h2", "link": "h2 a@href", "date": ".date" } } }"#
+            #"{ "id": "news", "importer": "html", "kind": "announcement", "url": "site/news.html", "baseURL": "https://school.example/news/","#
+                + #" "timeZone": "UTC", "options": { "item": "article.news", "fields": { "title": "h2", "link": "h2 a@href", "date": ".date" } } }"#
         )
         let result = try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports"), "--json", "extract", "news"])
         let document = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
@@ -279,7 +291,8 @@ import Testing
         try dir.write("imports/site/events.html", #"<ul class="events"><li><b>Concert</b> <i>sometime soon</i></li><li><b>Game</b> <i>whenever</i></li></ul>"#)
         try dir.write(
             "imports/events.json",
-            #"{ "id": "events", "importer": "html", "kind": "event", "url": "site/events.html", "baseURL": "https://school.example/events/", "timeZone": "UTC", "options": { "item": "ul.events li", "fields": { "title": "b", "start": "i" } } }"#
+            #"{ "id": "events", "importer": "html", "kind": "event", "url": "site/events.html", "baseURL": "https://school.example/events/","#
+                + #" "timeZone": "UTC", "options": { "item": "ul.events li", "fields": { "title": "b", "start": "i" } } }"#
         )
         let result = try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports"), "extract", "events"])
         #expect(result.status == 1)

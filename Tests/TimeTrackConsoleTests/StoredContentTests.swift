@@ -25,7 +25,8 @@ import Testing
         let stored =
             "# items and revisions: source|key|id|kind|status|revision|state|content hash\n"
             + (try query(
-                "SELECT i.source_id, i.source_key, i.id, i.kind, i.status, r.number, r.state, r.content_hash FROM items i JOIN revisions r ON r.item_seq = i.seq ORDER BY i.source_id, i.source_key, r.number"
+                "SELECT i.source_id, i.source_key, i.id, i.kind, i.status, r.number, r.state, r.content_hash FROM items i JOIN revisions r ON"
+                    + " r.item_seq = i.seq ORDER BY i.source_id, i.source_key, r.number"
             ))
             + "# audit: action|item|detail\n"
             + (try query("SELECT action, ifnull(item_id, ''), ifnull(detail, '') FROM audit WHERE action NOT LIKE 'operator%' ORDER BY id"))

@@ -50,7 +50,8 @@ import Testing
     static func page(_ count: Int, prefix: String = "Item") -> String {
         "<html><body>"
             + (1...max(1, count)).map { i in
-                "<article><h2>\(prefix) \(i)</h2><a href=\"/news/\(i).html\">more</a><time datetime=\"2026-09-\(String(format: "%02d", i % 28 + 1))\">x</time></article>"
+                "<article><h2>\(prefix) \(i)</h2><a href=\"/news/\(i).html\">more</a><time"
+                    + " datetime=\"2026-09-\(String(format: "%02d", i % 28 + 1))\">x</time></article>"
             }.prefix(count).joined() + "</body></html>"
     }
 
@@ -236,7 +237,8 @@ import Testing
             """
             { "id": "slowdetail", "importer": "html", "kind": "announcement", "url": "\(setup.server.base)/list.html", "timeZone": "America/Denver",
               "schedule": "1h", "allowPrivateNetwork": ["127.0.0.1"],
-              "options": { "item": "article", "fields": { "title": "h2", "link": "a@href" }, "detail": { "link": "link", "fields": { "body": ".body@html" } } } }
+              "options": { "item": "article", "fields": { "title": "h2", "link": "a@href" }, "detail": { "link": "link", "fields": { "body":\
+             ".body@html" } } } }
             """)
         let victim = Process()
         victim.executableURL = URL(fileURLWithPath: Binaries.path("timetrack-admin"))
@@ -348,7 +350,8 @@ import Testing
             """
             { "id": "long", "importer": "html", "kind": "announcement", "url": "\(setup.server.base)/list.html", "timeZone": "America/Denver",
               "allowPrivateNetwork": ["127.0.0.1"],
-              "options": { "item": "article", "fields": { "title": "h2", "link": "a@href" }, "detail": { "link": "link", "fields": { "body": ".body@html" } } } }
+              "options": { "item": "article", "fields": { "title": "h2", "link": "a@href" }, "detail": { "link": "link", "fields": { "body":\
+             ".body@html" } } } }
             """)
         let pty = try PseudoTerminal(
             Binaries.path("timetrack-admin"), ["--store", setup.store, "--imports", setup.imports, "--as", "ana"],

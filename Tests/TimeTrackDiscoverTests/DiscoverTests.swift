@@ -146,7 +146,8 @@ import TimeTrackKit
         // Counts a district typed wildly are clamped, never a trap (Int of 1e300 traps).
         try dir.write(
             "huge.json",
-            #"{"platform": "Huge", "minimum": 1e300, "fingerprints": [{"markup": "x"}], "pages": [{"name": "n", "kind": "announcement", "match": "li", "minimumItems": -5e300, "definition": {"importer": "html"}}]}"#
+            #"{"platform": "Huge", "minimum": 1e300, "fingerprints": [{"markup": "x"}], "pages": [{"name": "n", "kind": "announcement", "match":"#
+                + #" "li", "minimumItems": -5e300, "definition": {"importer": "html"}}]}"#
         )
         let (recognizers, errors) = Recognizer.load(folder: dir.url.path)
         #expect(recognizers.contains { $0.platform == "CatapultK12" } && recognizers.contains { $0.platform == "Huge" })

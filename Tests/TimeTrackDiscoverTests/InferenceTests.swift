@@ -27,16 +27,20 @@ import TimeTrackKit
             Shape(
                 name: "table", title: "Board Meetings",
                 body:
-                    #"<h1>Board Meetings</h1><table class="table table-striped"><thead><tr><th>Date</th><th>Time</th><th>Meeting</th><th>Location</th></tr></thead><tbody>"#
+                    #"<h1>Board Meetings</h1><table class="table"#
+                    + #" table-striped"><thead><tr><th>Date</th><th>Time</th><th>Meeting</th><th>Location</th></tr></thead><tbody>"#
                     + events.enumerated().map { index, e in
-                        #"<tr><td>\#(Sample.long(e.day))</td><td>\#(e.time.map(Sample.twelveHour) ?? "All Day")</td><td><a href="/board/meetings/\#(index + 1)">\#(e.title)</a></td><td>\#(e.location)</td></tr>"#
+                        #"<tr><td>\#(Sample.long(e.day))</td><td>\#(e.time.map(Sample.twelveHour) ?? "All Day")</td><td><a"#
+                            + #" href="/board/meetings/\#(index + 1)">\#(e.title)</a></td><td>\#(e.location)</td></tr>"#
                     }.joined() + "</tbody></table>",
                 keys: Sample.eventKeys { "\(base)/board/meetings/\($0 + 1)" }),
             Shape(
                 name: "cards", title: "District News",
                 body: #"<h1>District News</h1><div class="container"><div class="row">"#
                     + news.map { n in
-                        #"<div class="col-md-4"><div class="card h-100"><img class="card-img-top" src="/img/\#(n.slug).jpg" alt=""><div class="card-body"><h5 class="card-title"><a href="/news/\#(n.slug)">\#(n.title)</a></h5><p class="card-text"><small class="text-muted">\#(Sample.long(n.day))</small></p><p class="card-text">\#(n.summary)</p></div></div></div>"#
+                        #"<div class="col-md-4"><div class="card h-100"><img class="card-img-top" src="/img/\#(n.slug).jpg" alt=""><div"#
+                            + #" class="card-body"><h5 class="card-title"><a href="/news/\#(n.slug)">\#(n.title)</a></h5><p class="card-text"><small"#
+                            + #" class="text-muted">\#(Sample.long(n.day))</small></p><p class="card-text">\#(n.summary)</p></div></div></div>"#
                     }.joined() + "</div></div>",
                 keys: Sample.newsKeys { "\(base)/news/\($0)" }),
             Shape(
@@ -57,14 +61,19 @@ import TimeTrackKit
                 name: "ghost-posts", title: "Superintendent's Blog",
                 body: #"<div class="post-feed">"#
                     + news.map { n in
-                        #"<article class="post-card post"><a class="post-card-content-link" href="/\#(n.slug)/"><header class="post-card-header"><h2 class="post-card-title">\#(n.title)</h2></header><section class="post-card-excerpt"><p>\#(n.summary)</p></section></a><footer class="post-card-meta"><time class="post-card-meta-date" datetime="\#(n.day)">\#(Sample.long(n.day))</time></footer></article>"#
+                        #"<article class="post-card post"><a class="post-card-content-link" href="/\#(n.slug)/"><header class="post-card-header"><h2"#
+                            + #" class="post-card-title">\#(n.title)</h2></header><section"#
+                            + #" class="post-card-excerpt"><p>\#(n.summary)</p></section></a><footer class="post-card-meta"><time"#
+                            + #" class="post-card-meta-date" datetime="\#(n.day)">\#(Sample.long(n.day))</time></footer></article>"#
                     }.joined() + "</div>",
                 keys: Sample.newsKeys { "\(base)/\($0)/" }),
             Shape(
                 name: "event-rows", title: "Events Calendar",
                 body: #"<div class="event-listing">"#
                     + events.enumerated().map { index, e in
-                        #"<div class="ev"><span class="ev-date">\#(Sample.weekdayLong(e.day))</span> <span class="ev-time">\#(e.time.map(Sample.twelveHour) ?? "All Day")</span> <a class="ev-title" href="/events/\#(index + 1)">\#(e.title)</a> <span class="ev-location">\#(e.location)</span></div>"#
+                        #"<div class="ev"><span class="ev-date">\#(Sample.weekdayLong(e.day))</span> <span"#
+                            + #" class="ev-time">\#(e.time.map(Sample.twelveHour) ?? "All Day")</span> <a class="ev-title""#
+                            + #" href="/events/\#(index + 1)">\#(e.title)</a> <span class="ev-location">\#(e.location)</span></div>"#
                     }.joined() + "</div>",
                 keys: Sample.eventKeys { "\(base)/events/\($0 + 1)" }),
             Shape(
@@ -79,7 +88,8 @@ import TimeTrackKit
                 name: "posted-on", title: "News Archive",
                 body: #"<div class="news-archive">"#
                     + news.map { n in
-                        #"<div class="news-entry"><h4><a href="/news/\#(n.slug)">\#(n.title)</a></h4><p class="meta">Posted on \#(Sample.long(n.day)) by Communications</p><p>\#(n.summary)</p></div>"#
+                        #"<div class="news-entry"><h4><a href="/news/\#(n.slug)">\#(n.title)</a></h4><p class="meta">Posted on \#(Sample.long(n.day))"#
+                            + #" by Communications</p><p>\#(n.summary)</p></div>"#
                     }.joined() + "</div>",
                 keys: Sample.newsKeys { "\(base)/news/\($0)" }),
         ]
@@ -88,20 +98,23 @@ import TimeTrackKit
     static let negatives: [(name: String, body: String)] = [
         (
             "about",
-            "<h1>About Our District</h1><p>Cedar Ridge serves 4,200 students in six schools.</p><p>Founded in 1921, the district has grown with the town.</p><p>Our mission: every student, every day.</p><h2>Leadership</h2><p>The Board of Education has seven members elected at large.</p>"
+            "<h1>About Our District</h1><p>Cedar Ridge serves 4,200 students in six schools.</p><p>Founded in 1921, the district has grown with the"
+                + " town.</p><p>Our mission: every student, every day.</p><h2>Leadership</h2><p>The Board of Education has seven members elected at large.</p>"
         ),
         (
             "staff",
             #"<h1>Staff Directory</h1><div class="staff-grid">"#
                 + ["Ana Ruiz", "Ben Okafor", "Carla Meyer", "Dev Patel", "Erin Walsh"].map { name in
-                    #"<div class="staff-card"><h3 class="staff-name">\#(name)</h3><p class="staff-title">Teacher</p><a href="mailto:\#(name.lowercased().replacingOccurrences(of: " ", with: "."))@cedarridge.example">Email</a></div>"#
+                    #"<div class="staff-card"><h3 class="staff-name">\#(name)</h3><p class="staff-title">Teacher</p><a"#
+                        + #" href="mailto:\#(name.lowercased().replacingOccurrences(of: " ", with: "."))@cedarridge.example">Email</a></div>"#
                 }.joined() + "</div>"
         ),
         (
             "schools",
             #"<h1>Our Schools</h1><table><tr><th>School</th><th>Address</th><th>Phone</th></tr>"#
                 + ["Lincoln Elementary", "Roosevelt Middle", "Central High", "Oak Park Elementary"].enumerated().map { index, name in
-                    #"<tr><td><a href="/schools/\#(index)">\#(name)</a></td><td>\#(100 + index * 20) W. Main St, Cedar Ridge, IA 50010</td><td>(515) 555-01\#(10 + index)</td></tr>"#
+                    #"<tr><td><a href="/schools/\#(index)">\#(name)</a></td><td>\#(100 + index * 20) W. Main St, Cedar Ridge, IA 50010</td><td>(515)"#
+                        + #" 555-01\#(10 + index)</td></tr>"#
                 }.joined() + "</table>"
         ),
     ]

@@ -11,13 +11,16 @@ enum PlatformSites {
     static func finalsite(_ base: String) -> FixtureSite {
         var site = FixtureSite(name: "Finalsite")
         let head =
-            #"<link rel="stylesheet" href="https://resources.finalsite.net/min/styles.css"><script src="https://resources.finalsite.net/min/scripts.js"></script>"#
+            #"<link rel="stylesheet" href="https://resources.finalsite.net/min/styles.css"><script"#
+            + #" src="https://resources.finalsite.net/min/scripts.js"></script>"#
         let nav =
-            #"<li><a href="/news">News</a></li><li><a href="/calendar">Calendar</a></li><li><a href="/board/meeting-materials">Board Documents</a></li><li><a href="/about">About Us</a></li>"#
+            #"<li><a href="/news">News</a></li><li><a href="/calendar">Calendar</a></li><li><a href="/board/meeting-materials">Board"#
+            + #" Documents</a></li><li><a href="/about">About Us</a></li>"#
         site.pages["/"] = Sample.page(
             title: "Home - Cedar Ridge Schools", head: head,
             body:
-                #"<div class="fsElement fsContent" id="fsEl_1001"><div class="fsElementContent"><h2>Welcome to Cedar Ridge</h2><p>Every student, every day.</p></div></div>"#,
+                #"<div class="fsElement fsContent" id="fsEl_1001"><div class="fsElementContent"><h2>Welcome to Cedar Ridge</h2><p>Every student,"#
+                + #" every day.</p></div></div>"#,
             nav: nav)
         let posts = Sample.news.enumerated().map { index, item in
             """
@@ -37,12 +40,14 @@ enum PlatformSites {
             let day = Int(event.day.suffix(2)) ?? 1
             let time =
                 event.time.map { t in
-                    #"<div class="fsTimeRange"><time datetime="\#(event.day)T\#(t):00\#(Sample.offset(event.day))" class="fsStartTime">\#(Sample.twelveHour(t))</time></div>"#
+                    #"<div class="fsTimeRange"><time datetime="\#(event.day)T\#(t):00\#(Sample.offset(event.day))""#
+                        + #" class="fsStartTime">\#(Sample.twelveHour(t))</time></div>"#
                 } ?? #"<div class="fsTimeRange"><span class="fsAllDayEvent">All Day</span></div>"#
             let occur = "\(2200 + index)_\(event.day)T\(event.time ?? "00:00"):00Z_\(event.day)T23:00:00Z"
             return """
                 <div class="fsCalendarDaybox fsStateHasEvents">
-                  <div class="fsCalendarDate" data-day="\(day)"><span class="fsCalendarDay">\(Sample.weekdayLong(event.day).split(separator: ",")[0]),</span> \(day)</div>
+                  <div class="fsCalendarDate" data-day="\(day)"><span\
+                 class="fsCalendarDay">\(Sample.weekdayLong(event.day).split(separator: ",")[0]),</span> \(day)</div>
                   <div class="fsCalendarInfo fsCalendarEvent">
                     <a class="fsCalendarTitle fsCalendarEventLink" title="\(event.title)" data-occur-id="\(occur)" href="#">\(event.title)</a>
                     \(time)
@@ -77,11 +82,13 @@ enum PlatformSites {
     static func edlio(_ base: String) -> FixtureSite {
         var site = FixtureSite(name: "Edlio")
         let nav =
-            #"<li><a href="/apps/news/">News</a></li><li><a href="/apps/events/">Events</a></li><li><a href="/apps/pages/index.jsp?uREC_ID=211&type=d">About</a></li>"#
+            #"<li><a href="/apps/news/">News</a></li><li><a href="/apps/events/">Events</a></li><li><a"#
+            + #" href="/apps/pages/index.jsp?uREC_ID=211&type=d">About</a></li>"#
         let footer = #"<div class="edlio-logo"><a href="https://www.edlio.com" title="Powered by Edlio">Powered by Edlio</a></div>"#
         site.pages["/"] = Sample.page(title: "Northfield Unified", body: "<h1>Northfield Unified</h1>" + footer, nav: nav)
         let items = Sample.news.enumerated().map { index, item in
-            #"<li class="news-item"><a class="news-title" href="/apps/news/article/\#(1_649_200 + index)">\#(item.title)</a> <span class="news-date">\#(Sample.long(item.day))</span><p class="news-summary">\#(item.summary)</p></li>"#
+            #"<li class="news-item"><a class="news-title" href="/apps/news/article/\#(1_649_200 + index)">\#(item.title)</a> <span"#
+                + #" class="news-date">\#(Sample.long(item.day))</span><p class="news-summary">\#(item.summary)</p></li>"#
         }.joined()
         site.pages["/apps/news/"] = Sample.page(
             title: "News | Northfield Unified", body: #"<h1>News</h1><ul class="news-list">"# + items + "</ul>" + footer, nav: nav)
@@ -92,7 +99,8 @@ enum PlatformSites {
             let time = event.time.map(Sample.twelveHour) ?? "All Day"
             return """
                 <h2 class="day-title">\(Sample.weekdayLong(event.day))</h2>
-                <div class="calendar-event" data-id="\(88_100 + index)"><a class="event-name" href="/apps/events/\(event.day.replacingOccurrences(of: "-", with: "/"))/\(88_100 + index)/">\(event.title)</a>
+                <div class="calendar-event" data-id="\(88_100 + index)"><a class="event-name"\
+                 href="/apps/events/\(event.day.replacingOccurrences(of: "-", with: "/"))/\(88_100 + index)/">\(event.title)</a>
                 <span class="event-time">\(time)</span><span class="event-location">\(event.location)</span></div>
                 """
         }.joined(separator: "\n")
@@ -112,22 +120,26 @@ enum PlatformSites {
         var site = FixtureSite(name: "Blackboard Web Community Manager")
         let head = #"<script src="/Static/GlobalAssets/Scripts/min/sri-schoolwires.min.js"></script>"#
         let nav =
-            #"<li><a href="/site/Default.aspx?PageID=1">Home</a></li><li><a href="/site/Default.aspx?PageID=52">District News</a></li><li><a href="/site/Default.aspx?PageID=60">Upcoming Events</a></li>"#
+            #"<li><a href="/site/Default.aspx?PageID=1">Home</a></li><li><a href="/site/Default.aspx?PageID=52">District News</a></li><li><a"#
+            + #" href="/site/Default.aspx?PageID=60">Upcoming Events</a></li>"#
         site.pages["/"] = Sample.page(
             title: "Maple Creek Schools / Homepage", head: head,
             body:
-                #"<div class="ui-widget app content"><div class="ui-widget-detail"><p>Welcome!</p><img src="/cms/lib/MC01000000/Centricity/Domain/4/logo.png" alt="Maple Creek logo"></div></div>"#,
+                #"<div class="ui-widget app content"><div class="ui-widget-detail"><p>Welcome!</p><img"#
+                + #" src="/cms/lib/MC01000000/Centricity/Domain/4/logo.png" alt="Maple Creek logo"></div></div>"#,
             nav: nav)
         let headlines = Sample.news.enumerated().map { index, item in
             """
-            <li><div class="ui-article"><h1 class="ui-article-title sw-calendar-block-title"><a href="/site/default.aspx?PageType=3&amp;DomainID=4&amp;ModuleInstanceID=52&amp;ViewID=ed695a1c&amp;FlexDataID=\(7700 + index)&amp;PageID=52">\(item.title)</a></h1>
+            <li><div class="ui-article"><h1 class="ui-article-title sw-calendar-block-title"><a href="/site/default.aspx?PageType=3&amp;\
+            DomainID=4&amp;ModuleInstanceID=52&amp;ViewID=ed695a1c&amp;FlexDataID=\(7700 + index)&amp;PageID=52">\(item.title)</a></h1>
             <span class="ui-article-date">\(Sample.long(item.day))</span><p class="ui-article-description">\(item.summary)</p></div></li>
             """
         }.joined()
         let newsPage = Sample.page(
             title: "Maple Creek Schools / District News", head: head,
             body:
-                #"<div class="ui-widget app headlines"><div class="ui-widget-header"><h1>Headlines &amp; Features</h1></div><div class="ui-widget-detail"><ul class="ui-articles">"#
+                #"<div class="ui-widget app headlines"><div class="ui-widget-header"><h1>Headlines &amp; Features</h1></div><div"#
+                + #" class="ui-widget-detail"><ul class="ui-articles">"#
                 + headlines + "</ul></div></div>", nav: nav)
         let events = Sample.events.enumerated().map { index, event in
             let compact = event.day.replacingOccurrences(of: "-", with: "")
@@ -135,13 +147,15 @@ enum PlatformSites {
             return """
                 <li><h1 class="sw-calendar-block-date">\(Sample.weekdayLong(event.day))</h1>
                 <div class="ui-article"><div class="ui-article-description"><span class="sw-calendar-block-time">\(time)</span>
-                <span class="sw-calendar-block-title"><a href="/site/Default.aspx?PageID=60&amp;DomainID=4#calendar60/\(compact)/event/\(9300 + index)">\(event.title)</a></span></div></div></li>
+                <span class="sw-calendar-block-title"><a href="/site/Default.aspx?PageID=60&amp;\
+                DomainID=4#calendar60/\(compact)/event/\(9300 + index)">\(event.title)</a></span></div></div></li>
                 """
         }.joined()
         let eventsPage = Sample.page(
             title: "Maple Creek Schools / Upcoming Events", head: head,
             body:
-                #"<div class="ui-widget app upcomingevents"><div class="ui-widget-header"><h1>Upcoming Events</h1></div><div class="ui-widget-detail"><ul class="ui-articles">"#
+                #"<div class="ui-widget app upcomingevents"><div class="ui-widget-header"><h1>Upcoming Events</h1></div><div"#
+                + #" class="ui-widget-detail"><ul class="ui-articles">"#
                 + events
                 + #"</ul></div><div class="ui-widget-footer"><a href="/site/handlers/icalfeed.ashx?MIID=60">Subscribe (iCal)</a></div></div>"#, nav: nav)
         site.pages["/site/Default.aspx?PageID=52"] = newsPage
@@ -175,12 +189,17 @@ enum PlatformSites {
     static func wordpress(_ base: String) -> FixtureSite {
         var site = FixtureSite(name: "WordPress")
         let head =
-            #"<meta name="generator" content="WordPress 6.6.2"><link rel="https://api.w.org/" href="\#(base)/wp-json/"><link rel="alternate" type="application/rss+xml" title="Valley Schools &raquo; Feed" href="\#(base)/feed/"><link rel="alternate" type="application/rss+xml" title="Valley Schools &raquo; Comments Feed" href="\#(base)/comments/feed/"><link rel="stylesheet" href="\#(base)/wp-content/themes/valley/style.css">"#
+            #"<meta name="generator" content="WordPress 6.6.2"><link rel="https://api.w.org/" href="\#(base)/wp-json/"><link rel="alternate""#
+            + #" type="application/rss+xml" title="Valley Schools &raquo; Feed" href="\#(base)/feed/"><link rel="alternate""#
+            + #" type="application/rss+xml" title="Valley Schools &raquo; Comments Feed" href="\#(base)/comments/feed/"><link"#
+            + #" rel="stylesheet" href="\#(base)/wp-content/themes/valley/style.css">"#
         let nav = #"<li><a href="/news/">News</a></li><li><a href="/events/">Events</a></li>"#
         site.pages["/"] = Sample.page(title: "Valley Schools", head: head, body: "<h1>Valley Schools</h1>", nav: nav)
         site.pages["/news/"] = Sample.page(title: "News – Valley Schools", head: head, body: "<h1>News</h1>", nav: nav)
         let posts = Sample.news.enumerated().map { index, item -> String in
-            #"{"id": \#(310 + index), "date": "\#(item.day)T08:00:00", "date_gmt": "\#(item.day)T13:00:00", "link": "\#(base)/\#(item.slug)/", "title": {"rendered": "\#(item.title)"}, "excerpt": {"rendered": "<p>\#(item.summary)<\/p>"}, "content": {"rendered": "<p>\#(item.summary)<\/p>"}}"#
+            #"{"id": \#(310 + index), "date": "\#(item.day)T08:00:00", "date_gmt": "\#(item.day)T13:00:00", "link": "\#(base)/\#(item.slug)/","#
+                + #" "title": {"rendered": "\#(item.title)"}, "excerpt": {"rendered": "<p>\#(item.summary)<\/p>"}, "content": {"rendered":"#
+                + #" "<p>\#(item.summary)<\/p>"}}"#
         }
         site.other["/wp-json/wp/v2/posts"] = TestHTTPServer.Response(
             status: 200, headers: ["Content-Type": "application/json"], body: Data(("[" + posts.joined(separator: ",") + "]").utf8))
@@ -188,11 +207,15 @@ enum PlatformSites {
         let events = Sample.events.enumerated().map { index, event in
             let datetime = event.time.map { "\(event.day)T\($0):00\(Sample.offset(event.day))" } ?? event.day
             return """
-                <div class="tribe-common-g-row tribe-events-calendar-list__event-row"><article class="tribe-events-calendar-list__event tribe_events type-tribe_events">
+                <div class="tribe-common-g-row tribe-events-calendar-list__event-row"><article class="tribe-events-calendar-list__event tribe_events\
+                 type-tribe_events">
                 <header class="tribe-events-calendar-list__event-header"><div class="tribe-events-calendar-list__event-datetime-wrapper">
-                <time class="tribe-events-calendar-list__event-datetime" datetime="\(datetime)"><span class="tribe-event-date-start">\(Sample.long(event.day))\(event.time.map { " @ " + Sample.twelveHour($0) } ?? "")</span></time></div>
-                <h3 class="tribe-events-calendar-list__event-title"><a href="\(base)/event/\(index + 1)/" class="tribe-events-calendar-list__event-title-link">\(event.title)</a></h3>
-                <address class="tribe-events-calendar-list__event-venue"><span class="tribe-events-calendar-list__event-venue-title">\(event.location)</span></address></header></article></div>
+                <time class="tribe-events-calendar-list__event-datetime" datetime="\(datetime)"><span\
+                 class="tribe-event-date-start">\(Sample.long(event.day))\(event.time.map { " @ " + Sample.twelveHour($0) } ?? "")</span></time></div>
+                <h3 class="tribe-events-calendar-list__event-title"><a href="\(base)/event/\(index + 1)/"\
+                 class="tribe-events-calendar-list__event-title-link">\(event.title)</a></h3>
+                <address class="tribe-events-calendar-list__event-venue"><span\
+                 class="tribe-events-calendar-list__event-venue-title">\(event.location)</span></address></header></article></div>
                 """
         }.joined(separator: "\n")
         site.pages["/events/"] = Sample.page(
@@ -210,8 +233,10 @@ enum PlatformSites {
         site.pages["/"] = Sample.page(title: "Home | Lakeside Public Schools", head: head, body: "<h1>Lakeside Public Schools</h1>", nav: nav)
         let rows = Sample.news.map { item in
             """
-            <div class="views-row"><div class="views-field views-field-title"><span class="field-content"><a href="/news/\(item.slug)" hreflang="en">\(item.title)</a></span></div>
-            <div class="views-field views-field-created"><span class="field-content"><time datetime="\(item.day)T14:00:00Z">\(Sample.long(item.day))</time></span></div>
+            <div class="views-row"><div class="views-field views-field-title"><span class="field-content"><a href="/news/\(item.slug)"\
+             hreflang="en">\(item.title)</a></span></div>
+            <div class="views-field views-field-created"><span class="field-content"><time\
+             datetime="\(item.day)T14:00:00Z">\(Sample.long(item.day))</time></span></div>
             <div class="views-field views-field-body"><div class="field-content">\(item.summary)</div></div></div>
             """
         }.joined()
@@ -222,8 +247,10 @@ enum PlatformSites {
         let events = Sample.events.enumerated().map { index, event in
             let start = event.time.map { "\(event.day)T\($0):00\(Sample.offset(event.day))" } ?? event.day
             return """
-                <div class="views-row"><div class="views-field views-field-title"><span class="field-content"><a href="/events/\(index + 1)">\(event.title)</a></span></div>
-                <div class="views-field views-field-field-date"><div class="field-content"><time datetime="\(start)">\(Sample.long(event.day))</time></div></div>
+                <div class="views-row"><div class="views-field views-field-title"><span class="field-content"><a\
+                 href="/events/\(index + 1)">\(event.title)</a></span></div>
+                <div class="views-field views-field-field-date"><div class="field-content"><time datetime="\(start)">\(Sample.long(event.day))</time>\
+                </div></div>
                 <div class="views-field views-field-field-location"><div class="field-content">\(event.location)</div></div></div>
                 """
         }.joined()

@@ -81,7 +81,8 @@ import Testing
         try Self.copyFixture("news.rss", to: setup.dir.path("imports"))
         try setup.dir.write(
             "imports/news.json",
-            #"{ "id": "news", "importer": "feed", "kind": "announcement", "url": "news.rss", "baseURL": "https://lakeside.example/news/feed/", "timeZone": "America/Denver" }"#
+            #"{ "id": "news", "importer": "feed", "kind": "announcement", "url": "news.rss", "baseURL": "https://lakeside.example/news/feed/","#
+                + #" "timeZone": "America/Denver" }"#
         )
         #expect(try setup.run("s.sqlite", ["import", "news"]).status == 0)
         let ids = (try setup.json("s.sqlite", ["list", "announcements"]) as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }

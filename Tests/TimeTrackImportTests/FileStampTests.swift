@@ -113,7 +113,8 @@ import TimeTrackKit
         let third = try run()
         #expect(third.run?.changed == 1 && third.run?.unchanged == 2, "\(String(describing: third.run))")
         let body = try store.db.row(
-            "SELECT json_extract(r.content, '$.body') FROM items i JOIN revisions r ON r.item_seq = i.seq AND r.number = i.pending_revision WHERE i.source_key = ?",
+            "SELECT json_extract(r.content, '$.body') FROM items i JOIN revisions r ON r.item_seq = i.seq AND r.number = i.pending_revision WHERE"
+                + " i.source_key = ?",
             [.text("https://school.example/news/2.html")]
         ) { $0.text(0) }
         #expect(body?.contains("Article 9 text") == true, "\(body ?? "nil")")

@@ -86,7 +86,8 @@ import TimeTrackReview
         let dir = try TemporaryDirectory("item-memo-detail")
         defer { dir.remove() }
         func article(_ n: Int, _ body: String) -> String {
-            "<html><body><nav>\((1...40).map { "<a href='/m\($0)'>Menu \($0)</a>" }.joined())</nav><article><h1>Article \(n)</h1><time>2026-10-0\(n)</time><div class='body'><p>\(body)</p></div></article></body></html>"
+            "<html><body><nav>\((1...40).map { "<a href='/m\($0)'>Menu \($0)</a>" }.joined())</nav><article><h1>Article"
+                + " \(n)</h1><time>2026-10-0\(n)</time><div class='body'><p>\(body)</p></div></article></body></html>"
         }
         try dir.write("imports/news.html", "<ul>" + (1...3).map { "<li><a href='news/\($0).html'>Article \($0)</a></li>" }.joined() + "</ul>")
         for n in 1...3 {
@@ -145,7 +146,8 @@ import TimeTrackReview
         try dir.write(
             "imports/info.json",
             """
-            { "id": "info", "importer": "documents", "kind": "school-info", "url": "info.html", "baseURL": "https://school.example/info.html", "timeZone": "America/Denver" }
+            { "id": "info", "importer": "documents", "kind": "school-info", "url": "info.html", "baseURL": "https://school.example/info.html",\
+             "timeZone": "America/Denver" }
             """)
         let store = try SQLiteStore(path: dir.path("s.sqlite"))
         defer { store.close() }
@@ -191,7 +193,8 @@ import TimeTrackReview
         try dir.write(
             "imports/news.json",
             """
-            { "id": "news", "importer": "html", "kind": "announcement", "url": "news.html", "baseURL": "https://school.example/news.html", "timeZone": "America/Denver",
+            { "id": "news", "importer": "html", "kind": "announcement", "url": "news.html", "baseURL": "https://school.example/news.html",\
+             "timeZone": "America/Denver",
               "options": { "item": "ul.news li", "fields": { "title": "a", "link": "a@href", "date": "time", "summary": "p" }, "next": "a.next@href" } }
             """)
         let store = try SQLiteStore(path: dir.path("s.sqlite"))

@@ -77,10 +77,12 @@ import TimeTrackCore
         #expect(Self.criteria(Self.news(body: #"<p>Watch <a href="https://vimeo.com/12345">the board meeting recording</a>.</p>"#)) == ["1.2.2"])
         #expect(Self.criteria(Self.news(link: "https://d.example/news/picture-day")).isEmpty)
         let spanish =
-            "<p>Los estudiantes de la escuela primaria van a tener el día de fotos el viernes. Por favor, envíen a sus hijos con la ropa que quieran para la foto. Las fotos se entregan en dos semanas y los padres pueden comprar copias en la oficina de la escuela con el formulario.</p>"
+            "<p>Los estudiantes de la escuela primaria van a tener el día de fotos el viernes. Por favor, envíen a sus hijos con la ropa que quieran"
+            + " para la foto. Las fotos se entregan en dos semanas y los padres pueden comprar copias en la oficina de la escuela con el formulario.</p>"
         #expect(Self.criteria(Self.news(body: spanish)) == ["3.1.2"])
         let english =
-            "<p>Students at the elementary school will have picture day on Friday. Please send your children in the clothes they want for the photo. Photos are delivered in two weeks and parents can buy copies at the school office with the form.</p>"
+            "<p>Students at the elementary school will have picture day on Friday. Please send your children in the clothes they want for the photo."
+            + " Photos are delivered in two weeks and parents can buy copies at the school office with the form.</p>"
         #expect(Self.criteria(Self.news(body: english)).isEmpty)
         #expect(Self.criteria(Self.news(title: "ALL STUDENTS MUST BRING THEIR SIGNED PERMISSION SLIPS BEFORE THE FIELD TRIP ON FRIDAY")) == ["advisory"])
         #expect(Self.criteria(Self.news(title: "PTA Meeting Moved to the Library")).isEmpty)

@@ -76,11 +76,14 @@ import TimeTrackCore
     }
 
     static let spanish =
-        "Los estudiantes de la escuela van a tener el día de fotos el viernes. Por favor, envíen a sus hijos con la ropa que quieran para la foto y las fotos se entregan en dos semanas con el formulario de la oficina."
+        "Los estudiantes de la escuela van a tener el día de fotos el viernes. Por favor, envíen a sus hijos con la ropa que quieran para la foto y"
+        + " las fotos se entregan en dos semanas con el formulario de la oficina."
     static let english =
-        "Students at the school will have picture day on Friday. Please send your children in the clothes they want for the photo, and photos are delivered in two weeks with the form from the office of the school."
+        "Students at the school will have picture day on Friday. Please send your children in the clothes they want for the photo, and photos are"
+        + " delivered in two weeks with the form from the office of the school."
     static let french =
-        "Les élèves de l'école auront la journée des photos le vendredi. Merci de les habiller pour la photo, et les photos sont livrées dans deux semaines avec le formulaire du bureau de l'école pour vous et les parents."
+        "Les élèves de l'école auront la journée des photos le vendredi. Merci de les habiller pour la photo, et les photos sont livrées dans deux"
+        + " semaines avec le formulaire du bureau de l'école pour vous et les parents."
 
     @Test func theLanguageATextIsIn() {
         #expect(LanguageGuess.otherThan("en", Self.spanish) == "Spanish")

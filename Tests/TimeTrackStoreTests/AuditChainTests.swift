@@ -38,7 +38,8 @@ import TimeTrackReview
             detail: nil,
             batch: nil)
         let text =
-            #"{"action":"reject","at":"2026-09-01T12:00:00Z","batch":null,"detail":null,"id":7,"item_id":"p3","item_seq":3,"operator":"sam (by ana)","prev":"abc","reason":"say \"no\"\u000a\\ok"}"#
+            #"{"action":"reject","at":"2026-09-01T12:00:00Z","batch":null,"detail":null,"id":7,"item_id":"p3","item_seq":3,"operator":"sam (by"#
+            + #" ana)","prev":"abc","reason":"say \"no\"\u000a\\ok"}"#
         #expect(AuditChain.hash(fields, previous: "abc") == SHA256.hex(text))
     }
 

@@ -40,7 +40,8 @@ import TimeTrackReview
         }
         let rows = try Binaries.sql(
             path,
-            "SELECT title || '|' || course_name || '|' || coalesce(CAST(CAST(weight AS INTEGER) AS TEXT), '') || '|' || reminders || '|' || due_at || '|' || due_time_guessed || '|' || school FROM published_deadlines ORDER BY title"
+            "SELECT title || '|' || course_name || '|' || coalesce(CAST(CAST(weight AS INTEGER) AS TEXT), '') || '|' || reminders || '|' || due_at ||"
+                + " '|' || due_time_guessed || '|' || school FROM published_deadlines ORDER BY title"
         )
         #expect(rows.contains("Essay|ENG-11|15|[30]|2026-10-09T21:30:00Z|1|hillcrest"), "\(rows)")
         #expect(rows.contains("Stoichiometry quiz|AP Chemistry|20|[4320,60]|2026-10-09T21:30:00Z|0|hillcrest"), "\(rows)")

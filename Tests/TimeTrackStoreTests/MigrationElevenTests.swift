@@ -36,7 +36,8 @@ import TimeTrackCore
         try FileManager.default.copyItem(atPath: Self.fixture.path, toPath: path)
         let queries = [
             "SELECT seq, id, kind, status, live_revision, pending_revision, base_hash, missing_runs FROM items ORDER BY seq",
-            "SELECT item_seq, number, state, content_hash, content, created_by, ifnull(run_id, ''), ifnull(went_live_at, '') FROM revisions ORDER BY item_seq, number",
+            "SELECT item_seq, number, state, content_hash, content, created_by, ifnull(run_id, ''), ifnull(went_live_at, '') FROM revisions ORDER BY"
+                + " item_seq, number",
             "SELECT item_seq, field, locked_by FROM field_locks ORDER BY item_seq, field",
             "SELECT source_id, url, page_hash, signature, hex(payload) FROM page_memo ORDER BY source_id, url",
             "SELECT id, action, ifnull(item_id, ''), ifnull(detail, ''), hash FROM audit ORDER BY id",
@@ -86,13 +87,15 @@ import TimeTrackCore
             INSERT INTO page_memo (source_id, url, page_hash, signature, payload)
                 SELECT source_id, 'item:' || source_key, 'digest-' || seq, 'sig', CAST('hash-' || seq || ' dated' AS BLOB)
                 FROM items WHERE source_id = 'hillcrest-absences' AND source_key IN ('absence-311', 'absence-312');
-            INSERT INTO page_memo (source_id, url, page_hash, signature, payload) VALUES ('hillcrest-absences', 'item:absence-999', 'd', 'sig', CAST('h' AS BLOB));
+            INSERT INTO page_memo (source_id, url, page_hash, signature, payload) VALUES ('hillcrest-absences', 'item:absence-999', 'd', 'sig',\
+             CAST('h' AS BLOB));
             """)
         let pagesBefore = try Self.dump(
             path, "SELECT source_id, url, page_hash, signature, hex(payload) FROM page_memo WHERE url NOT LIKE 'item:%' ORDER BY source_id, url")
         let expected = try Self.dump(
             path,
-            "SELECT seq, 'sig', 'digest-' || seq, 'hash-' || seq || ' dated' FROM items WHERE source_id = 'hillcrest-absences' AND source_key IN ('absence-311', 'absence-312') ORDER BY seq"
+            "SELECT seq, 'sig', 'digest-' || seq, 'hash-' || seq || ' dated' FROM items WHERE source_id = 'hillcrest-absences' AND source_key IN"
+                + " ('absence-311', 'absence-312') ORDER BY seq"
         )
         #expect(expected.split(separator: "\n").count == 2, "\(expected)")
 

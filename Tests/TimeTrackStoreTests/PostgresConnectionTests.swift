@@ -146,7 +146,8 @@ import TimeTrackCore
         let content = String(
             decoding: try JSONSerialization.data(withJSONObject: ["title": "Back to school night", "body": body, "priority": "normal"]), as: UTF8.self)
         try db.query(
-            "INSERT INTO items (seq, id, kind, status, school, title, base_hash, live_revision, created_at, updated_at) VALUES (1, 'a1', 'announcement', 'published', 'hillcrest', $1, $2, 1, $3, $3)",
+            "INSERT INTO items (seq, id, kind, status, school, title, base_hash, live_revision, created_at, updated_at) VALUES (1, 'a1',"
+                + " 'announcement', 'published', 'hillcrest', $1, $2, 1, $3, $3)",
             ["Back to school night", String(repeating: "a", count: 64), "2026-09-01T12:00:00Z"])
         try db.query(
             "INSERT INTO revisions (item_seq, number, state, content, content_hash, created_at, created_by) VALUES (1, 1, 'live', $1, $2, $3, 'ana')",
@@ -154,13 +155,15 @@ import TimeTrackCore
         try db.query("INSERT INTO announcements (item_seq, title, priority) VALUES (1, $1, 'normal')", ["Back to school night"])
         #expect(try db.query("SELECT id, body FROM published_announcements") == [["a1", body]])
         try db.query(
-            "INSERT INTO items (seq, id, kind, status, title, base_hash, live_revision, created_at, updated_at) VALUES (2, 'd2', 'deadline', 'published', 'Quiz', 'b', 1, $1, $1)",
+            "INSERT INTO items (seq, id, kind, status, title, base_hash, live_revision, created_at, updated_at) VALUES (2, 'd2', 'deadline',"
+                + " 'published', 'Quiz', 'b', 1, $1, $1)",
             ["2026-09-01T12:00:00Z"])
         try db.query(
             "INSERT INTO courses (code, name, reminders, weights, created_at) VALUES ('CHEM-AP', 'AP Chemistry', '[4320,60]', '{\"quiz\": 20}', $1)",
             ["2026-09-01T12:00:00Z"])
         try db.query(
-            "INSERT INTO deadlines (item_seq, title, course, due_at, time_zone, due_time_guessed, category) VALUES (2, 'Quiz', 'chem-ap', '2026-10-09T21:30:00Z', 'America/Denver', 0, 'quiz')"
+            "INSERT INTO deadlines (item_seq, title, course, due_at, time_zone, due_time_guessed, category) VALUES (2, 'Quiz', 'chem-ap',"
+                + " '2026-10-09T21:30:00Z', 'America/Denver', 0, 'quiz')"
         )
         #expect(try db.query("SELECT course_name, weight, reminders FROM published_deadlines") == [["AP Chemistry", "20", "[4320,60]"]])
         // Case-insensitive keys, as on SQLite.
