@@ -162,8 +162,10 @@ struct HTMLRun {
             raws[index].byDigest && (raws[index].merged || !(digests[index].map { memo?.isSettled(key: raws[index].key, digest: $0) == true } ?? false))
         }
         guard !unsettled.isEmpty else { return }
-        let pages =
-            raws.contains { $0.byDigest && $0.merged } ? listings : listings.filter { listing in unsettled.contains { raws[$0].page.url == listing.url } }
+        // The pages holding them (every page when an item merged across pages), by a set of
+        // their addresses: a filter of pages by items was pages × items.
+        let holding = Set(unsettled.map { raws[$0].page.url })
+        let pages = raws.contains { $0.byDigest && $0.merged } ? listings : listings.filter { holding.contains($0.url) }
         let again = try importer.readListingsAgain(pages, context: context, result: &result)
         freshListings += again.read
         for index in unsettled {

@@ -48,4 +48,11 @@ import TimeTrackCore
         let table = Table(headers: ["ID"], rows: [["e1", "extra", "more"]])
         #expect(table.render(width: 80).last == "e1  extra  more")
     }
+
+    @Test func twoHugeCellsShareTheWidth() {
+        let huge = String(repeating: "word ", count: 40_000)
+        let lines = Table(headers: ["ID", "TITLE", "BODY"], rows: [["e1", huge, huge]]).render(width: 80)
+        #expect(lines.allSatisfy { DisplayWidth.of($0) <= 80 }, "\(lines.map { DisplayWidth.of($0) })")
+        #expect(lines[1].components(separatedBy: "…").count == 3)
+    }
 }

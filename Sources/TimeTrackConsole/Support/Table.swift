@@ -15,12 +15,16 @@ public struct Table {
     public func render(width: Int) -> [String] {
         let all = [headers] + rows
         var widths = headers.indices.map { column in all.map { $0.indices.contains(column) ? DisplayWidth.of($0[column]) : 0 }.max() ?? 0 }
-        // Too wide: the widest column gives a column at a time until the table fits or every
-        // column is down to 8.
-        var excess = widths.reduce(0, +) + 2 * (widths.count - 1) - width
-        while excess > 0, let widest = widths.indices.filter({ widths[$0] > 8 }).max(by: { widths[$0] < widths[$1] }) {
-            widths[widest] -= 1
-            excess -= 1
+        // Too wide: the widest columns are cut to one cap, the largest (at least 8) under which
+        // the table fits; found by halving, so the cost does not grow with a cell's length.
+        let budget = width - 2 * (widths.count - 1)
+        if widths.reduce(0, +) > budget {
+            var (low, high) = (8, max(8, widths.max() ?? 8))
+            while low < high {
+                let cap = (low + high + 1) / 2
+                if widths.reduce(0, { $0 + min($1, cap) }) <= budget { low = cap } else { high = cap - 1 }
+            }
+            widths = widths.map { min($0, low) }
         }
         func format(_ row: [String]) -> String {
             row.indices.map { column -> String in
