@@ -126,14 +126,11 @@ extension Exporter {
         return text
     }
 
-    static func percent(_ value: Double) -> String { number(value) + "%" }
-
     /// A course code as a file name: letters, digits, `-` and `_` kept, anything else `_`.
     public static func fileName(_ code: String) -> String {
         let name = String(code.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") ? $0 : "_" })
         return name.isEmpty || name.allSatisfy({ $0 == "_" }) ? "course" : name
     }
-    static func number(_ value: Double) -> String { value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value) }
 }
 
 extension Data {

@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func aChangedMessageSignatureOrKeyIsRefused() throws {
-        let (secret, publicKey, _, signature) = Self.vectors[2]
+        let (_, publicKey, _, signature) = Self.vectors[2]
         let message = Self.bytes("af82")
         var random = SplitMix64(state: 8_032)
         for _ in 0..<64 {
@@ -48,7 +48,6 @@ import Testing
         #expect(try !Ed25519.verify(Self.bytes(signature), of: message, publicKey: otherKey))
         #expect(try !Ed25519.verify(Array(Self.bytes(signature).prefix(63)), of: message, publicKey: Self.bytes(publicKey)))
         #expect(try !Ed25519.verify(Self.bytes(signature), of: message, publicKey: Array(Self.bytes(publicKey).prefix(31))))
-        _ = secret
     }
 
     @Test func aKeyOfTheWrongSizeIsAMessageNotACrash() {

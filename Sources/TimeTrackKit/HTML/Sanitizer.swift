@@ -72,25 +72,19 @@ public enum Sanitizer {
             }
             let tag = node.pointee.name.map { String(cString: $0) } ?? ""
             if droppedTags.contains(tag) { continue }
-            if voidDroppedTags.contains(tag) {
-                // A void element has no content; what the parser hung under it (libxml2 does so
-                // after an <embed>) is the page's next siblings, and is kept.
-                var child = node.pointee.children
-                var children: [xmlNodePtr] = []
-                while let c = child {
-                    children.append(c)
-                    child = c.pointee.next
-                }
-                for c in children.reversed() { stack.append((c, nil)) }
-                continue
-            }
-            let element = HTMLNode(raw: node, document: document)
             var children: [xmlNodePtr] = []
             var child = node.pointee.children
             while let c = child {
                 children.append(c)
                 child = c.pointee.next
             }
+            if voidDroppedTags.contains(tag) {
+                // A void element has no content; what the parser hung under it (libxml2 does so
+                // after an <embed>) is the page's next siblings, and is kept.
+                for c in children.reversed() { stack.append((c, nil)) }
+                continue
+            }
+            let element = HTMLNode(raw: node, document: document)
             if allowedTags.contains(tag) || tag == "h1" {
                 let name = tag == "h1" ? "h2" : tag
                 var attributes = ""
