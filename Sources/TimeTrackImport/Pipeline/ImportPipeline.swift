@@ -172,7 +172,7 @@ public struct ImportPipeline {
         throws -> SourceRunSummary
     {
         let source = reading.source
-        var application = try SourceApplication(pipeline: self, reading: reading, run: run, store: store, operatorName: operatorName, options: options)
+        var application = SourceApplication(pipeline: self, reading: reading, run: run, store: store, operatorName: operatorName, options: options)
         application.run.found = reading.result.found
         application.run.problems = reading.result.problems.count
         if !options.accept,

@@ -16,12 +16,13 @@ struct SourceApplication {
     let importerInfo: ImporterInfo?
     var run: ImportRun
     var summary: SourceRunSummary
-    /// The source's keys, read once: a key not among them is a new item, written without a lookup.
-    var keys: Set<String>
+    /// The source's keys, read once when the reading is applied (not for a held run): a key not
+    /// among them is a new item, written without a lookup.
+    var keys: Set<String> = []
     /// The keys found this run (a key not among them is missing upstream).
     var seen: Set<String> = []
 
-    init(pipeline: ImportPipeline, reading: SourceReading, run: ImportRun, store: any ImportStore, operatorName: String, options: ImportOptions) throws {
+    init(pipeline: ImportPipeline, reading: SourceReading, run: ImportRun, store: any ImportStore, operatorName: String, options: ImportOptions) {
         self.pipeline = pipeline
         self.store = store
         source = reading.source
@@ -31,7 +32,6 @@ struct SourceApplication {
         importerInfo = ImporterRegistry.info(named: source.importer)
         self.run = run
         summary = SourceRunSummary(source: source.id, run: run, result: reading.result)
-        keys = reading.result.items.isEmpty ? [] : try store.sourceKeys(sourceID: reading.source.id)
     }
 
     /// Items with a date (stored or settled): the shrink guard's second count.
@@ -39,6 +39,7 @@ struct SourceApplication {
 
     /// Applies the reading: the batches, the outcome, the trusted source's publishing.
     mutating func apply(memoEntries: [MemoEntry]) throws -> SourceRunSummary {
+        if !result.items.isEmpty { keys = try store.sourceKeys(sourceID: source.id) }
         // Settled items (`ItemMemo`): unchanged, as reconciling them would find; nothing to write.
         for item in result.settled {
             seen.insert(item.key)
