@@ -59,7 +59,10 @@ import TimeTrackReview
     func otherFieldsStillComeFromTheSource(_ backend: Backend) throws {
         try backend.with { repo, life in
             var content = Samples.announcement("Bus routes")
-            guard case .new(let id) = try life.recordImported(Self.record("Bus routes"), runID: nil, by: "cron") else { return }
+            guard case .new(let id) = try life.recordImported(Self.record("Bus routes"), runID: nil, by: "cron") else {
+                Issue.record("the first import makes a new item")
+                return
+            }
             _ = try life.approve(id, by: "ana")
             _ = try life.edit(id, changes: ["title": .string("New bus routes")], by: "ana", reason: nil)
             if case .announcement(var a) = content {
