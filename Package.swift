@@ -27,6 +27,9 @@ let package = Package(
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         // Arenas for libxml2's allocations while a page is parsed (C: thread-local state).
         .target(name: "CXMLArena", dependencies: ["CLibXML2"], path: "Sources/CXMLArena"),
+        // libcurl's easy interface, loaded at run time: the web client's transfers, decompressed
+        // under its own cap (URLSession decompresses with no limit).
+        .target(name: "CCurl", path: "Sources/CCurl", linkerSettings: [.linkedLibrary("dl")]),
 
         // Libraries.
         .target(name: "TimeTrackCore", path: "Sources/TimeTrackCore"),
@@ -38,7 +41,7 @@ let package = Package(
             dependencies: [
                 "TimeTrackCore", "TimeTrackKit", "TimeTrackReview", "HTMLImporter", "InboxImporter", "ICalImporter", "FeedImporter", "WordPressImporter",
                 "MetadataImporter", "DocumentsImporter", "JSONImporter", "LMSImporter",
-                "PhotoImporter", "CLinux",
+                "PhotoImporter", "CLinux", "CCurl",
             ],
             path: "Sources/TimeTrackImport"),
         .target(name: "TimeTrackFuzz", dependencies: ["TimeTrackCore", "TimeTrackKit", "TimeTrackImport"], path: "Sources/TimeTrackFuzz"),

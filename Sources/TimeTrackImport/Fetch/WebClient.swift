@@ -278,38 +278,45 @@ public final class WebClient: HTTPClient {
         if secure { try pinTunnel(url, to: addresses, port: port) }
         let totalTimeout = min(settings.totalTimeout, max(0.1, budget))
         let started = Date()
-        let delegate = TransferDelegate(maxBytes: maxBytes)
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = settings.connectTimeout
-        configuration.timeoutIntervalForResource = totalTimeout
-        configuration.httpMaximumConnectionsPerHost = 1
-        configuration.urlCache = nil
-        configuration.httpCookieStorage = nil
-        let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
-        defer { session.invalidateAndCancel() }
-        let task = session.dataTask(with: request(target, hostHeader: hostHeader, cached: cached))
-        task.resume()
-        try wait(for: task, delegate: delegate, url: url, started: started, totalTimeout: totalTimeout)
-        let result = delegate.result()
-        if result.tooLarge {
+        let transfer = CurlTransfer(maxBytes: maxBytes)
+        transfer.shouldStop = shouldStop
+        let host = url.host ?? ""
+        if let onTransfer {
+            onTransfer(host, 0, 0)
+            transfer.onProgress = { onTransfer(host, $0, Date().timeIntervalSince(started)) }
+        }
+        let outcome = try transfer.get(
+            target, headers: requestHeaders(hostHeader: hostHeader, cached: cached), connectTimeout: settings.connectTimeout, totalTimeout: totalTimeout)
+        switch outcome.stop {
+        case .tooLarge:
             throw TimeTrackError(
                 .fetch, String(format: "cut off: the page is larger than the %.1f MB limit", Double(maxBytes) / 1_048_576),
                 fix: "a page this large is usually a mistake; raise maxPageMB in _settings.json if it is not", context: ["url": url.absoluteString])
+        case .compressionRatio(let decompressed, let wire):
+            throw TimeTrackError(
+                .fetch,
+                String(
+                    format: "refused a compressed answer that expands more than %d times (%@ sent, over %@ unpacked before it was stopped): a"
+                        + " decompression bomb, not a page", CurlTransfer.maxRatio, CurlTransfer.megabytes(wire), CurlTransfer.megabytes(decompressed)),
+                fix: "nothing of it was kept; ask the site's webmaster, or point the source at another address", context: ["url": url.absoluteString])
+        case .interrupted:
+            throw TimeTrackError(
+                .interrupted, "interrupted (Ctrl-C) while fetching \(url.absoluteString)", fix: "nothing of this source was written; run the import again",
+                context: ["url": url.absoluteString])
+        case nil: break
         }
-        if let error = result.error {
-            let message = failure(
-                error as NSError, url: url, port: port, elapsed: Date().timeIntervalSince(started), totalTimeout: totalTimeout, answered: result.response != nil
-            )
-            throw TimeTrackError(.fetch, message, fix: "check the URL and the network; try again later", context: ["url": url.absoluteString, "retry": "yes"])
+        if outcome.code != 0 {
+            let elapsed = Date().timeIntervalSince(started)
+            let message = failure(outcome, url: url, port: port, elapsed: elapsed, totalTimeout: totalTimeout)
+            let damaged = outcome.code == CurlTransfer.Code.badContentEncoding
+            throw TimeTrackError(
+                .fetch, message, fix: damaged ? "the server sent a broken compressed answer; tell the site's webmaster" : "check the URL and the network; try again later",
+                context: damaged ? ["url": url.absoluteString] : ["url": url.absoluteString, "retry": "yes"])
         }
-        guard let http = result.response else {
+        guard outcome.status > 0 else {
             throw TimeTrackError(.fetch, "no HTTP response", context: ["url": url.absoluteString, "retry": "yes"])
         }
-        var headers: [String: String] = [:]
-        for (key, value) in http.allHeaderFields {
-            if let k = key as? String, let v = value as? String { headers[k.lowercased()] = v }
-        }
-        return Response(status: http.statusCode, headers: headers, body: result.body)
+        return Response(status: outcome.status, headers: outcome.headers, body: outcome.body)
     }
 
     /// TLS needs the name: the proxy's tunnel goes to the checked address instead of a second lookup.
@@ -324,61 +331,41 @@ public final class WebClient: HTTPClient {
         proxy.pin(host: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port, to: pins)
     }
 
-    /// The request for `target`: the original host named, conditional on the cached copy.
-    private func request(_ target: URL, hostHeader: String?, cached: CachedResponse?) -> URLRequest {
-        var request = URLRequest(url: target, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData, timeoutInterval: settings.connectTimeout)
-        if let hostHeader { request.setValue(hostHeader, forHTTPHeaderField: "Host") }
-        request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
-        request.setValue("text/html,application/xhtml+xml,application/json,text/calendar,application/rss+xml;q=0.9,*/*;q=0.8", forHTTPHeaderField: "Accept")
-        if let etag = cached?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        if let modified = cached?.lastModified { request.setValue(modified, forHTTPHeaderField: "If-Modified-Since") }
-        return request
-    }
-
-    /// Waits for the transfer, reporting its progress; stops it on Ctrl-C or past its time.
-    private func wait(for task: URLSessionDataTask, delegate: TransferDelegate, url: URL, started: Date, totalTimeout: TimeInterval) throws {
-        let deadline = Date().addingTimeInterval(totalTimeout + 1)
-        onTransfer?(url.host ?? "", 0, 0)
-        while delegate.done.wait(timeout: .now() + 0.1) == .timedOut {
-            onTransfer?(url.host ?? "", delegate.received, Date().timeIntervalSince(started))
-            if shouldStop?() == true {
-                task.cancel()
-                throw TimeTrackError(
-                    .interrupted, "interrupted (Ctrl-C) while fetching \(url.absoluteString)", fix: "nothing of this source was written; run the import again",
-                    context: ["url": url.absoluteString])
-            }
-            if Date() >= deadline {
-                task.cancel()
-                throw TimeTrackError(
-                    .fetch, String(format: "no complete answer within %.0f s", totalTimeout), fix: "the server is slow or down; try again later",
-                    context: ["url": url.absoluteString, "retry": "yes"])
-            }
-        }
+    /// The request's headers: the original host named, conditional on the cached copy.
+    private func requestHeaders(hostHeader: String?, cached: CachedResponse?) -> [(String, String)] {
+        var headers: [(String, String)] = []
+        if let hostHeader { headers.append(("Host", hostHeader)) }
+        headers.append(("User-Agent", userAgent))
+        headers.append(("Accept", "text/html,application/xhtml+xml,application/json,text/calendar,application/rss+xml;q=0.9,*/*;q=0.8"))
+        if let etag = cached?.etag { headers.append(("If-None-Match", CurlTransfer.headerValue(etag))) }
+        if let modified = cached?.lastModified { headers.append(("If-Modified-Since", CurlTransfer.headerValue(modified))) }
+        return headers
     }
 
     /// What went wrong with a transfer, as a person can act on it.
-    private func failure(_ error: NSError, url: URL, port: Int, elapsed: TimeInterval, totalTimeout: TimeInterval, answered: Bool) -> String {
+    private func failure(_ outcome: CurlTransfer.Outcome, url: URL, port: Int, elapsed: TimeInterval, totalTimeout: TimeInterval) -> String {
         let host = url.host ?? "the server"
         let secure = url.scheme?.lowercased() == "https"
         let tunnel = secure ? PinningProxy.shared?.failure(host: host, port: port) : nil
-        switch error.code {
-        case NSURLErrorTimedOut:
+        switch outcome.code {
+        case CurlTransfer.Code.timedOut:
             if elapsed >= totalTimeout - 0.5 { return String(format: "no complete answer from %@ within %.0f s", host, totalTimeout) }
-            return String(format: "%@ sent nothing for %.0f s (%@)", host, settings.connectTimeout, answered ? "the answer stalled" : "no answer")
-        case NSURLErrorCannotConnectToHost:
-            return "\(host) refused the connection" + (url.port.map { " on port \($0)" } ?? "")
+            let answered = outcome.status > 0 ? "the answer stalled" : "no answer"
+            return String(format: "%@ sent nothing for %.0f s (%@)", host, settings.connectTimeout, answered)
         case _ where tunnel == "refused":
             return "\(host) refused the connection on port \(port)"
         case _ where tunnel != nil:
             return "cannot connect to \(host) on port \(port): \(tunnel ?? "")"
-        case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed:
+        case CurlTransfer.Code.couldNotConnect:
+            return "\(host) refused the connection" + (url.port.map { " on port \($0)" } ?? "")
+        case CurlTransfer.Code.couldNotResolveHost:
             return "cannot resolve \(host) (DNS)"
-        case NSURLErrorNetworkConnectionLost:
+        case CurlTransfer.Code.gotNothing, CurlTransfer.Code.receiveError, CurlTransfer.Code.partialFile:
             return "\(host) closed the connection before the answer was complete"
-        case NSURLErrorNotConnectedToInternet:
-            return "no network"
+        case CurlTransfer.Code.badContentEncoding:
+            return "\(host) sent a compressed answer that cannot be unpacked (\(SafeText.visible(outcome.message)))"
         default:
-            return "the request to \(host) failed: \(error.localizedDescription)"
+            return "the request to \(host) failed: \(SafeText.visible(outcome.message))"
         }
     }
 
@@ -395,72 +382,5 @@ public final class WebClient: HTTPClient {
             if pair.count == 2, pair[0].lowercased() == "charset" { return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"'")) }
         }
         return nil
-    }
-}
-
-/// Collects one response for `WebClient`: headers, a capped body, and the end.
-final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    let done = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private let maxBytes: Int
-    private var body = Data()
-    private var response: HTTPURLResponse?
-    private var error: (any Error)?
-    private var tooLarge = false
-    private var finished = false
-
-    init(maxBytes: Int) { self.maxBytes = maxBytes }
-
-    /// Bytes received so far.
-    var received: Int {
-        lock.lock(); defer { lock.unlock() }
-        return body.count
-    }
-
-    func result() -> (response: HTTPURLResponse?, body: Data, error: (any Error)?, tooLarge: Bool) {
-        lock.lock(); defer { lock.unlock() }
-        return (response, body, error, tooLarge)
-    }
-
-    func urlSession(
-        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
-    ) {
-        lock.lock()
-        self.response = response as? HTTPURLResponse
-        let declared = response.expectedContentLength
-        if declared > Int64(maxBytes) { tooLarge = true }
-        let tooBig = tooLarge
-        lock.unlock()
-        completionHandler(tooBig ? .cancel : .allow)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        lock.lock()
-        if body.count + data.count > maxBytes {
-            tooLarge = true
-            lock.unlock()
-            dataTask.cancel()
-            return
-        }
-        body.append(data)
-        lock.unlock()
-    }
-
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
-        completionHandler: @escaping (URLRequest?) -> Void
-    ) {
-        // Redirects are followed by WebClient itself, after checking where they lead.
-        completionHandler(nil)
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        lock.lock()
-        if !tooLarge { self.error = error }
-        let first = !finished
-        finished = true
-        lock.unlock()
-        if first { done.signal() }
     }
 }
