@@ -112,9 +112,11 @@ import Testing
     }
 
     /// A plugin whose child leaves its process group (`setsid`) and would outlive it: the child
-    /// is killed when the plugin's run ends, whether the plugin exits or times out.
-    @Test(arguments: [false, true])
-    func aDaemonLeftByAPluginIsKilled(timesOut: Bool) throws {
+    /// is killed when the plugin's run ends, whether the plugin exits or times out; and so is a
+    /// daemon started through a shell that forks it (`setsid sh -c "…; …" &`), whose grandchild
+    /// is orphaned only when the shell is killed.
+    @Test(arguments: [false, true], [false, true])
+    func aDaemonLeftByAPluginIsKilled(timesOut: Bool, throughShell: Bool) throws {
         let dir = try TemporaryDirectory("plugin-daemon")
         defer { dir.remove() }
         let marker = "timetrack-daemon-\(UUID().uuidString.prefix(8))"
@@ -123,7 +125,8 @@ import Testing
         let rest = timesOut ? "while :; do sleep 1; done" : "sleep 1"
         let setup = try Self.hostile(
             dir,
-            "setsid \(dir.path(marker)) 300 </dev/null >/dev/null 2>&1 &\necho '{\"item\":{\"title\":\"t\",\"link\":\"https://school.example/d\"}}'\n\(rest)",
+            (throughShell ? "setsid sh -c '\(dir.path(marker)) 300; true'" : "setsid \(dir.path(marker)) 300")
+                + " </dev/null >/dev/null 2>&1 &\nsleep 0.3\necho '{\"item\":{\"title\":\"t\",\"link\":\"https://school.example/d\"}}'\n\(rest)",
             timeout: 3)
         let started = Date()
         _ = try Self.run(dir, setup.imports, ["--as", "ana", "import", "bad-source"], plugins: setup.plugins)

@@ -248,32 +248,76 @@ final class PluginProcess {
 
     /// Forgets a plugin that ended and kills the orphans plugins left: this process's children
     /// (re-parented to it as the subreaper) that are in no running plugin's group and not in
-    /// this process's own group (the tool's own helpers, like Tesseract, are).
+    /// this process's own group (the tool's own helpers, like Tesseract, are), with every
+    /// descendant of theirs.
+    ///
+    /// A whole orphaned tree is stopped before any of it is killed, so none of it can fork past
+    /// the sweep; its members, re-parented here as they die, are reaped by pid. A few passes
+    /// catch what was in flight during the first.
     static func finished(_ leader: pid_t) {
         runningLock.withLock {
             running.remove(leader)
             guard subreaper else { return }
             let me = getpid(), myGroup = getpgrp()
-            for (child, group) in children(of: me) where child != leader && !running.contains(child) && !running.contains(group) && group != myGroup {
-                kill(child, SIGKILL)
-                var status: Int32 = 0
-                _ = waitpid(child, &status, 0)
+            for _ in 0..<5 {
+                let table = processTable()
+                let orphans = table.filter { entry in
+                    entry.parent == me && entry.pid != leader && !running.contains(entry.pid) && !running.contains(entry.group) && entry.group != myGroup
+                }
+                guard !orphans.isEmpty else { return }
+                let doomed = orphans.flatMap { descendants(of: $0.pid, in: table) + [$0.pid] }
+                for pid in doomed { kill(pid, SIGSTOP) }
+                for pid in doomed { kill(pid, SIGKILL) }
+                for pid in doomed { reap(pid) }
             }
         }
     }
 
-    /// The children of `parent` and their process groups, from /proc.
-    static func children(of parent: pid_t) -> [(pid: pid_t, group: pid_t)] {
+    /// Waits (briefly) for a killed process that is, or is about to become, this one's child.
+    private static func reap(_ pid: pid_t) {
+        var status: Int32 = 0
+        for _ in 0..<100 {
+            let rc = waitpid(pid, &status, WNOHANG)
+            if rc == pid || (rc < 0 && errno != ECHILD) { return }
+            // ECHILD: not re-parented here yet (its parent is dying); 0: not dead yet.
+            if rc < 0, kill(pid, 0) != 0 { return }
+            usleep(2_000)
+        }
+    }
+
+    /// One row of the process table: a process, its parent and its process group.
+    struct ProcessEntry {
+        var pid: pid_t
+        var parent: pid_t
+        var group: pid_t
+    }
+
+    /// Every process's parent and group, from /proc.
+    static func processTable() -> [ProcessEntry] {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
-        return entries.compactMap { entry -> (pid_t, pid_t)? in
+        return entries.compactMap { entry -> ProcessEntry? in
             guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
                 let close = stat.lastIndex(of: ")")
             else { return nil }
             // After "pid (comm)": state, ppid, pgrp, session, …
             let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 2, pid_t(fields[1]) == parent, let group = pid_t(fields[2]) else { return nil }
-            return (pid, group)
+            guard fields.count > 2, let parent = pid_t(fields[1]), let group = pid_t(fields[2]) else { return nil }
+            return ProcessEntry(pid: pid, parent: parent, group: group)
         }
+    }
+
+    /// Every descendant of `root` in `table` (children, their children, …), each once.
+    static func descendants(of root: pid_t, in table: [ProcessEntry]) -> [pid_t] {
+        var children: [pid_t: [pid_t]] = [:]
+        for entry in table { children[entry.parent, default: []].append(entry.pid) }
+        var found: [pid_t] = [], seen: Set<pid_t> = [root], queue = [root]
+        while let next = queue.popLast() {
+            for child in children[next] ?? [] where seen.insert(child).inserted {
+                found.append(child)
+                queue.append(child)
+            }
+        }
+        return found
     }
 
     /// Closes stdin once (a second close could hit a descriptor another thread opened since).
