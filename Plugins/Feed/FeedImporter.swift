@@ -29,6 +29,9 @@ public struct FeedImporter: Importer {
         let document: HTMLDocument
         do {
             document = try HTMLDocument(xml: page.data, url: source.publicURL)
+        } catch let error as TimeTrackError where error.code == .refusedContent {
+            // Well-formed, but refused for what it would cost: its own message says why.
+            throw error
         } catch {
             throw TimeTrackError(
                 .parse, "this is not an RSS or Atom feed (not well-formed XML)", fix: "check the source's url", context: ["url": source.urlText])

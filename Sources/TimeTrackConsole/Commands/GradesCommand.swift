@@ -71,6 +71,23 @@ extension Console {
 
     /// A grade book written by hand (JSON).
     static func gradeBook(_ path: String) throws -> GradePlan {
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+            let kind =
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR: "a folder"
+                case S_IFIFO: "a named pipe (FIFO)"
+                case S_IFSOCK: "a socket"
+                default: "a device"
+                }
+            throw TimeTrackError(
+                .usage, "grades: \(path) is \(kind), not a file", fix: "give the path of the grade book's JSON file, or use --course CODE", context: ["file": path])
+        }
+        if stat(path, &info) == 0, info.st_size > 1_048_576 {
+            throw TimeTrackError(
+                .usage, "grades: \(path) is \(info.st_size / 1024) KB, too large for a grade book (1 MB at most)",
+                fix: "give the path of the grade book's JSON file", context: ["file": path])
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw TimeTrackError(
                 .notFound, "grades: no file \(path)",

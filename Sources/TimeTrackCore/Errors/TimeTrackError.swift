@@ -36,6 +36,10 @@ public struct TimeTrackError: Error, CustomStringConvertible, Sendable, Equatabl
         public static let refusedAddress = Code(rawValue: "refused-address")
         /// A page could not be parsed.
         public static let parse = Code(rawValue: "parse")
+        /// A page or file that was refused before it was parsed, for what it would cost (entity
+        /// declarations that expand without bound, an element with a flood of attributes): the
+        /// message says which; it is well-formed, not broken.
+        public static let refusedContent = Code(rawValue: "refused-content")
         /// A CSS selector or XPath expression is invalid.
         public static let selector = Code(rawValue: "selector")
         /// Another run holds the lock.

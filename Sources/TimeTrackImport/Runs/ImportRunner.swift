@@ -77,6 +77,13 @@ public final class ImportRunner {
         if file != nil && sources.count != 1 {
             throw TimeTrackError(.usage, "--file goes with exactly one source")
         }
+        // `_settings.json` read once per folder, not once per source, and before anything runs:
+        // a bad one is a configuration error of the whole command (exit 2), as in `extract`.
+        var settingsByFolder: [String: FetchSettings] = [:]
+        for source in sources {
+            let folder = WebClient.settingsFolder(of: source)
+            if settingsByFolder[folder] == nil { settingsByFolder[folder] = try FetchSettings.load(folder: folder) }
+        }
         // A deadline source's course rules add the courses the store lacks (never overwriting
         // what `course add` set).
         for source in sources where source.kind == .deadline {
@@ -102,8 +109,6 @@ public final class ImportRunner {
         let readers = try (0..<laneCount).map { _ in try openReader() }
         defer { for reader in readers { reader.close() } }
         var clients: [Int: WebClient] = [:]
-        // `_settings.json` read once per folder, not once per source.
-        var settingsByFolder: [String: FetchSettings] = [:]
         try SourceImports.run(sources, file: file, into: store, readers: readers, by: operatorName, options: options) { index, cache in
             let source = sources[index]
             var pipeline = ImportPipeline(importsRoot: URL(fileURLWithPath: source.file).deletingLastPathComponent())

@@ -16,12 +16,12 @@ extension HTMLDocument {
         let place = url?.absoluteString ?? "?"
         if xml, data.range(of: Data("<!ENTITY".utf8)) != nil {
             throw TimeTrackError(
-                .parse, "the document declares entities of its own (<!ENTITY …>), which can expand without bound; it was not read",
+                .refusedContent, "the document declares entities of its own (<!ENTITY …>), which can expand without bound; it was not read",
                 fix: "feeds need no entity declarations: ask the site for a plain RSS, Atom or XML file", context: ["url": place])
         }
         if let offset = floodedElement(data) {
             throw TimeTrackError(
-                .parse, "an element near byte \(offset) has more than \(maxAttributes) attributes; the page was not read (it would take minutes to parse)",
+                .refusedContent, "an element near byte \(offset) has more than \(maxAttributes) attributes; the page was not read (it would take minutes to parse)",
                 fix: "this is not a real page: check the source's url", context: ["url": place])
         }
     }

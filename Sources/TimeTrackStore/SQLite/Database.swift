@@ -103,12 +103,35 @@ final class Database {
                 .busy, "the store is busy: another process held it longer than the 10 s wait", fix: "try again; check `runs` for a long import",
                 context: context)
         case SQLITE_READONLY:
-            return TimeTrackError(.storeUnusable, "the store is read-only (\(errorMessage))", fix: "check the file's permissions", context: context)
+            let (what, fix) = Database.readOnlyCause(path)
+            return TimeTrackError(.storeUnusable, "\(what) (\(errorMessage))", fix: fix, context: context)
         case SQLITE_FULL:
-            return TimeTrackError(.database, "the disk is full", fix: "free some space; nothing of this decision was written", context: context)
+            return TimeTrackError(
+                .database, "the disk holding the store is full",
+                fix: "free some space and run the command again: the step that hit the full disk was rolled back whole, and what was finished before"
+                    + " it is kept (an import resumes where it stopped)", context: context)
         default:
             return TimeTrackError(.database, errorMessage, context: context)
         }
+    }
+
+    /// Why a store cannot be written, as (what, how to fix it): the file itself, its folder
+    /// (where SQLite must create its journal files), or a file system mounted read-only.
+    static func readOnlyCause(_ path: String) -> (String, String) {
+        let folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        if access(path, W_OK) != 0 && errno == EROFS || access(folder, W_OK) != 0 && errno == EROFS {
+            return ("the file system holding the store is mounted read-only", "remount it read-write, or move the store (--store PATH)")
+        }
+        if access(path, W_OK) != 0 {
+            return ("the store file is read-only for this account", "give this account write permission on \(path) (ls -l shows its owner and mode)")
+        }
+        if access(folder, W_OK) != 0 {
+            return (
+                "the store's folder \(folder) is read-only for this account, and SQLite writes its journal files (-wal, -shm) beside the store",
+                "make \(folder) writable for the accounts that use the store (chmod, or chgrp to their group), or move the store to a folder they can write"
+            )
+        }
+        return ("the store is read-only", "check the permissions of \(path) and of its folder")
     }
 
     /// Runs one or more statements that return no rows.
