@@ -221,6 +221,7 @@ public enum Console {
         defer { if pages { session.output.release(pager: session.pager, rows: terminalRows()) } }
         do {
             let arguments = try command.parse(rest)
+            defer { Console.anchorAfterCommand(session) }
             return try command.run(arguments, session)
         } catch let error as TimeTrackError {
             session.output.error(error)

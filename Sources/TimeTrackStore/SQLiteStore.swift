@@ -241,6 +241,7 @@ public final class SQLiteStore: ItemStore, SQLStore, PageMemo, FetchCache {
 
     /// Closes the connection.
     public func close() { db.close() }
+    public var auditEntriesWritten: Int { engine.auditAppends }
 
     /// Refuses a store (or its log or shared-memory index) that any account may write: whoever
     /// could write it could change what families see, and the audit.

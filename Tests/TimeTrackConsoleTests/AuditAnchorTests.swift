@@ -112,7 +112,10 @@ import Testing
         try store.sql("DROP TRIGGER audit_no_delete; DELETE FROM audit WHERE id > (SELECT max(id) - 3 FROM audit)")
         try store.sql(
             "CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'the audit log is append-only: entries are never deleted'); END;")
-        #expect(try store.verify(anchored: false).status == 0)
+        // Without an anchor the chain holds; only the decisions cut with it may show, as
+        // statuses no entry made.
+        let unanchored = try store.verify(anchored: false)
+        #expect(unanchored.status == 0 || unanchored.stderr.contains("no decision in the log made"), "\(unanchored.stderr)")
         let verified = try store.verify()
         #expect(verified.status == 1 && verified.stderr.contains("cut short"), "\(verified.stderr)")
     }
@@ -179,5 +182,48 @@ import Testing
         try store.sql("UPDATE operators SET role = 'admin' WHERE name = 'sam'")
         let verified = try store.verify(anchored: false)
         #expect(verified.status == 1 && verified.stderr.contains("operators table was changed outside the log"), "\(verified.stderr)")
+    }
+
+    /// Issue 44: with `anchor` in `_settings.json`, every command that wrote to the log (an
+    /// import, a decision) anchors its head, signed; a command that only reads does not; so an
+    /// entry cut from the end after the last decision is found.
+    @Test func everyCommandThatWritesTheLogAnchorsItsHead() throws {
+        let sqlite3 = try #require(AuditVerifyTests.sqlite3, "the sqlite3 shell is missing (apt-get install sqlite3)")
+        let dir = try TemporaryDirectory("auto-anchor")
+        defer { dir.remove() }
+        try ConsoleFixture.writeTwoSchools(into: dir)
+        try dir.write("imports/_settings.json", #"{"requestDelay": 0, "anchor": "../anchors.log", "anchorKey": "../keys/anchor.key"}"#)
+        let store = dir.path("t.sqlite")
+        func run(_ words: [String]) throws -> Binaries.Result {
+            try Binaries.run("timetrack-admin", ["--store", store, "--imports", dir.path("imports"), "--as", "ana"] + words)
+        }
+        func anchors() -> [String] {
+            ((try? String(contentsOfFile: dir.path("anchors.log"), encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        }
+        let imported = try run(["import", "--all"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(anchors().count == 1, "\(imported.stderr)")
+        let pending = (try JSONSerialization.jsonObject(with: Data(try run(["--json", "list", "announcements"]).stdout.utf8)) as? [[String: Any]] ?? [])
+            .compactMap { $0["id"] as? String }
+        #expect(pending.count >= 2)
+        #expect(try run(["approve", pending[0]]).status == 0)
+        #expect(anchors().count == 2)
+        #expect(try run(["list", "announcements"]).status == 0)
+        #expect(try run(["show", pending[0]]).status == 0)
+        #expect(anchors().count == 2, "a reading command anchored")
+        #expect(try run(["reject", pending[1], "--reason", "duplicate"]).status == 0)
+        #expect(anchors().count == 3)
+        #expect(try run(["audit", "verify", "--anchor", dir.path("anchors.log"), "--key", dir.path("keys/anchor.key.pub")]).status == 0)
+        // The last decision's entry cut from the log: the automatic anchor saw it.
+        let cut = try Binaries.runPath(
+            sqlite3,
+            [
+                store,
+                "DROP TRIGGER audit_no_delete; DELETE FROM audit WHERE id = (SELECT max(id) FROM audit); CREATE TRIGGER audit_no_delete BEFORE DELETE ON"
+                    + " audit BEGIN SELECT RAISE(ABORT, 'the audit log is append-only: entries are never deleted'); END;",
+            ])
+        #expect(cut.status == 0, "\(cut.stderr)")
+        let verified = try run(["audit", "verify", "--anchor", dir.path("anchors.log"), "--key", dir.path("keys/anchor.key.pub")])
+        #expect(verified.status == 1 && verified.stderr.contains("cut short"), "\(verified.stdout) \(verified.stderr)")
     }
 }

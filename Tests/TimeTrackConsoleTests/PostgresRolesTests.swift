@@ -11,6 +11,8 @@ import Testing
         let server: PostgresServer
         let database: String
         let dir: TemporaryDirectory
+        /// The tables' owner's address (the server's superuser).
+        let owner: String
         let tag = String(getpid())
         var imports: String { dir.path("imports") }
 
@@ -30,6 +32,7 @@ import Testing
         init() throws {
             server = try PostgresServer.shared()
             let owner = try server.database()
+            self.owner = owner
             database = String(owner.split(separator: "?")[0].split(separator: "/").last ?? "")
             dir = try TemporaryDirectory("pg-roles")
             try ConsoleFixture.writeTwoSchools(into: dir)
@@ -61,7 +64,7 @@ import Testing
 
         // cron imports every school's sources (the importer's group), and nothing else.
         let imported = try store.run(as: cron, ["import", "--all"])
-        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.status == 0, "\(imported.stdout) \(imported.stderr)")
         #expect(try store.run(as: cron, ["approve", "a1"]).status != 0)
 
         // The staff member of hillcrest, through psql: no role change, no forged or changed
@@ -82,7 +85,7 @@ import Testing
             ("GRANT timetrack_admin TO \(sam)", "must have admin option"),
             ("UPDATE audit SET operator = 'mallory'", "permission denied"),
             ("DELETE FROM audit", "permission denied"),
-            ("INSERT INTO audit (id, at, operator, action) SELECT max(id) + 1, '2026-01-01', 'ana', 'approve' FROM audit", "row-level security"),
+            ("INSERT INTO audit (id, at, operator, action) VALUES (1000000, '2026-01-01', 'ana', 'approve')", "row-level security"),
             ("SELECT count(*) FROM audit WHERE action = 'approve'", "permission denied"),
         ]
         for (query, expected) in refused {
@@ -120,5 +123,85 @@ import Testing
             try store.sql(as: sam, "SELECT count(*) FROM absence_reports").text.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "sam is a viewer now")
         let verified = try store.run(as: ana, ["audit", "verify"])
         #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
+    }
+
+    /// Issue 44: as each role, through psql, a decision written as plain SQL is refused when it
+    /// commits (it has no audit entry of a decision that role may take), nothing of it stays,
+    /// and only admins read the log; the same decisions through the tool work and are audited;
+    /// a status the tables' owner writes past the tool is found by `audit verify`.
+    @Test func noRoleDecidesByPlainSQL() throws {
+        try PostgresServer.requireOrSkip()
+        guard PostgresServer.unavailable == nil else { return }
+        let store = try Granted()
+        defer { store.remove() }
+        let (ana, sam, cron, vic) = (store.role("ana"), store.role("sam"), store.role("cron"), store.role("vic"))
+        let imported = try store.run(as: cron, ["import", "--all"])
+        #expect(imported.status == 0, "\(imported.stdout) \(imported.stderr)")
+        func owner(_ query: String) throws -> String { try Binaries.sql(store.owner, query).trimmingCharacters(in: .whitespacesAndNewlines) }
+        let state = """
+            SELECT (SELECT count(*) FROM items WHERE status <> 'pending') || '/' || (SELECT count(*) FROM revisions WHERE state = 'live') || '/' ||
+                (SELECT count(*) FROM absence_reports WHERE outcome IS NOT NULL) || '/' || (SELECT count(*) FROM tickets WHERE reply_count > 0) || '/' ||
+                (SELECT count(*) FROM field_locks) || '/' || (SELECT count(*) FROM audit)
+            """
+        let before = try owner(state)
+        let attempts: [(String, String)] = [
+            (cron, "UPDATE items SET status = 'published' WHERE kind = 'announcement'"),
+            (cron, "UPDATE items SET status = 'published', approved_by = 'cron' WHERE kind = 'absence' AND school = 'lincoln'"),
+            (cron, "UPDATE absence_reports SET outcome = 'excused'"),
+            (cron, "UPDATE revisions SET state = 'live' WHERE number = 1"),
+            (cron, "UPDATE tickets SET replies = '[{\"by\": \"cron\", \"text\": \"x\"}]', reply_count = 1"),
+            (cron, "INSERT INTO field_locks (item_seq, field, locked_by, locked_at) SELECT seq, 'title', 'cron', '2026-01-01' FROM items LIMIT 1"),
+            (sam, "UPDATE items SET status = 'published' WHERE kind = 'post' AND school = 'hillcrest'"),
+            (sam, "UPDATE absence_reports SET outcome = 'excused'"),
+            (sam, "UPDATE items SET status = 'rejected', reject_reason = 'spam' WHERE kind = 'ticket'"),
+            (ana, "UPDATE items SET status = 'published' WHERE kind = 'announcement'"),
+            (ana, "UPDATE absence_reports SET outcome = 'unexcused'"),
+            (ana, "UPDATE revisions SET content = replace(content, 'a', 'b') WHERE number = 1"),
+        ]
+        for (role, query) in attempts {
+            let result = try store.sql(as: role, query)
+            #expect(result.status != 0, "\(role): \(query) was let through")
+            #expect(result.text.contains("goes through timetrack-admin") || result.text.contains("permission denied"), "\(role): \(query): \(result.text)")
+        }
+        #expect(try store.sql(as: vic, "UPDATE items SET status = 'published'").text.contains("permission denied"))
+        #expect(try owner(state) == before, "a refused write left something behind")
+        // Only admins read the log (the others append after its head through the tool).
+        for role in [sam, cron, vic] {
+            #expect(try store.sql(as: role, "SELECT id, hash FROM audit").text.contains("permission denied"), "\(role) reads the log")
+        }
+        #expect(try store.sql(as: ana, "SELECT count(*) FROM audit").status == 0)
+
+        // The same decisions through the tool, each with its audit entry.
+        let absences = try JSONSerialization.jsonObject(with: Data(try store.run(as: sam, ["--json", "list", "absences"]).stdout.utf8)) as? [[String: Any]]
+        let absence = try #require(absences?.first?["id"] as? String)
+        let excused = try store.run(as: sam, ["approve", absence])
+        #expect(excused.status == 0, "\(excused.stderr)")
+        #expect(try owner("SELECT operator || ' ' || action FROM audit WHERE item_id = '\(absence)' ORDER BY id DESC LIMIT 1") == "sam approve")
+        let news = try JSONSerialization.jsonObject(with: Data(try store.run(as: ana, ["--json", "list", "announcements"]).stdout.utf8)) as? [[String: Any]]
+        let announcement = try #require(news?.first?["id"] as? String)
+        #expect(try store.run(as: ana, ["approve", announcement]).status == 0)
+        #expect(try store.run(as: ana, ["edit", announcement, "title=Edited by ana"]).status == 0)
+        #expect(try store.run(as: cron, ["import", "--all"]).status == 0, "an import after decisions")
+        let verified = try store.run(as: ana, ["audit", "verify"])
+        #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
+
+        // The owner is not held by the guard, but a status it writes past the tool is found.
+        _ = try owner("UPDATE items SET status = 'published' WHERE kind = 'post' AND status = 'pending'")
+        let found = try store.run(as: ana, ["audit", "verify"])
+        #expect(found.status != 0 && (found.stdout + found.stderr).contains("no decision in the log made"), "\(found.stdout)\(found.stderr)")
+    }
+
+    /// A PostgreSQL login that is no operator of the store is told so, and what to ask for.
+    @Test func aLoginThatIsNoOperatorIsToldWhatToAskFor() throws {
+        try PostgresServer.requireOrSkip()
+        guard PostgresServer.unavailable == nil else { return }
+        let store = try Granted()
+        defer { store.remove() }
+        let eve = store.role("eve")
+        _ = try Binaries.sql(store.owner, "CREATE ROLE \(eve) LOGIN")
+        let result = try store.run(as: eve, ["status"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("is not an operator of this store") && result.stderr.contains("operator add"), "\(result.stderr)")
+        #expect(!result.stderr.contains("permission denied for table"), "\(result.stderr)")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import TimeTrackCore
+import TimeTrackImport
 
 #if canImport(Glibc)
 import Glibc
@@ -102,21 +103,7 @@ extension Console {
                 .usage, "audit anchor: give --out FILE or --syslog",
                 fix: "e.g. audit anchor --out /var/log/timetrack/anchors (a place the store's writers cannot write)")
         }
-        let result = try store.verifyAudit()
-        guard result.holds else {
-            throw TimeTrackError(
-                .storeUnusable, "the audit log does not verify, so its head is not anchored: \(result.problem ?? result.missingGuards.joined(separator: ", "))",
-                fix: "`audit verify` says what is wrong")
-        }
-        let key = try AnchorKey.load(args.option("key"), session: session)
-        let anchor = try AuditAnchor.signed(entries: result.entries, lastID: result.lastID ?? 0, head: result.lastHash ?? "", at: Date(), privateKey: key)
-        if let out {
-            try AnchorKey.append(anchor.line + "\n", to: out)
-        } else {
-            openlog("timetrack-admin", LOG_PID, LOG_AUTH)
-            withVaList([anchor.line]) { vsyslog(LOG_NOTICE, "%s", $0) }
-            closelog()
-        }
+        let anchor = try writeAnchor(store, out: out, key: args.option("key"), session: session)
         if session.output.json {
             session.output.printJSON(
                 JSONValue.object([
@@ -128,5 +115,41 @@ extension Console {
                 "anchored \(anchor.entries) entries (last \(anchor.lastID)) to \(out ?? "syslog"), signed by key \(anchor.publicKey.prefix(16))…")
         }
         return 0
+    }
+
+    /// Verifies the log, signs its head and appends the anchor to `out` (nil: syslog).
+    static func writeAnchor(_ store: any ItemStore, out: String?, key keyFile: String?, session: Session) throws -> AuditAnchor {
+        let result = try store.verifyAudit()
+        guard result.holds else {
+            throw TimeTrackError(
+                .storeUnusable, "the audit log does not verify, so its head is not anchored: \(result.problem ?? result.missingGuards.joined(separator: ", "))",
+                fix: "`audit verify` says what is wrong")
+        }
+        let key = try AnchorKey.load(keyFile, session: session)
+        let anchor = try AuditAnchor.signed(entries: result.entries, lastID: result.lastID ?? 0, head: result.lastHash ?? "", at: Date(), privateKey: key)
+        if let out {
+            try AnchorKey.append(anchor.line + "\n", to: out)
+        } else {
+            openlog("timetrack-admin", LOG_PID, LOG_AUTH)
+            withVaList([anchor.line]) { vsyslog(LOG_NOTICE, "%s", $0) }
+            closelog()
+        }
+        return anchor
+    }
+
+    /// After a command that wrote to the audit log (an import, a decision): its head anchored
+    /// to the place `_settings.json` names (`anchor`), signed as `audit anchor` signs. A failure
+    /// is said, never fatal: the command's own work is done.
+    static func anchorAfterCommand(_ session: Session) {
+        guard let store = session.openedItemStore, store.auditEntriesWritten > session.anchoredEntries else { return }
+        session.anchoredEntries = store.auditEntriesWritten
+        guard let settings = try? FetchSettings.load(folder: session.importsPath), let place = settings.anchor else { return }
+        do {
+            _ = try writeAnchor(store, out: place == "syslog" ? nil : place, key: settings.anchorKey, session: session)
+        } catch let error as TimeTrackError {
+            session.output.note("warning: " + "the audit log's head was not anchored to \(place): \(error.message)" + (error.fix.map { "; \($0)" } ?? ""))
+        } catch {
+            session.output.note("warning: " + "the audit log's head was not anchored to \(place): \(error)")
+        }
     }
 }

@@ -35,6 +35,10 @@ public final class Session {
     /// Where questions are read from, when the session may ask (the REPL sets it).
     var reader: LineReader?
     private var openStore: (any ImportStore)?
+    /// The store when a command has opened it (nothing is opened to ask).
+    var openedItemStore: (any ItemStore)? { openStore }
+    /// How many of the store's audit entries the last anchor covered (`auditEntriesWritten`).
+    var anchoredEntries = 0
     private var opened: StoreLocation.Opened?
     /// Each source's time zone, read from the definitions once per session (`zone(of:)`).
     var sourceZones: [String: TimeZone]?

@@ -216,6 +216,9 @@ public protocol PublishedItems: AnyObject {
 }
 
 public protocol ItemStore: ItemRepository, PublishedItems, StoreConnection {
+    /// Audit entries this process has appended through this store so far (rolled-back ones
+    /// included): the console anchors the log's head after a command that wrote any.
+    var auditEntriesWritten: Int { get }
     /// The district's places (`place add`), for pinning events on the app's map.
     func places() throws -> [Place]
     /// Adds a place (or replaces the one of the same school and name); audited.

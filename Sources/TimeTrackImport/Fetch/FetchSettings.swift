@@ -32,6 +32,12 @@ public struct FetchSettings: Sendable, Equatable {
     public var sourceSeconds: TimeInterval = 600
     /// Seconds one import command may spend on the network in all.
     public var runSeconds: TimeInterval = 3600
+    /// Where the audit log's head is anchored after every command that wrote to the log (an
+    /// import, a decision): a file (relative to the imports folder) or `syslog`; nil: only when
+    /// someone runs `audit anchor`.
+    public var anchor: String?
+    /// The anchor signing key's file (default: `audit anchor`'s).
+    public var anchorKey: String?
 
     public init() {}
 
@@ -60,7 +66,7 @@ public struct FetchSettings: Sendable, Equatable {
         for key in object.keys
         where ![
             "contact", "requestDelay", "connectTimeout", "totalTimeout", "maxPageMB", "maxRedirects", "retries", "retryDelay", "sourceSeconds", "runSeconds",
-            "$comment",
+            "anchor", "anchorKey", "$comment",
         ].contains(key) {
             throw fail(key, "is not a setting", )
         }
@@ -77,6 +83,14 @@ public struct FetchSettings: Sendable, Equatable {
         settings.retryDelay = try number("retryDelay", 0...300) ?? settings.retryDelay
         settings.sourceSeconds = try number("sourceSeconds", 1...86_400) ?? settings.sourceSeconds
         settings.runSeconds = try number("runSeconds", 1...86_400) ?? settings.runSeconds
+        for key in ["anchor", "anchorKey"] {
+            guard let value = object[key] else { continue }
+            guard let text = value.stringValue, !text.isEmpty else {
+                throw fail(key, key == "anchor" ? "must be a file's path or \"syslog\"" : "must be the path of the anchor key's file")
+            }
+            let resolved = text == "syslog" && key == "anchor" || text.hasPrefix("/") ? text : (folder as NSString).appendingPathComponent(text)
+            if key == "anchor" { settings.anchor = resolved } else { settings.anchorKey = resolved }
+        }
         return settings
     }
 }

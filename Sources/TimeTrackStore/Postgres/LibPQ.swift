@@ -118,6 +118,12 @@ struct PGnotify {
 public final class PostgresConnection {
     let pq: LibPQ
     private var handle: OpaquePointer?
+    /// `SQLSession.auditHeadQuery`, asked of the server once: after `store grant` only admins
+    /// read the log, and everyone learns its head from `timetrack_audit_head()`.
+    lazy var auditHeadQuery: String = {
+        let granted = (try? scalar("SELECT to_regprocedure('timetrack_audit_head()') IS NOT NULL")) == "t"
+        return granted ? "SELECT id, hash FROM timetrack_audit_head()" : "SELECT id, hash FROM audit ORDER BY id DESC LIMIT 1"
+    }()
 
     // libpq's values (libpq-fe.h).
     static let connectionOK: Int32 = 0

@@ -58,8 +58,9 @@ public enum PostgresGrants {
         sql.append(
             "GRANT SELECT ON items, \(contentTables.joined(separator: ", ")) TO \(group(.admin)), \(group(.importer)), \(group(.staff)), \(group(.viewer))")
         sql.append("GRANT SELECT ON \(importTables.joined(separator: ", ")) TO \(group(.admin)), \(group(.importer)), \(group(.staff)), \(group(.viewer))")
+        // The log is read by admins only; the others learn its head (to append after it) from
+        // `timetrack_audit_head()`.
         sql.append("GRANT SELECT ON audit TO \(group(.admin))")
-        sql.append("GRANT SELECT (id, hash) ON audit TO \(group(.importer)), \(group(.staff)), \(group(.viewer))")
         // Who writes what.
         sql.append("GRANT INSERT ON audit TO \(group(.admin)), \(group(.importer)), \(group(.staff))")
         sql.append("GRANT INSERT, UPDATE ON items, \(contentTables.joined(separator: ", ")) TO \(group(.admin)), \(group(.importer)), \(group(.staff))")
@@ -114,6 +115,7 @@ public enum PostgresGrants {
                     OR ((timetrack_me()).role = 'admin' AND right(operator, length((timetrack_me()).name) + 5) = ' (by ' || (timetrack_me()).name || ')'))
                 AND id > coalesce((SELECT h.id FROM timetrack_audit_head() h), 0))
             """)
+        sql += decisionGuard
         // Operators: written by the owner, or by an active admin through this function.
         sql.append(
             """
@@ -131,6 +133,105 @@ public enum PostgresGrants {
         sql.append("GRANT EXECUTE ON FUNCTION timetrack_operator_set(text, text, text, text, integer, text) TO \(group(.admin))")
         sql.append("COMMIT")
         return sql.joined(separator: ";\n")
+    }
+
+    /// Decisions made only through the tool: a write that decides (an item's status, its live
+    /// revision, who approved it, why it was rejected; a revision's state or content; a lock; an
+    /// absence's outcome, a ticket's replies, a post's moderation note; anything of an item
+    /// that is live) commits only with an audit entry for that item appended in the same
+    /// transaction, in the caller's own name, of an action the caller's role may take on that
+    /// item's kind and school. A plain `UPDATE items SET status = 'published'` from psql has
+    /// none, and is refused when it commits (a deferred constraint trigger, so the tool may
+    /// write the entry after the row). The tables' owner is not checked (it can drop any
+    /// trigger; `audit verify` catches an item whose status no entry made).
+    static var decisionGuard: [String] {
+        let staffKinds = kinds { $0.traits.review != .importedContent }
+        let importedKinds = kinds { $0.traits.review == .importedContent }
+        var sql: [String] = []
+        // Whether a row's xmin is this transaction's (or one of its savepoints'): a row visible
+        // here whose transaction is still in progress can only be this one's.
+        sql.append(
+            """
+            CREATE OR REPLACE FUNCTION timetrack_mine(x xid) RETURNS boolean LANGUAGE sql VOLATILE SET search_path = public AS $$
+                SELECT txid_status(CASE WHEN x::text::bigint <= (txid_current() & 4294967295)
+                    THEN ((txid_current() >> 32) << 32) | x::text::bigint
+                    ELSE (((txid_current() >> 32) - 1) << 32) | x::text::bigint END) = 'in progress' $$
+            """)
+        sql.append(
+            """
+            CREATE OR REPLACE FUNCTION timetrack_decided(p_seq bigint) RETURNS boolean LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = public AS $$
+            DECLARE me operators; it items; entry record;
+            BEGIN
+                SELECT * INTO me FROM operators WHERE login = session_user AND active = 1;
+                IF NOT FOUND THEN RETURN false; END IF;
+                SELECT * INTO it FROM items WHERE seq = p_seq;
+                IF NOT FOUND THEN RETURN false; END IF;
+                FOR entry IN SELECT a.action, a.operator FROM audit a WHERE a.item_seq = p_seq AND timetrack_mine(a.xmin) LOOP
+                    CONTINUE WHEN entry.operator <> me.name
+                        AND NOT (me.role = 'admin' AND right(entry.operator, length(me.name) + 5) = ' (by ' || me.name || ')');
+                    IF me.role = 'admin' THEN RETURN true; END IF;
+                    IF me.role = 'importer' AND (entry.action IN ('import-new', 'import-change', 'import-locked')
+                        OR (entry.action = 'approve' AND it.kind IN (\(importedKinds)))) THEN RETURN true; END IF;
+                    IF me.role = 'staff' AND it.kind IN (\(staffKinds)) AND timetrack_covers(it.school) AND entry.action NOT LIKE 'import-%' THEN
+                        RETURN true;
+                    END IF;
+                END LOOP;
+                RETURN false;
+            END $$
+            """)
+        sql.append("REVOKE ALL ON FUNCTION timetrack_decided(bigint) FROM PUBLIC")
+        sql.append("GRANT EXECUTE ON FUNCTION timetrack_decided(bigint) TO \(Operator.Role.allCases.map(group).joined(separator: ", "))")
+        sql.append(
+            """
+            CREATE OR REPLACE FUNCTION timetrack_decision_guard() RETURNS trigger LANGUAGE plpgsql SET search_path = public AS $$
+            DECLARE seq bigint; deciding boolean; n jsonb; o jsonb;
+            BEGIN
+                IF session_user = (SELECT tableowner FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'items')
+                    OR (SELECT rolsuper FROM pg_roles WHERE rolname = session_user) THEN RETURN NULL; END IF;
+                IF TG_TABLE_NAME = 'items' THEN
+                    seq := NEW.seq;
+                    deciding := CASE TG_OP WHEN 'INSERT' THEN NEW.status <> 'pending' OR NEW.live_revision IS NOT NULL OR NEW.approved_by IS NOT NULL
+                        ELSE (NEW.status, NEW.live_revision, NEW.approved_by, NEW.approved_at, NEW.reject_reason, NEW.archived_from, NEW.kind, NEW.school,
+                              NEW.id) IS DISTINCT FROM
+                             (OLD.status, OLD.live_revision, OLD.approved_by, OLD.approved_at, OLD.reject_reason, OLD.archived_from, OLD.kind, OLD.school,
+                              OLD.id) END;
+                ELSIF TG_TABLE_NAME = 'revisions' THEN
+                    seq := NEW.item_seq;
+                    deciding := TG_OP = 'UPDATE' OR NEW.state <> 'pending';
+                ELSIF TG_TABLE_NAME = 'field_locks' THEN
+                    IF TG_OP = 'DELETE' THEN seq := OLD.item_seq; ELSE seq := NEW.item_seq; END IF;
+                    -- An import notes the source's value on a lock; nothing else of a lock is its.
+                    deciding := TG_OP <> 'UPDATE' OR (NEW.item_seq, NEW.field, NEW.locked_by, NEW.locked_at)
+                        IS DISTINCT FROM (OLD.item_seq, OLD.field, OLD.locked_by, OLD.locked_at);
+                ELSE
+                    -- The kind's table: each table's own columns read by name from the row as JSON.
+                    seq := NEW.item_seq;
+                    n := to_jsonb(NEW);
+                    o := CASE WHEN TG_OP = 'UPDATE' THEN to_jsonb(OLD) ELSE '{"replies": "[]", "closed": 0}'::jsonb END;
+                    deciding := EXISTS (SELECT 1 FROM items i WHERE i.seq = NEW.item_seq AND (i.live_revision IS NOT NULL OR i.status <> 'pending'))
+                        OR (TG_TABLE_NAME = 'absence_reports' AND n ->> 'outcome' IS DISTINCT FROM o ->> 'outcome')
+                        OR (TG_TABLE_NAME = 'tickets' AND (n -> 'replies', n -> 'closed') IS DISTINCT FROM (o -> 'replies', o -> 'closed'))
+                        OR (TG_TABLE_NAME = 'posts' AND n ->> 'moderation_note' IS DISTINCT FROM o ->> 'moderation_note');
+                    IF TG_TABLE_NAME = 'events' AND TG_OP = 'UPDATE' AND (n - 'place_key') = (o - 'place_key') THEN
+                        deciding := false;  -- a place's pin found for it (`place add`)
+                    END IF;
+                END IF;
+                IF deciding AND NOT timetrack_decided(seq) THEN
+                    RAISE EXCEPTION 'a decision on an item goes through timetrack-admin: % of %.% for item % has no audit entry of a decision % may take',
+                        TG_OP, current_schema(), TG_TABLE_NAME, seq, session_user USING ERRCODE = 'insufficient_privilege',
+                        HINT = 'approve, reject, edit, archive and the rest are the tool''s commands; each writes its audit entry';
+                END IF;
+                RETURN NULL;
+            END $$
+            """)
+        for table in ["items", "revisions", "field_locks"] + Projection.kindTables {
+            let events = table == "field_locks" ? "INSERT OR UPDATE OR DELETE" : "INSERT OR UPDATE"
+            sql.append("DROP TRIGGER IF EXISTS \(table)_decision_guard ON \(table)")
+            sql.append(
+                "CREATE CONSTRAINT TRIGGER \(table)_decision_guard AFTER \(events) ON \(table) DEFERRABLE INITIALLY DEFERRED FOR EACH ROW"
+                    + " EXECUTE FUNCTION timetrack_decision_guard()")
+        }
+        return sql
     }
 
     /// The four policies of a table: all rows to admins and importers, the staff's and the

@@ -226,7 +226,18 @@ enum PostgresSchema {
             try Self.step(
                 "BEGIN; " + baseline + "; INSERT INTO timetrack_schema (version, application) VALUES (\(baselineVersion), 'timetrack-admin'); COMMIT", on: db)
         }
-        guard let text = try db.query("SELECT version FROM timetrack_schema").first?.first ?? nil, var version = Int(text) else {
+        let rows: [[String?]]
+        do {
+            rows = try db.query("SELECT version FROM timetrack_schema")
+        } catch let error as TimeTrackError where error.context["sqlstate"] == "42501" {
+            // insufficient_privilege: a login that is in none of the store's groups.
+            let login = (try? db.scalar("SELECT session_user")) ?? nil
+            throw TimeTrackError(
+                .permission, "the PostgreSQL login \(login ?? "you connected as") is not an operator of this store, so it may read nothing of it",
+                fix: "ask an admin of the store to add it: timetrack-admin operator add NAME --role staff --login \(login ?? "LOGIN") (roles: admin,"
+                    + " importer, staff, viewer); `store grant` must have been run on the store")
+        }
+        guard let text = rows.first?.first ?? nil, var version = Int(text) else {
             throw TimeTrackError(.database, "the store's timetrack_schema table has no version", fix: "restore the database from a backup (pg_dump)")
         }
         guard version <= currentVersion else {

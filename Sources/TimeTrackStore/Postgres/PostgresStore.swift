@@ -56,6 +56,7 @@ public final class PostgresStore: ItemStore, SQLStore, PageMemo, FetchCache, Pen
     }
 
     public func close() { db.close() }
+    public var auditEntriesWritten: Int { engine.auditAppends }
 
     /// This connection's server process (its own announcements are not news to it), once listening.
     private var listeningAs: Int32?

@@ -217,6 +217,7 @@ final class Database {
 
     /// The audit chain's head as this transaction wrote it (`SQLSession.auditHead`).
     var auditHead: (id: Int64, hash: String)?
+    var auditHeadQuery: String { "SELECT id, hash FROM audit ORDER BY id DESC LIMIT 1" }
     /// The last item number this transaction gave (`SQLSession.itemHead`).
     var itemHead: Int64?
 

@@ -144,6 +144,7 @@ extension SQLStore {
         try sql.insertHeld(statements, values)
         if revision.state == .pending { try sql.announcePending(row.id) }
         sql.auditHead = head
+        engine.auditAppends += 1
         return row
     }
 
@@ -221,6 +222,7 @@ extension SQLStore {
             try sql.run(Self.auditAppend, appendValues)
         }
         sql.auditHead = head
+        engine.auditAppends += 1
     }
 
     private static var revisionInsert: String {
@@ -273,6 +275,7 @@ extension SQLStore {
         let (values, head) = try auditValues(entry)
         try sql.run(Self.auditAppend, values)
         sql.auditHead = head
+        engine.auditAppends += 1
     }
 
     private static var auditAppend: String {
@@ -288,7 +291,7 @@ extension SQLStore {
     /// transaction the head is known after the first append: the lock is still held. Call it
     /// inside a transaction.
     private func auditValues(_ entry: NewAuditEntry) throws -> ([SQLValue], head: (id: Int64, hash: String)) {
-        let last = try sql.auditHead ?? sql.first("SELECT id, hash FROM audit ORDER BY id DESC LIMIT 1") { ($0.int64(0), $0.text(1)) }
+        let last = try sql.auditHead ?? sql.first(sql.auditHeadQuery) { ($0.int64(0), $0.text(1)) }
         let fields = AuditChain.Fields(
             id: (last?.0 ?? 0) + 1, at: StoreDate.format(entry.at), operatorName: entry.operatorName, action: entry.action.rawValue, itemSeq: entry.itemSeq,
             itemID: entry.itemID, reason: entry.reason, detail: entry.detail, batch: entry.batch)
@@ -316,7 +319,34 @@ extension SQLStore {
             if result.problem == nil { result.problem = AuditChain.problem(rows, against: anchor) }
         }
         if result.problem == nil { result.problem = try operatorsProblem(rows) }
+        if result.problem == nil { result.problem = try undecidedStatuses() }
         return result
+    }
+
+    /// The actions whose entry can leave an item in each decided status.
+    static var decidingActions: [ItemStatus: [AuditAction]] {
+        [
+            .published: [.approve, .revert, .restore, .undoItem, .reply, .close, .reopen, .edit, .excuse],
+            .rejected: [.reject, .restore, .undoItem, .unexcuse],
+            .archived: [.archive, .undoItem],
+        ]
+    }
+
+    /// Items whose status no decision in the log made: published, rejected or archived with no
+    /// entry of an action that leaves an item so (a status written into the store by hand, past
+    /// the tool). Nil when every decided item has one.
+    func undecidedStatuses() throws -> String? {
+        var found: [String] = []
+        for (status, actions) in Self.decidingActions.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            let names = actions.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+            found += try sql.select(
+                "SELECT id FROM items i WHERE status = ? AND NOT EXISTS (SELECT 1 FROM audit a WHERE a.item_seq = i.seq AND a.action IN (\(names)))"
+                    + " ORDER BY seq LIMIT 5", [.text(status.rawValue)]
+            ) { "\($0.text(0)) (\(status.rawValue))" }
+        }
+        guard !found.isEmpty else { return nil }
+        return "no decision in the log made the status of " + found.prefix(5).joined(separator: ", ")
+            + ": it was written into the store past the tool (restore the store from a backup, or decide the item again with the tool)"
     }
 
     /// The guards the log lacks, by name.

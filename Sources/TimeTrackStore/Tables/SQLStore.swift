@@ -15,6 +15,8 @@ public protocol SQLStore: ItemRepository {
 /// Made by the store.
 public final class SQLEngine {
     let session: any SQLSession
+    /// Audit entries appended through this connection (`ItemStore.auditEntriesWritten`).
+    var auditAppends = 0
     init(_ session: any SQLSession) { self.session = session }
 }
 
@@ -36,6 +38,10 @@ protocol SQLSession: AnyObject {
     /// append in the same transaction needs no lock and no read. The connection forgets it
     /// whenever a transaction or savepoint rolls back, and when the outermost one ends.
     var auditHead: (id: Int64, hash: String)? { get set }
+    /// The query for the audit chain's last entry (id, hash): the table itself, or on a
+    /// PostgreSQL store after `store grant`, the function that tells it to roles that may not
+    /// read the log.
+    var auditHeadQuery: String { get }
     /// Tells listening consoles that `id` has new pending content, once the transaction
     /// commits (nothing where the engine has no notifications: SQLite).
     func announcePending(_ id: String) throws
