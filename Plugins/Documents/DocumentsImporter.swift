@@ -134,7 +134,7 @@ public struct DocumentsImporter: Importer {
         // `"checkPDFs": true` in the definition: each PDF is fetched and checked for a screen reader.
         let checking = source.checkPDFs && PDFCheck.available
         if source.checkPDFs && !checking {
-            result.problems.append(
+            result.note(
                 ImportProblem(.warning, "PDFs were not checked: poppler-utils is not installed (apt-get install poppler-utils)", location: source.urlText))
         }
         for link in reading.links {
@@ -164,13 +164,13 @@ public struct DocumentsImporter: Importer {
             case .success:
                 break
             case .failure(let error):
-                result.problems.append(ImportProblem(.error, "skipped '\(link.label)': \(error.message)", location: link.location))
+                result.note(ImportProblem(.error, "skipped '\(link.label)': \(error.message)", location: link.location))
             }
             context.progress?(result.pagesFetched, result.items.count)
         }
         // Items settled by the item memo were found too: an unchanged page is no "0 items".
         if result.found == 0 {
-            result.problems.append(ImportProblem(.warning, "0 items: no document links in the content area", location: source.urlText))
+            result.note(ImportProblem(.warning, "0 items: no document links in the content area", location: source.urlText))
         }
         return result
     }
@@ -191,7 +191,7 @@ public struct DocumentsImporter: Importer {
         do {
             fetched = try context.fetcher.fetch(target)
         } catch let error as TimeTrackError where error.code != .interrupted {
-            result.problems.append(ImportProblem(.warning, "could not fetch the document: \(error.message)", location: link.location))
+            result.note(ImportProblem(.warning, "could not fetch the document: \(error.message)", location: link.location))
             return (listed, nil, nil)
         }
         result.pagesFetched += 1
@@ -200,7 +200,7 @@ public struct DocumentsImporter: Importer {
         if checksPDF {
             do { problems = try Self.check(fetched, location: link.location, into: &result) } catch let error as TimeTrackError where error.code != .interrupted
             {
-                result.problems.append(ImportProblem(.warning, "could not fetch the document: \(error.message)", location: link.location))
+                result.note(ImportProblem(.warning, "could not fetch the document: \(error.message)", location: link.location))
             }
         }
         return (type, fetched.hash, problems)
@@ -212,7 +212,7 @@ public struct DocumentsImporter: Importer {
     ) {
         let (prepared, problems) = PreparedContent.checked(.schoolInfo(item))
         guard let prepared else {
-            result.problems.append(
+            result.note(
                 ImportProblem(.error, "skipped '\(link.label)': \(problems.map(\.description).joined(separator: "; "))", location: link.location))
             return
         }
@@ -232,7 +232,7 @@ public struct DocumentsImporter: Importer {
         do {
             return try PDFCheck.problems(of: fetched.data)
         } catch let error as TimeTrackError where error.code == .parse {
-            result.problems.append(ImportProblem(.warning, "the PDF was not checked: \(error.message)", location: location))
+            result.note(ImportProblem(.warning, "the PDF was not checked: \(error.message)", location: location))
             return nil
         }
     }

@@ -45,7 +45,7 @@ public struct FeedImporter: Importer {
             let location = "\(isAtom ? "entry" : "item") \(index + 1)"
             let (raw, key) = read(entry, isAtom: isAtom, base: feedBase)
             guard let key else {
-                result.problems.append(ImportProblem(.error, "skipped: no guid, link or title", location: location))
+                result.note(ImportProblem(.error, "skipped: no guid, link or title", location: location))
                 continue
             }
             guard seen.insert(key).inserted else {
@@ -59,11 +59,11 @@ public struct FeedImporter: Importer {
                         key: key, prepared: prepared, pageURL: source.publicURL.absoluteString, pageHash: page.hash, fetchedAt: page.fetchedAt,
                         location: location))
             case .failure(let error):
-                result.problems.append(ImportProblem(.error, "skipped '\(raw["title"] ?? key)': \(error.message)", location: location))
+                result.note(ImportProblem(.error, "skipped '\(raw["title"] ?? key)': \(error.message)", location: location))
             }
         }
         if entries.isEmpty {
-            result.problems.append(ImportProblem(.warning, "0 items: the feed has no \(isAtom ? "entry" : "item") elements", location: source.urlText))
+            result.note(ImportProblem(.warning, "0 items: the feed has no \(isAtom ? "entry" : "item") elements", location: source.urlText))
         }
         return result
     }

@@ -111,6 +111,6 @@ extension HTMLRun {
 
     /// A detail page that could not be read: the item keeps its listing's fields.
     mutating func notRead(_ error: TimeTrackError, _ index: Int) {
-        result.problems.append(ImportProblem(.warning, "detail page not read, kept the listing's fields: \(error.description)", location: raws[index].location))
+        result.note(ImportProblem(.warning, "detail page not read, kept the listing's fields: \(error.description)", location: raws[index].location))
     }
 }

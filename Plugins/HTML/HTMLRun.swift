@@ -71,7 +71,7 @@ struct HTMLRun {
             add(listing, page: page, publicURL: publicURL, pageNumber: pageNumber)
             context.progress?(result.pagesFetched, raws.count)
             if listing.matched == 0 {
-                result.problems.append(
+                result.note(
                     ImportProblem(
                         .warning, "0 items: the item selector '\(importer.item.source)' matched nothing on this page",
                         location: pageNumber == 1 ? importer.source.urlText : url.absoluteString))
@@ -109,9 +109,9 @@ struct HTMLRun {
         let read = try importer.readListing(page, publicURL: publicURL, normalizer: normalizer)
         freshListings.append((page, read.listing))
         // A charset declaration the bytes contradict (noted when the page is read afresh).
-        if let note = read.note { result.problems.append(ImportProblem(.warning, note, location: url.absoluteString)) }
+        if let note = read.note { result.note(ImportProblem(.warning, note, location: url.absoluteString)) }
         if !importer.xml, pageNumber == 1, let note = HTMLImporter.xmlReadAsHTML(page.data) {
-            result.problems.append(ImportProblem(.warning, note, location: url.absoluteString))
+            result.note(ImportProblem(.warning, note, location: url.absoluteString))
         }
         return (page, read.listing)
     }
@@ -120,13 +120,13 @@ struct HTMLRun {
     mutating func add(_ listing: HTMLImporter.ListingMemo, page: FetchedPage, publicURL: URL, pageNumber: Int) {
         for (index, entry) in listing.entries.enumerated() {
             guard raws.count < importer.maxItems else {
-                result.problems.append(ImportProblem(.warning, "stopped at \(importer.maxItems) items (options.maxItems)", location: "page \(pageNumber)"))
+                result.note(ImportProblem(.warning, "stopped at \(importer.maxItems) items (options.maxItems)", location: "page \(pageNumber)"))
                 break
             }
             let location = "page \(pageNumber) item \(index + 1)"
             let raw = RawItem(entry.values)
             guard !entry.key.isEmpty else {
-                result.problems.append(importer.noKeyProblem(location, found: raw))
+                result.note(importer.noKeyProblem(location, found: raw))
                 continue
             }
             if let existing = indexByKey[entry.key] {

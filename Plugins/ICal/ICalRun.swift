@@ -70,7 +70,7 @@ struct ICalRun {
         for event in events where event.terminated {
             guard let uid = event.first("UID")?.value, masters.contains(uid), let rid = event.first("RECURRENCE-ID") else { continue }
             guard let value = ICSDateTime(rid), let instant = zones.instant(value, allDayZone: zones.displayZone(value)) else {
-                result.problems.append(
+                result.note(
                     ImportProblem(
                         .warning, "'\(summary(event))': RECURRENCE-ID \(rid.value.prefix(40)) is not a date; the change is read as an event of its own",
                         location: "line \(event.line)"))
@@ -88,7 +88,7 @@ struct ICalRun {
             guard let (instant, _) = overrides[uid]?.first(where: { $0.value === event }) else { return true }  // RECURRENCE-ID unreadable
             // An occurrence outside the window (or taken out by EXDATE) is not imported, changed or not.
             if seriesStarts[uid]?.contains(instant) == true || instant < windowStart || instant > windowEnd { return false }
-            result.problems.append(
+            result.note(
                 ImportProblem(
                     .warning,
                     "'\(summary(event))': changes an occurrence its series does not have (RECURRENCE-ID"
@@ -102,22 +102,22 @@ struct ICalRun {
     mutating func read(_ event: ICSComponent) {
         let location = "line \(event.line)"
         guard let uid = event.first("UID")?.value, !uid.isEmpty else {
-            result.problems.append(ImportProblem(.error, "skipped: VEVENT without a UID", location: location))
+            result.note(ImportProblem(.error, "skipped: VEVENT without a UID", location: location))
             return
         }
         guard let startProperty = event.first("DTSTART"), let start = ICSDateTime(startProperty) else {
-            result.problems.append(ImportProblem(.error, "skipped '\(summary(event))': no valid DTSTART", location: location))
+            result.note(ImportProblem(.error, "skipped '\(summary(event))': no valid DTSTART", location: location))
             return
         }
         var zone = zones.displayZone(start)
         if start.isDate, let own = event.first("X-TIMETRACK-TZID").flatMap({ TimeZone(identifier: $0.value) }) { zone = own }
         guard let startInstant = zones.instant(start, allDayZone: zone) else {
-            result.problems.append(ImportProblem(.error, "skipped '\(summary(event))': DTSTART is not a real date", location: location))
+            result.note(ImportProblem(.error, "skipped '\(summary(event))': DTSTART is not a real date", location: location))
             return
         }
         let length = importer.duration(of: event, start: start, startInstant: startInstant, zone: zone, zones: &zones)
         if event.first("DTEND") == nil, let text = event.first("DURATION")?.value, ICSDuration(text) == nil {
-            result.problems.append(
+            result.note(
                 ImportProblem(
                     .warning,
                     "'\(summary(event))': DURATION:\(text.prefix(40)) is not a duration up to \(ICSDuration.maxDays) days; the event is read without it",
@@ -151,7 +151,7 @@ struct ICalRun {
         let ruleText = event.first("RRULE")?.value ?? ""
         switch ruleText.isEmpty ? .success(RecurrenceRule(frequency: .daily, count: 1)) : RecurrenceRule.parse(ruleText) {
         case .failure(let error):
-            result.problems.append(
+            result.note(
                 ImportProblem(.warning, "'\(summary(event))': \(error.reason); only the first occurrence is imported", location: series.location))
             return [(series.uid, series.startInstant, event)]
         case .success(let rule):
@@ -210,7 +210,7 @@ struct ICalRun {
                 guard let dt = ICSDateTime(first, tzid: property.parameters["TZID"] ?? series.start.tzid, valueType: valueType),
                     let instant = zones.instant(dt, allDayZone: series.zone)
                 else {
-                    result.problems.append(
+                    result.note(
                         ImportProblem(
                             .warning, "'\(summary(series.event))': RDATE \(text.prefix(40)) is not a date; that occurrence is not imported",
                             location: series.location))
@@ -226,7 +226,7 @@ struct ICalRun {
     mutating func append(_ instances: [Instance], of series: Series) {
         for instance in instances {
             guard result.items.count < importer.maxItems else {
-                result.problems.append(
+                result.note(
                     ImportProblem(
                         .error,
                         "stopped at \(importer.maxItems) events: the feed holds more (occurrences counted); the rest is not imported (raise"
@@ -245,10 +245,10 @@ struct ICalRun {
                         key: key, content: .event(content), pageURL: importer.source.publicURL.absoluteString, pageHash: page.hash, fetchedAt: page.fetchedAt,
                         location: "line \(instance.component.line)"))
             } catch let error as TimeTrackError {
-                result.problems.append(
+                result.note(
                     ImportProblem(.error, "skipped '\(summary(instance.component))': \(error.message)", location: "line \(instance.component.line)"))
             } catch {
-                result.problems.append(ImportProblem(.error, "skipped '\(summary(instance.component))': \(error)", location: "line \(instance.component.line)"))
+                result.note(ImportProblem(.error, "skipped '\(summary(instance.component))': \(error)", location: "line \(instance.component.line)"))
             }
         }
     }

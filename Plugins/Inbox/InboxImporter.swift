@@ -46,16 +46,16 @@ public struct InboxImporter: Importer {
         for (index, entry) in entries.prefix(maxItems).enumerated() {
             let location = "entry \(index + 1)"
             guard var fields = entry.objectValue else {
-                result.problems.append(ImportProblem(.error, "skipped: not a JSON object", location: location))
+                result.note(ImportProblem(.error, "skipped: not a JSON object", location: location))
                 continue
             }
             guard let key = fields.removeValue(forKey: "id")?.description, !key.isEmpty, key != "null" else {
-                result.problems.append(ImportProblem(.error, "skipped: no \"id\"", location: location))
+                result.note(ImportProblem(.error, "skipped: no \"id\"", location: location))
                 continue
             }
             guard seen.insert(key).inserted else {
                 result.duplicatesMerged += 1
-                result.problems.append(ImportProblem(.warning, "id '\(key)' appears again; the first entry was kept", location: location))
+                result.note(ImportProblem(.warning, "id '\(key)' appears again; the first entry was kept", location: location))
                 continue
             }
             if case .array(let images)? = fields["imageURLs"] {
@@ -79,7 +79,7 @@ public struct InboxImporter: Importer {
                 let staffOwned = decoded.operatorFieldsSet
                 if !staffOwned.isEmpty {
                     decoded = decoded.sourceOwned
-                    result.problems.append(
+                    result.note(
                         ImportProblem(
                             .warning, "ignored \(staffOwned.joined(separator: ", ")) of '\(key)': staff set these, a submission cannot", location: location))
                 }
@@ -89,11 +89,11 @@ public struct InboxImporter: Importer {
                 item.guesses = notes.map { Guess($0) }
                 result.items.append(item)
             } catch let error as TimeTrackError {
-                result.problems.append(ImportProblem(.error, "skipped '\(key)': \(error.message)", location: location))
+                result.note(ImportProblem(.error, "skipped '\(key)': \(error.message)", location: location))
             }
         }
         if entries.count > maxItems {
-            result.problems.append(ImportProblem(.warning, "stopped at \(maxItems) entries (options.maxItems)", location: "entry \(maxItems + 1)"))
+            result.note(ImportProblem(.warning, "stopped at \(maxItems) entries (options.maxItems)", location: "entry \(maxItems + 1)"))
         }
         return result
     }

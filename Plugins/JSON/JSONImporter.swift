@@ -160,6 +160,10 @@ public struct JSONImporter: Importer, Sendable {
         var url: URL? = source.url
         var visited: Set<String> = []
         var pageNumber = 0
+        var notObjects = 0
+        let noKey =
+            "skipped: no title, link, id or key found (options.fields.title"
+            + " \(fields.first { $0.0 == "title" }.map { "'\($0.1.description)'" } ?? "") matched nothing)"
         while let current = url, pageNumber < maxPages, raws.count < maxItems, visited.insert(current.absoluteString).inserted {
             pageNumber += 1
             let page: FetchedPage
@@ -176,15 +180,21 @@ public struct JSONImporter: Importer, Sendable {
             let found = JSONImporter.itemsFound(items, in: document)
             if found.isEmpty {
                 if pageNumber == 1 || pageParam == nil {
-                    result.problems.append(ImportProblem(.warning, JSONImporter.nothingFound(items, in: document), location: current.absoluteString))
+                    result.note(ImportProblem(.warning, JSONImporter.nothingFound(items, in: document), location: current.absoluteString))
                 }
                 break
             }
             let publicURL = pageNumber == 1 ? (source.baseURL ?? page.url) : page.url
             for (index, item) in found.enumerated() {
                 guard raws.count < maxItems else {
-                    result.problems.append(ImportProblem(.warning, "stopped at \(maxItems) items (options.maxItems)", location: "page \(pageNumber)"))
+                    result.note(ImportProblem(.warning, "stopped at \(maxItems) items (options.maxItems)", location: "page \(pageNumber)"))
                     break
+                }
+                // An entry that is not an object (a number, a string, null) has no fields to read:
+                // counted, and said once for the run.
+                guard case .object = item else {
+                    notObjects += 1
+                    continue
                 }
                 let location = "page \(pageNumber) item \(index + 1)"
                 guard
@@ -198,12 +208,7 @@ public struct JSONImporter: Importer, Sendable {
                     key?.value(item, document: document, &inputs) ?? JSONImporter.idKey(item)
                     ?? MappedFields.defaultKey(raw, kind: source.kind, normalizer: normalizer)
                 guard let key, !key.isEmpty else {
-                    result.problems.append(
-                        ImportProblem(
-                            .error,
-                            "skipped: no title, link, id or key found (options.fields.title"
-                                + " \(fields.first { $0.0 == "title" }.map { "'\($0.1.description)'" } ?? "") matched nothing)",
-                            location: location))
+                    result.note(ImportProblem(.error, noKey, location: location))
                     continue
                 }
                 if let existing = seen[key] {
@@ -222,6 +227,15 @@ public struct JSONImporter: Importer, Sendable {
             } else {
                 url = nil
             }
+        }
+        if notObjects > 0 {
+            result.note(
+                ImportProblem(
+                    raws.isEmpty ? .error : .warning,
+                    "skipped \(notObjects) entr\(notObjects == 1 ? "y" : "ies") of options.items that"
+                        + " \(notObjects == 1 ? "is" : "are") not an object (a number, a string or null): nothing to read in"
+                        + " \(notObjects == 1 ? "it" : "them")",
+                    location: source.urlText))
         }
         result.noteFieldsNeverRead(fields.map(\.0), path: "options.fields", values: raws.map(\.raw.values))
         MappedFields.finish(

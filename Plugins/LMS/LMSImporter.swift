@@ -112,7 +112,7 @@ public struct LMSImporter: Importer {
             if entry.status == "CANCELLED" { continue }
             guard entry.start >= oldest else { continue }
             guard found.count < maxItems else {
-                result.problems.append(
+                result.note(
                     ImportProblem(.error, "stopped at \(maxItems) assignments: the feed holds more (raise options.maxItems)", location: location))
                 break
             }

@@ -50,7 +50,7 @@ public struct MetadataImporter: Importer {
                 ?? []
             {
                 if let href = feed.attribute("href").flatMap(document.resolve) {
-                    result.problems.append(
+                    result.note(
                         ImportProblem(
                             .warning, "the page links a feed: \(href) (\(feed.attribute("type") ?? "feed")); the feed or ical importer reads all its items",
                             location: location))
@@ -63,7 +63,7 @@ public struct MetadataImporter: Importer {
                     ExtractedItem(
                         key: key, prepared: prepared, pageURL: publicURL.absoluteString, pageHash: page.hash, fetchedAt: page.fetchedAt, location: location))
             case .failure(let error):
-                result.problems.append(ImportProblem(.error, "skipped: \(error.message)", location: location))
+                result.note(ImportProblem(.error, "skipped: \(error.message)", location: location))
             }
         }
         return result

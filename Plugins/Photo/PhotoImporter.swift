@@ -53,7 +53,7 @@ public struct PhotoImporter: Importer {
         var result = ImportResult()
         let photos = try PhotoImporter.photos(at: source.url, source: source)
         if photos.count > maxPhotos {
-            result.problems.append(
+            result.note(
                 ImportProblem(.warning, "\(photos.count) photos: only the first \(maxPhotos) by name were read (options.maxPhotos)", location: source.urlText))
         }
         guard let tesseract = PhotoImporter.locate(program) else {
@@ -73,7 +73,7 @@ public struct PhotoImporter: Importer {
             do {
                 page = try context.fetcher.fetch(photo)
             } catch let error as TimeTrackError {
-                result.problems.append(ImportProblem(.error, "skipped: \(error.message)", location: name))
+                result.note(ImportProblem(.error, "skipped: \(error.message)", location: name))
                 continue
             }
             result.pagesFetched += 1
@@ -81,13 +81,13 @@ public struct PhotoImporter: Importer {
             let (taken, exact) = PhotoDate.taken(page.data, zone: source.timeZone).map { ($0, true) } ?? (PhotoImporter.modified(photo) ?? context.now, false)
             let sheet = SheetReader.read(text)
             if sheet.lines.isEmpty {
-                result.problems.append(ImportProblem(.warning, "no line with a due date in the photo's text", location: name))
+                result.note(ImportProblem(.warning, "no line with a due date in the photo's text", location: name))
                 continue
             }
             result.duplicatesMerged += sheets.add(
                 sheet, text: text, course: rules.course(in: text)?.code, photo: photo, page: page, taken: taken, exact: exact)
             if !exact {
-                result.problems.append(ImportProblem(.warning, "the photo has no EXIF date: its dates were read against the file's time", location: name))
+                result.note(ImportProblem(.warning, "the photo has no EXIF date: its dates were read against the file's time", location: name))
             }
         }
         MappedFields.finish(sheets.found, normalizer: Normalizer(source: source, now: context.now), into: &result, context: context)
@@ -108,10 +108,10 @@ public struct PhotoImporter: Importer {
                 readings.max { SheetReader.read($0).lines.count < SheetReader.read($1).lines.count } ?? ""
             }
         } catch let error as TimeTrackError {
-            result.problems.append(ImportProblem(.error, "not read: \(error.message)" + (error.fix.map { "; \($0)" } ?? ""), location: photo.lastPathComponent))
+            result.note(ImportProblem(.error, "not read: \(error.message)" + (error.fix.map { "; \($0)" } ?? ""), location: photo.lastPathComponent))
             return nil
         } catch {
-            result.problems.append(ImportProblem(.error, "not read: \(error)", location: photo.lastPathComponent))
+            result.note(ImportProblem(.error, "not read: \(error)", location: photo.lastPathComponent))
             return nil
         }
         context.memoEntries.append(MemoEntry(url: photo.absoluteString, pageHash: page.hash, signature: signature, payload: Data(text.utf8)))

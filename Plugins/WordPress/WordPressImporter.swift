@@ -59,7 +59,7 @@ public struct WordPressImporter: Importer {
             for (index, post) in posts.enumerated() {
                 let location = "page \(pageNumber) post \(index + 1)"
                 guard let object = post.objectValue, let title = object["title"]?.objectValue?["rendered"]?.stringValue ?? object["title"]?.stringValue else {
-                    result.problems.append(ImportProblem(.error, "skipped: not a WordPress post (no title.rendered)", location: location))
+                    result.note(ImportProblem(.error, "skipped: not a WordPress post (no title.rendered)", location: location))
                     continue
                 }
                 var raw = RawItem()
@@ -87,7 +87,7 @@ public struct WordPressImporter: Importer {
                         ExtractedItem(
                             key: key, prepared: prepared, pageURL: url.absoluteString, pageHash: page.hash, fetchedAt: page.fetchedAt, location: location))
                 case .failure(let error):
-                    result.problems.append(ImportProblem(.error, "skipped '\(raw["title"] ?? key)': \(error.message)", location: location))
+                    result.note(ImportProblem(.error, "skipped '\(raw["title"] ?? key)': \(error.message)", location: location))
                 }
             }
             if posts.count < 10 { break }  // a short page is the last one

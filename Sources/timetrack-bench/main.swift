@@ -3,6 +3,8 @@
 // `swift run -c release timetrack-bench [--pages N] [--large N] [--items N] [--repeat N] [--json]`.
 // `swift run -c release timetrack-bench --fuzz N [--seed S]`: N mutated inputs per parser instead.
 // `swift run -c release timetrack-bench --listing N [--repeat R]`: one listing page of N items.
+// `swift run -c release timetrack-bench --memory [--listing-items N] [--plugin-items N]`: peak memory of
+// a listing page's import and of an external importer's items.
 // `--store postgresql://USER@HOST/DB`: the imports and the million-item store on PostgreSQL too
 // (beside SQLite, for the ratio); the bench empties that database, so give it one of its own.
 import Foundation
@@ -55,6 +57,24 @@ if let index = arguments.firstIndex(of: "--listing") {
         print("listing: \(error)")
         exit(1)
     }
+}
+
+// Peak memory of a listing page's import and of an external importer's million items.
+if arguments.contains("--memory") {
+    func count(_ name: String, _ fallback: Int) -> Int {
+        arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil } ?? fallback
+    }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("timetrack-memory-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    do {
+        for figure in try MemoryBench.run(listingItems: count("--listing-items", 100_000), pluginItems: count("--plugin-items", 1_000_000), in: folder) {
+            print(String(format: "memory: %@: peak %.0f MB (%@), %.1f s", figure.what, figure.peakMB, figure.note, figure.seconds))
+        }
+    } catch {
+        print("memory: \(error)")
+        exit(1)
+    }
+    exit(0)
 }
 
 // Child modes: one measurement per fresh process.

@@ -197,6 +197,30 @@ import TimeTrackKit
         #expect(empty.items.isEmpty)
         #expect(empty.problems.map(\.message) == ["0 items: options.items 'events[*]' found nothing; the document is an object with data, meta"])
     }
+
+    /// Issue 44: a page of a million entries nothing can be read from costs counts, not a
+    /// million recorded problems: entries that are not objects are one problem; objects with
+    /// no title or key are listed up to the cap and counted past it.
+    @Test func unusableEntriesAreCountedNotRecorded() throws {
+        let folder = try TemporaryDirectory("json-unusable")
+        defer { folder.remove() }
+        try ("{\"items\": [" + Array(repeating: "1", count: 1_000_000).joined(separator: ",") + ", {\"title\": \"Board meeting\"}]}")
+            .write(to: folder.url.appendingPathComponent("numbers.json"), atomically: true, encoding: .utf8)
+        try ("{\"items\": [" + Array(repeating: "{\"a\": 1}", count: 50_000).joined(separator: ",") + "]}")
+            .write(to: folder.url.appendingPathComponent("objects.json"), atomically: true, encoding: .utf8)
+        for (id, file) in [("n", "numbers.json"), ("o", "objects.json")] {
+            try #"{ "id": "\#(id)", "importer": "json", "kind": "announcement", "url": "\#(file)", "options": { "items": "items", "fields": {"title": "title"} } }"#
+                .write(to: folder.url.appendingPathComponent("\(id).json"), atomically: true, encoding: .utf8)
+        }
+        let numbers = try ImporterFixtures.extract("n", folder: folder.url)
+        #expect(numbers.items.map(\.content.title) == ["Board meeting"])
+        #expect(numbers.problems.count == 1 && numbers.problemsNotRecorded == 0, "\(numbers.problems.prefix(3))")
+        #expect(numbers.problems.first?.message.contains("skipped 1000000 entries") == true, "\(numbers.problems.prefix(3))")
+        let objects = try ImporterFixtures.extract("o", folder: folder.url)
+        #expect(objects.items.isEmpty)
+        #expect(objects.problems.count == ImportResult.maxProblems)
+        #expect(objects.problemCount == 50_000 && objects.hasErrors)
+    }
 }
 
 @Suite struct JSONPathTests {

@@ -136,6 +136,41 @@ import Testing
         _ = try? Binaries.runPath("/usr/bin/pkill", ["-KILL", "-f", marker])
     }
 
+    /// Issue 44: a plugin's items past a batch are normalized and kept in a temporary file, not
+    /// in memory, and applied a batch at a time: every item is stored, once; duplicates close
+    /// together are merged, later ones counted; a second run finds them unchanged; `extract`
+    /// still shows them all.
+    @Test func aLongPluginRunIsAppliedInBatches() throws {
+        let dir = try TemporaryDirectory("plugin-long")
+        defer { dir.remove() }
+        let script = #"""
+            i=0
+            while [ $i -lt 12000 ]; do
+              echo "{\"item\":{\"title\":\"Notice $i\",\"link\":\"https://school.example/n/$i\",\"date\":\"2026-10-0$((i % 9 + 1))\"}}"
+              i=$((i + 1))
+            done
+            echo '{"item":{"title":"Notice 11999","link":"https://school.example/n/11999","summary":"merged"}}'
+            echo '{"item":{"title":"Notice 3","link":"https://school.example/n/3","summary":"too late"}}'
+            """#
+        let setup = try Self.hostile(dir, script, timeout: 120, maxOutputMB: 50, maxItems: 20_000)
+        let first = try Self.run(dir, setup.imports, ["--as", "ana", "--json", "import", "bad-source"], plugins: setup.plugins)
+        #expect(first.status == 0, "\(first.stderr)")
+        let store = dir.path("t.sqlite")
+        #expect(try Binaries.sql(store, "SELECT count(*) FROM items").trimmingCharacters(in: .whitespacesAndNewlines) == "12000")
+        #expect(try Binaries.sql(store, "SELECT count(DISTINCT source_key) FROM items").trimmingCharacters(in: .whitespacesAndNewlines) == "12000")
+        #expect(try Binaries.sql(store, "SELECT count(*) FROM revisions WHERE content LIKE '%merged%'").trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+        #expect(
+            try Binaries.sql(store, "SELECT count(*) FROM revisions WHERE content LIKE '%too late%'").trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        #expect(first.stdout.contains("more than 5000 items earlier") || first.stderr.contains("more than 5000 items earlier"), "\(first.stderr)")
+        let second = try Self.run(dir, setup.imports, ["--as", "ana", "import", "bad-source"], plugins: setup.plugins)
+        #expect(second.status == 0 && second.stderr.contains("12000 unchanged"), "\(second.stderr)")
+        let extracted = try Self.run(dir, setup.imports, ["extract", "bad-source"], plugins: setup.plugins)
+        #expect(extracted.stdout.contains("12000 items"), "\(extracted.stdout.suffix(300))")
+        // Nothing of the run is left in the temporary folder.
+        let left = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path).filter { $0.hasPrefix("timetrack-items-") }
+        #expect(left.allSatisfy { name in !FileManager.default.fileExists(atPath: "/proc/\(name.split(separator: "-")[2])") }, "\(left)")
+    }
+
     /// A plugin gets its three pipes and nothing else of the tool's open files.
     @Test func aPluginInheritsNoOtherDescriptor() throws {
         let dir = try TemporaryDirectory("plugin-fds")

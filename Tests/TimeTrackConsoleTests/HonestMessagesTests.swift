@@ -80,10 +80,15 @@ import Testing
         chmod(store, 0o600)
         let result = try Binaries.runPath(
             "/usr/bin/setpriv",
-            ["--reuid=65534", "--regid=65534", "--clear-groups", dir.path("timetrack-admin"), "--store", store, "--imports", dir.path("imports"), "approve", "a1"],
+            [
+                "--reuid=65534", "--regid=65534", "--clear-groups", dir.path("timetrack-admin"), "--store", store, "--imports", dir.path("imports"), "approve",
+                "a1",
+            ],
             currentDirectory: "/tmp")
         #expect(result.status != 0)
-        #expect(result.stderr.contains("folder") && result.stderr.contains("journal") && !result.stderr.contains("check the file's permissions"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("folder") && result.stderr.contains("journal") && !result.stderr.contains("check the file's permissions"), "\(result.stderr)"
+        )
     }
 
     /// docs/running-from-cron.md says what the tool does with an IPv6 literal host: refuses it
@@ -96,7 +101,8 @@ import Testing
         defer { dir.remove() }
         try dir.write(
             "imports/v6.json",
-            #"{ "id": "v6", "importer": "html", "kind": "announcement", "url": "http://[2001:db8::1]/page.html", "options": { "item": "a", "fields": { "title": "h2" } } }"#)
+            #"{ "id": "v6", "importer": "html", "kind": "announcement", "url": "http://[2001:db8::1]/page.html", "options": { "item": "a", "fields": { "title": "h2" } } }"#
+        )
         let result = try Self.run(dir, ["extract", "v6"])
         #expect(result.status != 0 && result.stderr.contains("IPv6 address written into the URL"), "\(result.stderr)")
     }

@@ -137,8 +137,9 @@ extension Console {
         return anchor
     }
 
-    /// After a command that wrote to the audit log (an import, a decision): its head anchored
-    /// to the place `_settings.json` names (`anchor`), signed as `audit anchor` signs. A failure
+    /// Anchors the log's head after a command that wrote to it (an import, a decision).
+    ///
+    /// To the place `_settings.json` names (`anchor`), signed as `audit anchor` signs. A failure
     /// is said, never fatal: the command's own work is done.
     static func anchorAfterCommand(_ session: Session) {
         guard let store = session.openedItemStore, store.auditEntriesWritten > session.anchoredEntries else { return }

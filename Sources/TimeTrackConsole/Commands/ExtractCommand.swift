@@ -31,6 +31,7 @@ extension Console {
                         "duplicatesMerged": .number(Double(result.duplicatesMerged)),
                         "items": .array(result.items.map { itemJSON($0, zone: source.timeZone) }),
                         "problems": .array(result.problems.map { (try? JSONCoding.value($0)) ?? .null }),
+                        "problemsNotRecorded": .number(Double(result.problemsNotRecorded)),
                         "fieldsNeverRead": .array(result.fieldsNeverRead.map(JSONValue.string)),
                     ]))
             } else {
@@ -40,11 +41,12 @@ extension Console {
                 }
                 if !result.items.isEmpty { session.output.line() }
                 for problem in result.problems { session.output.note(problem.description) }
+                if let unlisted = result.unlistedProblems { session.output.note(unlisted) }
                 for field in result.fieldsNeverRead {
                     session.output.note("note: \(field) gave no value for any of the \(result.items.count) items: check its selector")
                 }
                 session.output.line(
-                    "\(result.items.count) items, \(result.problems.count) problems, \(result.pagesFetched) pages read"
+                    "\(result.items.count) items, \(result.problemCount) problems, \(result.pagesFetched) pages read"
                         + (result.duplicatesMerged > 0 ? ", \(result.duplicatesMerged) duplicates merged" : ""))
             }
             if result.items.isEmpty {
@@ -58,7 +60,7 @@ extension Console {
                 session.output.note("warning: 0 items from \(source.id): \(hint)")
                 return 1
             }
-            return result.problems.contains { $0.severity == .error } ? 3 : 0
+            return result.hasErrors ? 3 : 0
         }
     }
 

@@ -81,7 +81,8 @@ extension Console {
                 default: "a device"
                 }
             throw TimeTrackError(
-                .usage, "grades: \(path) is \(kind), not a file", fix: "give the path of the grade book's JSON file, or use --course CODE", context: ["file": path])
+                .usage, "grades: \(path) is \(kind), not a file", fix: "give the path of the grade book's JSON file, or use --course CODE",
+                context: ["file": path])
         }
         if stat(path, &info) == 0, info.st_size > 1_048_576 {
             throw TimeTrackError(

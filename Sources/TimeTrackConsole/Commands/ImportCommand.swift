@@ -148,7 +148,7 @@ extension Console {
             if result.found == 0 {
                 empty += 1
                 session.output.note("warning: 0 items from \(source.id)")
-            } else if result.problems.contains(where: { $0.severity == .error }) {
+            } else if result.hasErrors {
                 skippedItems = true
             }
             let items = result.items.compactMap { item -> (key: String, content: PreparedContent)? in
@@ -178,7 +178,7 @@ extension Console {
                 continue
             }
             out.line(
-                "\(source.id): \(result.items.count) found, \(result.problems.count) problems: would add \(plan.new.count), change \(plan.changed.count), "
+                "\(source.id): \(result.items.count) found, \(result.problemCount) problems: would add \(plan.new.count), change \(plan.changed.count), "
                     + "leave \(plan.unchanged) unchanged, count \(plan.missing.count) missing (dry run, nothing written)")
             for item in plan.new { out.line(out.paint("  + ", .green) + SafeText.visible(item.title)) }
             for item in plan.changed { out.line(out.paint("  ~ ", .yellow) + "\(item.id ?? "")  " + SafeText.visible(item.title)) }

@@ -93,7 +93,7 @@ extension Console {
             out.line("not yet: \(error.context["field"].map { "\($0) " } ?? "")\(error.message)")
             return
         }
-        out.line("\(result.items.count) items, \(result.problems.count) problems")
+        out.line("\(result.items.count) items, \(result.problemCount) problems")
         let shown = all ? result.items : Array(result.items.prefix(5))
         for item in shown {
             let fields = item.content.fields()

@@ -73,6 +73,7 @@ final class ImportReport {
         for problem in summary.result.problems + summary.failures where problem.severity == .error {
             session.output.note("  \(source.id): \(problem.location): \(problem.message)")
         }
+        if let unlisted = summary.result.unlistedProblems { session.output.note("  \(source.id): \(unlisted)") }
         if source.review == .auto { sayPublishedChanges(summary.changedIDs) }
     }
 

@@ -20,6 +20,13 @@ struct PluginRun {
     var badLines = 0
     /// True once `maxItems` items came and the plugin was stopped.
     var capped = false
+    /// Keys of the items already normalized and written out (`spill`).
+    var spilledKeys: Set<String> = []
+    /// Items that repeated the key of one written out already: counted, not merged.
+    var lateDuplicates = 0
+    /// Items are normalized and written to a temporary file this many at a time, so a run of a
+    /// million items holds one batch in memory (`SpilledItems`), not the run.
+    static let spillBatch = 5_000
 
     var manifest: PluginManifest { importer.manifest }
     var source: SourceDefinition { importer.source }
@@ -42,7 +49,7 @@ struct PluginRun {
         }
         let name = manifest.info.name
         if badLines > 20 {
-            result.problems.append(ImportProblem(.warning, "\(badLines - 20) more lines that are not the protocol were skipped", location: name))
+            result.note(ImportProblem(.warning, "\(badLines - 20) more lines that are not the protocol were skipped", location: name))
         }
         let status = process.wait(deadline: deadline)
         guard status == 0 || capped else {
@@ -51,11 +58,38 @@ struct PluginRun {
                 fix: "run it by hand in \(manifest.folder) with the start line on stdin (docs/external-importers.md)", context: ["url": source.urlText])
         }
         if !process.stderrTail.isEmpty {
-            result.problems.append(ImportProblem(.warning, "stderr:" + process.stderrTail, location: name))
+            result.note(ImportProblem(.warning, "stderr:" + process.stderrTail, location: name))
             result.runNote = TextNormalizer.truncate("plugin" + process.stderrTail, to: 2_000)
         }
-        MappedFields.finish(found, normalizer: normalizer, into: &result, context: context)
+        if lateDuplicates > 0 {
+            result.note(
+                ImportProblem(
+                    .warning,
+                    "\(lateDuplicates) item(s) repeated the key of an item more than \(Self.spillBatch) items earlier; they were counted as duplicates"
+                        + " and not merged into it", location: name))
+        }
+        if result.spilled != nil {
+            try spill()
+        } else {
+            MappedFields.finish(found, normalizer: normalizer, into: &result, context: context)
+        }
         return result
+    }
+
+    /// Normalizes the items taken so far and writes them to the run's temporary file.
+    mutating func spill() throws {
+        var chunk = ImportResult()
+        MappedFields.finish(found, normalizer: normalizer, into: &chunk, context: context)
+        let spilled = try result.spilled ?? SpilledItems(kind: source.kind)
+        result.spilled = spilled
+        try spilled.append(chunk.items)
+        for problem in chunk.problems { result.note(problem) }
+        result.problemsNotRecorded += chunk.problemsNotRecorded
+        result.errorsNotRecorded += chunk.errorsNotRecorded
+        result.settled += chunk.settled
+        spilledKeys.formUnion(keys.keys)
+        keys = [:]
+        found = []
     }
 
     /// One line of the plugin's output.
@@ -68,16 +102,16 @@ struct PluginRun {
         if let url = object["fetch"]?.stringValue {
             try answer(fetch: url, location: location)
         } else if let item = object["item"]?.objectValue {
-            take(item, line: line, location: location)
+            try take(item, line: line, location: location)
         } else if let problem = object["problem"] {
             take(problem: problem, location: location)
         } else if object["progress"] != nil {
-            context.progress?(result.pagesFetched, found.count)
+            context.progress?(result.pagesFetched, found.count + spilledKeys.count)
         } else if object["unread"] != nil {
             // A page of the source the plugin could not read: nothing of it counts missing.
             let url = object["unread"]?.stringValue ?? source.urlText
             result.unreadPages.append(url)
-            result.problems.append(
+            result.note(
                 ImportProblem(.warning, "a page was not read: \(TextNormalizer.truncate(SafeText.visible(url), to: 200))", location: location))
         } else {
             skip("a line with no item, problem, progress or fetch, skipped", location: location)
@@ -87,7 +121,7 @@ struct PluginRun {
     /// A line that is not the protocol: named, the first 20 of them.
     mutating func skip(_ message: String, location: String) {
         badLines += 1
-        if badLines <= 20 { result.problems.append(ImportProblem(.warning, message, location: location)) }
+        if badLines <= 20 { result.note(ImportProblem(.warning, message, location: location)) }
     }
 
     /// Fetches a page the plugin asked for, with the tool's own rules (robots.txt, the per-host
@@ -106,7 +140,7 @@ struct PluginRun {
                 context.progress?(result.pagesFetched, found.count)
             } catch let error as TimeTrackError where error.code != .interrupted {
                 answer["error"] = .string(error.description)
-                result.problems.append(ImportProblem(.warning, "page request refused or failed: \(error.description)", location: location))
+                result.note(ImportProblem(.warning, "page request refused or failed: \(error.description)", location: location))
             }
         } else {
             answer["error"] = .string("'\(url)' is not an absolute URL")
@@ -116,7 +150,7 @@ struct PluginRun {
 
     /// An item: its text fields, links resolved against the page read last, merged by key, up
     /// to `maxItems` (past it the plugin is stopped and the run keeps what came).
-    mutating func take(_ item: [String: JSONValue], line: String, location: String) {
+    mutating func take(_ item: [String: JSONValue], line: String, location: String) throws {
         var raw = RawItem()
         for (field, value) in item where field != "key" {
             switch value {
@@ -130,7 +164,7 @@ struct PluginRun {
         MappedFields.sanitizeBody(&raw, base: base)
         let key = item["key"].map(\.description) ?? MappedFields.defaultKey(raw, kind: source.kind, normalizer: normalizer) ?? ""
         guard !key.isEmpty else {
-            result.problems.append(ImportProblem(.error, "skipped: an item with no key, title or link", location: location))
+            result.note(ImportProblem(.error, "skipped: an item with no key, title or link", location: location))
             return
         }
         if let existing = keys[key] {
@@ -138,24 +172,30 @@ struct PluginRun {
             result.duplicatesMerged += 1
             return
         }
-        guard found.count < manifest.maxItems else {
+        if spilledKeys.contains(key) {
+            lateDuplicates += 1
+            result.duplicatesMerged += 1
+            return
+        }
+        guard found.count + spilledKeys.count < manifest.maxItems else {
             capped = true
             process.stop()
             result.unreadPages.append(source.urlText)
-            result.problems.append(
+            result.note(
                 ImportProblem(.warning, "stopped at \(manifest.maxItems) items (\"maxItems\" in plugin.json); the rest was not read", location: location))
             return
         }
         let page = lastPage ?? FetchedPage(url: source.publicURL, location: manifest.info.name, data: Data(line.utf8), fetchedAt: context.now)
         keys[key] = found.count
         found.append(MappedFields.Found(key: key, raw: raw, page: page, pageURL: raw["link"] ?? page.url.absoluteString, location: location))
+        if found.count >= Self.spillBatch { try spill() }
     }
 
     /// A problem the plugin reports: shown on one line, at most 500 characters.
     mutating func take(problem: JSONValue, location: String) {
         let message = problem.objectValue?["message"]?.stringValue ?? problem.stringValue ?? "?"
         let severity: ImportProblem.Severity = problem.objectValue?["severity"]?.stringValue == "error" ? .error : .warning
-        result.problems.append(
+        result.note(
             ImportProblem(
                 severity, TextNormalizer.truncate(SafeText.visible(message.replacingOccurrences(of: "\n", with: " ⏎ ")), to: 500),
                 location: problem.objectValue?["location"]?.stringValue.map { TextNormalizer.truncate(SafeText.visible($0), to: 120) } ?? location))

@@ -204,8 +204,7 @@ private func curlHeader(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ cou
     return total
 }
 
-private func curlProgress(_ context: UnsafeMutableRawPointer?, _ downloadTotal: Int64, _ downloaded: Int64, _ uploadTotal: Int64, _ uploaded: Int64) -> Int32
-{
+private func curlProgress(_ context: UnsafeMutableRawPointer?, _ downloadTotal: Int64, _ downloaded: Int64, _ uploadTotal: Int64, _ uploaded: Int64) -> Int32 {
     guard let context else { return 1 }
     return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().progress() ? 0 : 1
 }

@@ -310,7 +310,8 @@ public final class WebClient: HTTPClient {
             let message = failure(outcome, url: url, port: port, elapsed: elapsed, totalTimeout: totalTimeout)
             let damaged = outcome.code == CurlTransfer.Code.badContentEncoding
             throw TimeTrackError(
-                .fetch, message, fix: damaged ? "the server sent a broken compressed answer; tell the site's webmaster" : "check the URL and the network; try again later",
+                .fetch, message,
+                fix: damaged ? "the server sent a broken compressed answer; tell the site's webmaster" : "check the URL and the network; try again later",
                 context: damaged ? ["url": url.absoluteString] : ["url": url.absoluteString, "retry": "yes"])
         }
         guard outcome.status > 0 else {

@@ -79,7 +79,9 @@ public struct ImportPipeline {
     ///
     /// - Parameter file: read this local file instead of the source's url (not confined).
     public func extract(_ source: SourceDefinition, file: String? = nil) throws -> ImportResult {
-        try extract(source, file: file, memo: nil).0
+        var result = try extract(source, file: file, memo: nil).0
+        try result.loadSpilled()
+        return result
     }
 
     /// Reads a source, reusing what `memo` remembers of unchanged pages; returns the result and
@@ -108,6 +110,7 @@ public struct ImportPipeline {
             context.items = ItemMemo(source: effective, importer: "\(info.name)/\(info.version)", memo: memo)
         }
         var result = try importer.run(context)
+        result.capProblems()
         var memoEntries = context.memoEntries
         if source.checkPDFs {
             var linked = LinkedPDFs(fetcher: fetcher)
@@ -174,10 +177,10 @@ public struct ImportPipeline {
         let source = reading.source
         var application = SourceApplication(pipeline: self, reading: reading, run: run, store: store, operatorName: operatorName, options: options)
         application.run.found = reading.result.found
-        application.run.problems = reading.result.problems.count
+        application.run.problems = reading.result.problemCount
         if !options.accept,
             let reason = try shrinkReason(source: source, store: store, found: reading.result.found, dated: application.dated, options: options)
-                ?? Self.guessedYearsReason(reading.result.items)
+                ?? Self.guessedYearsReason(reading.result.items, spilled: reading.result.spilled)
         {
             // Held: nothing is applied, nothing is counted missing; a person looks first.
             var held = application.run
@@ -198,7 +201,8 @@ public struct ImportPipeline {
     /// year's).
     ///
     /// nil when any date stated its year, or the page named none.
-    static func guessedYearsReason(_ items: [ExtractedItem]) -> String? {
+    static func guessedYearsReason(_ items: [ExtractedItem], spilled: SpilledItems? = nil) -> String? {
+        if let spilled, spilled.datedContradictingHeadings < spilled.dated { return nil }
         let dated = items.filter { $0.content.sortDate != nil }
         guard !dated.isEmpty, dated.allSatisfy({ item in item.guesses.contains(where: \.contradictsHeading) }) else { return nil }
         let example = dated[0].guesses.first(where: \.contradictsHeading)?.note ?? ""

@@ -32,7 +32,7 @@ struct LinkedPDFs {
             let links = Self.pdfLinks(in: body, base: base).prefix(Self.perItem)
             guard !links.isEmpty else { continue }
             guard PDFCheck.available else {
-                result.problems.append(
+                result.note(
                     ImportProblem(
                         .warning, "linked PDFs were not checked: poppler-utils is not installed (apt-get install poppler-utils)", location: "checkPDFs"))
                 return
@@ -69,9 +69,9 @@ struct LinkedPDFs {
             result.pagesFetched += 1
             found = try PDFCheck.problems(of: page.data)
         } catch let error as TimeTrackError {
-            result.problems.append(ImportProblem(.warning, "a linked PDF was not checked (\(link)): \(error.message)", location: location))
+            result.note(ImportProblem(.warning, "a linked PDF was not checked (\(link)): \(error.message)", location: location))
         } catch {
-            result.problems.append(ImportProblem(.warning, "a linked PDF was not checked (\(link)): \(error)", location: location))
+            result.note(ImportProblem(.warning, "a linked PDF was not checked (\(link)): \(error)", location: location))
         }
         checked[link] = found
         return found

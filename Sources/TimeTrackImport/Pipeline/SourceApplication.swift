@@ -35,11 +35,13 @@ struct SourceApplication {
     }
 
     /// Items with a date (stored or settled): the shrink guard's second count.
-    var dated: Int { result.items.filter { $0.content.sortDate != nil }.count + result.settled.filter(\.dated).count }
+    var dated: Int {
+        result.items.filter { $0.content.sortDate != nil }.count + result.settled.filter(\.dated).count + (result.spilled?.dated ?? 0)
+    }
 
     /// Applies the reading: the batches, the outcome, the trusted source's publishing.
     mutating func apply(memoEntries: [MemoEntry]) throws -> SourceRunSummary {
-        if !result.items.isEmpty { keys = try store.sourceKeys(sourceID: source.id) }
+        if !result.items.isEmpty || result.spilled != nil { keys = try store.sourceKeys(sourceID: source.id) }
         // Settled items (`ItemMemo`): unchanged, as reconciling them would find; nothing to write.
         for item in result.settled {
             seen.insert(item.key)
@@ -50,13 +52,19 @@ struct SourceApplication {
         // Every batch but the last commits alone; the last commits with the run's outcome
         // (one commit fewer per source: each rewrites the index pages the batch touched).
         let size = max(1, options.batchSize)
+        // Spilled items (a long external importer's run) are read back a batch at a time.
+        if let spilled = result.spilled {
+            for batch in try spilled.batches(of: size) {
+                try Lifecycle(store).batch { try record(batch[...]) }
+            }
+        }
         let chunks = stride(from: 0, to: result.items.count, by: size).map { $0..<min($0 + size, result.items.count) }
         for chunk in chunks.dropLast() {
-            try Lifecycle(store).batch { try record(chunk) }
+            try Lifecycle(store).batch { try record(result.items[chunk]) }
         }
         var autoPublishing = false
         try store.transaction {
-            if let last = chunks.last { try record(last) }
+            if let last = chunks.last { try record(result.items[last]) }
             autoPublishing = try recordOutcome(memoEntries: memoEntries)
         }
         if autoPublishing {
@@ -69,8 +77,8 @@ struct SourceApplication {
     }
 
     /// Records the items of one batch: each new or changed item a pending revision.
-    mutating func record(_ chunk: Range<Int>) throws {
-        for item in result.items[chunk] {
+    mutating func record(_ chunk: ArraySlice<ExtractedItem>) throws {
+        for item in chunk {
             let provenance = Provenance(
                 sourceID: source.id, sourceURL: item.pageURL, fetchedAt: item.fetchedAt, pageHash: item.pageHash,
                 importer: importerInfo?.name ?? source.importer, importerVersion: importerInfo?.version ?? "?", guessed: item.guesses.map(\.note))
@@ -122,7 +130,7 @@ struct SourceApplication {
                 summary.missingIDs = try Lifecycle(store).recordMissing(sourceID: source.id, seenKeys: seen, runID: run.id)
                 run.missing = summary.missingIDs.count
             }
-            let errors = result.problems.filter { $0.severity == .error }.count + summary.failures.count
+            let errors = result.errorCount + summary.failures.count
             run.status = errors > 0 ? .partial : .ok
             if errors > 0 { run.message = "\(errors) item(s) skipped; see `extract \(source.id)`" }
             if let note = result.runNote { run.message = [run.message, note].compactMap { $0 }.joined(separator: "; ") }

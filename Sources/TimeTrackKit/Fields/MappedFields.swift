@@ -152,7 +152,7 @@ public enum MappedFields {
                 }
             case .failure(let error):
                 let title = entry.raw["title"].map { " '\(TextNormalizer.truncate(TextNormalizer.collapse($0), to: 60))'" } ?? ""
-                result.problems.append(
+                result.note(
                     ImportProblem(.error, "skipped\(title): \(error.message)" + (error.fix.map { "; \($0)" } ?? ""), location: entry.location))
             }
         }

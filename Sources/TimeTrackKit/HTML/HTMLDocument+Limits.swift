@@ -21,7 +21,8 @@ extension HTMLDocument {
         }
         if let offset = floodedElement(data) {
             throw TimeTrackError(
-                .refusedContent, "an element near byte \(offset) has more than \(maxAttributes) attributes; the page was not read (it would take minutes to parse)",
+                .refusedContent,
+                "an element near byte \(offset) has more than \(maxAttributes) attributes; the page was not read (it would take minutes to parse)",
                 fix: "this is not a real page: check the source's url", context: ["url": place])
         }
     }

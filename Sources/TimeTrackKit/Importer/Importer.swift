@@ -242,7 +242,16 @@ public struct ExtractedItem: Sendable {
 /// What an importer hands back for one source.
 public struct ImportResult: Sendable {
     public var items: [ExtractedItem] = []
+    /// The run's problems as recorded: at most `maxProblems` (`note` counts the rest in
+    /// `problemsNotRecorded`), so a page of a million unusable entries costs a count, not a
+    /// million messages.
     public var problems: [ImportProblem] = []
+    /// Problems past `maxProblems`: counted, not recorded.
+    public var problemsNotRecorded = 0
+    /// Errors among `problemsNotRecorded` (a run with errors fails, whichever were recorded).
+    public var errorsNotRecorded = 0
+    /// Problems a run records at most.
+    public static let maxProblems = 200
     public var pagesFetched = 0
     /// Items seen twice (same key) and merged into one.
     public var duplicatesMerged = 0
@@ -255,8 +264,18 @@ public struct ImportResult: Sendable {
     /// Items the item memo found unchanged since they were stored: counted as found and
     /// unchanged, never normalized again (`ItemMemo`).
     public var settled: [SettledItem] = []
-    /// Every item found: read, and settled.
-    public var found: Int { items.count + settled.count }
+    /// Items kept in a temporary file rather than in `items` (an external importer's long
+    /// output): applied a batch at a time.
+    public var spilled: SpilledItems?
+    /// Every item found: read, spilled, and settled.
+    public var found: Int { items.count + settled.count + (spilled?.count ?? 0) }
+
+    /// Moves the spilled items into `items` (a dry run that shows them all).
+    public mutating func loadSpilled() throws {
+        guard let spilled else { return }
+        items = try spilled.all() + items
+        self.spilled = nil
+    }
     /// Kept in the run's record beside its outcome (an external importer's stderr).
     public var runNote: String?
     /// The next page a listing pointed to when the run stopped at its page limit (`maxPages`).
@@ -272,6 +291,34 @@ public struct ImportResult: Sendable {
         guard values.count >= 2 else { return }
         fieldsNeverRead = names.filter { name in !values.contains { !($0[name] ?? "").isEmpty } }.map { "\(path).\($0)" }
     }
+    /// Records a problem, or past `maxProblems` counts it.
+    public mutating func note(_ problem: ImportProblem) {
+        guard problems.count >= Self.maxProblems else { return problems.append(problem) }
+        problemsNotRecorded += 1
+        if problem.severity == .error { errorsNotRecorded += 1 }
+    }
+
+    /// Moves the problems past `maxProblems` (an importer or plugin that set `problems` itself)
+    /// into the counts.
+    public mutating func capProblems() {
+        guard problems.count > Self.maxProblems else { return }
+        let rest = problems[Self.maxProblems...]
+        problemsNotRecorded += rest.count
+        errorsNotRecorded += rest.filter { $0.severity == .error }.count
+        problems.removeSubrange(Self.maxProblems...)
+    }
+
+    /// Every problem of the run, recorded or counted.
+    public var problemCount: Int { problems.count + problemsNotRecorded }
+    /// Whether any problem of the run is an error.
+    public var hasErrors: Bool { errorsNotRecorded > 0 || problems.contains { $0.severity == .error } }
+    /// How many problems of the run are errors.
+    public var errorCount: Int { errorsNotRecorded + problems.filter { $0.severity == .error }.count }
+    /// `"(and 999,800 more problems not listed)"`, or nil when every problem was recorded.
+    public var unlistedProblems: String? {
+        problemsNotRecorded == 0 ? nil : "(and \(problemsNotRecorded) more problem\(problemsNotRecorded == 1 ? "" : "s") not listed)"
+    }
+
     /// Whether every page of the source was read (nothing unseen can be blamed on a failure).
     public var readEveryPage: Bool { unreadPages.isEmpty }
 
@@ -281,7 +328,7 @@ public struct ImportResult: Sendable {
     public mutating func pageUnread(
         _ url: URL, _ error: TimeTrackError, severity: ImportProblem.Severity = .error, message: String? = nil, location: String? = nil
     ) {
-        problems.append(
+        note(
             ImportProblem(
                 severity, message ?? error.description, location: location ?? url.absoluteString, httpStatus: error.context["status"].flatMap { Int($0) }))
         unreadPages.append(url.absoluteString)

@@ -135,7 +135,9 @@ public enum PostgresGrants {
         return sql.joined(separator: ";\n")
     }
 
-    /// Decisions made only through the tool: a write that decides (an item's status, its live
+    /// Decisions made only through the tool.
+    ///
+    /// A write that decides (an item's status, its live
     /// revision, who approved it, why it was rejected; a revision's state or content; a lock; an
     /// absence's outcome, a ticket's replies, a post's moderation note; anything of an item
     /// that is live) commits only with an audit entry for that item appended in the same

@@ -332,9 +332,10 @@ extension SQLStore {
         ]
     }
 
-    /// Items whose status no decision in the log made: published, rejected or archived with no
-    /// entry of an action that leaves an item so (a status written into the store by hand, past
-    /// the tool). Nil when every decided item has one.
+    /// Items whose status no decision in the log made.
+    ///
+    /// Published, rejected or archived with no entry of an action that leaves an item so (a
+    /// status written into the store by hand, past the tool). Nil when every decided item has one.
     func undecidedStatuses() throws -> String? {
         var found: [String] = []
         for (status, actions) in Self.decidingActions.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
