@@ -124,6 +124,7 @@ final class EditLineReader: LineReader {
     /// Without a history path, lines are neither read from nor saved to a history file (prompts
     /// inside one command).
     init?(historyPath: String?) {
+        EditLineReader.useUTF8Characters()
         var loaded: UnsafeMutableRawPointer?
         for name in ["libedit.so.2", "libedit.so", "libedit.so.0", "libedit.dylib"] {
             if let h = dlopen(name, RTLD_NOW | RTLD_LOCAL) {
@@ -194,6 +195,21 @@ final class EditLineReader: LineReader {
         // (as root, its mode changed for every user of the machine).
         guard let historyPath, EditLineReader.isRegularOrMissing(historyPath) else { return }
         _ = writeHistory(historyPath)
+    }
+
+    /// Makes the C library read characters as UTF-8, as the tool writes them: libedit decodes
+    /// the prompt and the line with the locale's character set, and in the "C" locale a prompt
+    /// holding an emoji or an accented letter decoded to nothing, which libedit then read
+    /// through (a segmentation fault). The environment's locale is taken when it is UTF-8,
+    /// else C.UTF-8 (glibc's, always there). Only character handling changes (LC_CTYPE).
+    static func useUTF8Characters() {
+        func utf8() -> Bool {
+            guard let codeset = nl_langinfo(nl_item(CODESET)) else { return false }
+            let name = String(cString: codeset).lowercased()
+            return name == "utf-8" || name == "utf8"
+        }
+        if setlocale(LC_CTYPE, "") != nil, utf8() { return }
+        if setlocale(LC_CTYPE, "C.UTF-8") == nil { _ = setlocale(LC_CTYPE, "C.utf8") }
     }
 
     static func isRegularOrMissing(_ path: String) -> Bool {
