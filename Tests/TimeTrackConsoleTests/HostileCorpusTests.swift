@@ -249,7 +249,8 @@ import Testing
                 """)
         }
         let store = dir.path("s.sqlite")
-        let measured = try Binaries.runMeasured("timetrack-admin", ["--store", store, "--imports", dir.path("imports"), "--as", "root", "--json", "import", "--all"])
+        let measured = try Binaries.runMeasured(
+            "timetrack-admin", ["--store", store, "--imports", dir.path("imports"), "--as", "root", "--json", "import", "--all"])
         let result = measured.result
 
         // Exited by itself with a documented code: 3, some sources and definitions failed.

@@ -2,7 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 48: line editing with any Unicode. libedit decodes the prompt and the line with the
+/// Issue 48: line editing with any Unicode.
+///
+/// libedit decodes the prompt and the line with the
 /// locale's character set; in the "C" locale (no LANG, as under cron or a bare shell) a prompt
 /// holding an emoji crashed it (a segmentation fault). The real binary, at 80x24, under
 /// `bash -i` and `zsh -i`, with emoji, combining marks and wide characters in the prompt, the

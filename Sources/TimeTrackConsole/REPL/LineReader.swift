@@ -197,7 +197,9 @@ final class EditLineReader: LineReader {
         _ = writeHistory(historyPath)
     }
 
-    /// Makes the C library read characters as UTF-8, as the tool writes them: libedit decodes
+    /// Makes the C library read characters as UTF-8, as the tool writes them.
+    ///
+    /// libedit decodes
     /// the prompt and the line with the locale's character set, and in the "C" locale a prompt
     /// holding an emoji or an accented letter decoded to nothing, which libedit then read
     /// through (a segmentation fault). The environment's locale is taken when it is UTF-8,
