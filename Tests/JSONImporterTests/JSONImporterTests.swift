@@ -209,7 +209,8 @@ import TimeTrackKit
         try ("{\"items\": [" + Array(repeating: "{\"a\": 1}", count: 50_000).joined(separator: ",") + "]}")
             .write(to: folder.url.appendingPathComponent("objects.json"), atomically: true, encoding: .utf8)
         for (id, file) in [("n", "numbers.json"), ("o", "objects.json")] {
-            try (#"{ "id": "\#(id)", "importer": "json", "kind": "announcement", "url": "\#(file)", "options": { "items": "items","#
+            try
+                (#"{ "id": "\#(id)", "importer": "json", "kind": "announcement", "url": "\#(file)", "options": { "items": "items","#
                 + #" "fields": {"title": "title"} } }"#)
                 .write(to: folder.url.appendingPathComponent("\(id).json"), atomically: true, encoding: .utf8)
         }
