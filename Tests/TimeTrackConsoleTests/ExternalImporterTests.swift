@@ -162,6 +162,8 @@ import Testing
         #expect(
             try Binaries.sql(store, "SELECT count(*) FROM revisions WHERE content LIKE '%too late%'").trimmingCharacters(in: .whitespacesAndNewlines) == "0")
         #expect(first.stdout.contains("more than 5000 items earlier") || first.stderr.contains("more than 5000 items earlier"), "\(first.stderr)")
+        // Each item's memo entry was remembered with its batch: the next run settles them unread.
+        #expect(try Binaries.sql(store, "SELECT count(*) FROM item_memo").trimmingCharacters(in: .whitespacesAndNewlines) == "12000")
         let second = try Self.run(dir, setup.imports, ["--as", "ana", "import", "bad-source"], plugins: setup.plugins)
         #expect(second.status == 0 && second.stderr.contains("12000 unchanged"), "\(second.stderr)")
         let extracted = try Self.run(dir, setup.imports, ["extract", "bad-source"], plugins: setup.plugins)

@@ -82,7 +82,15 @@ struct PluginRun {
         MappedFields.finish(found, normalizer: normalizer, into: &chunk, context: context)
         let spilled = try result.spilled ?? SpilledItems(kind: source.kind)
         result.spilled = spilled
-        try spilled.append(chunk.items)
+        // The chunk's item memo entries go with its items, remembered with the batch that
+        // stores them (the rest of the context's entries are pages').
+        var memo: [String: MemoEntry] = [:]
+        context.memoEntries.removeAll { entry in
+            guard entry.url.utf8.starts(with: ItemMemoKeys.prefix.utf8) else { return false }
+            memo[entry.url] = entry
+            return true
+        }
+        try spilled.append(chunk.items, memo: memo)
         for problem in chunk.problems { result.note(problem) }
         result.problemsNotRecorded += chunk.problemsNotRecorded
         result.errorsNotRecorded += chunk.errorsNotRecorded

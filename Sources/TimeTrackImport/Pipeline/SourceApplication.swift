@@ -55,7 +55,10 @@ struct SourceApplication {
         // Spilled items (a long external importer's run) are read back a batch at a time.
         if let spilled = result.spilled {
             for batch in try spilled.batches(of: size) {
-                try Lifecycle(store).batch { try record(batch[...]) }
+                try Lifecycle(store).batch {
+                    try record(batch.items[...])
+                    try store.remember(sourceID: source.id, entries: batch.memo)
+                }
             }
         }
         let chunks = stride(from: 0, to: result.items.count, by: size).map { $0..<min($0 + size, result.items.count) }

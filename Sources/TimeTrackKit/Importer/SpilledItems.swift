@@ -36,10 +36,18 @@ public final class SpilledItems: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: path)
     }
 
+    /// Items read back with their item memo entries (`ItemMemo`), which the run remembers with
+    /// the batch that stores them rather than all at its end.
+    public struct Batch {
+        public var items: [ExtractedItem]
+        public var memo: [MemoEntry]
+    }
+
     /// Writes `items` (prepared ones: an unprepared item is prepared first; one that does not
-    /// validate is left out and returned).
+    /// validate is left out and returned), each with its entry of `memo` (by the entry's URL,
+    /// the memo prefix and the item's key).
     @discardableResult
-    public func append(_ items: [ExtractedItem]) throws -> [ExtractedItem] {
+    public func append(_ items: [ExtractedItem], memo: [String: MemoEntry] = [:]) throws -> [ExtractedItem] {
         var out = Data()
         var refused: [ExtractedItem] = []
         for var item in items {
@@ -54,6 +62,9 @@ public final class SpilledItems: @unchecked Sendable {
                 "g": .array(item.guesses.map { .array([.string($0.note), .bool($0.contradictsHeading)]) }),
             ]
             if let former = item.formerKey { line["f"] = .string(former) }
+            if let entry = memo[ItemMemoKeys.prefix + item.key] {
+                line["m"] = .array([.string(entry.pageHash), .string(entry.signature), .string(String(decoding: entry.payload, as: UTF8.self))])
+            }
             out.append(Data(try JSONCoding.compactString(JSONValue.object(line)).utf8))
             out.append(10)
             count += 1
@@ -68,8 +79,8 @@ public final class SpilledItems: @unchecked Sendable {
         return refused
     }
 
-    /// The items in the order written, `size` at a time.
-    public func batches(of size: Int) throws -> AnyIterator<[ExtractedItem]> {
+    /// The items in the order written, `size` at a time, with their memo entries.
+    public func batches(of size: Int) throws -> AnyIterator<Batch> {
         try handle.synchronize()
         guard let reader = FileHandle(forReadingAtPath: path) else {
             throw TimeTrackError(.system, "cannot read the run's items back from \(path)", fix: "check that TMPDIR was not cleaned during the run")
@@ -80,12 +91,15 @@ public final class SpilledItems: @unchecked Sendable {
         var done = false
         let kind = self.kind
         return AnyIterator {
-            var batch: [ExtractedItem] = []
-            while batch.count < max(1, size) {
+            var batch = Batch(items: [], memo: [])
+            while batch.items.count < max(1, size) {
                 if let newline = buffer[position...].firstIndex(of: 10) {
                     let line = buffer[position..<newline]
                     position = newline + 1
-                    if let item = SpilledItems.item(from: line, kind: kind) { batch.append(item) }
+                    if let (item, memo) = SpilledItems.item(from: line, kind: kind) {
+                        batch.items.append(item)
+                        if let memo { batch.memo.append(memo) }
+                    }
                     continue
                 }
                 if done { break }
@@ -98,19 +112,19 @@ public final class SpilledItems: @unchecked Sendable {
                     position = 0
                 }
             }
-            return batch.isEmpty ? nil : batch
+            return batch.items.isEmpty ? nil : batch
         }
     }
 
     /// Every item, read back whole (a dry run that prints them).
     public func all() throws -> [ExtractedItem] {
         var items: [ExtractedItem] = []
-        for batch in try batches(of: 10_000) { items += batch }
+        for batch in try batches(of: 10_000) { items += batch.items }
         return items
     }
 
-    /// One line back as an item (nil for a line this run did not write whole).
-    static func item(from line: Data, kind: ItemKind) -> ExtractedItem? {
+    /// One line back as an item and its memo entry (nil for a line this run did not write whole).
+    static func item(from line: Data, kind: ItemKind) -> (ExtractedItem, MemoEntry?)? {
         guard let object = (try? JSONValue(parsing: Data(line)))?.objectValue, let key = object["k"]?.stringValue, let json = object["j"]?.stringValue,
             let content = try? ItemContent.decode(kind: kind, json: json), let prepared = try? PreparedContent(content)
         else { return nil }
@@ -122,6 +136,12 @@ public final class SpilledItems: @unchecked Sendable {
             return Guess(note, contradictsHeading: pair.count > 1 && pair[1] == .bool(true))
         }
         item.formerKey = object["f"]?.stringValue
-        return item
+        var memo: MemoEntry?
+        if let entry = object["m"]?.arrayValue, entry.count == 3, let digest = entry[0].stringValue, let signature = entry[1].stringValue,
+            let payload = entry[2].stringValue
+        {
+            memo = MemoEntry(url: ItemMemoKeys.prefix + key, pageHash: digest, signature: signature, payload: Data(payload.utf8))
+        }
+        return (item, memo)
     }
 }
