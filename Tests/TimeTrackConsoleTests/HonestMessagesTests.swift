@@ -11,15 +11,20 @@ import Testing
         try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports"), "--as", "ana"] + words)
     }
 
+    /// A local news page of one article and its source, `news`.
+    static func writeNewsSource(_ dir: TemporaryDirectory) throws {
+        try dir.write("imports/news.html", "<article><h2>Bus routes</h2></article>")
+        try dir.write(
+            "imports/news.json",
+            #"{ "id": "news", "importer": "html", "kind": "announcement", "url": "news.html", "options": { "item": "article", "fields": { "title": "h2" } } }"#)
+    }
+
     /// A bad `_settings.json` is a configuration error (exit 2) for `import` as for `extract`,
     /// and nothing is imported.
     @Test func aBadSettingsFileIsAConfigurationErrorForEveryCommand() throws {
         let dir = try TemporaryDirectory("bad-settings")
         defer { dir.remove() }
-        try dir.write("imports/news.html", "<article><h2>Bus routes</h2></article>")
-        try dir.write(
-            "imports/news.json",
-            #"{ "id": "news", "importer": "html", "kind": "announcement", "url": "news.html", "options": { "item": "article", "fields": { "title": "h2" } } }"#)
+        try Self.writeNewsSource(dir)
         try dir.write("imports/_settings.json", #"{"requestDelay": "fast"}"#)
         for words in [["import", "news"], ["import", "--all"], ["extract", "news"]] {
             let result = try Self.run(dir, words)
@@ -62,10 +67,7 @@ import Testing
         }
         let dir = try TemporaryDirectory("ro-folder")
         defer { dir.remove() }
-        try dir.write("imports/news.html", "<article><h2>Bus routes</h2></article>")
-        try dir.write(
-            "imports/news.json",
-            #"{ "id": "news", "importer": "html", "kind": "announcement", "url": "news.html", "options": { "item": "article", "fields": { "title": "h2" } } }"#)
+        try Self.writeNewsSource(dir)
         try FileManager.default.createDirectory(atPath: dir.path("ro"), withIntermediateDirectories: true)
         let store = dir.path("ro/t.sqlite")
         // This account makes the store and imports; nobody (uid 65534) is an admin of it.
