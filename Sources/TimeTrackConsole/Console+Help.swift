@@ -2,6 +2,23 @@ import Foundation
 import TimeTrackCore
 
 extension Console {
+    /// `text` in lines of at most `width` characters, broken between words (a word longer than
+    /// the width has a line of its own).
+    static func wrapWords(_ text: String, width: Int) -> [String] {
+        var wrapped: [String] = []
+        var current = ""
+        for word in text.split(separator: " ") {
+            if !current.isEmpty && current.count + 1 + word.count > width {
+                wrapped.append(current)
+                current = String(word)
+            } else {
+                current += (current.isEmpty ? "" : " ") + word
+            }
+        }
+        if !current.isEmpty { wrapped.append(current) }
+        return wrapped
+    }
+
     /// The general help text.
     public static func helpText() -> String {
         var lines = [
@@ -17,18 +34,7 @@ extension Console {
         let columns = terminalWidth()
         func rows(_ left: String, _ text: String, width: Int) -> [String] {
             let indent = columns - width - 2 >= 30 ? width + 2 : 6
-            let room = max(20, columns - indent)
-            var wrapped: [String] = []
-            var current = ""
-            for word in text.split(separator: " ") {
-                if !current.isEmpty && current.count + 1 + word.count > room {
-                    wrapped.append(current)
-                    current = String(word)
-                } else {
-                    current += (current.isEmpty ? "" : " ") + word
-                }
-            }
-            if !current.isEmpty { wrapped.append(current) }
+            let wrapped = wrapWords(text, width: max(20, columns - indent))
             let pad = String(repeating: " ", count: indent)
             if indent == width + 2 {
                 return wrapped.enumerated().map { ($0.offset == 0 ? "  " + left.padding(toLength: width, withPad: " ", startingAt: 0) : pad) + $0.element }

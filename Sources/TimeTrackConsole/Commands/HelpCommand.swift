@@ -23,13 +23,26 @@ extension Console {
     static func printHelp(for command: CommandSpec, to output: Output) {
         output.line("usage: \(command.usageLine)")
         output.line("")
-        output.line(command.summary)
+        for line in wrapWords(command.summary, width: terminalWidth()) { output.line(line) }
         guard !command.options.isEmpty else { return }
         output.line("")
         output.line("options:")
-        for option in command.options {
-            let left = "--\(option.name)" + (option.value.map { " \($0)" } ?? "")
-            output.line("  " + left.padding(toLength: 20, withPad: " ", startingAt: 0) + option.help)
+        // The options in a column as wide as the widest (up to 26), their help wrapped between
+        // words beside it; an option wider than the column has its help on the lines under it.
+        let lefts = command.options.map { "--\($0.name)" + ($0.value.map { " \($0)" } ?? "") }
+        let width = min(26, (lefts.map(\.count).max() ?? 0) + 2)
+        let room = max(30, terminalWidth() - 2 - width)
+        let pad = String(repeating: " ", count: 2 + width)
+        for (left, option) in zip(lefts, command.options) {
+            let help = wrapWords(option.help, width: room)
+            if left.count + 2 > width {
+                output.line("  " + left)
+                for line in help { output.line(pad + line) }
+            } else {
+                for (index, line) in help.enumerated() {
+                    output.line((index == 0 ? "  " + left.padding(toLength: width, withPad: " ", startingAt: 0) : pad) + line)
+                }
+            }
         }
     }
 }
