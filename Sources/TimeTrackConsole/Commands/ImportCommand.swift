@@ -47,7 +47,13 @@ extension Console {
                 sources = try runner.due(sources, at: Date())
                 // Cron's quarter-hourly run with nothing to do: said, unless asked to be quiet.
                 if sources.isEmpty {
-                    if !args.flag("quiet") { session.output.line("nothing due: every enabled source was read within its schedule (`sources` shows when)") }
+                    if session.output.json {
+                        // A machine reading --json gets JSON: the (empty) list of sources run, the
+                        // shape a run with sources prints.
+                        session.output.printJSON(JSONValue.array([]))
+                    } else if !args.flag("quiet") {
+                        session.output.line("nothing due: every enabled source was read within its schedule (`sources` shows when)")
+                    }
                     return 0
                 }
             }

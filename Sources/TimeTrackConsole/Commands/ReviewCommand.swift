@@ -125,14 +125,16 @@ extension Console {
                 anyway = true
             }
             let done = try Lifecycle(store).approve(item.id, by: who, batch: batch, anyway: anyway, allowed: allowed)
-            if !quiet { out.line("  " + out.paint("approved", .green) + " (\(done.status.rawValue))") }
+            // An absence is excused by its approval: said so, in the words `list absences` uses.
+            let word = done.kind == .absence ? ItemRendering.statusWord(done) : "approved (\(done.status.rawValue))"
+            if !quiet { out.line("  " + out.paint(word, .green)) }
         case ("r", _, _):
             guard let reason = ask("  reason: ") else {
                 out.line("  a reason is required; not rejected")
                 return false
             }
-            _ = try Lifecycle(store).reject(item.id, reason: reason, by: who)
-            out.line("  " + out.paint("rejected", .red))
+            let refused = try Lifecycle(store).reject(item.id, reason: reason, by: who)
+            out.line("  " + out.paint(refused.kind == .absence ? ItemRendering.statusWord(refused) : "rejected", .red))
         case ("e", _, _):
             out.line("  fields: " + ItemContent.fieldNames(of: item.kind).joined(separator: ", "))
             guard let text = ask("  FIELD=VALUE ...: ") else { return false }

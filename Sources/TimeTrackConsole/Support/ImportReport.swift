@@ -105,6 +105,7 @@ final class ImportReport {
                 "changed": .array(s.changedIDs.map { .string($0) }), "missing": .array(s.missingIDs.map { .string($0) }),
                 "message": s.run?.message.map { .string($0) } ?? .null,
                 "problems": .array((s.result.problems + s.failures).map { (try? JSONCoding.value($0)) ?? .null }),
+                "problemsNotRecorded": .number(Double(s.result.problemsNotRecorded)),
             ])
         }
         for (id, error) in errorsBySource.sorted(by: { $0.key < $1.key }) {

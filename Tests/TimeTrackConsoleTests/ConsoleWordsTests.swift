@@ -1,0 +1,45 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 48: what the console says is what happened, in the words a reader expects.
+@Suite struct ConsoleWordsTests {
+    /// The review walk says what a decision did to an absence report, in the words `list
+    /// absences` uses: approving excuses it ("excused"), rejecting leaves it "not excused" (it
+    /// said "approved (published)").
+    @Test func theReviewWalkSaysExcusedAndNotExcused() throws {
+        let fixture = try ConsoleFixture()
+        defer { fixture.remove() }
+        let absences = try fixture.ids("absences")
+        #expect(absences.count >= 2, "\(absences)")
+        let pty = try PseudoTerminal(
+            Binaries.path("timetrack-admin"),
+            ["--store", fixture.store, "--imports", ConsoleFixture.root.appendingPathComponent("Imports").path, "--as", "ana", "review", "--kind", "absences"],
+            rows: 24, columns: 80)
+        #expect(pty.expect("[a]pprove", timeout: 20) != nil, "\(pty.transcript)")
+        pty.send("a\r")
+        #expect(pty.expect("excused", timeout: 10) != nil, "\(pty.transcript.suffix(1500))")
+        #expect(pty.expect("[a]pprove", timeout: 10) != nil, "\(pty.transcript.suffix(600))")
+        pty.send("r\r")
+        #expect(pty.expect("reason:", timeout: 10) != nil, "\(pty.transcript.suffix(600))")
+        pty.send("no note from a parent\r")
+        #expect(pty.expect("not excused", timeout: 10) != nil, "\(pty.transcript.suffix(600))")
+        pty.send("q\r")
+        _ = pty.waitForExit(timeout: 10)
+        #expect(!pty.transcript.contains("approved (published)"), "\(pty.transcript.suffix(800))")
+    }
+
+    /// `import --due --json` with nothing due prints JSON (an empty list of runs), not a sentence.
+    @Test func nothingDueIsEmptyJSON() throws {
+        let setup = try UnattendedRunTests.Setup()
+        defer { setup.remove() }
+        setup.server.route("/news.html", .html(UnattendedRunTests.page(2)))
+        try setup.source("news", path: "/news.html", schedule: "1d")
+        let first = try setup.run(["--json", "import", "--due"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let again = try setup.run(["--json", "import", "--due"])
+        #expect(again.status == 0, "\(again.stderr)")
+        let parsed = try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [Any]
+        #expect(parsed?.isEmpty == true, "\(again.stdout)")
+    }
+}
