@@ -42,4 +42,31 @@ import Testing
         let parsed = try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [Any]
         #expect(parsed?.isEmpty == true, "\(again.stdout)")
     }
+
+    /// `operator add` refuses a school no source or place names (a typo gave staff a school
+    /// with nothing in it, silently), and says when the login has no account on this machine.
+    @Test func operatorAddChecksTheSchoolAndTheLogin() throws {
+        let fixture = try ConsoleFixture()
+        defer { fixture.remove() }
+        let imports = ["--imports", ConsoleFixture.root.appendingPathComponent("Imports").path, "--as", "ana"]
+        let typo = try fixture.run(imports + ["operator", "add", "sam", "--role", "staff", "--school", "hilcrest"])
+        #expect(typo.status == 2 && typo.stderr.contains("'hilcrest'") && typo.stderr.contains("hillcrest"), "\(typo.stderr)")
+        let noAccount = try fixture.run(imports + ["operator", "add", "sam", "--role", "staff", "--school", "hillcrest", "--login", "nosuchaccount9"])
+        #expect(noAccount.status == 0, "\(noAccount.stderr)")
+        #expect(noAccount.stderr.contains("no account 'nosuchaccount9'"), "\(noAccount.stderr)")
+    }
+
+    /// A viewer's `status` counts what a viewer may read: published items of the exported kinds,
+    /// nothing of absence reports, tickets or what waits for review.
+    @Test func aViewersStatusCountsOnlyWhatItMayRead() throws {
+        let fixture = try ConsoleFixture()
+        defer { fixture.remove() }
+        let imports = ["--imports", ConsoleFixture.root.appendingPathComponent("Imports").path]
+        #expect(try fixture.run(imports + ["--as", "ana", "operator", "add", "vic", "--role", "viewer"]).status == 0)
+        let status = try fixture.run(imports + ["--as", "vic", "status"]).stdout
+        #expect(!status.contains("absence") && !status.contains("ticket") && !status.contains("pending"), "\(status)")
+        #expect(status.contains("announcements"), "\(status)")
+        let admin = try fixture.run(imports + ["--as", "ana", "status"]).stdout
+        #expect(admin.contains("absence") && admin.contains("pending"), "\(admin)")
+    }
 }

@@ -89,7 +89,13 @@ extension Console {
                 let name = try name()
                 let login = args.option("login") ?? (getpwnam(name) != nil ? name : nil)
                 let schools = (args.option("school") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                try checkSchools(schools, store: store, session: session)
                 let op = try store.addOperator(name, role: try role(args.option("role")), login: login, schools: schools, by: session.operatorName)
+                if let given = args.option("login"), Session.serverAddress(session.storePath) == nil, getpwnam(given) == nil {
+                    session.output.note(
+                        "note: there is no account '\(SafeText.visible(given))' on this machine yet; \(op.name) can use the store once it exists"
+                            + " (useradd), or give --login an existing account")
+                }
                 show(op, "is")
                 if op.role != .admin, let warning = sharedTrust(store, session) { session.output.note("note: " + warning) }
                 return 0
@@ -106,5 +112,17 @@ extension Console {
                 throw TimeTrackError(.usage, "operator: unknown action '\(args.positional[0])'", fix: "usage: operator \(usage)")
             }
         }
+    }
+
+    /// Refuses a school no source definition and no place names (a typo would give staff a
+    /// school with no items, silently); any school goes while nothing names one yet.
+    static func checkSchools(_ schools: [String], store: any ItemStore, session: Session) throws {
+        guard !schools.isEmpty else { return }
+        let known = Set(session.sources().sources.compactMap(\.school) + ((try? store.places()) ?? []).compactMap(\.school))
+        let unknown = schools.filter { !known.contains($0) }
+        guard !unknown.isEmpty, !known.isEmpty else { return }
+        throw TimeTrackError(
+            .usage, "operator add: no source or place names the school \(unknown.map { "'\(SafeText.visible($0))'" }.joined(separator: ", "))",
+            fix: "the schools the sources name: \(known.sorted().joined(separator: ", ")); check the spelling (a new school: add its source first)")
     }
 }

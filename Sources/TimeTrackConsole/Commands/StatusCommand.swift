@@ -7,11 +7,16 @@ extension Console {
             let store = try session.store(create: false)
             let counts = try store.counts()
             let audit = try store.verifyAudit()
+            // A viewer reads published items of the exported kinds only: it is told how many of
+            // those there are, nothing of private kinds (absence reports, tickets) or of review.
+            let viewer = try session.access(in: store).op.role == .viewer
+            let kinds = viewer ? ItemKind.allCases.filter(\.traits.exported) : ItemKind.allCases
+            let statuses = viewer ? [ItemStatus.published] : ItemStatus.allCases
             if session.output.json {
                 var byKind: [String: JSONValue] = [:]
-                for kind in ItemKind.allCases {
+                for kind in kinds {
                     var byStatus: [String: JSONValue] = [:]
-                    for status in ItemStatus.allCases { byStatus[status.rawValue] = .number(Double(counts[kind]?[status] ?? 0)) }
+                    for status in statuses { byStatus[status.rawValue] = .number(Double(counts[kind]?[status] ?? 0)) }
                     byKind[kind.rawValue] = .object(byStatus)
                 }
                 session.output.printJSON(
@@ -41,10 +46,10 @@ extension Console {
                         + " (`store repair` restores them)")
             }
             if let warning = sharedTrust(store, session) { say("access:         " + warning) }
-            var table = Table(headers: ["kind"] + ItemStatus.allCases.map(\.rawValue) + ["total"])
-            for kind in ItemKind.allCases {
-                let row = ItemStatus.allCases.map { counts[kind]?[$0] ?? 0 }
-                table.rows.append([kind.plural] + row.map(String.init) + [String(row.reduce(0, +))])
+            var table = Table(headers: ["kind"] + statuses.map(\.rawValue) + (viewer ? [] : ["total"]))
+            for kind in kinds {
+                let row = statuses.map { counts[kind]?[$0] ?? 0 }
+                table.rows.append([kind.plural] + row.map(String.init) + (viewer ? [] : [String(row.reduce(0, +))]))
             }
             if !session.output.csv { session.output.line() }
             session.output.printTable(table, width: 100)
