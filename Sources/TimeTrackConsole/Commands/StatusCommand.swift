@@ -7,11 +7,11 @@ extension Console {
             let store = try session.store(create: false)
             let counts = try store.counts()
             let audit = try store.verifyAudit()
-            // A viewer reads published items of the exported kinds only: it is told how many of
-            // those there are, nothing of private kinds (absence reports, tickets) or of review.
+            // A viewer reads items of the exported kinds only: it is told nothing of the private
+            // kinds (absence reports, tickets).
             let viewer = try session.access(in: store).op.role == .viewer
             let kinds = viewer ? ItemKind.allCases.filter(\.traits.exported) : ItemKind.allCases
-            let statuses = viewer ? [ItemStatus.published] : ItemStatus.allCases
+            let statuses = ItemStatus.allCases
             if session.output.json {
                 var byKind: [String: JSONValue] = [:]
                 for kind in kinds {
@@ -46,10 +46,10 @@ extension Console {
                         + " (`store repair` restores them)")
             }
             if let warning = sharedTrust(store, session) { say("access:         " + warning) }
-            var table = Table(headers: ["kind"] + statuses.map(\.rawValue) + (viewer ? [] : ["total"]))
+            var table = Table(headers: ["kind"] + statuses.map(\.rawValue) + ["total"])
             for kind in kinds {
                 let row = statuses.map { counts[kind]?[$0] ?? 0 }
-                table.rows.append([kind.plural] + row.map(String.init) + (viewer ? [] : [String(row.reduce(0, +))]))
+                table.rows.append([kind.plural] + row.map(String.init) + [String(row.reduce(0, +))])
             }
             if !session.output.csv { session.output.line() }
             session.output.printTable(table, width: 100)
