@@ -5,6 +5,8 @@
 // `swift run -c release timetrack-bench --listing N [--repeat R]`: one listing page of N items.
 // `swift run -c release timetrack-bench --memory [--listing-items N] [--plugin-items N]`: peak memory of
 // a listing page's import and of an external importer's items.
+// `swift run -c release timetrack-bench --articles DIR --out FILE`: the article extractor on an
+// article-extraction benchmark folder (its scorer's input, and the slowest page's CPU time).
 // `--store postgresql://USER@HOST/DB`: the imports and the million-item store on PostgreSQL too
 // (beside SQLite, for the ratio); the bench empties that database, so give it one of its own.
 import Foundation
@@ -55,6 +57,23 @@ if let index = arguments.firstIndex(of: "--listing") {
         exit(complete ? 0 : 1)
     } catch {
         print("listing: \(error)")
+        exit(1)
+    }
+}
+
+// The article extractor on a benchmark folder: the scorer's input, and the slowest page's CPU time.
+if let index = arguments.firstIndex(of: "--articles"), index + 1 < arguments.count {
+    let out = arguments.firstIndex(of: "--out").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil } ?? "articles.json"
+    do {
+        let figures = try ArticleBench.run(folder: arguments[index + 1], out: out)
+        print(
+            String(
+                format: "articles: %d pages (%d with nothing found) -> %@; CPU per page: mean %.1f ms, slowest %.1f ms (%@); target: none over 50 ms",
+                figures.pages, figures.empty, out, figures.totalSeconds / Double(max(1, figures.pages)) * 1000, figures.slowest.seconds * 1000,
+                figures.slowest.name))
+        exit(figures.slowest.seconds <= 0.05 ? 0 : 1)
+    } catch {
+        print("articles: \(error)")
         exit(1)
     }
 }

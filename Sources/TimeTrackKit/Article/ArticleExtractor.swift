@@ -1,0 +1,194 @@
+import CLibXML2
+import Foundation
+import TimeTrackCore
+
+/// The main content of an article page, found with no selector: the element whose paragraphs
+/// carry the most sentence-like text (after Readability's scoring: text length, commas, the
+/// names sites give content and boilerplate, link density), its siblings that continue it,
+/// and inside them everything but the boilerplate (share bars, related links, captions of ads,
+/// forms, navigation, hidden parts).
+///
+/// The page's own hints come first: an element marked `itemprop="articleBody"` with real text
+/// is the body.
+public struct ArticleExtractor {
+    /// What was found.
+    public struct Article: Sendable, Equatable {
+        /// The body as plain text, one block (paragraph, heading, list item) a line.
+        public var text: String
+        /// The body as sanitized HTML (paragraphs, headings, lists, tables, links, images).
+        public var html: String
+    }
+
+    /// Names of content, and of what is not content, in ids and classes (Readability's, with
+    /// names district CMSs use).
+    static let positive = try! NSRegularExpression(
+        pattern: "article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story|fsbody|fsarticle|news-?item", options: [])
+    static let negative = try! NSRegularExpression(
+        pattern:
+            "-ad-|^ad-|\\bad\\b|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|foot|footer|footnote|gdpr|masthead|media|meta|outbrain|promo"
+            + "|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|tool|widget|social|subscribe|newsletter|signup|cookie|popup|modal"
+            + "|breadcrumb|nav|menu|byline|author|dateline|caption|credit|recirc|trending|most-?popular|read-?more|more-?stories|taboola|disqus|print"
+            + "|email|follow|pagination-?nav|toolbar|rating|video-?player",
+        options: [])
+    /// Names that mark an element as boilerplate whatever else it says (removed from the body).
+    static let boilerplate = try! NSRegularExpression(
+        pattern:
+            "share|social|related|recirc|newsletter|subscribe|signup|sign-up|promo|advert|sponsor|outbrain|taboola|comments?(-|_|\\b)|disqus|cookie"
+            + "|gdpr|breadcrumb|most-?popular|trending|more-?stories|read-?more|author-?bio|byline|tags?-?list|post-?tags|toolbar|print-?only|inline-?ad"
+            + "|ad-?slot|ad-?container|ad-?wrapper|\\bads?\\b|nav\\b|navigation|pagination|skip-?link|visually-?hidden|sr-only|screen-?reader",
+        options: [])
+
+    static let paragraphTags: Set<String> = ["p", "pre", "td", "blockquote", "li", "dd", "h2", "h3", "h4"]
+    static let blockTags: Set<String> = [
+        "p", "div", "section", "article", "main", "ul", "ol", "li", "table", "tr", "td", "th", "blockquote", "pre", "h1", "h2", "h3", "h4", "h5", "h6",
+        "dl", "dt", "dd", "figure", "figcaption", "header", "footer", "aside", "nav", "form", "hr", "br", "address", "details", "summary",
+    ]
+    /// Tags dropped from the body with what they hold.
+    static let droppedTags: Set<String> = ["nav", "aside", "footer", "header", "figcaption", "noscript", "dialog", "menu"]
+
+    /// Whether a tag of boilerplate is left out: always, but for a `form` only when small (some
+    /// sites wrap the whole page in one).
+    static func dropped(_ element: ArticleTree.Element) -> Bool {
+        droppedTags.contains(element.tag) || (element.tag == "form" && element.textLength < 1_000)
+    }
+
+    public init() {}
+
+    /// The article of a parsed page; nil when nothing on it reads as one.
+    public func extract(_ document: HTMLDocument) -> Article? {
+        let tree = ArticleTree(document.root.raw)
+        guard tree.count > 1 else { return nil }
+        let roots = hinted(tree, document) ?? scored(tree)
+        guard !roots.isEmpty else { return nil }
+        var writer = ArticleWriter(tree: tree, document: document)
+        for root in roots { writer.write(root, isRoot: true) }
+        let text = writer.text
+        guard text.count >= 20 else { return nil }
+        return Article(text: text, html: writer.html)
+    }
+
+    // MARK: the page's hints
+
+    /// The element the page marks as the article's body (`itemprop="articleBody"`), when it
+    /// holds text.
+    func hinted(_ tree: ArticleTree, _ document: HTMLDocument) -> [Int]? {
+        let marked = (0..<tree.count).filter { index in
+            let element = tree[index]
+            guard element.textLength >= 200, !element.hidden else { return false }
+            return (ArticleTree.attribute(element.node, "itemprop") ?? "").split(separator: " ").contains("articleBody")
+        }
+        // Several marked parts of one body (a paywall split): each, in order, the outermost only.
+        let outer = marked.filter { index in !marked.contains { other in other != index && isAncestor(other, of: index, in: tree) } }
+        return outer.isEmpty ? nil : outer
+    }
+
+    func isAncestor(_ ancestor: Int, of index: Int, in tree: ArticleTree) -> Bool {
+        var current = tree[index].parent
+        while let parent = current {
+            if parent == ancestor { return true }
+            current = tree[parent].parent
+        }
+        return false
+    }
+
+    // MARK: scoring
+
+    /// The weight of an element's id and class names: content names up, boilerplate down.
+    static func classWeight(_ names: String) -> Double {
+        guard !names.trimmingCharacters(in: .whitespaces).isEmpty else { return 0 }
+        let range = NSRange(names.startIndex..., in: names)
+        var weight = 0.0
+        if negative.firstMatch(in: names, range: range) != nil { weight -= 25 }
+        if positive.firstMatch(in: names, range: range) != nil { weight += 25 }
+        return weight
+    }
+
+    static func tagWeight(_ tag: String) -> Double {
+        switch tag {
+        case "div", "article", "main", "section": return 5
+        case "pre", "td", "blockquote": return 3
+        case "address", "ol", "ul", "dl", "dd", "dt", "li", "form": return -3
+        case "h1", "h2", "h3", "h4", "h5", "h6", "th": return -5
+        default: return 0
+        }
+    }
+
+    /// Whether an element is left out before scoring: hidden, or named and placed as
+    /// boilerplate.
+    func unlikely(_ element: ArticleTree.Element) -> Bool {
+        if element.hidden || ArticleExtractor.dropped(element) { return true }
+        guard !element.names.isEmpty, element.tag != "body", element.tag != "article", element.tag != "main" else { return false }
+        let range = NSRange(element.names.startIndex..., in: element.names)
+        return ArticleExtractor.boilerplate.firstMatch(in: element.names, range: range) != nil
+            && ArticleExtractor.positive.firstMatch(in: element.names, range: range) == nil
+    }
+
+    /// The best candidate by Readability's scoring and the siblings that continue it.
+    func scored(_ tree: ArticleTree) -> [Int] {
+        var excluded = [Bool](repeating: false, count: tree.count)
+        for index in 0..<tree.count {
+            if let parent = tree[index].parent, excluded[parent] {
+                excluded[index] = true
+            } else if unlikely(tree[index]) {
+                excluded[index] = true
+            }
+        }
+        if ProcessInfo.processInfo.environment["TIMETRACK_ARTICLE_DEBUG"] != nil {
+            for index in 0..<tree.count where excluded[index] && tree[index].textLength > 1000 && !(tree[index].parent.map { excluded[$0] } ?? false) {
+                print("excluded", tree[index].tag, tree[index].names.prefix(60), tree[index].textLength, tree[index].hidden)
+            }
+        }
+        var scores: [Int: Double] = [:]
+        for index in 0..<tree.count where !excluded[index] {
+            let element = tree[index]
+            let paragraphLike =
+                ArticleExtractor.paragraphTags.contains(element.tag)
+                || (element.tag == "div" && !element.children.contains { ArticleExtractor.blockTags.contains(tree[$0].tag) })
+            // A paragraph scores its parent and the two above; text written straight into a
+            // container (between `<br>`s) is a paragraph of the container itself.
+            let length = paragraphLike ? element.textLength : element.ownLength
+            guard length >= 25, paragraphLike || !["a", "span", "b", "i", "em", "strong"].contains(element.tag) else { continue }
+            let score = 1 + Double(paragraphLike ? element.commas : element.ownCommas) + min(Double(length / 100), 3)
+            var level = 0
+            var ancestor = paragraphLike ? element.parent : index
+            while let current = ancestor, level < 3 {
+                if scores[current] == nil {
+                    scores[current] = ArticleExtractor.tagWeight(tree[current].tag) + ArticleExtractor.classWeight(tree[current].names)
+                }
+                let divider = level == 0 ? 1.0 : level == 1 ? 2.0 : Double(level) * 3
+                scores[current, default: 0] += score / divider
+                level += 1
+                ancestor = tree[current].parent
+            }
+        }
+        var best: (index: Int, score: Double)?
+        for (index, score) in scores where !excluded[index] {
+            let final = score * (1 - tree[index].linkDensity)
+            scores[index] = final
+            if best == nil || final > best!.score || (final == best!.score && index < best!.index) { best = (index, final) }
+        }
+        guard let top = best else { return [] }
+        if ProcessInfo.processInfo.environment["TIMETRACK_ARTICLE_DEBUG"] != nil {
+            for (index, score) in scores.sorted(by: { $0.value > $1.value }).prefix(6) {
+                var path: [String] = []
+                var current: Int? = index
+                while let c = current { path.append(tree[c].tag + (tree[c].names.isEmpty ? "" : "[\(tree[c].names.prefix(30))]") + (excluded[c] ? "!" : "")); current = tree[c].parent }
+                print(String(format: "%.1f", score), tree[index].textLength, path.prefix(8).joined(separator: " < "))
+            }
+        }
+        // Siblings that continue the article: scored well, or plain paragraphs of text.
+        guard let parent = tree[top.index].parent else { return [top.index] }
+        let threshold = max(10, top.score * 0.2)
+        return tree[parent].children.filter { sibling in
+            if sibling == top.index { return true }
+            guard !excluded[sibling] else { return false }
+            let element = tree[sibling]
+            var bonus = 0.0
+            if !element.names.isEmpty, element.names == tree[top.index].names { bonus = top.score * 0.2 }
+            if (scores[sibling] ?? 0) + bonus >= threshold { return true }
+            guard element.tag == "p" else { return false }
+            if element.textLength > 80 && element.linkDensity < 0.25 { return true }
+            return element.textLength > 0 && element.linkDensity == 0 && element.commas > 0
+        }
+    }
+}
