@@ -19,24 +19,36 @@ public struct ArticleExtractor {
         public var html: String
     }
 
-    /// Names of content, and of what is not content, in ids and classes (Readability's, with
-    /// names district CMSs use).
-    static let positive = try! NSRegularExpression(
-        pattern: "article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story|fsbody|fsarticle|news-?item", options: [])
-    static let negative = try! NSRegularExpression(
-        pattern:
-            "-ad-|^ad-|\\bad\\b|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|foot|footer|footnote|gdpr|masthead|media|meta|outbrain|promo"
-            + "|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|tool|widget|social|subscribe|newsletter|signup|cookie|popup|modal"
-            + "|breadcrumb|nav|menu|byline|author|dateline|caption|credit|recirc|trending|most-?popular|read-?more|more-?stories|taboola|disqus|print"
-            + "|email|follow|pagination-?nav|toolbar|rating|video-?player",
-        options: [])
-    /// Names that mark an element as boilerplate whatever else it says (removed from the body).
-    static let boilerplate = try! NSRegularExpression(
-        pattern:
-            "share|social|related|recirc|newsletter|subscribe|signup|sign-up|promo|advert|sponsor|outbrain|taboola|comments?(-|_|\\b)|disqus|cookie"
-            + "|gdpr|breadcrumb|most-?popular|trending|more-?stories|read-?more|author-?bio|byline|tags?-?list|post-?tags|toolbar|print-?only|inline-?ad"
-            + "|ad-?slot|ad-?container|ad-?wrapper|\\bads?\\b|nav\\b|navigation|pagination|skip-?link|visually-?hidden|sr-only|screen-?reader",
-        options: [])
+    /// Parts of ids and class names that say content, that say it is not, and that mark
+    /// boilerplate to leave out of the body whatever else the name says (Readability's lists,
+    /// with names district CMSs use).
+    static let positive = [
+        "article", "body", "content", "entry", "hentry", "h-entry", "main", "page", "pagination", "post", "text", "blog", "story", "fsbody",
+        "fsarticle", "newsitem", "news-item",
+    ]
+    static let negative = [
+        "hidden", "banner", "combx", "comment", "com-", "contact", "foot", "footer", "footnote", "gdpr", "masthead", "media", "meta", "outbrain",
+        "promo", "related", "scroll", "share", "shoutbox", "sidebar", "skyscraper", "sponsor", "shopping", "tags", "tool", "widget", "social",
+        "subscribe", "newsletter", "signup", "cookie", "popup", "modal", "breadcrumb", "nav", "menu", "byline", "author", "dateline", "caption",
+        "credit", "recirc", "trending", "popular", "readmore", "read-more", "more-stories", "taboola", "disqus", "print", "email", "follow",
+        "toolbar", "rating", "video-player",
+    ]
+    static let boilerplate = [
+        "share", "social", "related", "recirc", "newsletter", "subscribe", "signup", "sign-up", "promo", "advert", "sponsor", "outbrain", "taboola",
+        "comment", "disqus", "cookie", "gdpr", "breadcrumb", "most-popular", "mostpopular", "trending", "more-stories", "read-more", "readmore",
+        "author-bio", "authorbio", "byline", "tag-list", "tags-list", "post-tags", "toolbar", "print-only", "inline-ad", "ad-slot", "ad-container",
+        "ad-wrapper", "navigation", "pagination", "skip-link", "visually-hidden", "sr-only", "screen-reader", "caption", "gallery", "slideshow",
+        "carousel", "credit", "timestamp",
+    ]
+    /// Whole words of names that mark advertising and navigation ("ad" inside "header" does not).
+    static let boilerplateWords: Set<Substring> = ["ad", "ads", "nav", "advertisement"]
+
+    /// Whether `names` holds one of `parts`, or one of `words` as a whole word.
+    static func mentions(_ names: String, _ parts: [String], words: Set<Substring> = []) -> Bool {
+        if parts.contains(where: { names.contains($0) }) { return true }
+        guard !words.isEmpty else { return false }
+        return names.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).contains { words.contains($0) }
+    }
 
     static let paragraphTags: Set<String> = ["p", "pre", "td", "blockquote", "li", "dd", "h2", "h3", "h4"]
     static let blockTags: Set<String> = [
@@ -96,10 +108,9 @@ public struct ArticleExtractor {
     /// The weight of an element's id and class names: content names up, boilerplate down.
     static func classWeight(_ names: String) -> Double {
         guard !names.trimmingCharacters(in: .whitespaces).isEmpty else { return 0 }
-        let range = NSRange(names.startIndex..., in: names)
         var weight = 0.0
-        if negative.firstMatch(in: names, range: range) != nil { weight -= 25 }
-        if positive.firstMatch(in: names, range: range) != nil { weight += 25 }
+        if mentions(names, negative, words: boilerplateWords) { weight -= 25 }
+        if mentions(names, positive) { weight += 25 }
         return weight
     }
 
@@ -118,9 +129,8 @@ public struct ArticleExtractor {
     func unlikely(_ element: ArticleTree.Element) -> Bool {
         if element.hidden || ArticleExtractor.dropped(element) { return true }
         guard !element.names.isEmpty, element.tag != "body", element.tag != "article", element.tag != "main" else { return false }
-        let range = NSRange(element.names.startIndex..., in: element.names)
-        return ArticleExtractor.boilerplate.firstMatch(in: element.names, range: range) != nil
-            && ArticleExtractor.positive.firstMatch(in: element.names, range: range) == nil
+        return ArticleExtractor.mentions(element.names, ArticleExtractor.boilerplate, words: ArticleExtractor.boilerplateWords)
+            && !ArticleExtractor.mentions(element.names, ArticleExtractor.positive)
     }
 
     /// The best candidate by Readability's scoring and the siblings that continue it.
@@ -165,7 +175,8 @@ public struct ArticleExtractor {
         for (index, score) in scores where !excluded[index] {
             let final = score * (1 - tree[index].linkDensity)
             scores[index] = final
-            if best == nil || final > best!.score || (final == best!.score && index < best!.index) { best = (index, final) }
+            if let current = best, final < current.score || (final == current.score && index > current.index) { continue }
+            best = (index, final)
         }
         guard let top = best else { return [] }
         if ProcessInfo.processInfo.environment["TIMETRACK_ARTICLE_DEBUG"] != nil {

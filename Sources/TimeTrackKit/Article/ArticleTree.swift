@@ -26,7 +26,8 @@ struct ArticleTree {
         /// elements'): text written between `<br>`s straight in a `<div>`.
         var ownLength = 0
         var ownCommas = 0
-        /// Whether the element is hidden (`hidden`, `aria-hidden`, `display:none`).
+        /// Whether the element is hidden (`hidden`, `aria-hidden`, `display:none`), itself or
+        /// through an ancestor.
         var hidden = false
 
         var linkDensity: Double { textLength == 0 ? 0 : Double(linkLength) / Double(textLength) }
@@ -63,7 +64,8 @@ struct ArticleTree {
                 let id = ArticleTree.attribute(node, "id") ?? ""
                 let cls = ArticleTree.attribute(node, "class") ?? ""
                 element.names = (id + " " + cls).lowercased()
-                element.hidden = ArticleTree.isHidden(node)
+                // Hidden with its ancestors: nothing under a hidden element shows.
+                element.hidden = (parent.map { elements[$0].hidden } ?? false) || ArticleTree.isHidden(node)
             }
             elements.append(element)
             ownText.append((0, 0))

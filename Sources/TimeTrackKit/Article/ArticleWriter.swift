@@ -39,9 +39,8 @@ struct ArticleWriter {
         if element.hidden { return true }
         if isRoot { return false }
         if ArticleExtractor.dropped(element) || element.tag == "h1" { return true }
-        if !element.names.isEmpty {
-            let range = NSRange(element.names.startIndex..., in: element.names)
-            if ArticleExtractor.boilerplate.firstMatch(in: element.names, range: range) != nil { return true }
+        if !element.names.isEmpty, ArticleExtractor.mentions(element.names, ArticleExtractor.boilerplate, words: ArticleExtractor.boilerplateWords) {
+            return true
         }
         // A block that is mostly links (a list of related stories, tags, a menu).
         if ["div", "ul", "ol", "section", "table", "p", "li"].contains(element.tag), element.textLength > 0 {
