@@ -50,6 +50,8 @@ public struct ArticleExtractor {
         return names.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).contains { words.contains($0) }
     }
 
+    /// Elements whose own text (not in a paragraph) counts as a paragraph of theirs.
+    static let containerTags: Set<String> = ["div", "section", "article", "main", "td", "body", "blockquote", "center", "font"]
     static let paragraphTags: Set<String> = ["p", "pre", "td", "blockquote", "li", "dd", "h2", "h3", "h4"]
     static let blockTags: Set<String> = [
         "p", "div", "section", "article", "main", "ul", "ol", "li", "table", "tr", "td", "th", "blockquote", "pre", "h1", "h2", "h3", "h4", "h5", "h6",
@@ -157,7 +159,7 @@ public struct ArticleExtractor {
             // A paragraph scores its parent and the two above; text written straight into a
             // container (between `<br>`s) is a paragraph of the container itself.
             let length = paragraphLike ? element.textLength : element.ownLength
-            guard length >= 25, paragraphLike || !["a", "span", "b", "i", "em", "strong"].contains(element.tag) else { continue }
+            guard length >= 25, paragraphLike || ArticleExtractor.containerTags.contains(element.tag) else { continue }
             let score = 1 + Double(paragraphLike ? element.commas : element.ownCommas) + min(Double(length / 100), 3)
             var level = 0
             var ancestor = paragraphLike ? element.parent : index
