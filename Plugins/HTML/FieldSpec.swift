@@ -11,7 +11,7 @@ import TimeTrackKit
 /// - `{"select": "...", "exists": true, "heading": "h2, h3"}` with the keys every importer
 ///   shares (`FieldShape`: `pattern`, `template`, `value`, `when`/`then`/`else`, `group`).
 struct FieldSpec: Sendable {
-    enum Take: Sendable { case text, lines, html, attribute(String), exists }
+    enum Take: Sendable { case text, lines, html, attribute(String), exists, article }
 
     struct Choice: Sendable {
         var selector: Selector?
@@ -103,6 +103,13 @@ struct FieldSpec: Sendable {
     var usesGroups: Bool { allSpecs.contains { $0.shape.usesGroups } }
 
     static func choice(_ text: String, field: String, source: SourceDefinition) throws -> Choice {
+        // `"body": "auto"`: the article's body found with no selector (`ArticleExtractor`).
+        if text.trimmingSpaces() == "auto" {
+            guard field.contains("fields.body") else {
+                throw source.error(field, "\"auto\" finds an article's body: it is for the body field only", fix: "give a CSS selector")
+            }
+            return Choice(selector: nil, take: .article)
+        }
         var selectorText = text.trimmingSpaces()
         var take = Take.text
         if let split = Selector.attributeSplit(selectorText) {
@@ -177,6 +184,7 @@ struct FieldSpec: Sendable {
         case .html: return Sanitizer.sanitize(node)
         case .attribute(let name): return node.attribute(name).map(TextNormalizer.collapse)
         case .exists: return "true"
+        case .article: return ArticleExtractor().extract(node.document)?.html
         }
     }
 

@@ -100,8 +100,14 @@ public struct MetadataImporter: Importer {
             raw["title"] = root.first("h1").map(\.text).flatMap { $0.isEmpty ? nil : $0 } ?? root.first("title").map(\.text)
         }
         if let title = raw["title"] { raw["title"] = TextNormalizer.collapse(TextNormalizer.decodeEntities(title)) }
-        if kind == .announcement, let article = MetadataImporter.articleBody(root) {
-            raw["body"] = Sanitizer.sanitize(article)
+        // The article's body, found with no selector (`ArticleExtractor`); on a page too short
+        // for it to judge, the element the page marks or wraps as its article.
+        if kind == .announcement {
+            if let article = ArticleExtractor().extract(root.document) {
+                raw["body"] = article.html
+            } else if let article = MetadataImporter.articleBody(root) {
+                raw["body"] = Sanitizer.sanitize(article)
+            }
         }
         return raw
     }
@@ -168,7 +174,7 @@ public struct MetadataImporter: Importer {
         return nil
     }
 
-    /// The element holding the article's text: marked as the body (`itemprop=articleBody`),
+    /// The element holding the article's text when the extractor found none: marked as the body (`itemprop=articleBody`),
     /// else the `<article>` holding the page's `<h1>`, else the `<article>` with the most text
     /// (a CMS may wrap its header logo in the first one), else `<main>`.
     static func articleBody(_ root: HTMLNode) -> HTMLNode? {

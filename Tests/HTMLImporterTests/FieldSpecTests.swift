@@ -163,6 +163,7 @@ import TimeTrackKit
             case .html: take = "html"
             case .exists: take = "exists"
             case .attribute(let name): take = "@" + name
+            case .article: take = "article"
             }
             return (choice.selector?.source ?? "-") + " " + take
         } catch {

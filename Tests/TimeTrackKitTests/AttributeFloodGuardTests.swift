@@ -3,8 +3,9 @@ import Testing
 
 @testable import TimeTrackKit
 
-/// The guard against attribute floods reads markup only: a page's scripts and styles are not
-/// tags, and a stray quote inside a tag opens no value. Real pages (news sites' minified
+/// The guard against attribute floods reads markup only.
+///
+/// A page's scripts and styles are not tags, and a stray quote inside a tag opens no value. Real pages (news sites' minified
 /// scripts with `i<e.length`) were refused as floods.
 @Suite struct AttributeFloodGuardTests {
     static let words = (0..<2_000).map { "w\($0)" }.joined(separator: " ")

@@ -9,6 +9,7 @@ extension Console {
     static let tryHelp = """
         css SEL            elements matching a CSS selector (count, the first ten)
         xpath EXPR         the same with an XPath expression
+        body auto          the article's body as found with no selector (what "body": "auto" takes)
         item SEL           the item selector (or JSON: {"select": SEL, "split": "lines"})
         field NAME=SPEC    a field: a selector ("h2 a", "a@href") or a JSON spec; shows what it reads
         unfield NAME       forget a field
@@ -133,6 +134,12 @@ extension Console {
                 trial.fields[name] = before
                 throw error
             }
+        case "body":
+            guard rest == "auto" else {
+                throw TimeTrackError(
+                    .usage, "body: write body auto to see the body found with no selector", fix: "or choose one yourself: field body=SELECTOR@html")
+            }
+            showArticle(trial, out)
         case "next", "unnext":
             if verb == "next" { try need("give the next-page link, like next a.next@href") }
             trial.next = verb == "next" ? Trial.spec(rest) : nil
@@ -158,9 +165,24 @@ extension Console {
             try save(rest, trial, session)
         default:
             throw TimeTrackError(
-                .usage, "try: unknown command '\(verb)'", fix: "css, xpath, item, field, unfield, next, detail, kind, items, definition, save ID, done")
+                .usage, "try: unknown command '\(verb)'",
+                fix: "css, xpath, body auto, item, field, unfield, next, detail, kind, items, definition, save ID, done")
         }
         return false
+    }
+
+    /// The article body the extractor finds on the page: its first lines, its size, and how
+    /// to take it or choose another.
+    static func showArticle(_ trial: Trial, _ out: Output) {
+        guard let article = ArticleExtractor().extract(trial.document) else {
+            out.line("no article body found on this page: choose it yourself, like field body=div.entry-content@html")
+            return
+        }
+        let lines = article.text.split(separator: "\n")
+        out.line("body found with no selector: \(lines.count) block\(lines.count == 1 ? "" : "s"), \(article.text.count) characters")
+        for line in lines.prefix(12) { out.line("  " + SafeText.visible(TextNormalizer.truncate(String(line), to: 100))) }
+        if lines.count > 12 { out.line("  …") }
+        out.line("to take it: field body=auto (on detail pages: detail body=auto); to choose another: field body=SELECTOR@html")
     }
 
     /// Writes the definition, checked by the registry and by one extraction.

@@ -145,11 +145,6 @@ public struct ArticleExtractor {
                 excluded[index] = true
             }
         }
-        if ProcessInfo.processInfo.environment["TIMETRACK_ARTICLE_DEBUG"] != nil {
-            for index in 0..<tree.count where excluded[index] && tree[index].textLength > 1000 && !(tree[index].parent.map { excluded[$0] } ?? false) {
-                print("excluded", tree[index].tag, tree[index].names.prefix(60), tree[index].textLength, tree[index].hidden)
-            }
-        }
         var scores: [Int: Double] = [:]
         for index in 0..<tree.count where !excluded[index] {
             let element = tree[index]
@@ -181,14 +176,6 @@ public struct ArticleExtractor {
             best = (index, final)
         }
         guard let top = best else { return [] }
-        if ProcessInfo.processInfo.environment["TIMETRACK_ARTICLE_DEBUG"] != nil {
-            for (index, score) in scores.sorted(by: { $0.value > $1.value }).prefix(6) {
-                var path: [String] = []
-                var current: Int? = index
-                while let c = current { path.append(tree[c].tag + (tree[c].names.isEmpty ? "" : "[\(tree[c].names.prefix(30))]") + (excluded[c] ? "!" : "")); current = tree[c].parent }
-                print(String(format: "%.1f", score), tree[index].textLength, path.prefix(8).joined(separator: " < "))
-            }
-        }
         // Siblings that continue the article: scored well, or plain paragraphs of text.
         guard let parent = tree[top.index].parent else { return [top.index] }
         let threshold = max(10, top.score * 0.2)

@@ -58,7 +58,8 @@ extension HTMLDocument {
                 case UInt8(ascii: ">"):
                     inTag = false
                     if let name = rawTextElement(bytes, at: start + 1), let close = closing(name, in: bytes, from: index + 1) { index = close - 1 }
-                case UInt8(ascii: "\""), UInt8(ascii: "'") where afterEquals:
+                case UInt8(ascii: "\""),
+                    UInt8(ascii: "'") where afterEquals:
                     quote = byte
                     afterEquals = false
                 case 32, 9, 10, 12, 13: afterSpace = true
