@@ -13,13 +13,15 @@ import TimeTrackKit
     ]
     static let chrome = ["Share on Facebook", "Related Posts", "Skip to main content", "Privacy Policy", "Subscribe to our newsletter", "Translate"]
 
-    func check(_ html: String, keeps extra: [String] = [], file: String = #fileID, line: Int = #line) throws {
+    @discardableResult
+    func check(_ html: String, keeps extra: [String] = [], file: String = #fileID, line: Int = #line) throws -> ArticleExtractor.Article {
         let document = try HTMLDocument(html: html, url: URL(string: "https://district.example/news/calendar"))
         let article = try #require(ArticleExtractor().extract(document))
         for paragraph in Self.story + extra { #expect(article.text.contains(paragraph), "missing: \(paragraph)\n\(article.text)") }
         for word in Self.chrome { #expect(!article.text.contains(word), "kept chrome '\(word)':\n\(article.text)") }
         #expect(article.html.contains("<p>"), "\(article.html)")
         #expect(!article.html.contains("<script"), "\(article.html)")
+        return article
     }
 
     static func paragraphs() -> String { story.map { "<p>\($0)</p>" }.joined(separator: "\n") }
@@ -60,9 +62,10 @@ import TimeTrackKit
     /// WordPress with Jetpack: `article.post > div.entry-content`, Jetpack's share buttons
     /// (`sharedaddy`) and related posts (`jp-relatedposts`) inside the content.
     @Test func wordPressPost() throws {
-        try check(
+        let article = try check(
             """
-            <html><body class="post-template-default single single-post">\(Self.header)
+            <html><head><meta property="og:image" content="/wp-content/uploads/2026/09/calendar.jpg"></head>
+            <body class="post-template-default single single-post">\(Self.header)
             <div id="content" class="site-content"><div id="primary" class="content-area"><main id="main" class="site-main">
             <article id="post-4521" class="post-4521 post type-post status-publish format-standard hentry category-news">
             <header class="entry-header"><h1 class="entry-title">Board approves the 2026-27 calendar</h1>
@@ -76,6 +79,29 @@ import TimeTrackKit
             <aside id="secondary" class="widget-area"><section class="widget widget_recent_entries"><h2 class="widget-title">Recent News</h2>
             <ul><li><a href="/n1">Bus routes</a></li></ul></section></aside></div>\(Self.footer)</body></html>
             """)
+        #expect(article.headline == "Board approves the 2026-27 calendar")
+        #expect(article.date == "2026-09-14T18:00:00-05:00")
+        #expect(article.image == "https://district.example/wp-content/uploads/2026/09/calendar.jpg")
+    }
+
+    /// The headline and date from the page's JSON-LD first; a dateline in the text when the page
+    /// states none.
+    @Test func headlineAndDateFromLinkedDataOrADateline() throws {
+        let linked = try HTMLDocument(
+            html: """
+                <html><head><script type="application/ld+json">{"@context": "https://schema.org", "@graph": [{"@type": "WebSite"},
+                {"@type": "NewsArticle", "headline": "Calendar &amp; schedule approved", "datePublished": "2026-09-14T18:00:00-05:00",
+                "image": {"@type": "ImageObject", "url": "https://district.example/img/a.jpg"}}]}</script></head>
+                <body><h1>Other</h1>\(Self.paragraphs())</body></html>
+                """)
+        let fromLinked = try #require(ArticleExtractor().extract(linked))
+        #expect(fromLinked.headline == "Calendar & schedule approved")
+        #expect(fromLinked.date == "2026-09-14T18:00:00-05:00")
+        #expect(fromLinked.image == "https://district.example/img/a.jpg")
+        let plain = try HTMLDocument(html: "<html><body><h1>Calendar</h1><p class='dateline'>Posted September 14, 2026</p>\(Self.paragraphs())</body></html>")
+        let fromText = try #require(ArticleExtractor().extract(plain))
+        #expect(fromText.headline == "Calendar")
+        #expect(fromText.date == "September 14, 2026")
     }
 
     /// Drupal 8+: the body field (`field--name-body`) in a node, breadcrumbs and blocks beside it.

@@ -179,6 +179,9 @@ extension Console {
             return
         }
         let lines = article.text.split(separator: "\n")
+        for (name, value) in [("headline", article.headline), ("date", article.date), ("image", article.image)] {
+            out.line("\(name): " + (value.map { SafeText.visible(TextNormalizer.truncate($0, to: 100)) } ?? "(none found)"))
+        }
         out.line("body found with no selector: \(lines.count) block\(lines.count == 1 ? "" : "s"), \(article.text.count) characters")
         for line in lines.prefix(12) { out.line("  " + SafeText.visible(TextNormalizer.truncate(String(line), to: 100))) }
         if lines.count > 12 { out.line("  …") }

@@ -17,6 +17,13 @@ public struct ArticleExtractor {
         public var text: String
         /// The body as sanitized HTML (paragraphs, headings, lists, tables, links, images).
         public var html: String
+        /// The headline, as the page states it.
+        public var headline: String?
+        /// The publication date as the page writes it (an ISO 8601 time, or a dateline's words):
+        /// the importer's normalizer reads it in the source's zone.
+        public var date: String?
+        /// The lead image's address.
+        public var image: String?
     }
 
     /// Parts of ids and class names that say content, that say it is not, and that mark
@@ -78,7 +85,9 @@ public struct ArticleExtractor {
         for root in roots { writer.write(root, isRoot: true) }
         let text = writer.text
         guard text.count >= 20 else { return nil }
-        return Article(text: text, html: writer.html)
+        let html = writer.html
+        let metadata = ArticleExtractor.metadata(document, body: text, bodyHTML: html)
+        return Article(text: text, html: html, headline: metadata.headline, date: metadata.date, image: metadata.image)
     }
 
     // MARK: the page's hints
