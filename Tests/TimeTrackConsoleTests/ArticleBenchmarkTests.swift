@@ -2,8 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 47: the article extractor scored by the public article-extraction benchmark's own
-/// scorer on its development pages (`../shared/benchmarks/article-extraction`, read in place):
+/// Issue 47: the article extractor scored by the benchmark's own scorer.
+///
+/// On its development pages (`../shared/benchmarks/article-extraction`, read in place):
 /// `timetrack-bench --articles` writes the scorer's input, `evaluate.py` scores it. The figure is
 /// printed; speed is the release bench's (no time is checked here).
 @Suite struct ArticleBenchmarkTests {
