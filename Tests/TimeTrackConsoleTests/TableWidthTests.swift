@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TimeTrackConsole
 import TimeTrackCore
+import TestSupport
 
 /// A table printed to an 80-column terminal stays within it and keeps its columns aligned
 /// whatever the text: Chinese, Korean and Vietnamese names, emoji, accents.
@@ -54,5 +55,27 @@ import TimeTrackCore
         let lines = Table(headers: ["ID", "TITLE", "BODY"], rows: [["e1", huge, huge]]).render(width: 80)
         #expect(lines.allSatisfy { DisplayWidth.of($0) <= 80 }, "\(lines.map { DisplayWidth.of($0) })")
         #expect(lines[1].components(separatedBy: "…").count == 3)
+    }
+}
+
+/// Issue 48: at 80 columns the columns a person must read or type stay whole (ids typed next,
+/// states, a guessed time's `?`); the other columns give way.
+@Suite struct WholeColumnsTests {
+    @Test func idsStatesAndMarkersAreNeverCut() {
+        var table = Table(headers: ["id", "status", "due", "course", "category", "title"])
+        table.rows = [
+            ["hillcrest-news-2026-09-14-board", "published", "Mon Sep 14 23:59?", "CHEM-AP", "assignment", String(repeating: "Lab report ", count: 10)]
+        ]
+        let lines = table.render(width: 80)
+        for line in lines { #expect(DisplayWidth.of(line) <= 80, "\(line)") }
+        #expect(lines[1].contains("hillcrest-news-2026-09-14-board") && lines[1].contains("published") && lines[1].contains("23:59?"), "\(lines)")
+    }
+
+    @Test func sourcesShowWholeIdsAtEightyColumns() throws {
+        let result = try TestSupport.Binaries.run(
+            "timetrack-admin", ["--store", "/nonexistent/t.sqlite", "--imports", ConsoleFixture.root.appendingPathComponent("Imports").path, "sources"],
+            environment: ["COLUMNS": "80"])
+        #expect(result.stdout.contains("hillcrest-absences") && result.stdout.contains("hillcrest-tickets"), "\(result.stdout)")
+        for line in result.stdout.split(separator: "\n") { #expect(line.count <= 80, "\(line)") }
     }
 }
