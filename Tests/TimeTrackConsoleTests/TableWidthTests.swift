@@ -1,8 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 import TimeTrackConsole
 import TimeTrackCore
-import TestSupport
 
 /// A table printed to an 80-column terminal stays within it and keeps its columns aligned
 /// whatever the text: Chinese, Korean and Vietnamese names, emoji, accents.
