@@ -65,6 +65,8 @@ public final class Discovery {
         var state = CrawlState(start: start)
         state.result.notes += recognizerErrors.map { "recognizer not used: \($0.description)" }
         let web = try client(for: start)
+        // Ctrl-C stops a request under way within a second, not when its server answers.
+        web.shouldStop = shouldStop
         while let next = state.next(), state.result.pagesRead < settings.maxPages {
             if shouldStop() {
                 state.result.interrupted = true
@@ -73,6 +75,10 @@ public final class Discovery {
             let page: FetchedPage
             do {
                 page = try web.get(next, maxBytes: 5_000_000)
+            } catch let error as TimeTrackError where error.code == .interrupted {
+                state.result.interrupted = true
+                state.result.notes.append("stopped (Ctrl-C) while reading \(next.absoluteString)")
+                break
             } catch let error as TimeTrackError {
                 if state.result.pagesRead == 0 { throw error }
                 state.result.notes.append("not read: \(next.absoluteString): \(error.message)")
@@ -205,6 +211,8 @@ public final class Discovery {
     /// Reads each proposal once (its first page) for a sample and a confidence.
     func sample(_ proposals: inout [Proposal], web: WebClient) {
         for index in proposals.indices {
+            // Stopped (Ctrl-C): the rest stay proposed, unread.
+            if shouldStop() { break }
             var definition = proposals[index].definition
             if var options = definition["options"]?.objectValue, options["maxPages"] != nil || options["next"] != nil || options["page"] != nil {
                 options["maxPages"] = .number(1)
@@ -216,6 +224,7 @@ public final class Discovery {
                 _ = try ImporterRegistry.make(for: source)
                 var pipeline = ImportPipeline(importsRoot: URL(fileURLWithPath: settings.importsPath))
                 pipeline.http = web
+                pipeline.shouldStop = shouldStop
                 pipeline.now = { [now = settings.now] in now }
                 let result = try pipeline.extract(source)
                 proposals[index].sample = Proposal.Sample(count: result.items.count, items: Array(result.items.prefix(3)), problems: result.problems)
