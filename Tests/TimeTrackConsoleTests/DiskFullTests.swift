@@ -9,7 +9,7 @@ import Testing
 @Suite struct DiskFullTests {
     @Test func anImportThatFillsTheDiskResumesOnceSpaceIsFree() throws {
         guard getuid() == 0 else {
-            print("DiskFullTests: skipped: mounting a tmpfs needs root (CI runs as root)")
+            try Skip.because("mounting a tmpfs needs root (CI runs as root)")
             return
         }
         let dir = try TemporaryDirectory("diskfull")
@@ -18,7 +18,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
         let mount = try Binaries.runPath("/bin/mount", ["-t", "tmpfs", "-o", "size=16m", "tmpfs", mountPoint])
         guard mount.status == 0 else {
-            print("DiskFullTests: skipped: this machine does not allow mounting a tmpfs (\(mount.stderr.trimmingCharacters(in: .whitespacesAndNewlines)))")
+            try Skip.because("this machine does not allow mounting a tmpfs (\(mount.stderr.trimmingCharacters(in: .whitespacesAndNewlines)))")
             return
         }
         defer { _ = try? Binaries.runPath("/bin/umount", [mountPoint]) }

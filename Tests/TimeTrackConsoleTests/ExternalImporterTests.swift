@@ -77,9 +77,8 @@ import Testing
         let dir = try TemporaryDirectory("plugin-forever")
         defer { dir.remove() }
         let setup = try Self.hostile(dir, #"echo '{"item":{"title":"half"}}'; while :; do sleep 1; done"#, timeout: 2)
-        let started = Date()
         let result = try Self.run(dir, setup.imports, ["--as", "ana", "import", "bad-source"], plugins: setup.plugins)
-        #expect(Date().timeIntervalSince(started) < 20)
+        // The message is the limit's own: the plugin was stopped by it, whatever the clock says.
         #expect(result.status != 0)
         #expect(result.stdout.contains("time limit") || result.stderr.contains("time limit"), "\(result.stdout) \(result.stderr)")
         #expect(try Self.items(dir, setup) == 0, "a failed run applies nothing")
@@ -102,9 +101,8 @@ import Testing
         let setup = try Self.hostile(
             dir, #"i=0; while :; do i=$((i+1)); printf '{"item":{"title":"Item %d","link":"https://school.example/%d","date":"2026-11-02"}}\n' $i $i; done"#,
             timeout: 30, maxItems: 50)
-        let started = Date()
         let result = try Self.run(dir, setup.imports, ["--as", "ana", "import", "bad-source"], plugins: setup.plugins)
-        #expect(Date().timeIntervalSince(started) < 20)
+        // Stopped at the cap (a plugin left to its 30 s limit fails with "time limit" instead).
         #expect((result.stdout + result.stderr).contains("50 new"), "\(result.stdout) \(result.stderr)")
         #expect(try Self.items(dir, setup) == 50)
         let extracted = try Self.run(dir, setup.imports, ["extract", "bad-source"], plugins: setup.plugins)
@@ -125,12 +123,12 @@ import Testing
         let rest = timesOut ? "while :; do sleep 1; done" : "sleep 1"
         let setup = try Self.hostile(
             dir,
-            (throughShell ? "setsid sh -c '\(dir.path(marker)) 300; true'" : "setsid \(dir.path(marker)) 300")
+            (throughShell ? "setsid sh -c '\(dir.path(marker)) 300; touch \(dir.path("finished"))'" : "setsid \(dir.path(marker)) 300")
                 + " </dev/null >/dev/null 2>&1 &\nsleep 0.3\necho '{\"item\":{\"title\":\"t\",\"link\":\"https://school.example/d\"}}'\n\(rest)",
             timeout: 3)
-        let started = Date()
         _ = try Self.run(dir, setup.imports, ["--as", "ana", "import", "bad-source"], plugins: setup.plugins)
-        #expect(Date().timeIntervalSince(started) < 30, "the import waited for the plugin's daemon")
+        // Killed, not waited for: a daemon that ran its course would have left this file.
+        #expect(!FileManager.default.fileExists(atPath: dir.path("finished")), "the import waited for the plugin's daemon")
         let left = try Binaries.runPath("/usr/bin/pgrep", ["-f", marker])
         #expect(left.stdout.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "still running: \(left.stdout)")
         _ = try? Binaries.runPath("/usr/bin/pkill", ["-KILL", "-f", marker])
