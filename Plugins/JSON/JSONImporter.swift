@@ -197,16 +197,7 @@ public struct JSONImporter: Importer, Sendable {
                     continue
                 }
                 let location = "page \(pageNumber) item \(index + 1)"
-                guard
-                    conditions.allSatisfy({ entry in
-                        entry.condition.holds(entry.condition.field.map { [$0: entry.path.first(item).flatMap(JSONFieldSpec.text) ?? ""] } ?? [:], text: { "" })
-                    })
-                else { continue }
-                let raw = read(item, document: document, publicURL: publicURL)
-                var inputs = FieldInputs(fields: raw.values, page: publicURL.absoluteString, text: { JSONFieldSpec.allText(item) })
-                let key =
-                    key?.value(item, document: document, &inputs) ?? JSONImporter.idKey(item)
-                    ?? MappedFields.defaultKey(raw, kind: source.kind, normalizer: normalizer)
+                guard let (key, raw) = keyed(item, document: document, publicURL: publicURL, normalizer: normalizer) else { continue }
                 guard let key, !key.isEmpty else {
                     result.note(ImportProblem(.error, noKey, location: location))
                     continue
@@ -228,20 +219,36 @@ public struct JSONImporter: Importer, Sendable {
                 url = nil
             }
         }
-        if notObjects > 0 {
-            result.note(
-                ImportProblem(
-                    raws.isEmpty ? .error : .warning,
-                    "skipped \(notObjects) entr\(notObjects == 1 ? "y" : "ies") of options.items that"
-                        + " \(notObjects == 1 ? "is" : "are") not an object (a number, a string or null): nothing to read in"
-                        + " \(notObjects == 1 ? "it" : "them")",
-                    location: source.urlText))
-        }
+        if notObjects > 0 { result.note(notObjectsProblem(notObjects, nothingRead: raws.isEmpty)) }
         result.noteFieldsNeverRead(fields.map(\.0), path: "options.fields", values: raws.map(\.raw.values))
         MappedFields.finish(
             raws.map { MappedFields.Found(key: $0.key, raw: $0.raw, page: $0.page, pageURL: $0.page.url.absoluteString, location: $0.location) },
             normalizer: normalizer, into: &result, context: context)
         return result
+    }
+
+    /// An entry's key and fields; nil when the definition's conditions leave it out (the key is
+    /// nil when nothing gives one).
+    func keyed(_ item: JSONValue, document: JSONValue, publicURL: URL, normalizer: Normalizer) -> (String?, RawItem)? {
+        guard
+            conditions.allSatisfy({ entry in
+                entry.condition.holds(entry.condition.field.map { [$0: entry.path.first(item).flatMap(JSONFieldSpec.text) ?? ""] } ?? [:], text: { "" })
+            })
+        else { return nil }
+        let raw = read(item, document: document, publicURL: publicURL)
+        var inputs = FieldInputs(fields: raw.values, page: publicURL.absoluteString, text: { JSONFieldSpec.allText(item) })
+        let key =
+            key?.value(item, document: document, &inputs) ?? JSONImporter.idKey(item)
+            ?? MappedFields.defaultKey(raw, kind: source.kind, normalizer: normalizer)
+        return (key, raw)
+    }
+
+    /// The one problem that says how many entries were not objects.
+    func notObjectsProblem(_ count: Int, nothingRead: Bool) -> ImportProblem {
+        ImportProblem(
+            nothingRead ? .error : .warning,
+            "skipped \(count) entr\(count == 1 ? "y" : "ies") of options.items that \(count == 1 ? "is" : "are") not an object (a number, a string or"
+                + " null): nothing to read in \(count == 1 ? "it" : "them")", location: source.urlText)
     }
 
     /// An item's fields: what the paths found, made fit for the field (HTML sanitized for

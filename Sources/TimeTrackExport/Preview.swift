@@ -54,26 +54,7 @@ public struct Preview {
             if case .event(let event) = item.content { return (item.id, event, item.zone) }
             return nil
         }.sorted { $0.1.start < $1.1.start }
-        if !events.isEmpty {
-            var byDay: [(String, [String])] = []
-            for (id, event, zone) in events {
-                let eventZone = TimeZone(identifier: event.timeZone) ?? zone
-                let label = day(event.start, eventZone)
-                let time = event.allDay ? "all day" : clock(event.start, eventZone) + (event.end.map { "–" + clock($0, eventZone) } ?? "")
-                let place = [event.locationName, event.address].compactMap { $0 }.joined(separator: ", ")
-                let row = """
-                    <li class="event \(e(event.category.rawValue))\(event.state == .scheduled ? "" : " off")" data-id="\(e(id))"><span\
-                     class="chip">\(e(event.category.rawValue))</span> \
-                    <span class="time">\(e(time))</span>\
-                     <strong>\(e(event.title))</strong>\(event.state == .scheduled ? "" : " <em>\(e(event.state.rawValue))</em>")\
-                    \(place.isEmpty ? "" : "<div class=\"place\">at \(e(place))</div>")</li>
-                    """
-                if byDay.last?.0 == label { byDay[byDay.count - 1].1.append(row) } else { byDay.append((label, [row])) }
-            }
-            let days = byDay.map { "<h3>\(e($0.0))</h3><ul>\($0.1.joined())</ul>" }.joined()
-            let map = eventMap(events.map { ($0.0, $0.1) })?.svg(escape: e) ?? ""
-            sections.append("<section id=\"events\"><h2>Events</h2>\(map)\(days)</section>")
-        }
+        if let section = eventsSection(events) { sections.append(section) }
         let infos = items.compactMap { item -> (String, SchoolInfoItem)? in
             if case .schoolInfo(let info) = item.content { return (item.id, info) }
             return nil
@@ -117,6 +98,29 @@ public struct Preview {
             \(sections.joined(separator: "\n"))
             </main></body></html>
             """
+    }
+
+    /// The events, by day, under their map; nil when there are none.
+    func eventsSection(_ events: [(String, Event, TimeZone)]) -> String? {
+        guard !events.isEmpty else { return nil }
+        var byDay: [(String, [String])] = []
+        for (id, event, zone) in events {
+            let eventZone = TimeZone(identifier: event.timeZone) ?? zone
+            let label = day(event.start, eventZone)
+            let time = event.allDay ? "all day" : clock(event.start, eventZone) + (event.end.map { "–" + clock($0, eventZone) } ?? "")
+            let place = [event.locationName, event.address].compactMap { $0 }.joined(separator: ", ")
+            let row = """
+                <li class="event \(e(event.category.rawValue))\(event.state == .scheduled ? "" : " off")" data-id="\(e(id))"><span\
+                 class="chip">\(e(event.category.rawValue))</span> \
+                <span class="time">\(e(time))</span>\
+                 <strong>\(e(event.title))</strong>\(event.state == .scheduled ? "" : " <em>\(e(event.state.rawValue))</em>")\
+                \(place.isEmpty ? "" : "<div class=\"place\">at \(e(place))</div>")</li>
+                """
+            if byDay.last?.0 == label { byDay[byDay.count - 1].1.append(row) } else { byDay.append((label, [row])) }
+        }
+        let days = byDay.map { "<h3>\(e($0.0))</h3><ul>\($0.1.joined())</ul>" }.joined()
+        let map = eventMap(events.map { ($0.0, $0.1) })?.svg(escape: e) ?? ""
+        return "<section id=\"events\"><h2>Events</h2>\(map)\(days)</section>"
     }
 
     /// A picture as the page shows it: inline when its bytes are known, else a link that says

@@ -102,6 +102,19 @@ import TimeTrackImport
         #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
     }
 
+    /// Issue 48: the size rule over all product code: no function over 80 lines in any module,
+    /// importer or tool (a file may grow past 300 lines when it holds one type).
+    @Test func noFunctionOver80AnywhereInTheProduct() throws {
+        var found: [String] = []
+        for root in ["Sources", "Plugins"] {
+            for file in ArchitectureRecipeTests.files(under: root) where file.hasSuffix(".swift") {
+                let lines = try ArchitectureRecipeTests.read(file).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                for (start, length) in Self.functions(lines) where length > 80 { found.append("\(file):\(start + 1): a function of \(length) lines") }
+            }
+        }
+        #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+    }
+
     /// Each function, initializer or command definition: where it starts and how many lines
     /// it spans (braces counted outside string literals).
     static func functions(_ lines: [String]) -> [(Int, Int)] {
