@@ -47,6 +47,15 @@ import Testing
             report.hasPrefix("id,kind,school,criterion,field,problem,fix") && report.contains("a1,announcement,,WCAG 1.1.1 Non-text Content,imageAlt"),
             "\(report)")
         #expect(report.contains("a2,announcement,,WCAG 2.4.4 Link Purpose,body") && !report.contains("a3,"), "\(report)")
+        // Issue 48: on an 80-column terminal each finding reads whole, wrapped between words.
+        let readable = try Binaries.run(
+            "timetrack-admin", ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--as", "ana", "a11y", "report"],
+            environment: ["COLUMNS": "80"]
+        ).stdout
+        for line in readable.split(separator: "\n") { #expect(line.count <= 80, "\(line)") }
+        #expect(readable.contains("make the link's words say where it goes") && readable.contains("(alt=\"\" only for decoration)"), "\(readable)")
+        #expect(readable.contains("WCAG 1.1.1 Non-text Content (imageAlt)") && readable.contains("fix: "), "\(readable)")
+        #expect(readable.contains("2 published item(s) with 2 finding(s);"), "\(readable)")
     }
 
     @Test func aHeldSourceKeepsFlaggedItemsPendingThroughAutoPublishing() throws {

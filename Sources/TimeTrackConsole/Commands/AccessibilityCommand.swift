@@ -49,16 +49,35 @@ extension Console {
                 session.output.printJSON(JSONValue.array(rows))
             } else if table.rows.isEmpty {
                 session.output.line("no open findings in what is published")
-            } else {
+            } else if session.output.csv {
                 session.output.printTable(table, width: terminalWidth())
-                if !session.output.csv {
-                    session.output.line(
-                        "\(Set(table.rows.map { $0[0] }).count) published item(s) with \(table.rows.count) finding(s); docs/accessibility.md says how"
-                            + " to fix each"
-                    )
-                }
+            } else {
+                printFindings(table.rows, output: session.output)
+                let summary =
+                    "\(Set(table.rows.map { $0[0] }).count) published item(s) with \(table.rows.count) finding(s); docs/accessibility.md says how"
+                    + " to fix each"
+                for line in wrapWords(summary, width: max(40, terminalWidth())) { session.output.line(line) }
             }
             return 0
         }
+    }
+
+    /// The report on a terminal: each item once, its findings under it, problem and fix wrapped
+    /// between words to the terminal's width (a table of seven columns was unreadable at 80).
+    static func printFindings(_ rows: [[String]], output: Output) {
+        let width = max(40, terminalWidth())
+        var last = ""
+        for row in rows where row.count == 7 {
+            if row[0] != last {
+                if !last.isEmpty { output.line() }
+                output.line("\(row[0])  \(row[1])" + (row[2].isEmpty ? "" : " · \(row[2])"))
+                last = row[0]
+            }
+            for (index, line) in wrapWords("\(row[3]) (\(row[4])): \(row[5])", width: width - 4).enumerated() {
+                output.line((index == 0 ? "  " : "    ") + line)
+            }
+            for (index, line) in wrapWords("fix: \(row[6])", width: width - 6).enumerated() { output.line((index == 0 ? "    " : "      ") + line) }
+        }
+        output.line()
     }
 }
