@@ -503,7 +503,10 @@ public struct Lifecycle {
                 guard target != live else { throw illegal(row, "revert", "revision \(target) is the live one") }
                 goal = chosen
             } else {
-                goal = revisions.last { $0.number < live && $0.wentLiveAt != nil }
+                // The last version that was live before with other content than the live one: a
+                // version published again after an undo is the same text, not one to go back to.
+                let liveHash = revisions.first { $0.number == live }?.contentHash
+                goal = revisions.last { $0.number < live && $0.wentLiveAt != nil && $0.contentHash != liveHash }
             }
             if let goal {
                 let content = Self.published(goal.content)

@@ -70,4 +70,17 @@ import Testing
         let admin = try fixture.run(imports + ["--as", "ana", "status"]).stdout
         #expect(admin.contains("absence") && admin.contains("pending"), "\(admin)")
     }
+
+    /// `revert` after an approval that was undone and made again: the version published before
+    /// is the same text, so the item goes back to review (it made a new revision of the same
+    /// text, "revision 1 live again").
+    @Test func revertingASamePublishedVersionGoesBackToReview() throws {
+        let fixture = try ConsoleFixture()
+        defer { fixture.remove() }
+        let imports = ["--imports", ConsoleFixture.root.appendingPathComponent("Imports").path, "--as", "ana"]
+        let id = try #require(try fixture.ids("announcements").first)
+        for words in [["approve", id], ["undo"], ["approve", id]] { #expect(try fixture.run(imports + words).status == 0, "\(words)") }
+        let reverted = try fixture.run(imports + ["revert", id])
+        #expect(reverted.stdout.contains("back in review") && !reverted.stdout.contains("live again"), "\(reverted.stdout) \(reverted.stderr)")
+    }
 }

@@ -31,6 +31,48 @@ import Testing
         }
     }
 
+    /// What each line must show for its comment to hold (issue 48: eight lines ran and showed
+    /// nothing or misled), by the line's command.
+    static let shows: [String: [String]] = [
+        "tta sources": ["hillcrest-news", "hillcrest-tickets"],
+        "tta plugins": ["html", "feed"],
+        "tta try Imports/samples/hillcrest/events.html --kind event": ["loaded Imports/samples/hillcrest/events.html"],
+        "tta try Imports/samples/hillcrest/events.html --suggest": ["suggest: 8", "8 items"],
+        "tta plugin new lunch-menu --language python": ["lunch-menu-example"],
+        "tta extract hillcrest-news": ["Homecoming Week Kicks Off September 21", "items,"],
+        "tta extract Imports/hillcrest-events.json --json": ["\"items\""],
+        "tta import --all": ["hillcrest-news: ok", "37 left"],
+        "tta status": ["announcements", "the chain verifies"],
+        "tta list announcements --status pending": ["a26", "pending"],
+        "tta show a26": ["a26", "Homecoming"],
+        "tta operator add sam --role staff --login sam --school hillcrest": ["sam: is staff", "schools hillcrest"],
+        "tta reject p34 --reason \"advertising\"": ["p34: rejected"],
+        "tta reply t36 \"B lunch is 4th period on Fridays.\" && tta close t36": ["t36: closed"],
+        "tta reopen t36 --reason \"parent wrote back\"": ["t36: open"],
+        "tta edit e9 locationName=\"Auditorium\"": ["locked against re-imports"],
+        "tta unlock e9 locationName": ["unlocked locationName"],
+        "tta history e9": ["revision 1", "locationName"],
+        "tta approve a26 a27": ["a26: published", "a27: published"],
+        "tta undo": ["a26: approve taken back", "a27: approve taken back"],
+        "tta undo --list": ["next"],
+        "tta approve a26 a27 && tta revert a26": ["back in review"],
+        "tta list announcements --status published --json": ["\"a27\""],
+        "tta places --unmatched": ["every event's location has a pin"],
+        "tta approve e4 e8 e10": ["e10: published"],
+        "tta export --format ics --out events.ics": ["wrote events.ics: 3 published items"],
+        "tta preview --pending": ["wrote timetrack-preview/index.html"],
+        "tta approve p32": ["p32: published"],
+        "tta a11y report": ["p32", "WCAG 1.1.1", "1 published item(s) with 1 finding(s)"],
+        "tta grades Imports/samples/grades/gradebook.json --target A": ["A (90%)"],
+        "tta import Imports/samples/deadlines/canvas.json": ["6 new"],
+        "tta approve d38 d39 d40": ["d40: published"],
+        "tta courses": ["CHEM-AP", "ENG-11"],
+        "tta course add CHEM-AP --reminders 3d,1h --weight test=40": ["reminders 3d, 1h"],
+        "tta grades --course CHEM-AP": ["CHEM-AP AP Chemistry"],
+        "tta list deadlines": ["d40", "published", "?"],
+        "tta export --format ics --kind deadlines --out courses/": ["CHEM-AP.ics: 3 published items"],
+    ]
+
     @Test func everyLineRunsAsWrittenOnAnyDate() throws {
         guard FileManager.default.isExecutableFile(atPath: "/bin/bash") else { Issue.record("bash is missing"); return }
         let lines = try Self.tour()
@@ -47,7 +89,7 @@ import Testing
         #expect(pty.expect("READY> ") != nil, "\(pty.transcript)")
         pty.send("cd '\(dir.url.path)'\r")
         #expect(pty.expect("READY> ") != nil)
-        var ran = 0
+        var ran = 0, checked = 0
         for line in lines where !line.command.isEmpty {
             if line.comment.contains("needs the network") || line.comment.contains("needs a PostgreSQL server") { continue }
             let command = line.command.hasPrefix("alias tta=") ? "alias tta='\(Binaries.path("timetrack-admin"))'" : line.command
@@ -87,9 +129,14 @@ import Testing
             #expect(output.contains("RC-0-END"), "\(command) failed: \(output.suffix(1200))")
             #expect(!output.contains("error:"), "\(command) printed an error: \(output.suffix(1200))")
             #expect(answered <= 3, "\(command) kept asking: \(output.suffix(800))")
+            for shown in Self.shows[line.command] ?? [] {
+                #expect(output.contains(shown), "\(command): its comment says \(line.comment), and it did not show \"\(shown)\": \(output.suffix(1200))")
+            }
+            if Self.shows[line.command] != nil { checked += 1 }
             ran += 1
         }
         #expect(ran >= 30, "ran \(ran) lines")
+        #expect(checked == Self.shows.count, "\(checked) of the \(Self.shows.count) lines with something to show were run")
         // The console's history went to /dev/null: libedit makes the file it saves to private,
         // and /dev/null must stay open to every user (it was made 0600 once, as root).
         let mode = ((try? FileManager.default.attributesOfItem(atPath: "/dev/null"))?[.posixPermissions] as? NSNumber)?.intValue ?? 0
