@@ -83,4 +83,23 @@ import Testing
         let reverted = try fixture.run(imports + ["revert", id])
         #expect(reverted.stdout.contains("back in review") && !reverted.stdout.contains("live again"), "\(reverted.stdout) \(reverted.stderr)")
     }
+
+    /// `grades --course` with deadlines still to come that have no points yet (photographed
+    /// assignment sheets): the grade is not known, never "missed (nothing remains)".
+    @Test func deadlinesWithoutPointsAreNotNothingRemaining() throws {
+        let dir = try TemporaryDirectory("grades-uncounted")
+        defer { dir.remove() }
+        try FileManager.default.copyItem(atPath: ConsoleFixture.root.appendingPathComponent("Imports").path, toPath: dir.path("Imports"))
+        func run(_ words: [String]) throws -> Binaries.Result {
+            try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("Imports"), "--as", "ana"] + words)
+        }
+        #expect(try run(["import", dir.path("Imports/samples/deadlines/canvas.json")]).status == 0)
+        let chemistry = try #require(
+            (try JSONSerialization.jsonObject(with: Data(try run(["--json", "list", "deadlines"]).stdout.utf8)) as? [[String: Any]] ?? [])
+                .filter { ($0["title"] as? String)?.hasPrefix("Lab report 3") == true }.first?["id"] as? String)
+        #expect(try run(["score", chemistry, "18/20"]).status == 0)
+        let grades = try run(["grades", "--course", "CHEM-AP"]).stdout
+        #expect(grades.contains("not known yet: 2 deadline(s) still to come have no points"), "\(grades)")
+        #expect(!grades.contains("nothing remains"), "\(grades)")
+    }
 }

@@ -21,9 +21,12 @@ extension Console {
             positional: 0...1, arguments: [.path]
         ) { args, session in
             let plan: GradePlan
+            // Deadlines still to come whose points are not known: the plan cannot weigh them, so
+            // "nothing remains" would be false.
+            var uncounted = 0
             switch (args.positional.first, args.option("course")) {
             case (let path?, nil): plan = try gradeBook(path)
-            case (nil, let code?): plan = try courseGradeBook(code, session: session)
+            case (nil, let code?): (plan, uncounted) = try courseGradeBook(code, session: session)
             default:
                 throw TimeTrackError(
                     .usage, "grades: give a grade book FILE or --course CODE, one of them", fix: "usage: grades FILE | --course CODE [--target A]")
@@ -45,6 +48,7 @@ extension Console {
                                 "needed": a.needed.map { .number(($0 * 100).rounded() / 100) } ?? .null,
                                 "current": a.current.map { .number(($0 * 100).rounded() / 100) } ?? .null,
                                 "best": .number((a.best * 100).rounded() / 100), "worst": .number((a.worst * 100).rounded() / 100),
+                                "uncounted": .number(Double(uncounted)),
                             ])
                         }))
                 return 0
@@ -60,6 +64,8 @@ extension Console {
                 case .reachable: what = String(format: "needs %.1f%% on the remaining work", a.needed ?? 0)
                 case .impossible: what = String(format: "out of reach (it would need %.0f%% of the remaining work; the best is %.1f%%)", a.needed ?? 0, a.best)
                 case .secured: what = "secured, even with nothing more"
+                case .met where uncounted > 0, .missed where uncounted > 0:
+                    what = "not known yet: \(uncounted) deadline(s) still to come have no points (`edit ID points=N` counts them)"
                 case .met: what = "met (nothing remains)"
                 case .missed: what = "missed (nothing remains)"
                 }
@@ -109,7 +115,7 @@ extension Console {
     /// published) with their points and scores.
     ///
     /// Says which deadlines could not count.
-    static func courseGradeBook(_ code: String, session: Session) throws -> GradePlan {
+    static func courseGradeBook(_ code: String, session: Session) throws -> (GradePlan, uncounted: Int) {
         let store = try session.store()
         guard let course = try store.courses().first(where: { $0.code.lowercased() == code.lowercased() }) else {
             throw TimeTrackError(.notFound, "no course '\(code)'", fix: "`courses` lists them; `course add CODE --weight test=40 …` adds one")
@@ -136,7 +142,8 @@ extension Console {
                 session.output.line("  left out, a category the course does not weigh: \(ids(unweighted)) (`course add \(course.code) --weight CATEGORY=N`)")
             }
         }
-        return plan
+        let uncounted = withoutPoints.filter { deadlines[$0].deadline.score == nil }.count
+        return (plan, uncounted)
     }
 
     /// `score ID 18/20`: the points earned on a deadline (and the points it was out of).
