@@ -102,4 +102,23 @@ import Testing
         #expect(grades.contains("not known yet: 2 deadline(s) still to come have no points"), "\(grades)")
         #expect(!grades.contains("nothing remains"), "\(grades)")
     }
+
+    /// A course that was made with no weights (by a photographed sheet, or by hand) takes the
+    /// weights a Canvas feed's rules give later; weights a person set stay.
+    @Test func aCourseWithoutWeightsTakesTheFeedsWeights() throws {
+        let dir = try TemporaryDirectory("course-weights")
+        defer { dir.remove() }
+        try FileManager.default.copyItem(atPath: ConsoleFixture.root.appendingPathComponent("Imports").path, toPath: dir.path("Imports"))
+        func run(_ words: [String]) throws -> Binaries.Result {
+            try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("Imports"), "--as", "ana"] + words)
+        }
+        #expect(try run(["course", "add", "CHEM-AP", "--name", "AP Chemistry"]).status == 0)
+        #expect(try run(["course", "add", "ENG-11", "--name", "English 11", "--weight", "reading=100"]).status == 0)
+        #expect(try run(["import", dir.path("Imports/samples/deadlines/canvas.json")]).status == 0)
+        let courses = try run(["courses"]).stdout
+        let chemistry = courses.split(separator: "\n").first { $0.hasPrefix("CHEM-AP") } ?? ""
+        let english = courses.split(separator: "\n").first { $0.hasPrefix("ENG-11") } ?? ""
+        #expect(chemistry.contains("test 40%"), "\(courses)")
+        #expect(english.contains("reading 100%") && !english.contains("project"), "\(courses)")
+    }
 }

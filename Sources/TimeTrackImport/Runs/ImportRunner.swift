@@ -86,9 +86,18 @@ public final class ImportRunner {
         }
         // A deadline source's course rules add the courses the store lacks (never overwriting
         // what `course add` set).
+        // A course that has no weights yet (one a photographed sheet made) takes the rule's;
+        // weights a person set are never touched.
+        let known = Dictionary((try store.courses()).map { ($0.code.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
         for source in sources where source.kind == .deadline {
             for rule in (try? CourseRules(source: source).rules) ?? [] {
-                try store.saveCourse(rule.course, by: operatorName, onlyIfMissing: true)
+                if var existing = known[rule.course.code.lowercased()] {
+                    guard existing.weights.isEmpty, !rule.course.weights.isEmpty else { continue }
+                    existing.weights = rule.course.weights
+                    try store.saveCourse(existing, by: operatorName, onlyIfMissing: false)
+                } else {
+                    try store.saveCourse(rule.course, by: operatorName, onlyIfMissing: true)
+                }
             }
         }
         let laneCount = sources.count < 2 ? 0 : lanes
