@@ -28,6 +28,22 @@ import TimeTrackImport
         return files(under: top).contains { $0.range(of: pattern, options: .regularExpression) != nil }
     }
 
+    /// Issue 48: the README's layout names every module under `Sources/` and every importer
+    /// under `Plugins/`, and the architecture doc's table every library module.
+    @Test func theLayoutTablesNameEveryModule() throws {
+        let readme = try Self.read("README.md")
+        let layout = try #require(readme.range(of: "## Layout").map { String(readme[$0.upperBound...]) }?.components(separatedBy: "\n## ").first)
+        let sources = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Sources").path)
+        for module in sources { #expect(layout.contains(module), "README's layout does not name Sources/\(module)") }
+        for plugin in try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Plugins").path) {
+            #expect(layout.contains("`\(plugin.lowercased())`"), "README's layout does not name the \(plugin) importer")
+        }
+        let architecture = try Self.read("docs/architecture.md")
+        for module in sources where module.hasPrefix("TimeTrack") {
+            #expect(architecture.contains("| `\(module)` |"), "docs/architecture.md's table has no row for \(module)")
+        }
+    }
+
     @Test func everyPathTheRecipesNameExists() throws {
         let doc = try Self.read("docs/architecture.md")
         let section = try #require(doc.range(of: "## Where to add").map { String(doc[$0.lowerBound...]) })
