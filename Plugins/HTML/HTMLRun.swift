@@ -70,7 +70,8 @@ struct HTMLRun {
             listings.append((url, publicURL, pageNumber))
             add(listing, page: page, publicURL: publicURL, pageNumber: pageNumber)
             context.progress?(result.pagesFetched, raws.count)
-            if listing.matched == 0 {
+            // An empty page of a source that may be empty (an alert pop-up on a quiet day) is no problem.
+            if listing.matched == 0 && !(importer.source.mayBeEmpty && pageNumber == 1) {
                 result.note(
                     ImportProblem(
                         .warning, "0 items: the item selector '\(importer.item.source)' matched nothing on this page",

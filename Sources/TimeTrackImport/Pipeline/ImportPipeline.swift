@@ -213,6 +213,8 @@ public struct ImportPipeline {
 
     /// Why a run should be held: far fewer items (or dated items) than the last good run.
     func shrinkReason(source: SourceDefinition, store: any ItemStore, found: Int, dated: Int, options: ImportOptions) throws -> String? {
+        // A source that may be empty (an alert page) and is empty today is a healthy run.
+        if source.mayBeEmpty && found == 0 { return nil }
         guard let state = try store.sourceState(source.id), let lastCount = state.lastGoodCount, lastCount >= options.shrinkMinimum else { return nil }
         let percent = Int((options.shrinkRatio * 100).rounded())
         if Double(found) < Double(lastCount) * options.shrinkRatio {

@@ -118,9 +118,9 @@ struct SourceApplication {
         run.problems += summary.failures.count
         let autoPublishing = source.review == .auto && result.found > 0 && !(summary.newIDs.isEmpty && summary.changedIDs.isEmpty)
         try store.remember(sourceID: source.id, entries: memoEntries)
-        if result.found == 0 && options.accept {
+        if result.found == 0 && (options.accept || source.mayBeEmpty) && !result.hasErrors && result.readEveryPage {
             run.status = .ok
-            run.message = "0 items found, accepted"
+            run.message = options.accept ? "0 items found, accepted" : "0 items: the source is empty today (mayBeEmpty)"
             summary.missingIDs = try Lifecycle(store).recordMissing(sourceID: source.id, seenKeys: [], runID: run.id)
             run.missing = summary.missingIDs.count
             try store.recordGoodRun(sourceID: source.id, runID: run.id, count: 0, dated: 0)

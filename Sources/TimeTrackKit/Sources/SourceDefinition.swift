@@ -88,6 +88,11 @@ public struct SourceDefinition: Sendable {
     /// for a screen reader (`"checkPDFs": true`; poppler-utils).
     public var checkPDFs = false
     public var enabled: Bool
+    /// Whether a run that finds nothing is a healthy run (`"mayBeEmpty": true`).
+    ///
+    /// An emergency pop-up or alert page is empty on most days. Such a run succeeds, raises no problem, holds
+    /// nothing, and counts the source's items missing (so an alert taken down is noticed).
+    public var mayBeEmpty = false
     /// Allows fetching from loopback and private network addresses: all of them (`true`), or
     /// only the hosts and addresses listed (`["127.0.0.1", "intranet.district.local"]`).
     public var allowPrivateNetwork: PrivateNetworkAllowance
@@ -174,7 +179,7 @@ public struct SourceDefinition: Sendable {
 
     static let knownKeys: Set<String> = [
         "id", "name", "importer", "kind", "url", "baseURL", "school", "timeZone", "schedule", "review", "accessibility", "checkPDFs", "enabled",
-        "allowPrivateNetwork",
+        "allowPrivateNetwork", "mayBeEmpty",
         "followRemoteLinks", "options", "$comment", "description",
     ]
 
@@ -245,6 +250,7 @@ public struct SourceDefinition: Sendable {
             enabled: try bool("enabled", default: true), allowPrivateNetwork: try privateNetworkAllowance(object["allowPrivateNetwork"], fail: fail),
             options: options, file: file)
         definition.followsRemoteLinks = try bool("followRemoteLinks", default: false)
+        definition.mayBeEmpty = try bool("mayBeEmpty", default: false)
         let policy = try string("accessibility", required: false) ?? "warn"
         guard let accessibility = AccessibilityPolicy(rawValue: policy) else {
             throw fail("accessibility", "'\(policy.prefix(80))' must be \"warn\" or \"hold\"")
