@@ -85,6 +85,8 @@ public final class Discovery {
                 continue
             }
             state.result.pagesRead += 1
+            // A start address that is a feed, a calendar, JSON or XML is proposed as what it is.
+            if state.result.pagesRead == 1, proposeGiven(page, state: &state) { break }
             let type = (page.contentType ?? "").lowercased()
             guard type.isEmpty || type.contains("html"), let document = try? HTMLDocument(data: page.data, url: page.url, declaredCharset: page.charset) else {
                 continue
@@ -102,7 +104,8 @@ public final class Discovery {
         return state.result
     }
 
-    static let inferred = "inferred"
+    /// How an inferred proposal was found (`Proposal.how`).
+    public static let inferred = "inferred"
 
     /// Everything a page offers: feeds, a platform's pages, a listing, documents.
     func analyze(_ document: HTMLDocument, page: FetchedPage, isStart: Bool, state: inout CrawlState) {

@@ -63,9 +63,11 @@ extension Console {
         }
     }
 
-    /// The start address: an http(s) URL, `https://` added to a bare host.
+    /// The start address: an http(s) URL, `https://` added to a bare host; a calendar's
+    /// `webcal://` address is its `https://` one.
     static func discoverStart(_ word: String) throws -> URL {
-        let text = word.contains("://") ? word : "https://" + word
+        var text = word.contains("://") ? word : "https://" + word
+        if text.lowercased().hasPrefix("webcal://") { text = "https://" + text.dropFirst("webcal://".count) }
         guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false else {
             throw TimeTrackError(.usage, "discover: '\(word)' is not a web address", fix: "e.g. discover https://www.district.example.org/")
         }
@@ -100,7 +102,9 @@ extension Console {
         let out = session.output
         // Recognizer files are a district's data: printed through the one cleaning step.
         for platform in result.platforms { out.line(SafeText.visible("platform: \(platform.platform) (" + platform.why.joined(separator: "; ") + ")")) }
-        if result.platforms.isEmpty { out.line("platform: none recognized; listings inferred from the pages") }
+        if result.platforms.isEmpty {
+            out.line("platform: none recognized" + (result.proposals.contains { $0.origin == .inferred } ? "; listings inferred from the pages" : ""))
+        }
         out.line(
             "\(result.pagesRead) pages read, \(result.proposals.count) sources found" + (result.interrupted ? " (stopped early: what was found so far)" : ""))
         for (index, proposal) in result.proposals.enumerated() {
@@ -118,6 +122,15 @@ extension Console {
             if let path = written[proposal.id] { out.line("   written: \(path)") }
         }
         for note in result.notes.prefix(10) { out.note("note: " + note) }
+        if result.proposals.isEmpty && !result.interrupted {
+            // Nothing: what was tried, and how to read the address by hand.
+            out.line(
+                "nothing proposed: no feed or calendar the pages declare, no platform's known pages, no dated listing, document list or"
+                    + " JSON list found in \(result.pagesRead) page(s)")
+            out.line(
+                "read it by hand: `try URL` (a page: choose the item and fields), or a definition with the feed, ical or json importer for a"
+                    + " feed, a calendar or a JSON answer (docs/importers/README.md)")
+        }
         if written.isEmpty && !result.proposals.isEmpty {
             out.line()
             out.line("save them with --write (disabled until `sources enable ID`), or open one with `try URL --suggest`")

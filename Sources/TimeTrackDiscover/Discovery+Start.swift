@@ -1,0 +1,99 @@
+import Foundation
+import TimeTrackCore
+import TimeTrackKit
+
+extension Discovery {
+    /// What a start address that is not a page holds: a feed (RSS, Atom), a calendar
+    /// (iCalendar), a JSON answer or an XML export.
+    enum Given: Equatable {
+        case feed, calendar, json, xml, page
+    }
+
+    /// What the fetched bytes are, by their type and their first bytes.
+    static func given(_ page: FetchedPage) -> Given {
+        let type = (page.contentType ?? "").lowercased()
+        let head = String(decoding: page.data.prefix(4_096), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let start = head.drop { $0 == "\u{FEFF}" }
+        if type.contains("calendar") || start.hasPrefix("begin:vcalendar") { return .calendar }
+        if type.contains("json") || start.hasPrefix("{") || start.hasPrefix("[") { return .json }
+        if type.contains("rss") || type.contains("atom") || start.contains("<rss") || (start.contains("<feed") && start.contains("atom")) { return .feed }
+        if type.contains("xml") || start.hasPrefix("<?xml") { return start.contains("<html") ? .page : .xml }
+        return .page
+    }
+
+    /// Proposes a start address that is not a page with the importer that reads it, and says
+    /// what it was given; false when it is a page (the crawl reads it).
+    func proposeGiven(_ page: FetchedPage, state: inout CrawlState) -> Bool {
+        let url = page.url.absoluteString
+        let name = Discovery.name(of: page.url, or: "source")
+        switch Discovery.given(page) {
+        case .page:
+            return false
+        case .feed:
+            state.result.notes.append("the address is a feed (RSS or Atom): proposed to the feed importer")
+            state.propose(
+                base(id: state.id(name), kind: .announcement, importer: "feed", url: url), origin: .declared, how: "the feed given",
+                why: "the address answers a feed")
+        case .calendar:
+            state.result.notes.append("the address is a calendar (iCalendar): proposed to the ical importer")
+            state.propose(
+                base(id: state.id(name), kind: .event, importer: "ical", url: url), origin: .declared, how: "the calendar given",
+                why: "the address answers an iCalendar file")
+        case .json:
+            let dates = DateParser(timeZone: settings.zone, reference: settings.now)
+            guard let json = try? JSONValue(parsing: page.data) else {
+                state.result.notes.append("the address answers JSON that cannot be read (not well-formed): nothing proposed")
+                return true
+            }
+            guard let (kind, options) = JSONInference.infer(json, endpoint: page.url, dates: dates) else {
+                state.result.notes.append(
+                    "the address answers JSON with no list of dated, titled objects: read it by hand with the json importer (docs/importers/json.md)")
+                return true
+            }
+            state.result.notes.append("the address answers JSON: a list of \(kind == .event ? "events" : "posts"), proposed to the json importer")
+            var object = base(id: state.id(name), kind: kind, importer: "json", url: url)
+            object["options"] = .object(options)
+            state.propose(object, origin: .inferred, how: Discovery.inferred, why: "the JSON given, a list of \(kind == .event ? "events" : "posts")")
+        case .xml:
+            proposeXML(page, name: name, state: &state)
+        }
+        return true
+    }
+
+    /// An XML export: its repeated record element read by the html importer's XML reading,
+    /// fields by their element names; a broken file is read as far as it goes.
+    func proposeXML(_ page: FetchedPage, name: String, state: inout CrawlState) {
+        guard let document = try? HTMLDocument(xml: page.data, url: page.url), let root = document.rootElement else {
+            state.result.notes.append("the address answers XML that cannot be read: nothing proposed")
+            return
+        }
+        // The record element: the most common name among the root's children (or theirs).
+        func records(_ parent: HTMLNode) -> (String, [HTMLNode])? {
+            let counts = Dictionary(grouping: parent.children, by: \.name)
+            return counts.filter { $0.value.count >= 2 }.max { $0.value.count < $1.value.count }.map { ($0.key, $0.value) }
+        }
+        guard let (record, items) = records(root) ?? root.children.lazy.compactMap(records).first else {
+            state.result.notes.append("the address answers XML with no repeated record: read it by hand with the html importer's \"xml\": true")
+            return
+        }
+        let children = Set(items.prefix(20).flatMap { $0.children.map(\.name) })
+        func field(_ names: [String]) -> String? { names.first { children.contains($0) } ?? children.first { child in names.contains { child.lowercased().contains($0) } } }
+        var fields: [String: JSONValue] = [:]
+        let title = field(["title", "name", "subject", "summary", "description"])
+        let date = field(["start", "date", "datetime", "meetingdate", "begin", "time"])
+        if let title { fields["title"] = .string(title) }
+        if let date { fields["start"] = .string(date) }
+        if let link = field(["link", "url", "href"]) { fields["link"] = .string(link) }
+        if let location = field(["location", "place", "venue"]) { fields["locationName"] = .string(location) }
+        guard title != nil else {
+            state.result.notes.append("the address answers XML whose <\(record)> records name no title: read it by hand with the html importer's \"xml\": true")
+            return
+        }
+        let kind: ItemKind = date == nil ? .announcement : .event
+        if kind == .announcement, let date = fields.removeValue(forKey: "start") { fields["date"] = date }
+        state.result.notes.append("the address answers XML: \(items.count) <\(record)> records, proposed to the html importer reading XML")
+        var object = base(id: state.id(name), kind: kind, importer: "html", url: page.url.absoluteString)
+        object["options"] = .object(["xml": .bool(true), "item": .string(record), "fields": .object(fields)])
+        state.propose(object, origin: .inferred, how: Discovery.inferred, why: "the XML given: \(items.count) <\(record)> records")
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 45, its first point: any address is a start. Given a feed, a calendar, a JSON answer
+/// or an XML export (real captures from `../shared/realworld`, served on 127.0.0.1), discover
+/// says what it was given and proposes it with the importer that reads it, with a sample.
+@Suite struct DiscoverGivenAddressTests {
+    static let shared = ConsoleFixture.root.deletingLastPathComponent().appendingPathComponent("shared/realworld")
+
+    static let cases: [(file: String, type: String, importer: String, kind: String, items: Int, says: String)] = [
+        ("platforms/pages/finalsite_wcm/lausd_boe_calendar_rss.xml", "application/rss+xml", "feed", "announcement", 12, "is a feed"),
+        ("pages/beverly_edlio_district_calendar.ics", "text/calendar", "ical", "event", 24, "is a calendar"),
+        ("platforms/pages/finalsite_wcm/pittsburgh_pps_schoolwires_rest_calendar_events.json", "application/json", "json", "event", 2, "answers JSON"),
+        ("platforms/pages/boarddocs/cleveland_cmsd_xml_active_meetings.xml", "application/xml", "html", "event", 250, "answers XML: 250 <meeting>"),
+    ]
+
+    @Test func feedsCalendarsJSONAndXMLAreProposedAsWhatTheyAre() throws {
+        guard FileManager.default.fileExists(atPath: Self.shared.path) else {
+            try Skip.because("the real captures are not beside the project (../shared/realworld)")
+            return
+        }
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        server.route("/robots.txt", .init(status: 404))
+        let dir = try TemporaryDirectory("discover-given")
+        defer { dir.remove() }
+        try dir.write("imports/_settings.json", #"{"requestDelay": 0}"#)
+        for (index, given) in Self.cases.enumerated() {
+            let body = try Data(contentsOf: Self.shared.appendingPathComponent(given.file))
+            server.route("/given-\(index)", .init(status: 200, headers: ["Content-Type": given.type], body: body))
+            let result = try Binaries.run(
+                "timetrack-admin",
+                ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--json", "discover", server.base + "/given-\(index)", "--allow-private"])
+            let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            let proposals = object?["proposals"] as? [[String: Any]] ?? []
+            #expect(proposals.count == 1, "\(given.file): \(result.stdout.prefix(1500)) \(result.stderr)")
+            let proposal = proposals.first ?? [:]
+            #expect(proposal["importer"] as? String == given.importer && proposal["kind"] as? String == given.kind, "\(given.file): \(proposal)")
+            #expect((proposal["items"] as? Int) == given.items, "\(given.file): \(proposal["items"] ?? "-") \(proposal["problems"] ?? "-")")
+            let notes = (object?["notes"] as? [String] ?? []).joined(separator: " ")
+            #expect(notes.contains(given.says), "\(given.file): \(notes)")
+        }
+    }
+
+    /// A calendar's `webcal://` address is read as its `https://` one.
+    @Test func aWebcalAddressIsItsHTTPSOne() throws {
+        let result = try Binaries.run("timetrack-admin", ["--store", "/nonexistent/t.sqlite", "discover", "webcal://999.0.0.1/cal.ics"])
+        #expect(!result.stderr.contains("is not a web address"), "\(result.stderr)")
+    }
+}
