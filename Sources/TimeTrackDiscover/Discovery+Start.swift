@@ -77,7 +77,9 @@ extension Discovery {
             return
         }
         let children = Set(items.prefix(20).flatMap { $0.children.map(\.name) })
-        func field(_ names: [String]) -> String? { names.first { children.contains($0) } ?? children.first { child in names.contains { child.lowercased().contains($0) } } }
+        func field(_ names: [String]) -> String? {
+            names.first { children.contains($0) } ?? children.first { child in names.contains { child.lowercased().contains($0) } }
+        }
         var fields: [String: JSONValue] = [:]
         let title = field(["title", "name", "subject", "summary", "description"])
         let date = field(["start", "date", "datetime", "meetingdate", "begin", "time"])

@@ -2,7 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 45, its first point: any address is a start. Given a feed, a calendar, a JSON answer
+/// Issue 45, its first point: any address is a start.
+///
+/// Given a feed, a calendar, a JSON answer
 /// or an XML export (real captures from `../shared/realworld`, served on 127.0.0.1), discover
 /// says what it was given and proposes it with the importer that reads it, with a sample.
 @Suite struct DiscoverGivenAddressTests {
