@@ -133,6 +133,8 @@ public struct Recognizer: Sendable {
     /// Why the page is this platform's (the fingerprints that matched), or nil when too few did.
     public func recognizes(_ document: HTMLDocument, markup: String, url: URL) -> [String]? {
         var reasons: [String] = []
+        // A generator meta naming the platform is the page's own statement: enough alone.
+        var stated = false
         let generator =
             (try? document.root.select("meta[name=generator], meta[name=Generator]"))?.compactMap { $0.attribute("content") }.joined(separator: " ")
             .lowercased() ?? ""
@@ -145,8 +147,9 @@ public struct Recognizer: Sendable {
             case .url(let text): holds = url.absoluteString.lowercased().contains(text)
             }
             if holds { reasons.append(fingerprint.why) }
+            if holds, case .generator = fingerprint.test { stated = true }
         }
-        return reasons.count >= max(1, minimum) ? reasons : nil
+        return stated || reasons.count >= max(1, minimum) ? reasons : nil
     }
 
     /// The templates whose `match` this page answers (enough elements).

@@ -50,4 +50,26 @@ import Testing
         let result = try Binaries.run("timetrack-admin", ["--store", "/nonexistent/t.sqlite", "discover", "webcal://999.0.0.1/cal.ics"])
         #expect(!result.stderr.contains("is not a web address"), "\(result.stderr)")
     }
+
+    /// Issue 45: Edlio is recognized by its own generator meta (`Edlio CMS`), alone, as the real
+    /// Natrona County home page states it.
+    @Test func edlioIsRecognizedByItsGeneratorMeta() throws {
+        let file = Self.shared.appendingPathComponent("platforms/pages/edlio/natrona_homepage_no_alert_slice.html")
+        guard FileManager.default.fileExists(atPath: file.path) else {
+            try Skip.because("the real captures are not beside the project (../shared/realworld)")
+            return
+        }
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        server.route("/robots.txt", .init(status: 404))
+        server.route("/", .init(status: 200, headers: ["Content-Type": "text/html"], body: try Data(contentsOf: file)))
+        let dir = try TemporaryDirectory("discover-edlio")
+        defer { dir.remove() }
+        try dir.write("imports/_settings.json", #"{"requestDelay": 0}"#)
+        let result = try Binaries.run(
+            "timetrack-admin", ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--json", "discover", server.base + "/", "--allow-private"])
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let platforms = (object?["platforms"] as? [[String: Any]] ?? []).compactMap { $0["platform"] as? String }
+        #expect(platforms == ["Edlio"], "\(result.stdout.prefix(800)) \(result.stderr)")
+    }
 }
