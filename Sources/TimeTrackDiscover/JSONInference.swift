@@ -26,9 +26,11 @@ public enum JSONInference {
                 }
             }
         }
-        return found.compactMap { URL(string: $0, relativeTo: page)?.absoluteURL }.filter { ["http", "https"].contains($0.scheme?.lowercased() ?? "") }.prefix(
-            5
-        ).map { $0 }
+        // The cap counts the page's own site's addresses only: off-site `/api/` strings (an
+        // analytics or a widget vendor's) used to spend it before the site's own API was reached.
+        let site = CrawlState.site(of: page)
+        return found.compactMap { URL(string: $0, relativeTo: page)?.absoluteURL }
+            .filter { ["http", "https"].contains($0.scheme?.lowercased() ?? "") && CrawlState.site(of: $0) == site }.prefix(5).map { $0 }
     }
 
     static let titleKeys = ["title", "name", "headline", "subject", "summary"]

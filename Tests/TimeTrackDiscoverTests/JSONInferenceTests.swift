@@ -94,9 +94,17 @@ import TimeTrackKit
                 """, url: page)
         let found = JSONInference.endpoints(in: document, page: page).map(\.absoluteString)
         #expect(
-            found == [
-                "https://d.example/api/events.json?month=10", "https://d.example/calendar/feed.json", "https://cdn.d.example/api/news",
-                "https://d.example/calendar/x.json",
-            ])
+            found == ["https://d.example/api/events.json?month=10", "https://d.example/calendar/feed.json", "https://d.example/calendar/x.json"])
+    }
+
+    /// Issue 45: the five-address cap counts the site's own addresses: six off-site `/api/`
+    /// strings before the site's own API (an Apptegy page's vendor scripts) no longer hide it.
+    @Test func theCapCountsTheSitesOwnAddressesOnly() throws {
+        let page = try #require(URL(string: "https://www.d.example/"))
+        let vendors = (1...6).map { "\"https://cdn\($0).vendor.example/api/v\($0)\"" }.joined(separator: ", ")
+        let document = try HTMLDocument(
+            html: "<script>var a = [\(vendors)]; var site = \"https://www.d.example/api/v4/events\";</script>", url: page)
+        let found = JSONInference.endpoints(in: document, page: page).map(\.absoluteString)
+        #expect(found == ["https://www.d.example/api/v4/events"], "\(found)")
     }
 }
