@@ -120,7 +120,7 @@ public final class Discovery {
             guard let why = recognizer.recognizes(document, markup: markup, url: page.url) else { continue }
             state.recognized.insert(recognizer.platform)
             state.result.platforms.append((recognizer.platform, why))
-            for template in recognizer.siteTemplates { propose(template, of: recognizer, page: page.url, state: &state) }
+            for template in recognizer.siteTemplates { propose(template, of: recognizer, page: page.url, document: document, state: &state) }
         }
         var matchedTemplate = false
         for recognizer in recognizers where state.recognized.contains(recognizer.platform) {
@@ -196,11 +196,17 @@ public final class Discovery {
     }
 
     /// A recognizer's template as a proposal for `page` (or the site's origin).
-    func propose(_ template: Recognizer.PageTemplate, of recognizer: Recognizer, page: URL, state: inout CrawlState) {
+    func propose(_ template: Recognizer.PageTemplate, of recognizer: Recognizer, page: URL, document: HTMLDocument? = nil, state: inout CrawlState) {
         var definition = template.definition
         let origin = page.scheme.map { "\($0)://" + (page.host ?? "") + (page.port.map { ":\($0)" } ?? "") } ?? ""
-        let url = (definition["url"]?.stringValue ?? "{page}").replacingOccurrences(of: "{page}", with: page.absoluteString).replacingOccurrences(
+        var url = (definition["url"]?.stringValue ?? "{page}").replacingOccurrences(of: "{page}", with: page.absoluteString).replacingOccurrences(
             of: "{origin}", with: origin)
+        // `{body@ATTR}`: an attribute of the page's body (Finalsite's page id), digits and letters only.
+        while let open = url.range(of: "{body@"), let close = url.range(of: "}", range: open.upperBound..<url.endIndex) {
+            let name = String(url[open.upperBound..<close.lowerBound])
+            guard let value = document?.root.first("body")?.attribute(name), !value.isEmpty, value.allSatisfy({ $0.isLetter || $0.isNumber }) else { return }
+            url.replaceSubrange(open.lowerBound..<close.upperBound, with: value)
+        }
         guard !state.proposed(url: url, importer: definition["importer"]?.stringValue ?? "") else { return }
         var object = base(id: state.id(template.name), kind: template.kind, importer: definition["importer"]?.stringValue ?? "html", url: url)
         definition["url"] = nil

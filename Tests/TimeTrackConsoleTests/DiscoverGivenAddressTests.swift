@@ -72,4 +72,38 @@ import Testing
         let platforms = (object?["platforms"] as? [[String: Any]] ?? []).compactMap { $0["platform"] as? String }
         #expect(platforms == ["Edlio"], "\(result.stdout.prefix(800)) \(result.stderr)")
     }
+
+    /// Issue 45: a Finalsite site's pop-up alerts. Recognized by its page body (`body.fsLiveMode`
+    /// with `data-pageid`, the real Billings home page), its page-pops endpoint
+    /// (`/fs/pages/<data-pageid>/page-pops`) is proposed as an alert source that may be empty:
+    /// read with the real Lewistown answer (one alert), and proposed too when it is empty today.
+    @Test(arguments: [true, false])
+    func aFinalsitePagePopsEndpointIsProposed(withAlert: Bool) throws {
+        let home = Self.shared.appendingPathComponent("platforms/pages/finalsite/billings_homepage_body_slice.html")
+        let pops = Self.shared.appendingPathComponent("platforms/pages/finalsite/lewistown_page_pops.html")
+        guard FileManager.default.fileExists(atPath: home.path) else {
+            try Skip.because("the real captures are not beside the project (../shared/realworld)")
+            return
+        }
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        server.route("/robots.txt", .init(status: 404))
+        server.route("/", .init(status: 200, headers: ["Content-Type": "text/html"], body: try Data(contentsOf: home)))
+        server.route("/fs/pages/2465/page-pops", .init(status: 200, headers: ["Content-Type": "text/html"], body: withAlert ? try Data(contentsOf: pops) : Data()))
+        let dir = try TemporaryDirectory("discover-pagepops")
+        defer { dir.remove() }
+        try dir.write("imports/_settings.json", #"{"requestDelay": 0}"#)
+        let result = try Binaries.run(
+            "timetrack-admin", ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--json", "discover", server.base + "/", "--allow-private"])
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let proposals = object?["proposals"] as? [[String: Any]] ?? []
+        let alerts = try #require(proposals.first { ($0["url"] as? String)?.hasSuffix("/fs/pages/2465/page-pops") == true }, "\(result.stdout.prefix(1200))")
+        let definition = alerts["definition"] as? [String: Any] ?? [:]
+        #expect(definition["mayBeEmpty"] as? Bool == true && alerts["importer"] as? String == "html", "\(alerts)")
+        #expect((alerts["items"] as? Int) == (withAlert ? 1 : 0), "\(alerts)")
+        if withAlert {
+            let sample = (alerts["sample"] as? [[String: Any]])?.first
+            #expect("\(sample ?? [:])".contains("FHS Bond Information - Election Day, September 29, 2026"), "\(sample ?? [:])")
+        }
+    }
 }
