@@ -73,7 +73,9 @@ import Testing
         #expect(platforms == ["Edlio"], "\(result.stdout.prefix(800)) \(result.stderr)")
     }
 
-    /// Issue 45: a Finalsite site's pop-up alerts. Recognized by its page body (`body.fsLiveMode`
+    /// Issue 45: a Finalsite site's pop-up alerts.
+    ///
+    /// Recognized by its page body (`body.fsLiveMode`
     /// with `data-pageid`, the real Billings home page), its page-pops endpoint
     /// (`/fs/pages/<data-pageid>/page-pops`) is proposed as an alert source that may be empty:
     /// read with the real Lewistown answer (one alert), and proposed too when it is empty today.
@@ -89,7 +91,8 @@ import Testing
         defer { server.stop() }
         server.route("/robots.txt", .init(status: 404))
         server.route("/", .init(status: 200, headers: ["Content-Type": "text/html"], body: try Data(contentsOf: home)))
-        server.route("/fs/pages/2465/page-pops", .init(status: 200, headers: ["Content-Type": "text/html"], body: withAlert ? try Data(contentsOf: pops) : Data()))
+        let answer = withAlert ? try Data(contentsOf: pops) : Data()
+        server.route("/fs/pages/2465/page-pops", .init(status: 200, headers: ["Content-Type": "text/html"], body: answer))
         let dir = try TemporaryDirectory("discover-pagepops")
         defer { dir.remove() }
         try dir.write("imports/_settings.json", #"{"requestDelay": 0}"#)
