@@ -84,15 +84,21 @@ import Testing
         #expect(reverted.stdout.contains("back in review") && !reverted.stdout.contains("live again"), "\(reverted.stdout) \(reverted.stderr)")
     }
 
+    /// A folder with a copy of the sample imports, and a runner of the binary on a store in it.
+    static func sampleStore(_ name: String) throws -> (TemporaryDirectory, ([String]) throws -> Binaries.Result) {
+        let dir = try TemporaryDirectory(name)
+        try FileManager.default.copyItem(atPath: ConsoleFixture.root.appendingPathComponent("Imports").path, toPath: dir.path("Imports"))
+        let run: ([String]) throws -> Binaries.Result = { words in
+            try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("Imports"), "--as", "ana"] + words)
+        }
+        return (dir, run)
+    }
+
     /// `grades --course` with deadlines still to come that have no points yet (photographed
     /// assignment sheets): the grade is not known, never "missed (nothing remains)".
     @Test func deadlinesWithoutPointsAreNotNothingRemaining() throws {
-        let dir = try TemporaryDirectory("grades-uncounted")
+        let (dir, run) = try Self.sampleStore("grades-uncounted")
         defer { dir.remove() }
-        try FileManager.default.copyItem(atPath: ConsoleFixture.root.appendingPathComponent("Imports").path, toPath: dir.path("Imports"))
-        func run(_ words: [String]) throws -> Binaries.Result {
-            try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("Imports"), "--as", "ana"] + words)
-        }
         #expect(try run(["import", dir.path("Imports/samples/deadlines/canvas.json")]).status == 0)
         let chemistry = try #require(
             (try JSONSerialization.jsonObject(with: Data(try run(["--json", "list", "deadlines"]).stdout.utf8)) as? [[String: Any]] ?? [])
@@ -106,12 +112,8 @@ import Testing
     /// A course that was made with no weights (by a photographed sheet, or by hand) takes the
     /// weights a Canvas feed's rules give later; weights a person set stay.
     @Test func aCourseWithoutWeightsTakesTheFeedsWeights() throws {
-        let dir = try TemporaryDirectory("course-weights")
+        let (dir, run) = try Self.sampleStore("course-weights")
         defer { dir.remove() }
-        try FileManager.default.copyItem(atPath: ConsoleFixture.root.appendingPathComponent("Imports").path, toPath: dir.path("Imports"))
-        func run(_ words: [String]) throws -> Binaries.Result {
-            try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("Imports"), "--as", "ana"] + words)
-        }
         #expect(try run(["course", "add", "CHEM-AP", "--name", "AP Chemistry"]).status == 0)
         #expect(try run(["course", "add", "ENG-11", "--name", "English 11", "--weight", "reading=100"]).status == 0)
         #expect(try run(["import", dir.path("Imports/samples/deadlines/canvas.json")]).status == 0)

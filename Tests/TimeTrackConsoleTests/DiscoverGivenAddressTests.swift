@@ -51,6 +51,23 @@ import Testing
         #expect(!result.stderr.contains("is not a web address"), "\(result.stderr)")
     }
 
+    /// Serves `routes` (path → capture file, or empty) on 127.0.0.1 and runs `discover --json`
+    /// on `/`: its answer as an object.
+    static func discover(_ routes: [String: URL?], name: String) throws -> [String: Any] {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        server.route("/robots.txt", .init(status: 404))
+        for (path, file) in routes {
+            server.route(path, .init(status: 200, headers: ["Content-Type": "text/html"], body: try file.map { try Data(contentsOf: $0) } ?? Data()))
+        }
+        let dir = try TemporaryDirectory(name)
+        defer { dir.remove() }
+        try dir.write("imports/_settings.json", #"{"requestDelay": 0}"#)
+        let result = try Binaries.run(
+            "timetrack-admin", ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--json", "discover", server.base + "/", "--allow-private"])
+        return (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]) ?? ["stdout": result.stdout, "stderr": result.stderr]
+    }
+
     /// Issue 45: Edlio is recognized by its own generator meta (`Edlio CMS`), alone, as the real
     /// Natrona County home page states it.
     @Test func edlioIsRecognizedByItsGeneratorMeta() throws {
@@ -59,18 +76,9 @@ import Testing
             try Skip.because("the real captures are not beside the project (../shared/realworld)")
             return
         }
-        let server = try TestHTTPServer()
-        defer { server.stop() }
-        server.route("/robots.txt", .init(status: 404))
-        server.route("/", .init(status: 200, headers: ["Content-Type": "text/html"], body: try Data(contentsOf: file)))
-        let dir = try TemporaryDirectory("discover-edlio")
-        defer { dir.remove() }
-        try dir.write("imports/_settings.json", #"{"requestDelay": 0}"#)
-        let result = try Binaries.run(
-            "timetrack-admin", ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--json", "discover", server.base + "/", "--allow-private"])
-        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-        let platforms = (object?["platforms"] as? [[String: Any]] ?? []).compactMap { $0["platform"] as? String }
-        #expect(platforms == ["Edlio"], "\(result.stdout.prefix(800)) \(result.stderr)")
+        let object = try Self.discover(["/": file], name: "discover-edlio")
+        let platforms = (object["platforms"] as? [[String: Any]] ?? []).compactMap { $0["platform"] as? String }
+        #expect(platforms == ["Edlio"], "\(object)")
     }
 
     /// Issue 45: a Finalsite site's pop-up alerts.
@@ -87,20 +95,9 @@ import Testing
             try Skip.because("the real captures are not beside the project (../shared/realworld)")
             return
         }
-        let server = try TestHTTPServer()
-        defer { server.stop() }
-        server.route("/robots.txt", .init(status: 404))
-        server.route("/", .init(status: 200, headers: ["Content-Type": "text/html"], body: try Data(contentsOf: home)))
-        let answer = withAlert ? try Data(contentsOf: pops) : Data()
-        server.route("/fs/pages/2465/page-pops", .init(status: 200, headers: ["Content-Type": "text/html"], body: answer))
-        let dir = try TemporaryDirectory("discover-pagepops")
-        defer { dir.remove() }
-        try dir.write("imports/_settings.json", #"{"requestDelay": 0}"#)
-        let result = try Binaries.run(
-            "timetrack-admin", ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--json", "discover", server.base + "/", "--allow-private"])
-        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-        let proposals = object?["proposals"] as? [[String: Any]] ?? []
-        let alerts = try #require(proposals.first { ($0["url"] as? String)?.hasSuffix("/fs/pages/2465/page-pops") == true }, "\(result.stdout.prefix(1200))")
+        let object = try Self.discover(["/": home, "/fs/pages/2465/page-pops": withAlert ? pops : nil], name: "discover-pagepops")
+        let proposals = object["proposals"] as? [[String: Any]] ?? []
+        let alerts = try #require(proposals.first { ($0["url"] as? String)?.hasSuffix("/fs/pages/2465/page-pops") == true }, "\(object)")
         let definition = alerts["definition"] as? [String: Any] ?? [:]
         #expect(definition["mayBeEmpty"] as? Bool == true && alerts["importer"] as? String == "html", "\(alerts)")
         #expect((alerts["items"] as? Int) == (withAlert ? 1 : 0), "\(alerts)")

@@ -71,13 +71,7 @@ struct ArticleTree {
             ownText.append((0, 0))
             inLink.append(tag == "a" || (parent.map { inLink[$0] } ?? false))
             if let parent { elements[parent].children.append(index) }
-            var children: [xmlNodePtr] = []
-            var child = node.pointee.children
-            while let c = child {
-                children.append(c)
-                child = c.pointee.next
-            }
-            for c in children.reversed() { stack.append((c, index)) }
+            for c in HTMLNode.childNodes(node).reversed() { stack.append((c, index)) }
         }
         // Pass 2: sums up the tree (children come after their parent in document order).
         for index in elements.indices.reversed() {

@@ -77,13 +77,7 @@ struct ArticleWriter {
             if ArticleExtractor.blockTags.contains(tag) { breakLine() }
             if ArticleWriter.keptTags.contains(tag) { rawHTML += openTag(node, tag) }
             stack.append((node, tag))
-            var children: [xmlNodePtr] = []
-            var child = node.pointee.children
-            while let c = child {
-                children.append(c)
-                child = c.pointee.next
-            }
-            for c in children.reversed() { stack.append((c, nil)) }
+            for c in HTMLNode.childNodes(node).reversed() { stack.append((c, nil)) }
         }
         breakLine()
     }

@@ -107,6 +107,17 @@ public struct HTMLNode {
         return out
     }
 
+    /// Every child node of `node` (text, elements, comments), in order.
+    static func childNodes(_ node: xmlNodePtr) -> [xmlNodePtr] {
+        var children: [xmlNodePtr] = []
+        var child = node.pointee.children
+        while let c = child {
+            children.append(c)
+            child = c.pointee.next
+        }
+        return children
+    }
+
     /// Concatenated text, iteratively (deep trees cannot overflow the stack).
     func rawText(blocks: Bool) -> String {
         var out = ""
@@ -130,13 +141,7 @@ public struct HTMLNode {
                 out += blocks ? "\n" : " "
                 stack.append((node, true))
             }
-            var children: [xmlNodePtr] = []
-            var child = node.pointee.children
-            while let c = child {
-                children.append(c)
-                child = c.pointee.next
-            }
-            for c in children.reversed() { stack.append((c, false)) }
+            for c in HTMLNode.childNodes(node).reversed() { stack.append((c, false)) }
         }
         return out
     }
