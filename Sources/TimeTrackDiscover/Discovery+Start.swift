@@ -99,3 +99,45 @@ extension Discovery {
         state.propose(object, origin: .inferred, how: Discovery.inferred, why: "the XML given: \(items.count) <\(record)> records")
     }
 }
+
+extension Discovery {
+    /// Proposals that read the same items (a feed and the news page it mirrors, a calendar file
+    /// and the events page it feeds) folded into one: the richer source is kept (the one whose
+    /// items carry more fields, a link above all; on a tie a feed or calendar over a page, then
+    /// the one that reads more items), the other named beside it and not written. Enabling both
+    /// made every item twice.
+    static func oneProposalPerContent(_ proposals: [Proposal]) -> [Proposal] {
+        var kept: [Proposal] = []
+        for proposal in proposals {
+            let titles = proposal.sample?.titles ?? []
+            guard titles.count >= 2,
+                let index = kept.firstIndex(where: { other in
+                    let theirs = other.sample?.titles ?? []
+                    guard other.kind == proposal.kind, theirs.count >= 2 else { return false }
+                    return Double(titles.intersection(theirs).count) >= 0.6 * Double(min(titles.count, theirs.count))
+                })
+            else {
+                kept.append(proposal)
+                continue
+            }
+            let (richer, other) = richness(proposal) > richness(kept[index]) ? (proposal, kept[index]) : (kept[index], proposal)
+            var merged = richer
+            merged.sameContent = richer.sameContent + [(other.id, other.url)] + other.sameContent
+            kept[index] = merged
+        }
+        return kept
+    }
+
+    /// How good a source of the same items is: the fields its sampled items fill (a link counts
+    /// most), then a feed or calendar over a page, then how many items it reads.
+    static func richness(_ proposal: Proposal) -> Int {
+        let items = proposal.sample?.items ?? []
+        let filled = items.reduce(0) { total, item in
+            let fields = item.content.fields()
+            let link = ["link", "url"].contains { name in fields[name].map { $0 != .null && $0 != .string("") } ?? false }
+            return total + fields.values.filter { $0 != .null && $0 != .string("") }.count + (link ? 10 : 0)
+        }
+        let structured = ["feed", "ical", "json", "wordpress"].contains(proposal.importer) ? 1 : 0
+        return filled * 100_000 + structured * 10_000 + min(9_999, proposal.sample?.count ?? 0)
+    }
+}

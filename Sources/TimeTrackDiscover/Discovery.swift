@@ -46,6 +46,9 @@ public final class Discovery {
         var object: [String: JSONValue] = [
             "id": .string(id), "name": .string(id), "importer": .string(importer), "kind": .string(kind.rawValue), "url": .string(url),
             "timeZone": .string(settings.zone.identifier),
+            // Cron reads what changes daily once a day, School Info once a week (a template's
+            // own schedule, an alert source's 15 minutes, replaces it).
+            "schedule": .string(kind == .schoolInfo ? "7d" : "1d"),
         ]
         if settings.allowPrivate { object["allowPrivateNetwork"] = .bool(true) }
         return object
@@ -101,6 +104,7 @@ public final class Discovery {
         }
         sample(&state.result.proposals, web: web)
         state.result.proposals.removeAll { $0.origin == .inferred && ($0.sample?.count ?? 0) == 0 }
+        state.result.proposals = Discovery.oneProposalPerContent(state.result.proposals)
         return state.result
     }
 
@@ -236,7 +240,9 @@ public final class Discovery {
                 pipeline.shouldStop = shouldStop
                 pipeline.now = { [now = settings.now] in now }
                 let result = try pipeline.extract(source)
-                proposals[index].sample = Proposal.Sample(count: result.items.count, items: Array(result.items.prefix(3)), problems: result.problems)
+                proposals[index].sample = Proposal.Sample(
+                    count: result.items.count, items: Array(result.items.prefix(3)), problems: result.problems,
+                    titles: Set(result.items.map { TextNormalizer.collapse($0.content.title).lowercased() }))
             } catch let error as TimeTrackError {
                 proposals[index].sample = Proposal.Sample(count: 0, items: [], problems: [ImportProblem(.error, error.message, location: proposals[index].url)])
             } catch {

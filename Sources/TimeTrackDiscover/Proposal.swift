@@ -18,6 +18,9 @@ public struct Proposal: Sendable {
         public var count: Int
         public var items: [ExtractedItem]
         public var problems: [ImportProblem]
+        /// Every item's title, folded (case, spaces): what tells two proposals of the same
+        /// content apart from two sources.
+        public var titles: Set<String> = []
     }
 
     /// Where a proposal comes from: a feed or API the site declares, a recognized platform's
@@ -36,6 +39,9 @@ public struct Proposal: Sendable {
     public var why: String
     public var sample: Sample?
     public var confidence: Confidence = .low
+    /// Proposals folded into this one because they read the same items (a feed and the page it
+    /// mirrors): their ids and addresses, named, not written.
+    public var sameContent: [(id: String, url: String)] = []
 
     /// The source's address.
     public var url: String { definition["url"]?.stringValue ?? "" }

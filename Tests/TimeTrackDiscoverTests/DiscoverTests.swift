@@ -72,6 +72,26 @@ import TimeTrackKit
         return (right, misses)
     }
 
+    /// Issue 45: one proposal per content. A news page and the feed that carries the same
+    /// items, an events page and the calendar file that feeds it, are proposed once, as the
+    /// source whose items carry more, the other named beside it; every proposal has a schedule.
+    @Test func aFeedAndThePageItMirrorsAreProposedOnce() throws {
+        for name in ["Weebly", "Blackboard Web Community Manager"] {
+            let server = try TestHTTPServer()
+            defer { server.stop() }
+            let site = try #require(Self.sites(server.base).first { $0.name == name })
+            site.serve(on: server)
+            let imports = try Self.imports()
+            defer { imports.remove() }
+            let result = try Self.discover(server.base + "/", imports: imports)
+            let folded = result.proposals.filter { !$0.sameContent.isEmpty }
+            #expect(folded.count == 1, "\(name): \(result.proposals.map { ($0.url, $0.sameContent.map(\.url)) })")
+            let urls = Set(result.proposals.map(\.url))
+            for same in folded.flatMap(\.sameContent) { #expect(!urls.contains(same.url), "\(name): \(same.url) proposed twice") }
+            #expect(result.proposals.allSatisfy { $0.definition["schedule"]?.stringValue != nil }, "\(name): a proposal with no schedule")
+        }
+    }
+
     static func sites(_ base: String) -> [FixtureSite] { PlatformSites.all(base) + MorePlatformSites.all(base) + [UnknownPlatformSite.site(base)] }
 
     @Test func everyPlatformSiteIsRecognizedAndItsSourcesReadRight() throws {
@@ -92,12 +112,18 @@ import TimeTrackKit
             }
             for (path, keys) in site.keys.sorted(by: { $0.key < $1.key }) {
                 total += keys.count
-                guard let proposal = result.proposals.first(where: { $0.url == server.base + path }) else {
+                // A page whose items a feed or calendar carries too is proposed once, as that
+                // source, and named beside it (issue 45: enabling both made every item twice).
+                let url = server.base + path
+                guard let proposal = result.proposals.first(where: { $0.url == url || $0.sameContent.contains { $0.url == url } }) else {
                     Issue.record("\(site.name): no source proposed for \(path); proposed: \(result.proposals.map(\.url))")
                     continue
                 }
                 let extracted = try Self.extract(proposal, imports: imports)
-                let scored = Self.score(extracted, keys: keys)
+                // Folded into the richer source: the same items (each title, on its date), read
+                // with that source's fields, not this path's.
+                let folded = proposal.url != url
+                let scored = Self.score(extracted, keys: folded ? keys.map { KeyItem(title: $0.title, when: $0.when) } : keys)
                 right += scored.right
                 #expect(scored.misses.isEmpty, "\(site.name) \(path) (\(proposal.how)): \(scored.misses) \(extracted.problems)")
             }

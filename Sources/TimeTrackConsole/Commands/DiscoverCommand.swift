@@ -114,6 +114,9 @@ extension Console {
             out.line("\(index + 1). \(proposal.id)  \(proposal.kind.rawValue) · \(proposal.importer) · \(count) · confidence \(confidence)")
             out.line("   " + SafeText.visible(proposal.url))
             out.line("   found by: \(proposal.how); \(SafeText.visible(proposal.why))")
+            for same in proposal.sameContent {
+                out.line("   the same items as \(same.id) (\(SafeText.visible(same.url))): proposed once, not written")
+            }
             for item in proposal.sample?.items ?? [] {
                 let zone = TimeZone(identifier: proposal.definition["timeZone"]?.stringValue ?? "") ?? .current
                 out.line("   · " + SafeText.visible(TextNormalizer.truncate(item.content.title, to: 60)) + "  │ " + when(item.content, zone: zone))
@@ -153,6 +156,7 @@ extension Console {
                         "how": .string(proposal.how), "why": .string(proposal.why), "confidence": .string(proposal.confidence.rawValue),
                         "definition": .object(proposal.definition), "written": written[proposal.id].map(JSONValue.string) ?? .null,
                         "items": .number(Double(proposal.sample?.count ?? 0)),
+                        "sameContent": .array(proposal.sameContent.map { .object(["id": .string($0.id), "url": .string($0.url)]) }),
                         "sample": .array((proposal.sample?.items ?? []).map { itemJSON($0, zone: zone) }),
                         "problems": .array((proposal.sample?.problems ?? []).map { (try? JSONCoding.value($0)) ?? .null }),
                     ])
