@@ -101,8 +101,10 @@ extension Discovery {
 }
 
 extension Discovery {
-    /// Proposals that read the same items (a feed and the news page it mirrors, a calendar file
-    /// and the events page it feeds) folded into one: the richer source is kept (the one whose
+    /// Proposals that read the same items, folded into one.
+    ///
+    /// A feed and the news page it mirrors, a calendar file and the events page it feeds: the
+    /// richer source is kept (the one whose
     /// items carry more fields, a link above all; on a tie a feed or calendar over a page, then
     /// the one that reads more items), the other named beside it and not written. Enabling both
     /// made every item twice.

@@ -72,7 +72,9 @@ import TimeTrackKit
         return (right, misses)
     }
 
-    /// Issue 45: one proposal per content. A news page and the feed that carries the same
+    /// Issue 45: one proposal per content.
+    ///
+    /// A news page and the feed that carries the same
     /// items, an events page and the calendar file that feeds it, are proposed once, as the
     /// source whose items carry more, the other named beside it; every proposal has a schedule.
     @Test func aFeedAndThePageItMirrorsAreProposedOnce() throws {

@@ -200,9 +200,14 @@ enum PostgresSchema {
     /// - Parameter target: the version to stop at (tests make older stores with it).
     @discardableResult
     static func migrate(_ db: PostgresConnection, upTo target: Int = currentVersion) throws -> Int {
-        // A store that exists is migrated as before; only making one takes turns (the race of
-        // two first imports on a new database).
-        if try db.scalar("SELECT to_regclass('timetrack_schema') IS NOT NULL") == "t" { return try migrateLocked(db, upTo: target, exists: true) }
+        // A store that exists and is up to date needs no turn; making one or migrating one takes
+        // turns (two first imports on a new database: the second found the table made while the
+        // first was still adding the later versions' tables, and made them too).
+        if try db.scalar("SELECT to_regclass('timetrack_schema') IS NOT NULL") == "t",
+            let text = (try? db.scalar("SELECT version FROM timetrack_schema")) ?? nil, let version = Int(text), version >= min(target, currentVersion)
+        {
+            return try migrateLocked(db, upTo: target, exists: true)
+        }
         _ = try db.scalar("SELECT pg_advisory_lock(\(schemaLock))")
         defer { _ = try? db.scalar("SELECT pg_advisory_unlock(\(schemaLock))") }
         return try migrateLocked(db, upTo: target, exists: nil)
