@@ -50,7 +50,10 @@ public struct Exporter {
 
     /// Every published item of a kind (of one school, when given), oldest first, in one query.
     public func published(_ kind: ItemKind, school: String? = nil) throws -> [PublishedItem] {
-        let result = try store.published(kind).filter { school == nil || $0.school == school }
+        let all = try store.published(kind).filter { school == nil || $0.school == school }
+        // Expired announcements (a closure alert whose day is over) leave what the app gets.
+        let result = all.filter { !$0.content.hasExpired(at: now) }
+        if result.count < all.count { notes.add("\(all.count - result.count) expired \(kind.plural) left out (past their expiry)") }
         progress?(result.count)
         notes.lastCount = result.count
         return result.sorted { ($0.content.sortDate ?? .distantPast, $0.id) < ($1.content.sortDate ?? .distantPast, $1.id) }

@@ -37,7 +37,10 @@ extension Console {
         CommandSpec(
             "approve", usage: "ID... [--anyway]", summary: "publish the pending content of items (an absence report: excuse it)",
             options: [
-                OptionSpec("anyway", help: "publish even what the privacy check flags (a phone number, an e-mail, an address, a student's name); recorded")
+                OptionSpec(
+                    "anyway",
+                    help: "publish even what the privacy check flags (a phone number, an e-mail, an address, a student's name), or what has expired;"
+                        + " recorded")
             ],
             positional: 1...10_000, arguments: [.ids]
         ) { args, session in
@@ -45,7 +48,8 @@ extension Console {
             // Items approved in one command are one decision: `undo` takes them back together.
             let batch = args.positional.count > 1 ? Lifecycle.newBatch() : nil
             return try decideEach(args.positional, action: "approve", session: session) { store, id in
-                try Lifecycle(store).approve(id, by: session.operatorName, batch: batch, anyway: args.flag("anyway"), allowed: allowed)
+                try refuseExpired(try store.item(id), anyway: args.flag("anyway"), session: session)
+                return try Lifecycle(store).approve(id, by: session.operatorName, batch: batch, anyway: args.flag("anyway"), allowed: allowed)
             }
         }
     }
@@ -176,5 +180,16 @@ extension Console {
                 return item
             }
         }
+    }
+
+    /// Refuses to publish content whose expiry has passed (a pop-up for a day that is over)
+    /// unless `anyway`: it would leave the app at once, or show a stale alert where exports
+    /// do not check.
+    static func refuseExpired(_ item: Item, anyway: Bool, session: Session) throws {
+        let content = item.pendingContent ?? item.content
+        guard !anyway, content.hasExpired(at: Date()), let expiry = content.expiresAt else { return }
+        throw TimeTrackError(
+            .validation, "\(item.id) expired on \(Display.date(expiry, zone: session.zone(of: item))): published, it would not be shown",
+            fix: "edit its expiry (`edit \(item.id) expiresAt=…`), reject it, or approve it anyway (`approve \(item.id) --anyway`)", context: ["item": item.id])
     }
 }

@@ -113,6 +113,19 @@ extension Console {
         case ("a", _, _):
             var anyway = false
             let allowed = session.privacyAllowList()
+            let content = item.pendingContent ?? item.content
+            if content.hasExpired(at: Date()), let expiry = content.expiresAt {
+                let when = Display.date(expiry, zone: session.zone(of: item))
+                guard !quiet,
+                    case .line(let reply) = session.reader?.read(
+                        prompt: "  it expired on \(when): published, it would not be shown; approve anyway? [y/N] ", remember: false),
+                    reply.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("y")
+                else {
+                    out.line("  not approved: it expired on \(when) (edit expiresAt, or reject it)")
+                    return false
+                }
+                anyway = true
+            }
             if !quiet, !PrivacyLint.findings(item.pendingContent ?? item.content, students: try store.absenceStudents(), allowed: allowed).isEmpty {
                 guard
                     case .line(let reply) = session.reader?.read(
