@@ -8,10 +8,9 @@ import Testing
 /// exported. Approving content past its expiry now needs `--anyway`, and exports and the preview
 /// of what is published leave expired announcements out.
 @Suite struct ExpiredAlertTests {
-    @Test func anExpiredAlertIsNotPublishedQuietlyNorExported() throws {
-        let dir = try TemporaryDirectory("expired-alert")
-        defer { dir.remove() }
-        // The real Lewistown pop-up's markup (a Finalsite page-pops answer), its expiry long past.
+    /// The real Lewistown pop-up's markup (a Finalsite page-pops answer), its expiry long past,
+    /// and its source.
+    static func writePopups(_ dir: TemporaryDirectory) throws {
         try dir.write(
             "imports/popups.html",
             """
@@ -28,6 +27,33 @@ import Testing
               "options": { "item": "article.fsPagePop", "key": "@data-id", "fields": { "title": ".fsPagePopTitle", "summary": ".fsPagePopMessage",
                 "date": "@data-visible-at", "expires": "@data-hidden-at", "priority": {"value": "urgent"} } } }
             """)
+    }
+
+    /// In the review walk, `a` on an expired alert asks first, and a no leaves it pending.
+    @Test func theReviewWalkAsksBeforePublishingAnExpiredAlert() throws {
+        let dir = try TemporaryDirectory("expired-review")
+        defer { dir.remove() }
+        try Self.writePopups(dir)
+        let store = dir.path("t.sqlite")
+        #expect(
+            try Binaries.run("timetrack-admin", ["--store", store, "--imports", dir.path("imports"), "--as", "ana", "import", "popups", "--no-review"]).status
+                == 0)
+        let pty = try PseudoTerminal(
+            Binaries.path("timetrack-admin"), ["--store", store, "--imports", dir.path("imports"), "--as", "ana", "review"], rows: 24, columns: 80)
+        #expect(pty.expect("[a]pprove", timeout: 20) != nil, "\(pty.transcript)")
+        pty.send("a\r")
+        #expect(pty.expect("approve anyway? [y/N]", timeout: 10) != nil, "\(pty.transcript.suffix(600))")
+        pty.send("n\r")
+        #expect(pty.expect("not approved: it expired on 2026-09-29 20:00 MDT", timeout: 10) != nil, "\(pty.transcript.suffix(600))")
+        pty.send("q\r")
+        _ = pty.waitForExit(timeout: 10)
+        #expect(try Binaries.sql(store, "SELECT status FROM items").trimmingCharacters(in: .whitespacesAndNewlines) == "pending")
+    }
+
+    @Test func anExpiredAlertIsNotPublishedQuietlyNorExported() throws {
+        let dir = try TemporaryDirectory("expired-alert")
+        defer { dir.remove() }
+        try Self.writePopups(dir)
         func run(_ words: [String]) throws -> Binaries.Result {
             try Binaries.run("timetrack-admin", ["--store", dir.path("t.sqlite"), "--imports", dir.path("imports"), "--as", "ana"] + words)
         }

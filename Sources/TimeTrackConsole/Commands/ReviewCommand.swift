@@ -113,18 +113,10 @@ extension Console {
         case ("a", _, _):
             var anyway = false
             let allowed = session.privacyAllowList()
-            let content = item.pendingContent ?? item.content
-            if content.hasExpired(at: Date()), let expiry = content.expiresAt {
-                let when = Display.date(expiry, zone: session.zone(of: item))
-                guard !quiet,
-                    case .line(let reply) = session.reader?.read(
-                        prompt: "  it expired on \(when): published, it would not be shown; approve anyway? [y/N] ", remember: false),
-                    reply.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("y")
-                else {
-                    out.line("  not approved: it expired on \(when) (edit expiresAt, or reject it)")
-                    return false
-                }
-                anyway = true
+            switch confirmExpired(item, quiet: quiet, session: session) {
+            case nil: break
+            case false?: return false
+            case true?: anyway = true
             }
             if !quiet, !PrivacyLint.findings(item.pendingContent ?? item.content, students: try store.absenceStudents(), allowed: allowed).isEmpty {
                 guard
@@ -167,6 +159,23 @@ extension Console {
             return false  // edited: now approve or reject it
         default:
             out.line("  ? for help")
+            return false
+        }
+        return true
+    }
+
+    /// For content past its expiry: whether the person approves it anyway (asked), false when
+    /// not (said); nil when it has not expired.
+    static func confirmExpired(_ item: Item, quiet: Bool, session: Session) -> Bool? {
+        let content = item.pendingContent ?? item.content
+        guard content.hasExpired(at: Date()), let expiry = content.expiresAt else { return nil }
+        let when = Display.date(expiry, zone: session.zone(of: item))
+        guard !quiet,
+            case .line(let reply) = session.reader?.read(
+                prompt: "  it expired on \(when); approve anyway? [y/N] ", remember: false),
+            reply.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("y")
+        else {
+            session.output.line("  not approved: it expired on \(when) (edit expiresAt, or reject it)")
             return false
         }
         return true
