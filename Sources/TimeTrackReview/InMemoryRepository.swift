@@ -23,6 +23,7 @@ public final class InMemoryRepository: ItemRepository {
         var revisions: [Int64: [StoredRevision]] = [:]
         var locks: [Int64: [String: FieldLock]] = [:]
         var audit: [AuditEntry] = []
+        var reviewNoted: [Int64: Date] = [:]
     }
 
     private var tables = Tables()
@@ -65,7 +66,7 @@ public final class InMemoryRepository: ItemRepository {
     }
 
     public func activeRows(sourceID: String) throws -> [ItemRow] {
-        tables.rows.values.filter { $0.sourceID == sourceID && ($0.status == .pending || $0.status == .published) }.sorted { $0.seq < $1.seq }
+        tables.rows.values.filter { $0.sourceID == sourceID && [.pending, .published, .scheduled].contains($0.status) }.sorted { $0.seq < $1.seq }
     }
 
     private func stored(_ row: ItemRow, _ number: Int) throws -> StoredRevision {
@@ -165,4 +166,19 @@ public final class InMemoryRepository: ItemRepository {
                 id: Int64(tables.audit.count + 1), at: entry.at, operatorName: entry.operatorName, action: entry.action.rawValue, itemID: entry.itemID,
                 reason: entry.reason, detail: entry.detail, batch: entry.batch, undo: entry.undo))
     }
+
+    public func dueRows(at: Date) throws -> [String] {
+        try tables.rows.values.sorted { $0.seq < $1.seq }.compactMap { row -> String? in
+            guard let live = row.liveRevision else { return nil }
+            let times = try content(of: row, revision: live).times
+            let expires = [.published, .scheduled].contains(row.status) && times.expiresAt.map { $0 <= at } == true
+            let goesLive = row.status == .scheduled && times.publishAt.map { $0 <= at } == true
+            let review = row.status == .published && times.reviewBy.map { $0 <= at && tables.reviewNoted[row.seq] != $0 } == true
+            return expires || goesLive || review ? row.id : nil
+        }
+    }
+
+    public func reviewNoted(of row: ItemRow) throws -> Date? { tables.reviewNoted[row.seq] }
+
+    public func noteReviewDue(_ row: ItemRow, reviewBy: Date) throws { tables.reviewNoted[row.seq] = reviewBy }
 }

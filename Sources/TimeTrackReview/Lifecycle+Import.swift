@@ -73,6 +73,7 @@ extension Lifecycle {
             if row.status == .rejected || row.status == .archived {
                 return .skipped(id: row.id, reason: "it is \(row.status.rawValue)")
             }
+            if row.status == .withdrawn { return try reposted(&row, upstream: upstream, canonical: canonical, record: record, runID: runID, by: who) }
             guard let baseNumber = row.baseRevision else { return .unchanged(id: row.id) }
             // Fields people own (replies, outcomes, moderation notes) are never the source's:
             // they are neither compared nor taken, whatever upstream says.
@@ -143,19 +144,48 @@ extension Lifecycle {
     ///
     /// Returns the ids now missing. Nothing is deleted: review proposes archiving.
     public func recordMissing(sourceID: String, seenKeys: Set<String>, runID: Int64?) throws -> [String] {
+        try recordPresence(sourceID: sourceID, seenKeys: seenKeys, runID: runID).missing
+    }
+
+    /// The same, and an alert missing from its source is withdrawn from the app at once (the
+    /// district took it down): returns the ids now missing and, of them, the alerts withdrawn.
+    public func recordPresence(sourceID: String, seenKeys: Set<String>, runID: Int64?, by who: String? = nil) throws -> (
+        missing: [String], withdrawn: [String]
+    ) {
         // Whole rows only for the items whose count changes (on an unchanged run, none, and no
         // item is even read).
         try repository.transaction {
             var missing: [String] = []
+            var withdrawn: [String] = []
             for (id, key, missingRuns) in try repository.presenceToCount(sourceID: sourceID, seenKeys: seenKeys) {
                 let seen = key.map(seenKeys.contains) ?? false
                 guard !seen || missingRuns > 0, var row = try repository.row(id: id) else { continue }
                 row.missingRuns = seen ? 0 : row.missingRuns + 1
                 try repository.updateRow(row)
                 if !seen { missing.append(row.id) }
+                if !seen, row.kind == .alert, try withdraw(row, by: who ?? "import:\(sourceID)", runID: runID) { withdrawn.append(row.id) }
             }
-            return missing
+            return (missing, withdrawn)
         }
+    }
+
+    /// An alert the district took down and has put up again: back in review, as it reads now.
+    func reposted(
+        _ row: inout ItemRow, upstream: ItemContent, canonical: (json: String, hash: String), record: ImportedRecord, runID: Int64?, by who: String
+    ) throws -> ImportOutcome {
+        let sourceID = record.provenance.sourceID
+        if let pending = row.pendingRevision { try repository.setRevisionState(.superseded, number: pending, of: row, at: now) }
+        let number = try newRevision(row, .pending, upstream, by: "import:\(sourceID)", runID: runID, note: "back at its source", canonical: canonical)
+        if row.liveRevision == nil { try repository.project(upstream, of: row) }
+        row.status = .pending
+        row.archivedFrom = nil
+        row.pendingRevision = number
+        row.baseHash = canonical.hash
+        row.take(record.provenance)
+        row.updatedAt = now
+        try repository.updateRow(row)
+        try audit(who, .importChange, row, reason: "back at its source after the district took it down", detail: "status")
+        return .changed(id: row.id, changes: [FieldChange(field: "status", old: .string("withdrawn"), new: .string("pending"))], conflicts: [])
     }
 }
 

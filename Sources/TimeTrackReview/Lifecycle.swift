@@ -98,7 +98,9 @@ public struct Lifecycle {
         if let live = row.liveRevision { try repository.setRevisionState(.superseded, number: live, of: row, at: now) }
         try repository.setRevisionState(.live, number: pending, of: row, at: now)
         try repository.project(content, of: row)
-        row.status = .published
+        // Approved now, live at its publishAt: `import --due` makes it published then.
+        let waits = content.isBeforePublishing(at: now)
+        row.status = waits ? .scheduled : .published
         row.liveRevision = pending
         row.pendingRevision = nil
         row.baseHash = content.contentHash
@@ -107,14 +109,16 @@ public struct Lifecycle {
         row.rejectReason = nil
         row.updatedAt = now
         try repository.updateRow(row)
-        try audit(who, .approve, row, reason: reason, detail: "revision \(pending)", batch: batch, undo: undo)
+        let live = waits ? content.times.publishAt.map { "; live at " + StoreDate.format($0) } ?? "" : ""
+        try audit(who, .approve, row, reason: reason, detail: "revision \(pending)" + live, batch: batch, undo: undo)
     }
 
     func requireReviewable(_ row: ItemRow, _ action: String) throws {
         switch row.status {
         case .archived: throw illegal(row, action, "it is archived (read-only)", fix: "`restore \(row.id)` first")
         case .rejected: throw illegal(row, action, "it was rejected", fix: "`restore \(row.id)` puts it back in review")
-        case .pending, .published: break
+        case .withdrawn: throw illegal(row, action, "the district took it down", fix: "`restore \(row.id)` puts it back in the app")
+        case .pending, .published, .scheduled, .expired: break
         }
     }
 
@@ -177,7 +181,7 @@ public struct Lifecycle {
                     .usage, "tickets are answered, not approved", fix: "`reply \(row.id) TEXT`, then `close \(row.id)`", context: ["item": row.id])
             case .absence:
                 row = try settleOutcome(row, .excused, by: who, note: nil, batch: batch)
-            case .announcement, .event, .schoolInfo, .post, .deadline:
+            case .announcement, .event, .schoolInfo, .post, .deadline, .alert:
                 break
             }
             var flagged: String?
@@ -216,7 +220,8 @@ public struct Lifecycle {
             switch row.status {
             case .archived: throw illegal(row, "reject", "it is archived")
             case .rejected: throw illegal(row, "reject", "it is already rejected")
-            case .pending, .published: break
+            case .withdrawn: throw illegal(row, "reject", "the district took it down", fix: "`archive \(row.id)` files it")
+            case .pending, .published, .scheduled, .expired: break
             }
             guard row.pendingRevision != nil else {
                 throw illegal(row, "reject", "it has nothing pending; it is published", fix: "`archive \(row.id)` takes it out of the app")
@@ -470,8 +475,10 @@ public struct Lifecycle {
                 try repository.updateRow(row)
                 try audit(who, .restore, row, detail: "to pending", batch: batch, undo: batch == nil ? before : nil)
                 if row.kind == .absence { row = try settleOutcome(row, nil, by: who, note: "back in review: not decided", batch: batch) }
-            case .pending, .published:
-                throw illegal(row, "restore", "it is \(row.status.rawValue), not archived or rejected")
+            case .withdrawn, .expired:
+                try restoreLive(&row, by: who, batch: batch, undo: batch == nil ? before : nil)
+            case .pending, .published, .scheduled:
+                throw illegal(row, "restore", "it is \(row.status.rawValue), not archived, rejected, expired or withdrawn")
             }
             return row
         }

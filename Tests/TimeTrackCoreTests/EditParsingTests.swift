@@ -12,6 +12,10 @@ import Testing
 
     /// An item of each kind with every optional field given, so its JSON names every field.
     static func full(_ kind: ItemKind) -> ItemContent {
+        untimed(kind).withTimes(ItemTimes(publishAt: at, expiresAt: at.addingTimeInterval(60), reviewBy: at))
+    }
+
+    static func untimed(_ kind: ItemKind) -> ItemContent {
         switch kind {
         case .announcement:
             return .announcement(
@@ -43,6 +47,8 @@ import Testing
                 reminders: [60], link: "https://d.example/", description: "d", sourceLine: "l")
             deadline.score = 1
             return .deadline(deadline)
+        case .alert:
+            return .alert(Alert(title: "t", message: "m", severity: .emergency, link: "https://d.example/", publishedAt: at, expiresAt: at))
         }
     }
 

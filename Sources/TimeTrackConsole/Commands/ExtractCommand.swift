@@ -164,9 +164,17 @@ extension Console {
                     + (d.weight.map { "  weight: \(NumberText.percent($0))" } ?? ""))
             if let line = d.sourceLine { output.line("  line:     " + SafeText.visible(line)) }
             if let l = d.link { output.line("  link:     " + l) }
+        case .alert(let a):
+            output.line("  severity: \(a.severity.rawValue)" + (a.publishedAt.map { "  posted: " + Display.date($0, zone: zone) } ?? ""))
+            if let m = a.message { output.line("  message:  " + TextNormalizer.truncate(SafeText.visible(m), to: 160)) }
+            if let l = a.link { output.line("  link:     " + l) }
         case .post, .absence, .ticket:
             break
         }
+        let times = item.content.times
+        if let at = times.publishAt { output.line("  live at:  " + Display.date(at, zone: zone)) }
+        if let at = times.expiresAt { output.line("  expires:  " + Display.date(at, zone: zone)) }
+        if let at = times.reviewBy { output.line("  review by: " + Display.date(at, zone: zone)) }
         for guess in item.guesses { output.line(output.paint("  guessed:  " + SafeText.visible(guess.note), .yellow)) }
     }
 }

@@ -127,6 +127,7 @@ extension Console {
         case .event(let event): return Display.date(event.start, zone: zone, allDay: event.allDay) + (event.allDay ? " (all day)" : "")
         case .announcement(let announcement): return announcement.publishedAt.map { Display.date($0, zone: zone) } ?? "-"
         case .deadline(let deadline): return Display.date(deadline.due, zone: zone)
+        case .alert(let alert): return Display.date(alert.publishedAt ?? alert.expiresAt, zone: zone)
         case .schoolInfo, .post, .absence, .ticket: return content.sortDate.map { Display.date($0, zone: zone) } ?? "-"
         }
     }

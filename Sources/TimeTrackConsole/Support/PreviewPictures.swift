@@ -38,7 +38,7 @@ enum PreviewPictures {
         switch content {
         case .announcement(let a): return a.imageURL.map { [$0] } ?? []
         case .post(let p): return p.imageURLs
-        case .event, .schoolInfo, .absence, .ticket, .deadline: return []
+        case .event, .schoolInfo, .absence, .ticket, .deadline, .alert: return []
         }
     }
 

@@ -22,6 +22,11 @@ public struct Announcement: Codable, Equatable, Sendable {
     /// when the source says `"checkPDFs": true`; nil: not checked).
     public var linkedDocuments: [LinkedDocument]?
 
+    /// When an approved item goes live (nil: at its approval); see docs/alerts.md.
+    public var publishAt: Date?
+    /// When a person should look at it again (it then waits in review, still shown).
+    public var reviewBy: Date?
+
     public init(
         title: String, summary: String? = nil, body: String? = nil, imageURL: String? = nil, imageAlt: String? = nil,
         link: String? = nil, publishedAt: Date? = nil, priority: Priority = .normal, expiresAt: Date? = nil

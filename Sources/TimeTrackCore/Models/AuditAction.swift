@@ -14,6 +14,12 @@ public enum AuditAction: String, CaseIterable, Codable, Sendable {
     case importNew = "import-new", importChange = "import-change"
     /// An import noted the source's new value of a locked field; the item is unchanged.
     case importLocked = "import-locked"
+    /// An import found an alert gone from its source: withdrawn from the app.
+    case withdraw
+    // What time does (`import --due`).
+    case goLive = "go-live", expire, reviewDue = "review-due"
+    /// The district's `onAlert` command ran for an alert (its outcome in `detail`).
+    case alertHook = "alert-hook"
     // Settings.
     case placeAdd = "place-add", placeChange = "place-change", placeRemove = "place-remove"
     case courseAdd = "course-add", courseChange = "course-change", courseRemove = "course-remove"

@@ -99,7 +99,9 @@ extension Announcement {
     /// The canonical JSON, written by hand (nil: a date the writer leaves to the encoder, or
     /// linked documents, which are rare).
     func handWrittenJSON() -> String? {
-        guard CanonicalWriter.writable(publishedAt), CanonicalWriter.writable(expiresAt), linkedDocuments == nil else { return nil }
+        guard CanonicalWriter.writable(publishedAt), CanonicalWriter.writable(expiresAt), CanonicalWriter.writable(publishAt), CanonicalWriter.writable(reviewBy),
+            linkedDocuments == nil
+        else { return nil }
         var writer = CanonicalWriter(capacity: 96 + title.utf8.count + (summary?.utf8.count ?? 0) + (body?.utf8.count ?? 0) + (link?.utf8.count ?? 0))
         // Keys in sorted order.
         writer.string("body", body)
@@ -108,7 +110,9 @@ extension Announcement {
         writer.string("imageURL", imageURL)
         writer.string("link", link)
         writer.string("priority", priority.rawValue)
+        writer.date("publishAt", publishAt)
         writer.date("publishedAt", publishedAt)
+        writer.date("reviewBy", reviewBy)
         writer.string("summary", summary)
         writer.string("title", title)
         return writer.finish()
@@ -119,7 +123,9 @@ extension Event {
     /// The canonical JSON, written by hand (nil: coordinates, whose numbers the encoder
     /// writes, or a date the writer leaves to it).
     func handWrittenJSON() -> String? {
-        guard latitude == nil, longitude == nil, CanonicalWriter.writable(start), CanonicalWriter.writable(end) else { return nil }
+        guard latitude == nil, longitude == nil, CanonicalWriter.writable(start), CanonicalWriter.writable(end), CanonicalWriter.writable(expiresAt),
+            CanonicalWriter.writable(publishAt), CanonicalWriter.writable(reviewBy)
+        else { return nil }
         var writer = CanonicalWriter(capacity: 160 + title.utf8.count + (description?.utf8.count ?? 0) + (address?.utf8.count ?? 0) + (link?.utf8.count ?? 0))
         // Keys in sorted order.
         writer.string("address", address)
@@ -127,8 +133,11 @@ extension Event {
         writer.string("category", category.rawValue)
         writer.string("description", description)
         writer.date("end", end)
+        writer.date("expiresAt", expiresAt)
         writer.string("link", link)
         writer.string("locationName", locationName)
+        writer.date("publishAt", publishAt)
+        writer.date("reviewBy", reviewBy)
         writer.date("start", start)
         writer.string("state", state.rawValue)
         writer.string("timeZone", timeZone)
@@ -139,14 +148,18 @@ extension Event {
 
 extension SchoolInfoItem {
     /// The canonical JSON, written by hand.
-    func handWrittenJSON() -> String {
+    func handWrittenJSON() -> String? {
+        guard CanonicalWriter.writable(expiresAt), CanonicalWriter.writable(publishAt), CanonicalWriter.writable(reviewBy) else { return nil }
         var writer = CanonicalWriter(capacity: 96 + title.utf8.count + url.utf8.count + (group?.utf8.count ?? 0))
         // Keys in sorted order.
         writer.string("accessibleCopy", accessibleCopy)
         writer.strings("documentProblems", documentProblems?.map(\.rawValue))
         writer.string("documentType", documentType.rawValue)
+        writer.date("expiresAt", expiresAt)
         writer.string("fingerprint", fingerprint)
         writer.string("group", group)
+        writer.date("publishAt", publishAt)
+        writer.date("reviewBy", reviewBy)
         writer.string("section", section.rawValue)
         writer.string("title", title)
         writer.string("url", url)

@@ -42,6 +42,13 @@ public struct Deadline: Codable, Equatable, Sendable {
     /// The points earned, once graded (`score ID 18/20`): the student's own record, never
     /// taken from or compared with a source.
     public var score: Double?
+    /// After this moment the app stops showing it.
+    public var expiresAt: Date?
+
+    /// When an approved item goes live (nil: at its approval); see docs/alerts.md.
+    public var publishAt: Date?
+    /// When a person should look at it again (it then waits in review, still shown).
+    public var reviewBy: Date?
 
     public init(
         title: String, course: String, courseName: String? = nil, teacher: String? = nil, due: Date, timeZone: String, dueTimeGuessed: Bool = false,

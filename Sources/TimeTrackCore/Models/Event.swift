@@ -28,6 +28,13 @@ public struct Event: Codable, Equatable, Sendable {
     public var description: String?
     public var link: String?
     public var state: State
+    /// After this moment the app stops showing it.
+    public var expiresAt: Date?
+
+    /// When an approved item goes live (nil: at its approval); see docs/alerts.md.
+    public var publishAt: Date?
+    /// When a person should look at it again (it then waits in review, still shown).
+    public var reviewBy: Date?
 
     public init(
         title: String, category: Category = .other, start: Date, end: Date? = nil, allDay: Bool = false,

@@ -20,24 +20,24 @@ extension ItemContent {
             return [
                 "title": .text, "summary": .text, "body": .text, "imageURL": .text, "imageAlt": .text, "link": .text,
                 "publishedAt": .date, "priority": .choice(Announcement.Priority.allCases.map(\.rawValue)), "expiresAt": .date,
-            ]
+            ].merging(timeFields) { a, _ in a }
         case .event:
             return [
                 "title": .text, "category": .choice(Event.Category.allCases.map(\.rawValue)), "start": .date, "end": .date,
                 "allDay": .bool, "timeZone": .text, "locationName": .text, "address": .text, "latitude": .number,
                 "longitude": .number, "description": .text, "link": .text, "state": .choice(Event.State.allCases.map(\.rawValue)),
-            ]
+            ].merging(timeFields) { a, _ in a }
         case .schoolInfo:
             return [
                 "section": .choice(SchoolInfoItem.Section.allCases.map(\.rawValue)), "title": .text, "url": .text,
                 "documentType": .choice(SchoolInfoItem.DocumentType.allCases.map(\.rawValue)), "fingerprint": .text, "group": .text,
                 "documentProblems": .list, "accessibleCopy": .text,
-            ]
+            ].merging(timeFields) { a, _ in a }
         case .post:
             return [
                 "authorName": .text, "authorRole": .choice(Post.AuthorRole.allCases.map(\.rawValue)), "text": .text,
                 "imageURLs": .list, "imageAlts": .texts, "createdAt": .date, "moderationNote": .text,
-            ]
+            ].merging(timeFields) { a, _ in a }
         case .absence:
             return [
                 "student": .text, "reportedBy": .text, "dates": .list, "periods": .list,
@@ -51,9 +51,17 @@ extension ItemContent {
                 "title": .text, "course": .text, "courseName": .text, "teacher": .text, "due": .date, "timeZone": .text, "dueTimeGuessed": .bool,
                 "category": .choice(Deadline.Category.allCases.map(\.rawValue)), "weight": .number, "points": .number, "reminders": .offsets, "link": .text,
                 "description": .text, "sourceLine": .text, "score": .number,
-            ]
+            ].merging(timeFields) { a, _ in a }
+        case .alert:
+            return [
+                "title": .text, "message": .text, "severity": .choice(Alert.Severity.allCases.map(\.rawValue)), "link": .text, "publishedAt": .date,
+            ].merging(timeFields) { a, _ in a }
         }
     }
+
+    /// The time fields every kind the app shows has (`publishAt`, `expiresAt`, `reviewBy`):
+    /// absence reports and tickets are never shown, so they have none.
+    public static let timeFields: [String: FieldType] = ["publishAt": .date, "expiresAt": .date, "reviewBy": .date]
 
     /// The names of a kind's fields.
     public static func fieldNames(of kind: ItemKind) -> [String] { fieldTypes(of: kind).keys.sorted() }

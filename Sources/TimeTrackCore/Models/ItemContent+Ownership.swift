@@ -22,7 +22,7 @@ extension ItemContent {
         case .absence: return ["outcome"]
         case .post: return ["moderationNote"]
         case .deadline: return ["score"]
-        case .announcement, .event, .schoolInfo: return []
+        case .announcement, .event, .schoolInfo, .alert: return []
         }
     }
 
@@ -48,7 +48,7 @@ extension ItemContent {
         case .deadline(var deadline):
             deadline.score = nil
             return .deadline(deadline)
-        case .announcement, .event, .schoolInfo:
+        case .announcement, .event, .schoolInfo, .alert:
             return self
         }
     }
@@ -61,7 +61,7 @@ extension ItemContent {
         case .absence(let report): return report.outcome == nil ? [] : ["outcome"]
         case .post(let post): return post.moderationNote == nil ? [] : ["moderationNote"]
         case .deadline(let deadline): return deadline.score == nil ? [] : ["score"]
-        case .announcement, .event, .schoolInfo: return []
+        case .announcement, .event, .schoolInfo, .alert: return []
         }
     }
 

@@ -9,6 +9,7 @@ public enum ItemContent: Equatable, Sendable {
     case absence(AbsenceReport)
     case ticket(Ticket)
     case deadline(Deadline)
+    case alert(Alert)
 
     /// The kind of item this content belongs to.
     public var kind: ItemKind {
@@ -20,6 +21,7 @@ public enum ItemContent: Equatable, Sendable {
         case .absence: return .absence
         case .ticket: return .ticket
         case .deadline: return .deadline
+        case .alert: return .alert
         }
     }
 
@@ -33,6 +35,7 @@ public enum ItemContent: Equatable, Sendable {
         case .absence(let r): return "\(r.student) \(r.dates.joined(separator: ", "))"
         case .ticket(let t): return t.subject
         case .deadline(let d): return d.title + " [\(d.courseName ?? d.course)]"
+        case .alert(let a): return a.title
         }
     }
 
@@ -47,6 +50,7 @@ public enum ItemContent: Equatable, Sendable {
             return r.dates.sorted().first.flatMap { ISO8601DateFormatter.calendarDay.date(from: $0) }
         case .ticket: return nil
         case .deadline(let d): return d.due
+        case .alert(let a): return a.publishedAt ?? a.publishAt ?? a.expiresAt
         }
     }
 
@@ -60,6 +64,7 @@ public enum ItemContent: Equatable, Sendable {
         case .absence(let r): return r.validate()
         case .ticket(let t): return t.validate()
         case .deadline(let d): return d.validate()
+        case .alert(let a): return a.validate()
         }
     }
 
@@ -94,6 +99,7 @@ public enum ItemContent: Equatable, Sendable {
         case .absence(let r): value = try? JSONCoding.value(r)
         case .ticket(let t): value = try? JSONCoding.value(t)
         case .deadline(let d): value = try? JSONCoding.value(d)
+        case .alert(let a): value = try? JSONCoding.value(a)
         }
         return value?.objectValue ?? [:]
     }
@@ -107,11 +113,12 @@ public enum ItemContent: Equatable, Sendable {
         switch self {
         case .announcement(let a): text = a.handWrittenJSON() ?? (try? JSONCoding.compactString(a))
         case .event(let e): text = e.handWrittenJSON() ?? (try? JSONCoding.compactString(e))
-        case .schoolInfo(let i): text = i.handWrittenJSON()
+        case .schoolInfo(let i): text = i.handWrittenJSON() ?? (try? JSONCoding.compactString(i))
         case .post(let p): text = try? JSONCoding.compactString(p)
         case .absence(let r): text = try? JSONCoding.compactString(r)
         case .ticket(let t): text = try? JSONCoding.compactString(t)
         case .deadline(let d): text = try? JSONCoding.compactString(d)
+        case .alert(let a): text = try? JSONCoding.compactString(a)
         }
         return text ?? "{}"
     }
@@ -137,6 +144,7 @@ public enum ItemContent: Equatable, Sendable {
             case .absence: return .absence(try JSONCoding.decode(AbsenceReport.self, from: value))
             case .ticket: return .ticket(try JSONCoding.decode(Ticket.self, from: value))
             case .deadline: return .deadline(try JSONCoding.decode(Deadline.self, from: value))
+            case .alert: return .alert(try JSONCoding.decode(Alert.self, from: value))
             }
         } catch let error as DecodingError {
             throw TimeTrackError(.validation, "the fields do not make a valid \(kind.rawValue): \(DecodingError.describe(error))")

@@ -7,6 +7,7 @@ public enum ItemKind: String, Codable, CaseIterable, Sendable, Comparable {
     case absence
     case ticket
     case deadline
+    case alert
 
     /// Everything about a kind that is not its model, in one place: adding a kind adds a case
     /// here, and the compiler then lists every other switch that must learn it (none has a
@@ -71,6 +72,10 @@ public enum ItemKind: String, Codable, CaseIterable, Sendable, Comparable {
             return Traits(
                 idPrefix: "d", plural: "deadlines", aliases: ["due", "assignments", "assignment", "homework", "coursework"],
                 summary: "coursework due dates with weights and reminders", review: .importedContent, exported: true)
+        case .alert:
+            return Traits(
+                idPrefix: "w", plural: "alerts", aliases: ["alert", "warnings", "emergency", "emergencies"],
+                summary: "emergency and urgent alerts that end (approved by operators with the alerts right)", review: .importedContent, exported: true)
         }
     }
 
@@ -118,4 +123,15 @@ public enum ItemStatus: String, Codable, CaseIterable, Sendable {
     case rejected
     /// History: read-only, restorable.
     case archived
+    /// Approved, and waiting for its `publishAt` to go live (`import --due` makes it published).
+    case scheduled
+    /// Was published; its `expiresAt` passed (`import --due` moved it here). Restorable after
+    /// its expiry is edited.
+    case expired
+    /// An alert the district took down: the next import withdrew it from the app ("taken down by
+    /// the district" in review). Undoable; restorable.
+    case withdrawn
+
+    /// Whether the app may show an item of this status (its times permitting).
+    public var isLive: Bool { self == .published }
 }

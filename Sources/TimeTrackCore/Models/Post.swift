@@ -17,6 +17,13 @@ public struct Post: Codable, Equatable, Sendable {
     ///
     /// Nil: none described.
     public var imageAlts: [String]?
+    /// After this moment the app stops showing it.
+    public var expiresAt: Date?
+
+    /// When an approved item goes live (nil: at its approval); see docs/alerts.md.
+    public var publishAt: Date?
+    /// When a person should look at it again (it then waits in review, still shown).
+    public var reviewBy: Date?
 
     public init(authorName: String, authorRole: AuthorRole, text: String, imageURLs: [String] = [], createdAt: Date, moderationNote: String? = nil) {
         self.authorName = authorName

@@ -28,6 +28,13 @@ public struct SchoolInfoItem: Codable, Equatable, Sendable {
     /// The SHA-256 of the accessible copy the district keeps of this document (made by `ocr`);
     /// the export serves the copy instead of `url`.
     public var accessibleCopy: String?
+    /// After this moment the app stops showing it.
+    public var expiresAt: Date?
+
+    /// When an approved item goes live (nil: at its approval); see docs/alerts.md.
+    public var publishAt: Date?
+    /// When a person should look at it again (it then waits in review, still shown).
+    public var reviewBy: Date?
 
     /// What a PDF lacks for a screen reader, as poppler's tools tell it.
     public enum DocumentProblem: String, Codable, CaseIterable, Sendable, Comparable {

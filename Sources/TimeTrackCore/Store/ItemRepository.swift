@@ -202,6 +202,13 @@ public protocol ItemRepository: AnyObject {
     func addRevision(_ revision: NewRevision, to row: ItemRow, audit entry: NewAuditEntry) throws
     /// The names of the students in absence reports (any revision): public items must not name them.
     func absenceStudents() throws -> [String]
+    /// The ids of items with a time due at `at` (a scheduled item's `publishAt`, a shown item's
+    /// `expiresAt`, a published item's `reviewBy` not yet put in review), in item order.
+    func dueRows(at: Date) throws -> [String]
+    /// The `reviewBy` that was last put in review for this item, if any.
+    func reviewNoted(of row: ItemRow) throws -> Date?
+    /// Marks the item's `reviewBy` as put in review (once per value).
+    func noteReviewDue(_ row: ItemRow, reviewBy: Date) throws
 }
 
 extension ItemRepository {

@@ -190,16 +190,6 @@ public struct SourceState: Sendable, Equatable {
 /// `TimeTrackReview.Lifecycle`'s, written once over any repository, each one transaction with
 /// one audit entry.
 /// A published item as the exports read it: what the app shows, and when.
-extension ItemContent {
-    /// When the content stops being shown (an announcement's `expires`), if it says.
-    public var expiresAt: Date? {
-        if case .announcement(let announcement) = self { return announcement.expiresAt }
-        return nil
-    }
-
-    /// Whether the content's expiry has passed at `now`.
-    public func hasExpired(at now: Date) -> Bool { expiresAt.map { $0 <= now } ?? false }
-}
 
 public struct PublishedItem: Sendable, Equatable {
     public var id: String

@@ -69,6 +69,8 @@ public enum AccessibilityCheck {
                         fix: "describe what each photo shows: [l] in review, or `edit ID imageAlts=\"first photo | second photo\"`"))
             }
             out += text("text", post.text)
+        case .alert(let alert):
+            out += text("title", alert.title) + text("message", alert.message)
         case .absence, .ticket, .deadline:
             break
         }

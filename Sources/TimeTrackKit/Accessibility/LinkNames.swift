@@ -31,7 +31,7 @@ public enum LinkNames {
         case .schoolInfo(let info):
             guard AccessibilityCheck.linkTextProblem(info.title, href: info.url) != nil else { return [] }
             return [Vague(field: "title", url: info.url, text: info.title)]
-        case .event, .post, .absence, .ticket, .deadline:
+        case .event, .post, .absence, .ticket, .deadline, .alert:
             return []
         }
     }
@@ -88,7 +88,7 @@ public enum LinkNames {
             return ["body": .string(Sanitizer.sanitize(html: body, baseURL: nil, renaming: names))]
         case .schoolInfo(let info):
             return names[info.url].map { ["title": .string($0)] } ?? [:]
-        case .event, .post, .absence, .ticket, .deadline:
+        case .event, .post, .absence, .ticket, .deadline, .alert:
             return [:]
         }
     }

@@ -7,11 +7,13 @@ import TimeTrackCore
 public enum MappedFields {
     /// The field names of each kind (docs/importers/fields.md).
     public static let known: [ItemKind: Set<String>] = [
-        .announcement: ["title", "link", "date", "summary", "body", "image", "imageAlt", "priority", "expires"],
+        .announcement: ["title", "link", "date", "summary", "body", "image", "imageAlt", "priority", "expires", "publishAt", "reviewBy"],
         .event: [
             "title", "start", "end", "date", "time", "allDay", "location", "address", "latitude", "longitude", "description", "category", "state", "link",
+            "publishAt", "expires", "reviewBy",
         ],
-        .schoolInfo: ["title", "url", "link", "section", "type", "group"],
+        .schoolInfo: ["title", "url", "link", "section", "type", "group", "publishAt", "expires", "reviewBy"],
+        .alert: ["title", "message", "summary", "body", "severity", "link", "date", "expires", "publishAt", "reviewBy"],
     ]
 
     /// The kinds built from field names, in the kinds table's order: what `html`, `json`, an

@@ -102,10 +102,11 @@ public struct Normalizer: Sendable {
         var guesses: [Guess] = []
         do {
             switch source.kind {
-            case .announcement: return .success((.announcement(try announcement(raw, &guesses)), guesses))
-            case .event: return .success((.event(try event(raw, &guesses)), guesses))
-            case .schoolInfo: return .success((.schoolInfo(try schoolInfo(raw)), guesses))
-            case .deadline: return .success((.deadline(try deadline(raw, &guesses)), guesses))
+            case .announcement: return .success((try timed(.announcement(try announcement(raw, &guesses)), raw, &guesses), guesses))
+            case .event: return .success((try timed(.event(try event(raw, &guesses)), raw, &guesses), guesses))
+            case .schoolInfo: return .success((try timed(.schoolInfo(try schoolInfo(raw)), raw, &guesses), guesses))
+            case .deadline: return .success((try timed(.deadline(try deadline(raw, &guesses)), raw, &guesses), guesses))
+            case .alert: return .success((.alert(try alert(raw, &guesses)), guesses))
             case .post, .absence, .ticket:
                 throw TimeTrackError(.configuration, "the html importer cannot make \(source.kind.rawValue) items", context: ["field": "kind"])
             }

@@ -187,6 +187,12 @@ enum PostgresSchema {
         DELETE FROM page_memo WHERE substr(url, 1, 5) = 'item:'
         """,
         14: "ALTER TABLE audit ADD COLUMN undo text",
+        15: "ALTER TABLE items DROP CONSTRAINT items_status_check; ALTER TABLE items ADD CONSTRAINT items_status_check \(Schema.statusCheck);\n"
+            + Schema.timesTables(seq: "bigint") + "\n"
+            + Schema.liveViews(
+                live: Schema.liveCondition(now: "to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"),
+                sameSchool: { "\($0) IS NOT DISTINCT FROM \($1)" }, weight: "(c.weights::jsonb ->> d.category)::double precision",
+                body: "(r.content::jsonb ->> 'body')"),
     ]
 
     /// The version this build writes on PostgreSQL: the same as on SQLite.

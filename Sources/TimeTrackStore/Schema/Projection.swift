@@ -38,6 +38,7 @@ struct Projection {
                 "title", "course", "course_name", "teacher", "due_at", "time_zone", "due_time_guessed", "category", "weight", "points", "reminders", "link",
                 "description", "source_line",
             ])
+        static let alerts = Layout("alerts", ["title", "message", "severity", "link", "published_at", "expires_at"])
     }
 
     let layout: Layout
@@ -55,6 +56,7 @@ struct Projection {
         case .absence: return .absences
         case .ticket: return .tickets
         case .deadline: return .deadlines
+        case .alert: return .alerts
         }
     }
 
@@ -100,6 +102,9 @@ struct Projection {
                 .text(d.category.rawValue), .real(d.weight),
                 .real(d.points), d.reminders.map(json) ?? .null, .text(d.link), .text(d.description), .text(d.sourceLine),
             ]
+        case .alert(let a):
+            layout = .alerts
+            values = [.text(a.title), .text(a.message), .text(a.severity.rawValue), .text(a.link), .date(a.publishedAt), .date(a.expiresAt)]
         }
     }
 

@@ -344,6 +344,9 @@ enum Schema {
         // 14: what `undo` needs to take a decision back (the item before it), beside its entry;
         //     outside the chain's hash.
         "ALTER TABLE audit ADD COLUMN undo TEXT",
+        // 15: alerts, the statuses time and withdrawal give, each item's times, the alerts
+        //     right, and published views that read the times (Schema+Times.swift).
+        migration15,
     ]
 
     /// Runs migration `number` (1-based) and the work done in Swift right after it, in the
@@ -354,6 +357,7 @@ enum Schema {
         case 7: try AuditChain.backfill(db)
         case 8: try SQLiteStore.backfillLogins(db)
         case 9: try SQLiteStore.backfillPlaceKeys(db)
+        case 15: try widenStatusCheck(db)
         default: break
         }
     }

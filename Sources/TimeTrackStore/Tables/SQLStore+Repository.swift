@@ -48,7 +48,7 @@ extension SQLStore {
 
     public func activeRows(sourceID: String) throws -> [ItemRow] {
         try sql.select(
-            "SELECT \(Self.itemColumns) FROM items WHERE source_id = ? AND status IN ('pending', 'published') ORDER BY seq", [.text(sourceID)], itemRow)
+            "SELECT \(Self.itemColumns) FROM items WHERE source_id = ? AND status IN ('pending', 'published', 'scheduled') ORDER BY seq", [.text(sourceID)], itemRow)
     }
 
     public func presenceToCount(sourceID: String, seenKeys: Set<String>) throws -> [(id: String, key: String?, missingRuns: Int)] {
@@ -67,7 +67,7 @@ extension SQLStore {
         for start in stride(from: 0, to: sorted.count, by: 500) {
             let chunk = sorted[start..<min(start + 500, sorted.count)]
             found += try sql.select(
-                "SELECT seq, id, source_key, missing_runs FROM items WHERE status IN ('pending', 'published') AND seq IN"
+                "SELECT seq, id, source_key, missing_runs FROM items WHERE status IN ('pending', 'published', 'scheduled') AND seq IN"
                     + " (\(Array(repeating: "?", count: chunk.count).joined(separator: ", ")))",
                 chunk.map { .integer($0) }
             ) { ($0.int64(0), $0.text(1), $0.optionalText(2), $0.int(3)) }
@@ -165,8 +165,8 @@ extension SQLStore {
         """
         INSERT INTO items (seq, id, kind, status, school, title, sort_at, source_id, source_key, source_url, fetched_at, page_hash, importer,
                            importer_version, live_revision, pending_revision, base_hash, approved_by, approved_at, reject_reason,
-                           archived_from, missing_runs, guessed, created_at, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                           archived_from, missing_runs, guessed, created_at, updated_at, publish_at, expires_at, review_by)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
     }
 
@@ -175,7 +175,7 @@ extension SQLStore {
             .integer(row.seq), .text(row.id), .text(row.kind.rawValue), .text(row.status.rawValue), .text(row.school), .text(String(content.title.prefix(300))),
             .date(content.sortDate),
         ]
-            + rowValues(row) + [.date(row.createdAt), .date(row.updatedAt)]
+            + rowValues(row) + [.date(row.createdAt), .date(row.updatedAt)] + timeValues(content)
     }
 
     /// The columns every row write sets, in `items` order from `source_id` to `missing_runs`, then `guessed`.
@@ -199,10 +199,17 @@ extension SQLStore {
             Self.rowValues(row) + [.text(row.status.rawValue), .text(row.school), .date(row.updatedAt), .integer(row.seq)])
     }
 
+    /// The item's times as its `publish_at`, `expires_at` and `review_by` columns.
+    private static func timeValues(_ content: ItemContent) -> [SQLValue] {
+        let times = content.times
+        return [.date(times.publishAt), .date(times.expiresAt), .date(times.reviewBy)]
+    }
+
     public func project(_ content: ItemContent, of row: ItemRow) throws {
         try Projection(content).write(itemSeq: row.seq, in: sql)
         try sql.run(
-            "UPDATE items SET title = ?, sort_at = ? WHERE seq = ?", [.text(String(content.title.prefix(300))), .date(content.sortDate), .integer(row.seq)])
+            "UPDATE items SET title = ?, sort_at = ?, publish_at = ?, expires_at = ?, review_by = ? WHERE seq = ?",
+            [.text(String(content.title.prefix(300))), .date(content.sortDate)] + Self.timeValues(content) + [.integer(row.seq)])
     }
 
     public func addRevision(_ revision: NewRevision, to row: ItemRow) throws {
@@ -408,5 +415,28 @@ extension SQLStore {
             [s.text(0), s.text(1), s.optionalText(2) ?? "", s.optionalText(3) ?? "", String(s.int(4))].joined(separator: "\u{1F}")
         }
         return AuditChain.operatorsBatch + SHA256.hex(rows.joined(separator: "\u{1E}"))
+    }
+}
+
+/// The times `import --due` applies (`Lifecycle.applyDue`).
+extension SQLStore {
+    public func dueRows(at: Date) throws -> [String] {
+        let now = SQLValue.date(at)
+        return try sql.select(
+            """
+            SELECT id FROM items WHERE (status IN ('published', 'scheduled') AND expires_at IS NOT NULL AND expires_at <= ?)
+                OR (status = 'scheduled' AND publish_at IS NOT NULL AND publish_at <= ?)
+                OR (status = 'published' AND review_by IS NOT NULL AND review_by <= ? AND (review_noted IS NULL OR review_noted <> review_by))
+            ORDER BY seq
+            """, [now, now, now]
+        ) { $0.text(0) }
+    }
+
+    public func reviewNoted(of row: ItemRow) throws -> Date? {
+        try sql.first("SELECT review_noted FROM items WHERE seq = ?", [.integer(row.seq)]) { $0.date(0) } ?? nil
+    }
+
+    public func noteReviewDue(_ row: ItemRow, reviewBy: Date) throws {
+        try sql.run("UPDATE items SET review_noted = ? WHERE seq = ?", [.date(reviewBy), .integer(row.seq)])
     }
 }
