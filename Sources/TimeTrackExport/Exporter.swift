@@ -51,9 +51,13 @@ public struct Exporter {
     /// Every published item of a kind (of one school, when given), oldest first, in one query.
     public func published(_ kind: ItemKind, school: String? = nil) throws -> [PublishedItem] {
         let all = try store.published(kind).filter { school == nil || $0.school == school }
-        // Expired announcements (a closure alert whose day is over) leave what the app gets.
-        let result = all.filter { !$0.content.hasExpired(at: now) }
-        if result.count < all.count { notes.add("\(all.count - result.count) expired \(kind.plural) left out (past their expiry)") }
+        // What is past its expiry (a closure alert whose day is over) or not yet at its
+        // publishAt leaves what the app gets, even before `import --due` moves it.
+        let expired = all.filter { $0.content.hasExpired(at: now) }.count
+        let early = all.filter { !$0.content.hasExpired(at: now) && $0.content.isBeforePublishing(at: now) }.count
+        let result = all.filter { $0.content.isShowable(at: now) }
+        if expired > 0 { notes.add("\(expired) expired \(kind.plural) left out (past their expiry)") }
+        if early > 0 { notes.add("\(early) \(kind.plural) left out until their publishAt") }
         progress?(result.count)
         notes.lastCount = result.count
         return result.sorted { ($0.content.sortDate ?? .distantPast, $0.id) < ($1.content.sortDate ?? .distantPast, $1.id) }

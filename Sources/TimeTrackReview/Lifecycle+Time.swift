@@ -102,3 +102,17 @@ extension Lifecycle {
         try audit(who, .restore, row, detail: "to \(row.status.rawValue)", batch: batch, undo: undo)
     }
 }
+
+extension Lifecycle {
+    /// `keep` of an item whose review date came: it stays as it is, its `reviewBy` cleared (and
+    /// locked, so the source's old date does not bring it back), in one decision.
+    func keepReviewed(_ row: ItemRow, live: Int, by who: String, undo: String?) throws -> ItemRow {
+        let content = try repository.content(of: row, revision: live)
+        var times = content.times
+        times.reviewBy = nil
+        let written = try writeOperatorRevision(of: row, content.withTimes(times), by: who, note: "reviewed: kept as it is")
+        try repository.putLock(FieldLock(field: "reviewBy", lockedBy: who, lockedAt: now, upstream: nil), upstreamAt: nil, on: written)
+        try audit(who, .keep, written, detail: "reviewed", undo: undo)
+        return written
+    }
+}

@@ -390,7 +390,12 @@ public struct Lifecycle {
         let row = try repository.transaction { () throws -> ItemRow in
             var row = try repository.requireRow(id)
             let before = try undoState(row)
-            guard row.missingRuns > 0 else { throw illegal(row, "keep", "it is not missing from its source") }
+            if row.missingRuns == 0, row.status == .published, let live = row.liveRevision,
+                let reviewBy = try repository.content(of: row, revision: live).times.reviewBy, reviewBy <= now
+            {
+                return try keepReviewed(row, live: live, by: who, undo: before)
+            }
+            guard row.missingRuns > 0 else { throw illegal(row, "keep", "it is not missing from its source, nor due for review") }
             let runs = row.missingRuns
             row.missingRuns = 0
             row.updatedAt = now

@@ -90,7 +90,7 @@ import TimeTrackImport
         for kind in ItemKind.allCases {
             let model = [
                 "announcement": "Announcement", "event": "Event", "school-info": "SchoolInfoItem", "post": "Post", "absence": "AbsenceReport",
-                "ticket": "Ticket", "deadline": "Deadline",
+                "ticket": "Ticket", "deadline": "Deadline", "alert": "Alert",
             ][kind.rawValue]
             let name = try #require(model, "no model name for \(kind)")
             #expect(

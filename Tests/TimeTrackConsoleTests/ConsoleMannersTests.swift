@@ -295,7 +295,7 @@ import Testing
             #expect(lines.allSatisfy { !$0.hasPrefix("the first") && !$0.hasPrefix("*") })
         }
         let status = try fixture.run(["--format", "csv", "status"])
-        #expect(status.stdout.hasPrefix("kind,pending,published,rejected,archived,total\n"), "\(status.stdout)")
+        #expect(status.stdout.hasPrefix("kind,pending,published,rejected,archived,scheduled,expired,withdrawn,total\n"), "\(status.stdout)")
         #expect(try fixture.run(["--format", "json", "list", "events"]).stdout == (try fixture.run(["--json", "list", "events"]).stdout))
         #expect(try fixture.run(["--format", "xml", "list"]).status == 2)
     }

@@ -143,7 +143,7 @@ import TimeTrackKit
     }
 
     @Test func externalImportersMakeOnlyKindsTheNormalizerBuildsFromFieldNames() {
-        #expect(PluginManifest.kinds == [.announcement, .event, .schoolInfo])
-        #expect(MappedFields.kindWords == "announcement, event or school-info")
+        #expect(PluginManifest.kinds == [.announcement, .event, .schoolInfo, .alert])
+        #expect(MappedFields.kindWords == "announcement, event, school-info or alert")
     }
 }

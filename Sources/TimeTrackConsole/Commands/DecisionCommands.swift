@@ -1,5 +1,6 @@
 import Foundation
 import TimeTrackCore
+import TimeTrackImport
 import TimeTrackKit
 import TimeTrackReview
 
@@ -49,9 +50,18 @@ extension Console {
             let batch = args.positional.count > 1 ? Lifecycle.newBatch() : nil
             return try decideEach(args.positional, action: "approve", session: session) { store, id in
                 try refuseExpired(try store.item(id), anyway: args.flag("anyway"), session: session)
-                return try Lifecycle(store).approve(id, by: session.operatorName, batch: batch, anyway: args.flag("anyway"), allowed: allowed)
+                let done = try Lifecycle(store).approve(id, by: session.operatorName, batch: batch, anyway: args.flag("anyway"), allowed: allowed)
+                tellOnAlert(done, store: store, session: session)
+                return done
             }
         }
+    }
+
+    /// An emergency or urgent alert just published: the district's `onAlert` command is told
+    /// (one scheduled for later is told when `import --due` puts it live).
+    static func tellOnAlert(_ item: Item, store: any ItemStore, session: Session) {
+        guard item.status == .published, AlertHook.applies(to: item), let hook = AlertHook.configured(folder: session.importsPath) else { return }
+        for line in hook.notify([item.id], event: .published, store: store, by: session.operatorName) { session.output.note(line) }
     }
 
     static var rejectCommand: CommandSpec {

@@ -44,9 +44,12 @@ extension Console {
             defer { withExtendedLifetime(runner) {} }  // the run lock is held until the command ends
             if runner.interruptedEarlier > 0 { session.output.note("\(runner.interruptedEarlier) earlier run(s) had been interrupted; carrying on") }
             if args.flag("due") {
+                // The times that came (go-live, expiry, review due) first, each once and audited.
+                let timed = try applyDueTimes(store: store, session: session, quiet: args.flag("quiet"))
                 sources = try runner.due(sources, at: Date())
                 // Cron's quarter-hourly run with nothing to do: said, unless asked to be quiet.
                 if sources.isEmpty {
+                    if timed > 0 && !session.output.json { return 0 }
                     if session.output.json {
                         // A machine reading --json gets JSON: the (empty) list of sources run, the
                         // shape a run with sources prints.
@@ -63,11 +66,39 @@ extension Console {
             let report = ImportReport(sources: sources, session: session, quiet: args.flag("quiet"))
             report.exit = exit
             report.showProgress(on: runner)
-            try runner.run(sources) { outcome in report.record(outcome) }
+            var withdrawn: [String] = []
+            try runner.run(sources) { outcome in
+                if case .success(let summary) = outcome.result { withdrawn += summary.withdrawnIDs }
+                return report.record(outcome)
+            }
+            if !withdrawn.isEmpty, let hook = AlertHook.configured(folder: session.importsPath) {
+                for line in hook.notify(withdrawn, event: .withdrawn, store: store, by: runner.operatorName) { session.output.note(line) }
+            }
             if session.output.json { report.printJSON() }
             try report.offerReview(store: store, walk: !args.flag("no-review"))
             return report.exitCode
         }
+    }
+
+    /// `import --due`'s first step: the transitions whose time came (`Lifecycle.applyDue`), each
+    /// said on stderr unless `quiet`, alerts that went live told to `onAlert`; returns how many.
+    static func applyDueTimes(store: any ItemStore, session: Session, quiet: Bool) throws -> Int {
+        let done = try Lifecycle(store).applyDue(by: session.operatorName)
+        for transition in done where !quiet {
+            let when = Display.date(transition.at, zone: session.zone(of: try store.item(transition.itemID)))
+            let what =
+                switch transition.kind {
+                case .goLive: "went live (publishAt \(when))"
+                case .expire: "expired (expiresAt \(when)): out of the app"
+                case .reviewDue: "is due for review (reviewBy \(when))"
+                }
+            session.output.note("\(transition.itemID) \(what)")
+        }
+        let live = done.filter { $0.kind == .goLive }.map(\.itemID)
+        if !live.isEmpty, let hook = AlertHook.configured(folder: session.importsPath) {
+            for line in hook.notify(live, event: .published, store: store, by: session.operatorName) { session.output.note(line) }
+        }
+        return done.count
     }
 
     /// The sources `import` names (ids, `--all` or `--due`), each checked to be one its

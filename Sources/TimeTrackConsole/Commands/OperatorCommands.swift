@@ -35,7 +35,7 @@ extension Console {
 
     static var operatorCommand: CommandSpec {
         let roles = Operator.Role.allCases.map(\.rawValue).joined(separator: "|")
-        let usage = "list | add NAME --role ROLE [--login ACCOUNT] [--school S,...] | role NAME ROLE | remove NAME"
+        let usage = "list | add NAME --role ROLE [--login ACCOUNT] [--school S,...] [--alerts] | role NAME ROLE | remove NAME"
         return CommandSpec(
             "operator", usage: usage, summary: "manage who may work in the console, bound to Unix accounts (admins only)",
             options: [
@@ -44,6 +44,7 @@ extension Console {
                     help: "admin (everything), importer (imports only: cron), staff (posts, absences, tickets), viewer (published items)"),
                 OptionSpec("login", value: "ACCOUNT", help: "the Unix account that is this operator (default: the account of the same name, if there is one)"),
                 OptionSpec("school", value: "S,...", help: "staff: only these schools' items (default: every school)"),
+                OptionSpec("alerts", help: "staff: may approve alerts (of their schools); admins always may"),
             ],
             positional: 1...3, arguments: [.words(["list", "add", "role", "remove"]), .none, .words(Operator.Role.allCases.map(\.rawValue))], pages: true
         ) { args, session in
@@ -90,7 +91,11 @@ extension Console {
                 let login = args.option("login") ?? (getpwnam(name) != nil ? name : nil)
                 let schools = (args.option("school") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
                 try checkSchools(schools, store: store, session: session)
-                let op = try store.addOperator(name, role: try role(args.option("role")), login: login, schools: schools, by: session.operatorName)
+                var op = try store.addOperator(name, role: try role(args.option("role")), login: login, schools: schools, by: session.operatorName)
+                if args.flag("alerts") {
+                    try store.setAlertsRight(op.name, true, by: session.operatorName)
+                    op.alerts = true
+                }
                 if let given = args.option("login"), Session.serverAddress(session.storePath) == nil, getpwnam(given) == nil {
                     session.output.note(
                         "note: there is no account '\(SafeText.visible(given))' on this machine yet; \(op.name) can use the store once it exists"

@@ -37,7 +37,7 @@ extension Console {
                     for row in try session.listVisible(query, in: store) {
                         let item = try store.item(row.id)
                         // What the app shows: an announcement past its expiry is no longer there.
-                        if !args.flag("pending") && item.content.hasExpired(at: Date()) { continue }
+                        if !args.flag("pending") && !item.content.isShowable(at: Date()) { continue }
                         chosen.append((item.id, args.flag("pending") ? (item.pendingContent ?? item.content) : item.content, session.zone(of: item)))
                         schools[item.id] = item.school
                     }

@@ -63,11 +63,29 @@ extension Console {
         }
     }
 
-    enum ReviewState { case new, changed, missing }
+    /// Why an item waits in review. `missing` covers an alert the district took down
+    /// (withdrawn) and an upcoming event gone from its source (possibly cancelled);
+    /// `reviewDue`, a published item whose `reviewBy` came.
+    enum ReviewState { case new, changed, missing, reviewDue }
 
     static func reviewState(_ item: Item) -> ReviewState {
-        if item.pendingRevision == nil && item.missingRuns > 0 { return .missing }
+        if item.status == .withdrawn || (item.pendingRevision == nil && item.missingRuns > 0) { return .missing }
+        if item.status == .published && item.pendingRevision == nil { return .reviewDue }
         return item.status == .published ? .changed : .new
+    }
+
+    /// The label review shows for an item: NEW, CHANGED, MISSING, TAKEN DOWN (by the
+    /// district), POSSIBLY CANCELLED (an upcoming event gone from its source), REVIEW DUE.
+    static func reviewLabel(_ item: Item, _ state: ReviewState, at now: Date = Date()) -> String {
+        switch state {
+        case .new: return "NEW"
+        case .changed: return "CHANGED"
+        case .reviewDue: return "REVIEW DUE"
+        case .missing:
+            if item.status == .withdrawn { return "TAKEN DOWN by the district" }
+            if case .event(let event) = item.content, event.start > now, item.status == .published { return "POSSIBLY CANCELLED" }
+            return "MISSING"
+        }
     }
 
     /// Shows each item and asks what to do; in a pipe, lists the queue instead (never asks).
@@ -96,10 +114,11 @@ extension Console {
             return trimmed.isEmpty ? nil : trimmed
         }
         switch (key, state, item.kind.traits.review) {
-        case ("a", .missing, _):
-            _ = try Lifecycle(store).archive(item.id, by: who, reason: "missing from its source for \(item.missingRuns) runs")
+        case ("a", .missing, _), ("a", .reviewDue, _):
+            let why = item.status == .withdrawn ? "taken down by the district" : "missing from its source for \(item.missingRuns) runs"
+            _ = try Lifecycle(store).archive(item.id, by: who, reason: state == .reviewDue ? "reviewed: no longer needed" : why)
             out.line("  archived")
-        case ("k", .missing, _):
+        case ("k", .missing, _), ("k", .reviewDue, _):
             _ = try Lifecycle(store).keep(item.id, by: who)
             out.line("  kept")
         case ("r", _, .helpDesk):
@@ -133,6 +152,7 @@ extension Console {
             // An absence is excused by its approval: said so, in the words `list absences` uses.
             let word = done.kind == .absence ? ItemRendering.statusWord(done) : "approved (\(done.status.rawValue))"
             if !quiet { out.line("  " + out.paint(word, .green)) }
+            tellOnAlert(done, store: store, session: session)
         case ("r", _, _):
             guard let reason = ask("  reason: ") else {
                 out.line("  a reason is required; not rejected")

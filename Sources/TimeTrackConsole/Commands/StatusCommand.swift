@@ -46,9 +46,13 @@ extension Console {
                         + " (`store repair` restores them)")
             }
             if let warning = sharedTrust(store, session) { say("access:         " + warning) }
-            var table = Table(headers: ["kind"] + statuses.map(\.rawValue) + ["total"])
+            // At 80 columns: the statuses time and withdrawal give appear once an item has one.
+            let shown = statuses.filter { status in
+                session.output.csv || [.pending, .published, .rejected, .archived].contains(status) || kinds.contains { counts[$0]?[status] ?? 0 > 0 }
+            }
+            var table = Table(headers: ["kind"] + shown.map(\.rawValue) + ["total"])
             for kind in kinds {
-                let row = statuses.map { counts[kind]?[$0] ?? 0 }
+                let row = shown.map { counts[kind]?[$0] ?? 0 }
                 table.rows.append([kind.plural] + row.map(String.init) + [String(row.reduce(0, +))])
             }
             if !session.output.csv { session.output.line() }

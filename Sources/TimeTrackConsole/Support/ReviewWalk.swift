@@ -65,7 +65,7 @@ final class ReviewWalk {
             let flags = missing ? [] : PrivacyLint.findings(item.pendingContent ?? item.content, students: students, allowed: allowed)
             let a11y = missing ? [] : AccessibilityCheck.findings(item.pendingContent ?? item.content)
             let state =
-                String(describing: Console.reviewState(item)).uppercased()
+                Console.reviewLabel(item, Console.reviewState(item))
                 + (flags.isEmpty ? "" : " ⚠ " + Set(flags.map(\.kind.rawValue)).sorted().joined(separator: ", "))
                 + (a11y.isEmpty ? "" : " ♿ " + Set(a11y.map(\.criterion)).sorted().joined(separator: ", "))
             table.rows.append([
@@ -111,11 +111,12 @@ final class ReviewWalk {
     /// Prints the item and what the checks found; returns the keys it offers.
     func show(_ item: Item, _ state: Console.ReviewState, index: Int) -> Keys {
         out.line()
+        let word = Console.reviewLabel(item, state)
         let label: String
         switch state {
-        case .new: label = out.paint("NEW", .green)
-        case .changed: label = out.paint("CHANGED", .yellow)
-        case .missing: label = out.paint("MISSING", .red)
+        case .new: label = out.paint(word, .green)
+        case .changed, .reviewDue: label = out.paint(word, .yellow)
+        case .missing: label = out.paint(word, .red)
         }
         out.line(out.paint("[\(index + 1)/\(ids.count)] \(item.id)", .bold) + "  \(item.kind.rawValue) · \(item.provenance?.sourceID ?? "app") · " + label)
         for guess in item.provenance?.guessed ?? [] { out.line(out.paint("  ⚠ \(SafeText.visible(guess)): check it", .yellow)) }
@@ -141,9 +142,15 @@ final class ReviewWalk {
                 out.line(line)
             }
             if let note = try? store.revisions(of: item.id).last?.note { out.line(out.paint("  note: \(SafeText.visible(note))", .yellow)) }
+        case .missing where item.status == .withdrawn:
+            out.line("  " + SafeText.visible(item.content.title))
+            out.line("  the district took it down: it left the app (archive files it; `restore \(item.id)` puts it back)")
         case .missing:
             out.line("  " + SafeText.visible(item.content.title))
             out.line("  not found in its source for \(item.missingRuns) consecutive runs (nothing is deleted)")
+        case .reviewDue:
+            for line in ItemRendering.fieldLines(item.content, zone: session.zone(of: item)) { out.line(line) }
+            out.line("  its review date came: keep it as it is (k), edit it (e), or archive it (a)")
         }
     }
 
@@ -152,7 +159,9 @@ final class ReviewWalk {
     func keys(_ item: Item, _ state: Console.ReviewState) -> Keys {
         let choices: String
         switch (state, item.kind.traits.review) {
+        case (.missing, _) where item.status == .withdrawn: choices = "[a]rchive [s]kip [q]uit [?]"
         case (.missing, _): choices = "[a]rchive [k]eep [s]kip [q]uit [?]"
+        case (.reviewDue, _): choices = "[k]eep [e]dit [a]rchive [s]kip [q]uit [?]"
         case (_, .helpDesk): choices = "[r]eply [c]lose [s]kip [q]uit [?]"
         case (_, .staffWork): choices = "[a]pprove [r]eject [e]dit [s]kip [q]uit [?]"
         case (_, .importedContent): choices = "[a]pprove [r]eject [e]dit [s]kip [A]ll \(item.kind.plural) [q]uit [?]"

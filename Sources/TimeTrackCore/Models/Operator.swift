@@ -27,6 +27,9 @@ public struct Operator: Codable, Equatable, Sendable {
     public var schools: [String]
     /// False once removed: the audit keeps the name, nobody can act as it.
     public var active: Bool
+    /// The alerts right: a staff member who may approve alerts (of their schools). Admins
+    /// always may. `operator add NAME --role staff --alerts`.
+    public var alerts = false
 
     public init(name: String, role: Role, createdAt: Date = Date(), login: String? = nil, schools: [String] = [], active: Bool = true) {
         self.name = name
@@ -91,6 +94,7 @@ public struct Access: Sendable {
 
     /// Whether the operator may decide on an item of `kind` from `school`.
     public func mayDecide(_ kind: ItemKind, school: String?) -> Bool {
+        if kind == .alert { return op.role == .admin || (op.role == .staff && op.alerts && covers(school)) }
         switch op.role {
         case .admin: return true
         case .importer, .viewer: return false
@@ -104,6 +108,7 @@ public struct Access: Sendable {
 
     /// Who may do what the operator may not: for refusals that say how to get the right.
     public static func whoMay(decide kind: ItemKind) -> String {
+        if kind == .alert { return "admins, and staff of the item's school given the alerts right (`operator add NAME --role staff --alerts`)" }
         switch kind.traits.review {
         case .importedContent: return "admins"
         case .staffWork, .helpDesk: return "admins, and staff of the item's school"

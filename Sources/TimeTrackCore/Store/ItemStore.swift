@@ -269,6 +269,8 @@ public protocol ItemStore: ItemRepository, PublishedItems, StoreConnection {
     /// removed one active again). The first operator of a store is always an admin; the last
     /// active admin cannot be made anything else; a login belongs to one active operator.
     func addOperator(_ name: String, role: Operator.Role, login: String?, schools: [String], by operatorName: String) throws -> Operator
+    /// Gives or takes away an operator's alerts right (approving alerts); audited.
+    func setAlertsRight(_ name: String, _ on: Bool, by operatorName: String) throws
     /// Changes an operator's role (the last active admin keeps theirs).
     func setRole(_ name: String, _ role: Operator.Role, by operatorName: String) throws -> Operator
     /// Deactivates an operator: nobody can act as them any more, the audit keeps the name. The

@@ -38,6 +38,12 @@ public struct FetchSettings: Sendable, Equatable {
     public var anchor: String?
     /// The anchor signing key's file (default: `audit anchor`'s).
     public var anchorKey: String?
+    /// The command run when an emergency or urgent alert is published or withdrawn (`onAlert`:
+    /// a program's path, relative to the imports folder, or a list of the program and its
+    /// arguments), with the alert as JSON on its stdin; docs/alerts.md.
+    public var onAlert: [String]?
+    /// Seconds the `onAlert` command may take before it is killed.
+    public var onAlertSeconds: TimeInterval = 10
 
     public init() {}
 
@@ -66,7 +72,7 @@ public struct FetchSettings: Sendable, Equatable {
         for key in object.keys
         where ![
             "contact", "requestDelay", "connectTimeout", "totalTimeout", "maxPageMB", "maxRedirects", "retries", "retryDelay", "sourceSeconds", "runSeconds",
-            "anchor", "anchorKey", "$comment",
+            "anchor", "anchorKey", "onAlert", "onAlertSeconds", "$comment",
         ].contains(key) {
             throw fail(key, "is not a setting", )
         }
@@ -90,6 +96,14 @@ public struct FetchSettings: Sendable, Equatable {
             }
             let resolved = text == "syslog" && key == "anchor" || text.hasPrefix("/") ? text : (folder as NSString).appendingPathComponent(text)
             if key == "anchor" { settings.anchor = resolved } else { settings.anchorKey = resolved }
+        }
+        settings.onAlertSeconds = try number("onAlertSeconds", 0.1...600) ?? settings.onAlertSeconds
+        if let hook = object["onAlert"] {
+            let words = hook.stringValue.map { [$0] } ?? hook.arrayValue?.compactMap(\.stringValue) ?? []
+            guard let program = words.first, !program.isEmpty, words.count == (hook.arrayValue?.count ?? 1) else {
+                throw fail("onAlert", "must be a program's path, or a list of the program and its arguments (strings)")
+            }
+            settings.onAlert = [program.hasPrefix("/") ? program : (folder as NSString).appendingPathComponent(program)] + words.dropFirst()
         }
         return settings
     }

@@ -35,6 +35,8 @@ public struct SourceRunSummary: Sendable {
     public var newIDs: [String] = []
     public var changedIDs: [String] = []
     public var missingIDs: [String] = []
+    /// Of those, the alerts withdrawn from the app (the district took them down).
+    public var withdrawnIDs: [String] = []
     /// Items the store refused (validation), with their location.
     public var failures: [ImportProblem] = []
     /// CPU time the applying thread spent writing this source to the store (the benchmark's
@@ -214,7 +216,7 @@ public struct ImportPipeline {
     /// Why a run should be held: far fewer items (or dated items) than the last good run.
     func shrinkReason(source: SourceDefinition, store: any ItemStore, found: Int, dated: Int, options: ImportOptions) throws -> String? {
         // A source that may be empty (an alert page) and is empty today is a healthy run.
-        if source.mayBeEmpty && found == 0 { return nil }
+        if (source.mayBeEmpty && found == 0) || source.kind == .alert { return nil }  // alerts come and go: no shrink guard
         guard let state = try store.sourceState(source.id), let lastCount = state.lastGoodCount, lastCount >= options.shrinkMinimum else { return nil }
         let percent = Int((options.shrinkRatio * 100).rounded())
         if Double(found) < Double(lastCount) * options.shrinkRatio {

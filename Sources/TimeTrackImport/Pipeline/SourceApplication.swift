@@ -110,6 +110,17 @@ struct SourceApplication {
         }
     }
 
+    /// Counts the items not seen as missing, and withdraws the alerts among them (said in the
+    /// run's message).
+    mutating func recordPresence(seen: Set<String>) throws {
+        (summary.missingIDs, summary.withdrawnIDs) = try Lifecycle(store).recordPresence(sourceID: source.id, seenKeys: seen, runID: run.id)
+        run.missing = summary.missingIDs.count
+        if !summary.withdrawnIDs.isEmpty {
+            let said = "withdrew \(summary.withdrawnIDs.joined(separator: ", ")) (taken down by the district)"
+            run.message = [run.message, said].compactMap { $0 }.joined(separator: "; ")
+        }
+    }
+
     /// Records the run's outcome, in the last batch's transaction.
     ///
     /// Memo, missing counts, source state and (unless items are published first) the run
@@ -118,11 +129,10 @@ struct SourceApplication {
         run.problems += summary.failures.count
         let autoPublishing = source.review == .auto && result.found > 0 && !(summary.newIDs.isEmpty && summary.changedIDs.isEmpty)
         try store.remember(sourceID: source.id, entries: memoEntries)
-        if result.found == 0 && (options.accept || source.mayBeEmpty) && !result.hasErrors && result.readEveryPage {
+        if result.found == 0 && (options.accept || source.mayBeEmpty || source.kind == .alert) && !result.hasErrors && result.readEveryPage {
             run.status = .ok
             run.message = options.accept ? "0 items found, accepted" : "0 items: the source is empty today (mayBeEmpty)"
-            summary.missingIDs = try Lifecycle(store).recordMissing(sourceID: source.id, seenKeys: [], runID: run.id)
-            run.missing = summary.missingIDs.count
+            try recordPresence(seen: [])
             try store.recordGoodRun(sourceID: source.id, runID: run.id, count: 0, dated: 0)
         } else if result.found == 0 {
             run.status = .failed
@@ -130,8 +140,7 @@ struct SourceApplication {
         } else {
             // Items not seen are counted missing only on a run that read its pages cleanly.
             if result.readEveryPage {
-                summary.missingIDs = try Lifecycle(store).recordMissing(sourceID: source.id, seenKeys: seen, runID: run.id)
-                run.missing = summary.missingIDs.count
+                try recordPresence(seen: seen)
             }
             let errors = result.errorCount + summary.failures.count
             run.status = errors > 0 ? .partial : .ok

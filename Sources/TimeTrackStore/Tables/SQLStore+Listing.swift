@@ -55,9 +55,21 @@ extension SQLStore {
             SELECT * FROM (SELECT \(columns) FROM items \(dialect.indexed("items_review")) WHERE pending_revision IS NOT NULL AND status IN\
              ('pending', 'published')\(filter)\(suffix)) AS waiting
             UNION ALL
-            SELECT * FROM (SELECT \(columns) FROM items \(dialect.indexed("items_missing")) WHERE missing_runs > 0 AND missing_runs >= ? AND\
-             pending_revision IS NULL AND status IN ('pending', 'published')\(filter)\(suffix)) AS missing
+            SELECT * FROM (SELECT \(columns) FROM items \(dialect.indexed("items_missing")) WHERE missing_runs > 0 AND (missing_runs >= ? OR\
+             (kind = 'event' AND status = 'published' AND sort_at > ?)) AND pending_revision IS NULL AND status IN ('pending', 'published')\(filter)\(suffix))\
+             AS missing
+            UNION ALL
+            SELECT * FROM (SELECT \(columns) FROM items WHERE status = 'withdrawn' AND pending_revision IS NULL\(filter)\(suffix)) AS withdrawn
+            UNION ALL
+            SELECT * FROM (SELECT \(columns) FROM items \(dialect.indexed("items_review_by")) WHERE review_by IS NOT NULL AND review_noted = review_by\
+             AND status = 'published' AND pending_revision IS NULL AND missing_runs = 0\(filter)\(suffix)) AS due
             """
+    }
+
+    /// The values of `reviewArms`' placeholders: each arm's filter values and limit, the missing
+    /// threshold and the clock (an upcoming event missing once is "possibly cancelled").
+    private func reviewArmValues(_ filter: [SQLValue], upTo: SQLValue, missingThreshold: Int) -> [SQLValue] {
+        filter + [upTo, .integer(Int64(missingThreshold)), .date(now())] + filter + [upTo] + filter + [upTo] + filter + [upTo]
     }
 
     public func list(_ query: ItemQuery) throws -> [ItemSummary] {
@@ -75,7 +87,7 @@ extension SQLStore {
             statement =
                 reviewArms(columns, filter: conditions.map { " AND " + $0 }.joined(), suffix: " ORDER BY kind, seq LIMIT ?")
                 + " ORDER BY kind, seq LIMIT ? OFFSET ?"
-            values = values + [upTo, .integer(Int64(query.missingThreshold))] + values + [upTo]
+            values = reviewArmValues(values, upTo: upTo, missingThreshold: query.missingThreshold)
         } else {
             let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
             let order = query.dated == nil ? "sort_at DESC, seq DESC" : "sort_at, seq"
@@ -107,7 +119,7 @@ extension SQLStore {
         }
         let statement = "SELECT count(*) FROM (" + reviewArms("1 AS one", filter: filter, suffix: " LIMIT ?") + " LIMIT ?) AS queue"
         let upTo = SQLValue.integer(Int64(max(0, cap)))
-        return try sql.integer(statement, values + [upTo, .integer(Int64(missingThreshold))] + values + [upTo, upTo]) ?? 0
+        return try sql.integer(statement, reviewArmValues(values, upTo: upTo, missingThreshold: missingThreshold) + [upTo]) ?? 0
     }
 
     public func audit(itemID: String?, limit: Int) throws -> [AuditEntry] {

@@ -5,7 +5,7 @@ extension SQLStore {
     /// The shared tables' connection.
     var sql: any SQLSession { engine.session }
 
-    static var operatorColumns: String { "name, role, created_at, login, schools, active" }
+    static var operatorColumns: String { "name, role, created_at, login, schools, active, alerts" }
 
     public func operatorNamed(_ name: String) throws -> Operator? {
         try sql.first("SELECT \(Self.operatorColumns) FROM operators WHERE name = ?", [.text(name)], Self.makeOperator)
@@ -22,9 +22,22 @@ extension SQLStore {
     private static func makeOperator(_ s: any SQLRow) -> Operator {
         let schools = s.optionalText(4).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
         // An unknown role (a newer build's) gets the least rights.
-        return Operator(
+        var op = Operator(
             name: s.text(0), role: Operator.Role(rawValue: s.text(1)) ?? .viewer, createdAt: s.date(2) ?? Date(timeIntervalSince1970: 0),
             login: s.optionalText(3), schools: schools, active: s.int(5) != 0)
+        op.alerts = s.int(6) != 0
+        return op
+    }
+
+    public func setAlertsRight(_ name: String, _ on: Bool, by operatorName: String) throws {
+        try sql.transaction {
+            guard try operatorNamed(name) != nil else { throw TimeTrackError(.notFound, "no operator \(name)", fix: "`operator list` shows them") }
+            try sql.run("UPDATE operators SET alerts = ? WHERE lower(name) = lower(?)", [.integer(on ? 1 : 0), .text(name)])
+            try appendAudit(
+                NewAuditEntry(
+                    at: now(), operatorName: operatorName, action: .operatorChange, itemSeq: nil, itemID: nil, reason: nil,
+                    detail: "\(name): alerts right \(on ? "given" : "taken away")", batch: try operatorsDigest()))
+        }
     }
 
     private static func requireValidName(_ name: String) throws {
