@@ -14,7 +14,7 @@ public enum Console {
     public static var commands: [CommandSpec] {
         [
             helpCommand, statusCommand, pluginsCommand, sourcesCommand, extractCommand, tryCommand, discoverCommand, pluginCommand, importCommand,
-            reviewCommand, listCommand,
+            reviewCommand, agendaCommand, listCommand,
             showCommand, historyCommand, approveCommand, rejectCommand, editCommand, unlockCommand, archiveCommand, restoreCommand, keepCommand,
             revertCommand, undoCommand,
             replyCommand, closeCommand, reopenCommand, runsCommand, auditCommand, exportCommand, previewCommand, gradesCommand, scoreCommand, courseCommand,

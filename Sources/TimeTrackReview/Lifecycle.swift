@@ -277,7 +277,15 @@ public struct Lifecycle {
             let edited = try ItemContent.decode(kind: row.kind, fields: fields).validated(context: ["item": row.id])
             let changed = ItemContent.changedFields(from: base, to: edited)
             guard !changed.isEmpty else { throw TimeTrackError(.usage, "the new values equal the current ones; nothing changed", context: ["item": row.id]) }
-            let written = try writeOperatorRevision(of: row, edited, by: who, note: reason)
+            var written = try writeOperatorRevision(of: row, edited, by: who, note: reason)
+            if written.pendingRevision == nil, written.status == .published || written.status == .scheduled {
+                // A live item's publishAt edited: it waits for it (or no longer does).
+                let settled: ItemStatus = edited.isBeforePublishing(at: now) ? .scheduled : .published
+                if settled != written.status {
+                    written.status = settled
+                    try repository.updateRow(written)
+                }
+            }
             let existing = Dictionary(try repository.locks(of: row).map { ($0.field, $0) }, uniquingKeysWith: { first, _ in first })
             for change in changed where ItemContent.owner(of: change.field, kind: row.kind) == .source {
                 let upstream = existing[change.field].map { $0.upstream } ?? (row.sourceID != nil ? change.old : nil)

@@ -269,6 +269,9 @@ public protocol ItemStore: ItemRepository, PublishedItems, StoreConnection {
     /// removed one active again). The first operator of a store is always an admin; the last
     /// active admin cannot be made anything else; a login belongs to one active operator.
     func addOperator(_ name: String, role: Operator.Role, login: String?, schools: [String], by operatorName: String) throws -> Operator
+    /// What happens between two instants, soonest first (at most `limit`): scheduled items that
+    /// go live, shown items that expire, published items due for review (`agenda`).
+    func agenda(from: Date, to: Date, limit: Int) throws -> [AgendaEntry]
     /// Gives or takes away an operator's alerts right (approving alerts); audited.
     func setAlertsRight(_ name: String, _ on: Bool, by operatorName: String) throws
     /// Changes an operator's role (the last active admin keeps theirs).
@@ -317,6 +320,31 @@ public typealias ImportStore = ItemStore & PageMemo & FetchCache
 /// What a read-ahead lane reads through its own connection: remembered pages and items and
 /// cached HTTP validators; none of the store's writing calls.
 public typealias ReadingLane = PageMemoReader & FetchCacheReader & StoreConnection
+
+/// One thing `agenda` lists: an item's time to come.
+public struct AgendaEntry: Sendable, Equatable {
+    public enum What: String, Sendable, Equatable {
+        /// A scheduled item's `publishAt`.
+        case goesLive = "goes live"
+        /// A shown item's `expiresAt`.
+        case expires
+        /// A published item's `reviewBy`.
+        case reviewBy = "review by"
+    }
+
+    public var at: Date
+    public var what: What
+    public var id: String
+    public var kind: ItemKind
+    public var status: ItemStatus
+    public var title: String
+    public var school: String?
+    public var sourceID: String?
+
+    public init(at: Date, what: What, id: String, kind: ItemKind, status: ItemStatus, title: String, school: String?, sourceID: String?) {
+        (self.at, self.what, self.id, self.kind, self.status, self.title, self.school, self.sourceID) = (at, what, id, kind, status, title, school, sourceID)
+    }
+}
 
 /// What walking the audit log's hash chain found.
 public struct AuditVerification: Codable, Sendable, Equatable {

@@ -92,6 +92,7 @@ public struct SourceDefinition: Sendable {
     ///
     /// An emergency pop-up or alert page is empty on most days. Such a run succeeds, raises no problem, holds
     /// nothing, and counts the source's items missing (so an alert taken down is noticed).
+    /// Always true for alert sources.
     public var mayBeEmpty = false
     /// Allows fetching from loopback and private network addresses: all of them (`true`), or
     /// only the hosts and addresses listed (`["127.0.0.1", "intranet.district.local"]`).
@@ -234,6 +235,9 @@ public struct SourceDefinition: Sendable {
         }
         let reviewText = try string("review", required: false) ?? "required"
         guard let review = Review(rawValue: reviewText) else { throw fail("review", "'\(reviewText.prefix(80))' must be \"required\" or \"auto\"") }
+        if review == .auto && kind == .alert {
+            throw fail("review", "alerts are approved by a person with the alerts right, never automatically: leave out \"review\" (docs/alerts.md)")
+        }
         func bool(_ key: String, default value: Bool) throws -> Bool {
             guard let v = object[key], v != .null else { return value }
             guard let b = v.boolValue else { throw fail(key, "must be true or false") }
@@ -250,7 +254,8 @@ public struct SourceDefinition: Sendable {
             enabled: try bool("enabled", default: true), allowPrivateNetwork: try privateNetworkAllowance(object["allowPrivateNetwork"], fail: fail),
             options: options, file: file)
         definition.followsRemoteLinks = try bool("followRemoteLinks", default: false)
-        definition.mayBeEmpty = try bool("mayBeEmpty", default: false)
+        // An alert page is empty on most days: healthy, always.
+        definition.mayBeEmpty = try bool("mayBeEmpty", default: false) || kind == .alert
         let policy = try string("accessibility", required: false) ?? "warn"
         guard let accessibility = AccessibilityPolicy(rawValue: policy) else {
             throw fail("accessibility", "'\(policy.prefix(80))' must be \"warn\" or \"hold\"")

@@ -158,3 +158,27 @@ extension SQLStore {
         }
     }
 }
+
+/// `agenda`: the times to come, each read on its own partial index.
+extension SQLStore {
+    public func agenda(from: Date, to: Date, limit: Int) throws -> [AgendaEntry] {
+        let arms: [(column: String, what: AgendaEntry.What, statuses: String)] = [
+            ("publish_at", .goesLive, "'scheduled'"), ("expires_at", .expires, "'published', 'scheduled'"), ("review_by", .reviewBy, "'published'"),
+        ]
+        var entries: [AgendaEntry] = []
+        for arm in arms {
+            entries += try sql.select(
+                """
+                SELECT \(arm.column), id, kind, status, title, school, source_id FROM items
+                WHERE \(arm.column) IS NOT NULL AND \(arm.column) >= ? AND \(arm.column) <= ? AND status IN (\(arm.statuses))
+                ORDER BY \(arm.column), seq LIMIT ?
+                """, [.date(from), .date(to), .integer(Int64(max(0, limit)))]
+            ) { s in
+                AgendaEntry(
+                    at: s.date(0) ?? from, what: arm.what, id: s.text(1), kind: ItemKind(rawValue: s.text(2)) ?? .announcement,
+                    status: ItemStatus(rawValue: s.text(3)) ?? .published, title: s.text(4), school: s.optionalText(5), sourceID: s.optionalText(6))
+            }
+        }
+        return Array(entries.sorted { ($0.at, $0.id) < ($1.at, $1.id) }.prefix(max(0, limit)))
+    }
+}
