@@ -34,7 +34,7 @@ public struct Preview {
 
     /// The page.
     public func html() -> String {
-        var sections: [String] = []
+        var sections: [String] = alertsSection().map { [$0] } ?? []
         let announcements = items.compactMap { item -> (String, Announcement, TimeZone)? in
             if case .announcement(let a) = item.content { return (item.id, a, item.zone) }
             return nil
@@ -51,7 +51,8 @@ public struct Preview {
             sections.append("<section id=\"announcements\"><h2>Announcements</h2><div class=\"slides\">\(cards.joined())</div></section>")
         }
         let events = items.compactMap { item -> (String, Event, TimeZone)? in
-            if case .event(let event) = item.content { return (item.id, event, item.zone) }
+            // Passed events leave the upcoming ones.
+            if case .event(let event) = item.content, !event.hasPassed(at: generatedAt) { return (item.id, event, item.zone) }
             return nil
         }.sorted { $0.1.start < $1.1.start }
         if let section = eventsSection(events) { sections.append(section) }
@@ -86,7 +87,9 @@ public struct Preview {
             }
             sections.append("<section id=\"posts\"><h2>Posts</h2>\(cards.joined())</section>")
         }
-        if sections.isEmpty { sections.append("<p class=\"empty\">Nothing to show: no announcements, events, School Info or posts were chosen.</p>") }
+        if sections.isEmpty {
+            sections.append("<p class=\"empty\">Nothing to show: no alerts, announcements, upcoming events, School Info or posts were chosen.</p>")
+        }
         return """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -98,6 +101,22 @@ public struct Preview {
             \(sections.joined(separator: "\n"))
             </main></body></html>
             """
+    }
+
+    /// The alerts, most severe first, at the top of the page as the app shows them; nil when
+    /// there are none.
+    func alertsSection() -> String? {
+        let alerts = items.compactMap { item -> (String, Alert, TimeZone)? in
+            if case .alert(let alert) = item.content { return (item.id, alert, item.zone) }
+            return nil
+        }.sorted { ($0.1.severity, $0.0) < ($1.1.severity, $1.0) }
+        guard !alerts.isEmpty else { return nil }
+        let banners = alerts.map { id, alert, zone in
+            "<article class=\"alert \(e(alert.severity.rawValue))\" data-id=\"\(e(id))\"><strong>\(e(alert.severity.rawValue.uppercased()))</strong> "
+                + e(alert.title) + (alert.message.map { "<p>\(e($0))</p>" } ?? "")
+                + "<footer>until \(e(day(alert.expiresAt, zone) + " " + clock(alert.expiresAt, zone)))</footer></article>"
+        }
+        return "<section id=\"alerts\"><h2>Alerts</h2>\(banners.joined())</section>"
     }
 
     /// The events, by day, under their map; nil when there are none.
@@ -167,6 +186,8 @@ public struct Preview {
         body{margin:0;background:#f3f4f6;font:16px/1.4 system-ui,sans-serif;color:#111}main{max-width:760px;margin:0 auto;padding:24px}
         h1{margin:0 0 4px}.meta{color:#555;margin:0 0 24px}section{background:#fff;border-radius:12px;padding:16px 20px;margin:0 0 20px;box-shadow:0\
          1px 3px #0002}
+        .alert{border-left:6px solid #b91c1c;background:#fef2f2;padding:8px 12px;margin:6px 0}.alert.urgent{border-color:#c2410c;background:#fff7ed}\
+        .alert.info{border-color:#1d4ed8;background:#eff6ff}.alert p{margin:4px 0}.alert footer{color:#555;font-size:14px}
         .slides{display:flex;flex-wrap:wrap;gap:12px}.slide{flex:1 1 220px;background:#1e3a8a;color:#fff;border-radius:10px;padding:14px}
         .pic{margin-bottom:8px}.pic img{display:block;max-width:100%;border-radius:6px}.slide .pic\
          a{color:#fff}.nodesc{display:inline-block;background:#fde68a;color:#111;border-radius:4px;padding:0 5px;font-size:12px;margin-top:4px}

@@ -5,15 +5,19 @@ import TimeTrackExport
 extension Console {
     static var previewCommand: CommandSpec {
         CommandSpec(
-            "preview", usage: "[ID...] [--pending] [--out DIR]",
+            "preview", usage: "[ID...] [--published | --pending] [--out DIR]",
             summary: "write a page showing items as the app shows them (published ones; --pending: what review would publish)",
             options: [
                 OptionSpec("pending", help: "show the pending content of items waiting for review"),
+                OptionSpec("published", help: "show what the app shows now (the default): published, live and not expired"),
                 OptionSpec("out", value: "DIR", completes: .path, help: "the folder for index.html (default ./timetrack-preview)"),
                 OptionSpec("no-open", help: "do not open it in a browser, only print its path"),
             ],
             positional: 0...10_000, arguments: [.ids]
         ) { args, session in
+            if args.flag("pending") && args.flag("published") {
+                throw TimeTrackError(.usage, "preview: --published or --pending, not both", fix: "usage: preview [ID...] [--published | --pending]")
+            }
             let store = try session.store()
             var chosen: [(id: String, content: ItemContent, zone: TimeZone)] = []
             var schools: [String: String] = [:]

@@ -28,9 +28,10 @@ extension Console {
                 throw TimeTrackError(
                     .permission, "\(op.name) is \(op.role.rawValue) and reviews nothing", fix: "admins and staff review; an admin can change your role")
             }
-            // One kind after another, in the table's order: an admin meets district news, events
-            // and school info first; staff, posts, absence reports and tickets. Newest first within each.
-            if kinds == [nil] { kinds = decidable }
+            // One kind after another, alerts first (a closure waits for no one), then in the
+            // table's order: an admin meets district news, events and school info; staff, posts,
+            // absence reports and tickets.
+            if kinds == [nil] { kinds = decidable.filter { $0 == .alert } + decidable.filter { $0 != .alert } }
             if let kind = kinds.first ?? nil, !decidable.contains(kind) {
                 throw TimeTrackError(
                     .permission, "\(Access.whoMay(decide: kind)) review \(kind.plural); \(op.name) is \(op.role.rawValue)",

@@ -56,6 +56,10 @@ public struct Event: Codable, Equatable, Sendable {
         self.state = state
     }
 
+    /// Whether the event is over at `now` (its end, or for one without an end its start, has
+    /// come): a passed event leaves the upcoming views.
+    public func hasPassed(at now: Date) -> Bool { (end ?? start) <= now }
+
     /// The problems that keep this event from being stored.
     public func validate() -> [ValidationProblem] {
         var problems: [ValidationProblem] = []
