@@ -51,8 +51,7 @@ public struct Preview {
             sections.append("<section id=\"announcements\"><h2>Announcements</h2><div class=\"slides\">\(cards.joined())</div></section>")
         }
         let events = items.compactMap { item -> (String, Event, TimeZone)? in
-            // Passed events leave the upcoming ones.
-            if case .event(let event) = item.content, !event.hasPassed(at: generatedAt) { return (item.id, event, item.zone) }
+            if case .event(let event) = item.content { return (item.id, event, item.zone) }
             return nil
         }.sorted { $0.1.start < $1.1.start }
         if let section = eventsSection(events) { sections.append(section) }
@@ -119,9 +118,21 @@ public struct Preview {
         return "<section id=\"alerts\"><h2>Alerts</h2>\(banners.joined())</section>"
     }
 
-    /// The events, by day, under their map; nil when there are none.
+    /// The events, by day, under their map; nil when there are none. Passed events leave the
+    /// upcoming ones: they follow, folded, under "passed".
     func eventsSection(_ events: [(String, Event, TimeZone)]) -> String? {
         guard !events.isEmpty else { return nil }
+        let upcoming = events.filter { !$0.1.hasPassed(at: generatedAt) }
+        let passed = events.filter { $0.1.hasPassed(at: generatedAt) }
+        let map = eventMap(events.map { ($0.0, $0.1) })?.svg(escape: e) ?? ""
+        let folded =
+            passed.isEmpty
+            ? "" : "<details class=\"passed\"><summary>\(passed.count) passed event\(passed.count == 1 ? "" : "s")</summary>\(eventDays(passed))</details>"
+        return "<section id=\"events\"><h2>Events</h2>\(map)\(eventDays(upcoming))\(folded)</section>"
+    }
+
+    /// Events as lists by day.
+    func eventDays(_ events: [(String, Event, TimeZone)]) -> String {
         var byDay: [(String, [String])] = []
         for (id, event, zone) in events {
             let eventZone = TimeZone(identifier: event.timeZone) ?? zone
@@ -137,9 +148,7 @@ public struct Preview {
                 """
             if byDay.last?.0 == label { byDay[byDay.count - 1].1.append(row) } else { byDay.append((label, [row])) }
         }
-        let days = byDay.map { "<h3>\(e($0.0))</h3><ul>\($0.1.joined())</ul>" }.joined()
-        let map = eventMap(events.map { ($0.0, $0.1) })?.svg(escape: e) ?? ""
-        return "<section id=\"events\"><h2>Events</h2>\(map)\(days)</section>"
+        return byDay.map { "<h3>\(e($0.0))</h3><ul>\($0.1.joined())</ul>" }.joined()
     }
 
     /// A picture as the page shows it: inline when its bytes are known, else a link that says

@@ -155,7 +155,11 @@ extension Console {
     static func statusText(_ row: ItemSummary, closed: Bool = false) -> String {
         var status = ItemRendering.statusWord(kind: row.kind, status: row.status, closed: closed)
         if row.hasPendingRevision && row.status == .published { status += "*" }
-        if row.missingRuns > 0 { status += " (missing \(row.missingRuns))" }
+        if row.missingRuns > 0 {
+            // An upcoming event gone from its source may have been called off: said so, never dropped.
+            let upcoming = row.kind == .event && row.status == .published && (row.sortDate.map { $0 > Date() } ?? false)
+            status += upcoming ? " (possibly cancelled)" : " (missing \(row.missingRuns))"
+        }
         return status
     }
 

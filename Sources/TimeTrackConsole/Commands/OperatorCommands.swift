@@ -64,7 +64,8 @@ extension Console {
                 if session.output.json { session.output.printJSON(op); return }
                 session.output.line(
                     "\(op.name): \(verb) \(op.role.rawValue)" + (op.login.map { ", login \($0)" } ?? ", no login (only through --as)")
-                        + (op.schools.isEmpty ? "" : ", schools " + op.schools.joined(separator: ", ")))
+                        + (op.schools.isEmpty ? "" : ", schools " + op.schools.joined(separator: ", "))
+                        + (op.alerts && op.role == .staff ? ", may approve alerts" : ""))
             }
             // Usage first: a mistyped command opens (or creates) no store.
             let action = args.positional[0]
@@ -78,14 +79,7 @@ extension Console {
             try session.requireAdmin(in: store, for: "manage operators")
             switch action {
             case "list":
-                let ops = try store.operators()
-                if session.output.json { session.output.printJSON(ops); return 0 }
-                var table = Table(headers: ["name", "role", "login", "schools", "active"])
-                for op in ops {
-                    table.rows.append([op.name, op.role.rawValue, op.login ?? "", op.schools.joined(separator: ","), op.active ? "yes" : "removed"])
-                }
-                session.output.printTable(table, width: terminalWidth())
-                return 0
+                return try listOperators(store: store, session: session)
             case "add":
                 let name = try name()
                 let login = args.option("login") ?? (getpwnam(name) != nil ? name : nil)
@@ -117,6 +111,25 @@ extension Console {
                 throw TimeTrackError(.usage, "operator: unknown action '\(args.positional[0])'", fix: "usage: operator \(usage)")
             }
         }
+    }
+
+    /// `operator list`: who may work in the console, with their role, login, schools and the
+    /// alerts right.
+    static func listOperators(store: any ItemStore, session: Session) throws -> Int32 {
+        let ops = try store.operators()
+        if session.output.json {
+            session.output.printJSON(ops)
+            return 0
+        }
+        var table = Table(headers: ["name", "role", "login", "schools", "alerts", "active"])
+        for op in ops {
+            table.rows.append([
+                op.name, op.role.rawValue, op.login ?? "", op.schools.joined(separator: ","), op.role == .admin || op.alerts ? "yes" : "",
+                op.active ? "yes" : "removed",
+            ])
+        }
+        session.output.printTable(table, width: terminalWidth())
+        return 0
     }
 
     /// Refuses a school no source definition and no place names (a typo would give staff a

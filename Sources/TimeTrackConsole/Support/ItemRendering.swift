@@ -108,7 +108,10 @@ enum ItemRendering {
     static func statusWord(_ item: Item) -> String {
         var closed = false
         if case .ticket(let ticket) = item.content { closed = ticket.closed }
-        return statusWord(kind: item.kind, status: item.status, closed: closed)
+        let word = statusWord(kind: item.kind, status: item.status, closed: closed)
+        // An event's state follows its time: over, it has passed (and left the upcoming views).
+        if case .event(let event) = item.content, item.status == .published, event.hasPassed(at: Date()) { return word + " (passed)" }
+        return word
     }
 
     /// The same from an item's kind, status and, for a ticket, whether it is closed.

@@ -44,7 +44,7 @@ public enum PostgresGrants {
         let groups = Operator.Role.allCases.map(group) + [app]
         let everyone = groups.joined(separator: ", ")
         let tables = ["items"] + contentTables + importTables + settingTables + ["operators", "audit", "timetrack_schema"]
-        let views = ["published_announcements", "published_events", "published_school_info", "published_posts", "published_deadlines"]
+        let views = ["published_announcements", "published_events", "published_school_info", "published_posts", "published_deadlines", "published_alerts"]
         var sql = ["BEGIN"]
         for role in groups {
             sql.append("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '\(role)') THEN CREATE ROLE \(role) NOLOGIN; END IF; END $$")
@@ -90,11 +90,13 @@ public enum PostgresGrants {
         // Rows: staff see their schools' private items and published public ones, decide their
         // schools' posts, absences and tickets; viewers see published exported items. `p` is the
         // items row's prefix: "" on items, "i." in the content tables' check.
+        // A staff member with the alerts right reads and decides the alerts of their schools.
+        func alertsRight(_ p: String) -> String { "(\(p)kind = 'alert' AND (timetrack_me()).alerts = 1 AND timetrack_covers(\(p)school))" }
         func staffSees(_ p: String) -> String {
             "((\(p)kind IN (\(staffKinds)) AND timetrack_covers(\(p)school)) OR (\(p)kind IN (\(publicKinds)) AND \(p)status = 'published' AND"
-                + " (\(p)school IS NULL OR timetrack_covers(\(p)school))))"
+                + " (\(p)school IS NULL OR timetrack_covers(\(p)school))) OR \(alertsRight(p)))"
         }
-        func staffDecides(_ p: String) -> String { "(\(p)kind IN (\(staffKinds)) AND timetrack_covers(\(p)school))" }
+        func staffDecides(_ p: String) -> String { "((\(p)kind IN (\(staffKinds)) AND timetrack_covers(\(p)school)) OR \(alertsRight(p)))" }
         func viewerSees(_ p: String) -> String { "(\(p)kind IN (\(exported)) AND \(p)status = 'published')" }
         sql.append("ALTER TABLE items ENABLE ROW LEVEL SECURITY")
         sql += policies(on: "items", staffSees: staffSees(""), staffDecides: staffDecides(""), viewerSees: viewerSees(""))
@@ -129,6 +131,19 @@ public enum PostgresGrants {
                 ON CONFLICT (name) DO UPDATE SET role = excluded.role, login = excluded.login, schools = excluded.schools, active = excluded.active;
             END $$
             """)
+        sql.append(
+            """
+            CREATE OR REPLACE FUNCTION timetrack_operator_alerts(p_name text, p_alerts integer)
+            RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = public AS $$
+            BEGIN
+                IF NOT EXISTS (SELECT 1 FROM operators WHERE login = session_user AND active = 1 AND role = 'admin') THEN
+                    RAISE EXCEPTION 'only an active admin may change operators' USING ERRCODE = 'insufficient_privilege';
+                END IF;
+                UPDATE operators SET alerts = p_alerts WHERE lower(name) = lower(p_name);
+            END $$
+            """)
+        sql.append("REVOKE ALL ON FUNCTION timetrack_operator_alerts(text, integer) FROM PUBLIC")
+        sql.append("GRANT EXECUTE ON FUNCTION timetrack_operator_alerts(text, integer) TO \(group(.admin))")
         sql.append("REVOKE ALL ON FUNCTION timetrack_operator_set(text, text, text, text, integer, text) FROM PUBLIC")
         sql.append("GRANT EXECUTE ON FUNCTION timetrack_operator_set(text, text, text, text, integer, text) TO \(group(.admin))")
         sql.append("COMMIT")
@@ -148,7 +163,8 @@ public enum PostgresGrants {
     /// trigger; `audit verify` catches an item whose status no entry made).
     static var decisionGuard: [String] {
         let staffKinds = kinds { $0.traits.review != .importedContent }
-        let importedKinds = kinds { $0.traits.review == .importedContent }
+        // Alerts are approved by a person with the alerts right, never by an import.
+        let importedKinds = kinds { $0.traits.review == .importedContent && $0 != .alert }
         var sql: [String] = []
         // Whether a row's xmin is this transaction's (or one of its savepoints'): a row visible
         // here whose transaction is still in progress can only be this one's.
@@ -172,8 +188,11 @@ public enum PostgresGrants {
                     CONTINUE WHEN entry.operator <> me.name
                         AND NOT (me.role = 'admin' AND right(entry.operator, length(me.name) + 5) = ' (by ' || me.name || ')');
                     IF me.role = 'admin' THEN RETURN true; END IF;
-                    IF me.role = 'importer' AND (entry.action IN ('import-new', 'import-change', 'import-locked')
+                    IF me.role = 'importer' AND (entry.action IN ('import-new', 'import-change', 'import-locked', 'withdraw', 'go-live', 'expire', 'review-due')
                         OR (entry.action = 'approve' AND it.kind IN (\(importedKinds)))) THEN RETURN true; END IF;
+                    IF me.role = 'staff' AND it.kind = 'alert' AND me.alerts = 1 AND timetrack_covers(it.school) AND entry.action NOT LIKE 'import-%' THEN
+                        RETURN true;
+                    END IF;
                     IF me.role = 'staff' AND it.kind IN (\(staffKinds)) AND timetrack_covers(it.school) AND entry.action NOT LIKE 'import-%' THEN
                         RETURN true;
                     END IF;

@@ -260,6 +260,9 @@ enum PostgresSchema {
             guard let step = migrations[number] else { continue }
             try Self.step("BEGIN; " + step + "; UPDATE timetrack_schema SET version = \(number); COMMIT", on: db)
             version = number
+            // A store `store grant` guards gets the guards of what the migration added (15: the
+            // alerts table, its view, the operators' alerts right), at once.
+            if number == 15, try PostgresGrants.granted(db) { try Self.step(PostgresGrants.script, on: db) }
         }
         return version
     }

@@ -32,7 +32,11 @@ extension SQLStore {
     public func setAlertsRight(_ name: String, _ on: Bool, by operatorName: String) throws {
         try sql.transaction {
             guard try operatorNamed(name) != nil else { throw TimeTrackError(.notFound, "no operator \(name)", fix: "`operator list` shows them") }
-            try sql.run("UPDATE operators SET alerts = ? WHERE lower(name) = lower(?)", [.integer(on ? 1 : 0), .text(name)])
+            if try serverGuardsOperators() {
+                try sql.run("SELECT timetrack_operator_alerts(?, ?)", [.text(name), .integer(on ? 1 : 0)])
+            } else {
+                try sql.run("UPDATE operators SET alerts = ? WHERE lower(name) = lower(?)", [.integer(on ? 1 : 0), .text(name)])
+            }
             try appendAudit(
                 NewAuditEntry(
                     at: now(), operatorName: operatorName, action: .operatorChange, itemSeq: nil, itemID: nil, reason: nil,
