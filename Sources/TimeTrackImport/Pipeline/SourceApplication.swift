@@ -113,7 +113,8 @@ struct SourceApplication {
     /// Counts the items not seen as missing, and withdraws the alerts among them (said in the
     /// run's message).
     mutating func recordPresence(seen: Set<String>) throws {
-        (summary.missingIDs, summary.withdrawnIDs) = try Lifecycle(store).recordPresence(sourceID: source.id, seenKeys: seen, runID: run.id)
+        (summary.missingIDs, summary.withdrawnIDs) = try Lifecycle(store).recordPresence(
+            sourceID: source.id, seenKeys: seen, runID: run.id, by: operatorName)
         run.missing = summary.missingIDs.count
         if !summary.withdrawnIDs.isEmpty {
             let said = "withdrew \(summary.withdrawnIDs.joined(separator: ", ")) (taken down by the district)"

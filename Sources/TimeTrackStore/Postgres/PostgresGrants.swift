@@ -167,13 +167,16 @@ public enum PostgresGrants {
         let importedKinds = kinds { $0.traits.review == .importedContent && $0 != .alert }
         var sql: [String] = []
         // Whether a row's xmin is this transaction's (or one of its savepoints'): a row visible
-        // here whose transaction is still in progress can only be this one's.
+        // here whose transaction is still in progress can only be this one's. The 32-bit xmin
+        // is made whole as the id nearest the transaction's own (within 2^31 either way): a
+        // savepoint's id is newer than its transaction's, and at an epoch's start an older
+        // row's is from the epoch before.
         sql.append(
             """
             CREATE OR REPLACE FUNCTION timetrack_mine(x xid) RETURNS boolean LANGUAGE sql VOLATILE SET search_path = public AS $$
-                SELECT txid_status(CASE WHEN x::text::bigint <= (txid_current() & 4294967295)
-                    THEN ((txid_current() >> 32) << 32) | x::text::bigint
-                    ELSE (((txid_current() >> 32) - 1) << 32) | x::text::bigint END) = 'in progress' $$
+                SELECT CASE WHEN f.id > 0 THEN txid_status(f.id) = 'in progress' ELSE false END
+                FROM (SELECT txid_current() + ((x::text::bigint - (txid_current() & 4294967295) + 2147483648) % 4294967296 + 4294967296) % 4294967296
+                    - 2147483648 AS id) AS f $$
             """)
         sql.append(
             """
