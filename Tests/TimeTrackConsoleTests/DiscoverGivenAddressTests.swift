@@ -85,7 +85,7 @@ import Testing
     ///
     /// Recognized by its page body (`body.fsLiveMode`
     /// with `data-pageid`, the real Billings home page), its page-pops endpoint
-    /// (`/fs/pages/<data-pageid>/page-pops`) is proposed as an alert source that may be empty:
+    /// (`/fs/pages/<data-pageid>/page-pops`) is proposed as an alert source (empty on most days):
     /// read with the real Lewistown answer (one alert), and proposed too when it is empty today.
     @Test(arguments: [true, false])
     func aFinalsitePagePopsEndpointIsProposed(withAlert: Bool) throws {
@@ -99,7 +99,11 @@ import Testing
         let proposals = object["proposals"] as? [[String: Any]] ?? []
         let alerts = try #require(proposals.first { ($0["url"] as? String)?.hasSuffix("/fs/pages/2465/page-pops") == true }, "\(object)")
         let definition = alerts["definition"] as? [String: Any] ?? [:]
-        #expect(definition["mayBeEmpty"] as? Bool == true && alerts["importer"] as? String == "html", "\(alerts)")
+        // An alert source: empty on most days, withdrawn when taken down (docs/alerts.md), its
+        // visible and hidden times read as publishAt and expires.
+        #expect(alerts["kind"] as? String == "alert" && alerts["importer"] as? String == "html", "\(alerts)")
+        let fields = (definition["options"] as? [String: Any])?["fields"] as? [String: Any] ?? [:]
+        #expect(fields["publishAt"] as? String == "@data-visible-at" && fields["expires"] as? String == "@data-hidden-at", "\(definition)")
         #expect((alerts["items"] as? Int) == (withAlert ? 1 : 0), "\(alerts)")
         if withAlert {
             let sample = (alerts["sample"] as? [[String: Any]])?.first
