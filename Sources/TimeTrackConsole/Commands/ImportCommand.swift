@@ -66,17 +66,29 @@ extension Console {
             let report = ImportReport(sources: sources, session: session, quiet: args.flag("quiet"))
             report.exit = exit
             report.showProgress(on: runner)
-            var withdrawn: [String] = []
+            var withdrawals: [SourceRunSummary] = []
             try runner.run(sources) { outcome in
-                if case .success(let summary) = outcome.result { withdrawn += summary.withdrawnIDs }
+                if case .success(let summary) = outcome.result, !summary.withdrawnIDs.isEmpty { withdrawals.append(summary) }
                 return report.record(outcome)
             }
-            if !withdrawn.isEmpty, let hook = AlertHook.configured(folder: session.importsPath) {
-                for line in hook.notify(withdrawn, event: .withdrawn, store: store, by: runner.operatorName) { session.output.note(line) }
-            }
+            try tellWithdrawals(withdrawals, store: store, session: session, by: runner.operatorName)
             if session.output.json { report.printJSON() }
             try report.offerReview(store: store, walk: !args.flag("no-review"))
             return report.exitCode
+        }
+    }
+
+    /// Alerts a run withdrew: the district's `onAlert` command is told of each, and what it did
+    /// is said on stderr, audited, and added to the run's message (`runs`).
+    static func tellWithdrawals(_ summaries: [SourceRunSummary], store: any ItemStore, session: Session, by who: String) throws {
+        guard !summaries.isEmpty, let hook = AlertHook.configured(folder: session.importsPath) else { return }
+        for summary in summaries {
+            let lines = hook.notify(summary.withdrawnIDs, event: .withdrawn, store: store, by: who)
+            for line in lines { session.output.note(line) }
+            guard !lines.isEmpty, let runID = summary.run?.id, var run = try store.runs(sourceID: summary.source, limit: 50).first(where: { $0.id == runID })
+            else { continue }
+            run.message = [run.message, lines.joined(separator: "; ")].compactMap { $0 }.joined(separator: "; ")
+            try store.finishRun(run)
         }
     }
 

@@ -321,7 +321,7 @@ final class PluginProcess {
     }
 
     /// Closes stdin once (a second close could hit a descriptor another thread opened since).
-    private func closeInput() {
+    func closeInput() {
         guard !inputClosed else { return }
         inputClosed = true
         inputOpen = false

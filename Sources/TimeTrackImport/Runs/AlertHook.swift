@@ -16,16 +16,19 @@ public struct AlertHook: Sendable {
     public var command: [String]
     /// Seconds before the command is killed.
     public var seconds: TimeInterval
+    /// Where it runs: the imports folder.
+    public var folder: String
 
-    public init(command: [String], seconds: TimeInterval) {
+    public init(command: [String], seconds: TimeInterval, folder: String) {
         self.command = command
         self.seconds = seconds
+        self.folder = folder
     }
 
     /// The hook `_settings.json` in `folder` names, or nil.
     public static func configured(folder: String) -> AlertHook? {
         guard let settings = try? FetchSettings.load(folder: folder), let command = settings.onAlert else { return nil }
-        return AlertHook(command: command, seconds: settings.onAlertSeconds)
+        return AlertHook(command: command, seconds: settings.onAlertSeconds, folder: folder)
     }
 
     /// What the app is told: the event, the item's id, kind and school, and its fields.
@@ -64,34 +67,36 @@ public struct AlertHook: Sendable {
     }
 
     /// Runs the command with `input` on its stdin; what it did, in a few words.
+    ///
+    /// Started as plugins are (`PluginProcess`): in a session of its own, in the imports folder,
+    /// with a cleared environment (`PATH`, `LANG`, `HOME`), nothing of this process's open files;
+    /// what it prints is read and dropped (at most 64 KB); past `seconds`, its whole process
+    /// group is killed.
     func run(_ input: Data) -> String {
         guard let program = command.first, FileManager.default.isExecutableFile(atPath: program) else {
             return "not run: \(command.first ?? "nothing") is not an executable file"
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = Array(command.dropFirst())
-        let stdin = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
+        let deadline = Date().addingTimeInterval(seconds)
+        var environment = ["PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"]
+        environment["HOME"] = ProcessInfo.processInfo.environment["HOME"]
+        let process: PluginProcess
         do {
-            try process.run()
+            process = try PluginProcess(command: command, directory: folder, environment: environment)
+        } catch let error as TimeTrackError {
+            return "not run: " + error.message
         } catch {
-            return "not run: \(error.localizedDescription)"
+            return "not run: \(error)"
         }
-        // The payload is small (one alert); a command that does not read it gets EPIPE, not us a hang.
-        signal(SIGPIPE, SIG_IGN)
-        try? stdin.fileHandleForWriting.write(contentsOf: input)
-        try? stdin.fileHandleForWriting.close()
-        if finished.wait(timeout: .now() + seconds) == .timedOut {
-            kill(process.processIdentifier, SIGKILL)
-            finished.wait()
-            return "killed after \(NumberText.plain(seconds)) s"
+        do {
+            try process.write(input, deadline: deadline)
+            process.closeInput()  // the whole alert is there: its reader sees the end
+            while try process.readLine(deadline: deadline, maxOutput: 65_536, shouldStop: nil) != nil {}
+        } catch {
+            process.stop()
+            return Date() >= deadline ? "killed after \(NumberText.plain(seconds)) s" : "stopped: it printed more than 64 KB"
         }
-        return process.terminationReason == .uncaughtSignal
-            ? "ended by signal \(process.terminationStatus)" : "exited \(process.terminationStatus)"
+        let status = process.wait(deadline: deadline)
+        if Date() >= deadline && status != 0 { return "killed after \(NumberText.plain(seconds)) s" }
+        return status > 128 ? "ended by signal \(status - 128)" : "exited \(status)"
     }
 }
