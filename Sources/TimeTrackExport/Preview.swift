@@ -118,8 +118,9 @@ public struct Preview {
         return "<section id=\"alerts\"><h2>Alerts</h2>\(banners.joined())</section>"
     }
 
-    /// The events, by day, under their map; nil when there are none. Passed events leave the
-    /// upcoming ones: they follow, folded, under "passed".
+    /// The events, by day, under their map; nil when there are none.
+    ///
+    /// Passed events leave the upcoming ones: they follow, folded, under "passed".
     func eventsSection(_ events: [(String, Event, TimeZone)]) -> String? {
         guard !events.isEmpty else { return nil }
         let upcoming = events.filter { !$0.1.hasPassed(at: generatedAt) }

@@ -67,7 +67,9 @@ extension Lifecycle {
     }
 
     /// Takes an item out of the app because its source no longer has it: an alert the district
-    /// took down. Pending alerts go too (nobody should approve what the district withdrew).
+    /// took down.
+    ///
+    /// Pending alerts go too (nobody should approve what the district withdrew).
     /// Audited as the import; `restore` puts it back.
     func withdraw(_ row: ItemRow, by who: String, runID: Int64?) throws -> Bool {
         var row = row

@@ -3,7 +3,9 @@ import TestSupport
 import Testing
 
 /// Issue 46's cron test: a real HTTP server serves a Finalsite-style pop-up page to the real
-/// binary run as cron does. Empty for ten runs (each healthy); then an alert (pending, first in
+/// binary run as cron does.
+///
+/// Empty for ten runs (each healthy); then an alert (pending, first in
 /// review); approved; the page empty again: the next run withdraws it, `export` and `preview
 /// --published` leave it out, and the district's `onAlert` command ran twice (published,
 /// withdrawn), each run audited.

@@ -5,9 +5,11 @@ import Testing
 @testable import TimeTrackCore
 @testable import TimeTrackReview
 
-/// Issue 46's rules over thousands of random sequences of imports (an alert source and a news
-/// source, each run applying what is due as cron does), decisions (approve, reject, archive,
-/// restore, keep, edits of times) and clock steps:
+/// Issue 46's rules over thousands of random sequences.
+///
+/// The sequences mix imports (an alert source and a news source, each run applying what is due
+/// as cron does), decisions (approve, reject, archive, restore, keep, edits of times) and clock
+/// steps, and check:
 /// - no alert stays published (or scheduled) after a run that did not find it;
 /// - after a run, no item is published past its `expiresAt` or before its `publishAt`, and none
 ///   is scheduled past its `publishAt`;

@@ -155,6 +155,8 @@ extension Console {
     static func statusText(_ row: ItemSummary, closed: Bool = false) -> String {
         var status = ItemRendering.statusWord(kind: row.kind, status: row.status, closed: closed)
         if row.hasPendingRevision && row.status == .published { status += "*" }
+        // Past its expiry, out of the app already; `import --due` makes it expired.
+        if row.status == .published, let expiry = row.expiresAt, expiry <= Date() { status += " (expired)" }
         if row.missingRuns > 0 {
             // An upcoming event gone from its source may have been called off: said so, never dropped.
             let upcoming = row.kind == .event && row.status == .published && (row.sortDate.map { $0 > Date() } ?? false)

@@ -64,7 +64,9 @@ extension Console {
         }
     }
 
-    /// Why an item waits in review. `missing` covers an alert the district took down
+    /// Why an item waits in review.
+    ///
+    /// `missing` covers an alert the district took down
     /// (withdrawn) and an upcoming event gone from its source (possibly cancelled);
     /// `reviewDue`, a published item whose `reviewBy` came.
     enum ReviewState { case new, changed, missing, reviewDue }

@@ -99,7 +99,8 @@ extension Announcement {
     /// The canonical JSON, written by hand (nil: a date the writer leaves to the encoder, or
     /// linked documents, which are rare).
     func handWrittenJSON() -> String? {
-        guard CanonicalWriter.writable(publishedAt), CanonicalWriter.writable(expiresAt), CanonicalWriter.writable(publishAt), CanonicalWriter.writable(reviewBy),
+        guard CanonicalWriter.writable(publishedAt), CanonicalWriter.writable(expiresAt), CanonicalWriter.writable(publishAt),
+            CanonicalWriter.writable(reviewBy),
             linkedDocuments == nil
         else { return nil }
         var writer = CanonicalWriter(capacity: 96 + title.utf8.count + (summary?.utf8.count ?? 0) + (body?.utf8.count ?? 0) + (link?.utf8.count ?? 0))

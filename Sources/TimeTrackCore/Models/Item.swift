@@ -183,6 +183,8 @@ public struct ItemSummary: Codable, Sendable, Equatable {
 
     /// An event's own zone (the one its dates are read in), when it has one.
     public var timeZone: String?
+    /// When the shown content leaves the app, if it says (`expiresAt`).
+    public var expiresAt: Date?
 
     public init(
         id: String, kind: ItemKind, status: ItemStatus, title: String, school: String?, sourceID: String?, sortDate: Date?, hasPendingRevision: Bool,

@@ -44,8 +44,10 @@ extension ItemContent {
 }
 
 extension ItemContent {
-    /// This content with its times replaced (an alert keeps its expiry when `times` has none:
-    /// an alert always ends). Absence reports and tickets have no times and come back as they are.
+    /// This content with its times replaced.
+    ///
+    /// An alert keeps its expiry when `times` has none (an alert always ends). Absence reports
+    /// and tickets have no times and come back as they are.
     public func withTimes(_ times: ItemTimes) -> ItemContent {
         switch self {
         case .announcement(var a):

@@ -27,8 +27,9 @@ public struct Operator: Codable, Equatable, Sendable {
     public var schools: [String]
     /// False once removed: the audit keeps the name, nobody can act as it.
     public var active: Bool
-    /// The alerts right: a staff member who may approve alerts (of their schools). Admins
-    /// always may. `operator add NAME --role staff --alerts`.
+    /// The alerts right: a staff member who may approve alerts (of their schools).
+    ///
+    /// Admins always may. `operator add NAME --role staff --alerts`.
     public var alerts = false
 
     public init(name: String, role: Role, createdAt: Date = Date(), login: String? = nil, schools: [String] = [], active: Bool = true) {

@@ -55,7 +55,8 @@ extension Normalizer {
             guesses.append(Guess("expiry guessed: the end of the school day (\(alertEndText))"))
         }
         var alert = Alert(
-            title: title, message: message, severity: Normalizer.severity(raw["severity"] ?? source.options["severity"]?.stringValue, words: title + " " + (message ?? "")),
+            title: title, message: message,
+            severity: Normalizer.severity(raw["severity"] ?? source.options["severity"]?.stringValue, words: title + " " + (message ?? "")),
             link: try url(raw, "link"), publishedAt: posted, expiresAt: expires ?? dates.reference, publishAt: publishAt)
         alert.reviewBy = try date(raw, "reviewBy", &guesses)?.date
         return alert

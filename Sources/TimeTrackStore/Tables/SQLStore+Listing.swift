@@ -77,7 +77,7 @@ extension SQLStore {
         let columns = """
             id, kind, status, title, school, source_id, sort_at, pending_revision, missing_runs, updated_at, seq,
             CASE kind WHEN 'event' THEN (SELECT time_zone FROM events WHERE events.item_seq = items.seq)
-                WHEN 'deadline' THEN (SELECT time_zone FROM deadlines WHERE deadlines.item_seq = items.seq) END AS zone
+                WHEN 'deadline' THEN (SELECT time_zone FROM deadlines WHERE deadlines.item_seq = items.seq) END AS zone, expires_at
             """
         let statement: String
         if query.needsReview {
@@ -96,11 +96,13 @@ extension SQLStore {
         values.append(.integer(Int64(max(0, query.limit))))
         values.append(.integer(Int64(max(0, query.offset))))
         return try sql.select(statement, values) { s in
-            ItemSummary(
+            var summary = ItemSummary(
                 id: s.text(0), kind: ItemKind(rawValue: s.text(1)) ?? .announcement, status: ItemStatus(rawValue: s.text(2)) ?? .pending,
                 title: s.text(3), school: s.optionalText(4), sourceID: s.optionalText(5), sortDate: s.date(6),
                 hasPendingRevision: !s.isNull(7), missingRuns: s.int(8), updatedAt: s.date(9) ?? Date(timeIntervalSince1970: 0),
                 timeZone: s.optionalText(11))
+            summary.expiresAt = s.date(12)
+            return summary
         }
     }
 

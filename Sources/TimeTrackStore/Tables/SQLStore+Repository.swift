@@ -48,7 +48,8 @@ extension SQLStore {
 
     public func activeRows(sourceID: String) throws -> [ItemRow] {
         try sql.select(
-            "SELECT \(Self.itemColumns) FROM items WHERE source_id = ? AND status IN ('pending', 'published', 'scheduled') ORDER BY seq", [.text(sourceID)], itemRow)
+            "SELECT \(Self.itemColumns) FROM items WHERE source_id = ? AND status IN ('pending', 'published', 'scheduled') ORDER BY seq", [.text(sourceID)],
+            itemRow)
     }
 
     public func presenceToCount(sourceID: String, seenKeys: Set<String>) throws -> [(id: String, key: String?, missingRuns: Int)] {
