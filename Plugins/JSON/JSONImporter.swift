@@ -171,7 +171,7 @@ public struct JSONImporter: Importer, Sendable {
                 page = try context.fetcher.fetch(current)
             } catch let error as TimeTrackError where pageNumber > 1 && error.code != .interrupted {
                 // Past the last page a paged API answers 400 or 404 (a local copy: no such file).
-                if pageParam != nil, ["400", "404"].contains(error.context["status"] ?? "") { break }
+                if pageParam != nil, let status = error.httpStatus, [400, 404].contains(status) { break }
                 result.pageUnread(current, error, message: "page \(pageNumber) could not be read: \(error.description)")
                 break
             }

@@ -29,7 +29,7 @@ public struct WordPressImporter: Importer {
             do { page = try context.fetcher.fetch(url) } catch let error as TimeTrackError where pageNumber > 1 && error.code != .interrupted {
                 // WordPress answers 400 past the last page (a local copy: no such file): the end.
                 // Anything else: a page unread.
-                let end = error.context["status"] == "400" || (url.isFileURL && error.context["status"] == "404")
+                let end = error.httpStatus == 400 || (url.isFileURL && error.httpStatus == 404)
                 if !end {
                     result.pageUnread(url, error, severity: .warning, message: "page \(pageNumber) could not be read: \(error.message)")
                 }

@@ -19,6 +19,25 @@ extension Console {
         return wrapped
     }
 
+    /// A usage line wrapped between its words, a bracketed option (`[--file PATH]`) kept whole.
+    static func wrapUsage(_ usage: String, width: Int) -> [String] {
+        var words: [String] = []
+        var depth = 0
+        for piece in usage.split(separator: " ") {
+            if depth > 0, let last = words.popLast() { words.append(last + " " + piece) } else { words.append(String(piece)) }
+            depth += piece.filter { $0 == "[" }.count - piece.filter { $0 == "]" }.count
+        }
+        var lines: [String] = []
+        for word in words {
+            if let last = lines.last, last.count + 1 + word.count <= width {
+                lines[lines.count - 1] = last + " " + word
+            } else {
+                lines.append(word)
+            }
+        }
+        return lines
+    }
+
     /// The general help text.
     public static func helpText() -> String {
         var lines = [
@@ -44,14 +63,10 @@ extension Console {
         let width = min(40, (commands.map { $0.usageLine.count }.max() ?? 0) + 2)
         for command in commands {
             if command.usageLine.count + 2 > width {
-                // A long usage on lines of its own (alternatives one a line when it is wider than
-                // the terminal), the summary under it.
-                if command.usageLine.count + 2 > columns {
-                    let parts = command.usageLine.components(separatedBy: " | ")
-                    lines += parts.enumerated().map { ($0.offset == 0 ? "  " : "      | ") + $0.element }
-                } else {
-                    lines.append("  " + command.usageLine)
-                }
+                // A long usage on lines of its own, wrapped between words when it is wider than
+                // the terminal (an option never cut from its value), the summary under it.
+                let wrapped = wrapUsage(command.usageLine, width: max(20, columns - 6))
+                lines += wrapped.enumerated().map { ($0.offset == 0 ? "  " : "      ") + $0.element }
                 lines += rows("", command.summary, width: width)
             } else {
                 lines += rows(command.usageLine, command.summary, width: width)

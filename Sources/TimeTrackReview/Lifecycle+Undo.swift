@@ -99,7 +99,7 @@ extension Lifecycle {
         guard let last = entries.first(where: { Self.undoable($0) && !undone.contains(Self.batchKey($0)) }) else { return [] }
         let key = Self.batchKey(last)
         let group = Self.group(of: last, in: entries)
-        let batch = "undo:" + key
+        let batch = BatchName.undo(of: key).text
         var results: [Undone] = []
         try repository.transaction {
             // Each item's entries of the decision (newest first), grouped once.
@@ -138,7 +138,7 @@ extension Lifecycle {
         let cancelled = undone.union(Self.undoneKeys(history))
         let later = history.filter { entry in
             entry.id > newest && !(entry.kind?.isOutcome ?? false) && entry.kind != .importLocked && !cancelled.contains(Self.batchKey(entry))
-                && !(entry.batch ?? "").hasPrefix("undo:")
+                && !(entry.batch.map(BatchName.init)?.isUndo ?? false)
                 && !own.contains { $0.batch != nil && $0.batch == entry.batch }
         }
         return later.last.map { "\($0.action) by \($0.operatorName)" }
@@ -217,7 +217,11 @@ extension Lifecycle {
 
     /// The batches (and single entries) taken back already: an undo's batch is `undo:` + what it undid.
     static func undoneKeys(_ entries: [AuditEntry]) -> Set<String> {
-        Set(entries.compactMap(\.batch).filter { $0.hasPrefix("undo:") }.map { String($0.dropFirst(5)) })
+        Set(
+            entries.compactMap { entry -> String? in
+                if case .undo(let key)? = entry.batch.map(BatchName.init) { return key }
+                return nil
+            })
     }
 
     /// The entries of the decision `entry` belongs to (its batch, or itself), newest first.
@@ -233,4 +237,32 @@ extension Lifecycle {
     }
 
     static func batchKey(_ entry: AuditEntry) -> String { entry.batch ?? "#\(entry.id)" }
+}
+
+/// A batch name as the audit log keeps it.
+///
+/// A decision's own (`b…`, `#id`), or an undo's, which names the batch it took back
+/// (`undo:KEY`). Parsed in one place: code decides by the case.
+enum BatchName: Equatable {
+    case decision(String)
+    case undo(of: String)
+
+    static let undoPrefix = "undo:"
+
+    init(_ text: String) {
+        self = text.hasPrefix(Self.undoPrefix) ? .undo(of: String(text.dropFirst(Self.undoPrefix.count))) : .decision(text)
+    }
+
+    /// As the audit log keeps it.
+    var text: String {
+        switch self {
+        case .decision(let name): return name
+        case .undo(let key): return Self.undoPrefix + key
+        }
+    }
+
+    var isUndo: Bool {
+        if case .undo = self { return true }
+        return false
+    }
 }

@@ -150,7 +150,7 @@ import Testing
             #expect(help.stdout.contains("  \(command)"), "\(command)")
         }
         let helpImport = try Binaries.run("timetrack-admin", ["help", "import"])
-        #expect(helpImport.stdout.contains("usage: import SOURCE... | --all"))
+        #expect(helpImport.stdout.contains("usage: import SOURCE... [--all] [--due]"))
         #expect(helpImport.stdout.contains("--dry-run"))
         #expect(try Binaries.run("timetrack-admin", ["--version"]).stdout.hasPrefix("timetrack-admin "))
         let bash = try Binaries.run("timetrack-admin", ["completions", "bash"])

@@ -27,6 +27,13 @@ import TimeTrackCore
             #"(message|problem\.message|error\.message)\.(hasPrefix|hasSuffix)\(|problem\.message\.contains\(|error\.message\.contains\("#,
             "a problem's text decides: use its code, severity or context"
         ),
+        // Issue 48: an error's context is where it happened, for people; what code acts on is
+        // its `signals`.
+        (#"context\["[A-Za-z]+"\]\s*(==|!=)|context\["[A-Za-z]+"\]\.flatMap"#, "an error's context decides: use its signals"),
+        (#"context\["file"\][^\n]*hasPrefix"#, "an error's file decides: use its definitionFile signal"),
+        (#"contains\([^\n]*context\[""#, "an error's context decides: use its signals"),
+        (#"hasPrefix\("undo:"\)|"undo:" \+"#, "a batch name's text decides: use BatchName"),
+        (#"tunnel == ""#, "a tunnel's failure as text: use PinningProxy.TunnelFailure"),
     ]
 
     /// Comparisons that are not decisions: formatting that avoids saying a thing twice, and
@@ -34,6 +41,9 @@ import TimeTrackCore
     static let allowed: [(file: String, text: String)] = [
         ("Sources/TimeTrackCore/Errors/TimeTrackError.swift", "!message.contains($0)"),
         ("Sources/TimeTrackCore/Errors/TimeTrackError.swift", "!message.contains(underlying)"),
+        // Fill a line number in only when the error has none yet: formatting, not a decision.
+        ("Sources/TimeTrackConsole/Support/Output.swift", #"error.context["scriptLine"] == nil"#),
+        ("Sources/TimeTrackCore/Errors/TimeTrackError.swift", #"error.context["source"] == nil"#),
     ]
 
     @Test func noDecisionReadsTheWordingOfAnActionAGuessOrAProblem() throws {
@@ -65,13 +75,16 @@ import TimeTrackCore
         let bad = [
             #"if entry.action == "approve" {"#, #"guard !entry.action.hasPrefix("import-") else"#, #"switch entry.action { case "approve": revert() }"#,
             #"item.guesses.contains { $0.contains("the page's heading says") }"#, #"problem.message.contains("not terminated") ? .error : .warning"#,
-            #"where error.message.hasPrefix("refused")"#,
+            #"where error.message.hasPrefix("refused")"#, #"catch let error as TimeTrackError where error.context["retry"] == "yes" {"#,
+            #"if error.context["budget"] != nil { throw error }"#, #"httpStatus: error.context["status"].flatMap { Int($0) }"#,
+            #"let batch = "undo:" + key"#, #"if (entry.batch ?? "").hasPrefix("undo:") {"#, #"case _ where tunnel == "refused":"#,
         ]
         for line in bad {
             #expect(Self.rules.contains { line.range(of: $0.pattern, options: .regularExpression) != nil }, "not caught: \(line)")
         }
         let good = [
             #"if entry.kind == .approve {"#, #"item.guesses.contains(where: \.contradictsHeading)"#, #"ImportProblem(problem.severity, problem.message)"#,
+            #"where error.signals.contains(.retryable) && attempt < settings.retries {"#, #"httpStatus: error.httpStatus))"#,
         ]
         for line in good {
             #expect(!Self.rules.contains { line.range(of: $0.pattern, options: .regularExpression) != nil }, "caught: \(line)")

@@ -83,6 +83,6 @@ import Testing
         close(closed.fd)
         proxy.pin(host: "down.invalid", port: port, to: ["127.0.0.1"])
         #expect(try ask(proxy, "CONNECT down.invalid:\(port) HTTP/1.1\r\n\r\n").hasPrefix("HTTP/1.1 502"))
-        #expect(proxy.failure(host: "down.invalid", port: port) == "refused")
+        #expect(proxy.failure(host: "down.invalid", port: port) == .refused)
     }
 }

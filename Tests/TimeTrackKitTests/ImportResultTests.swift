@@ -26,7 +26,7 @@ import TimeTrackCore
     @Test func aPageUnreadCountsNothingMissingAndKeepsItsStatus() {
         var result = ImportResult()
         let url = URL(string: "https://d.example/news?page=2") ?? URL(fileURLWithPath: "/")
-        result.pageUnread(url, TimeTrackError(.fetch, "HTTP 503", context: ["url": url.absoluteString, "status": "503"]))
+        result.pageUnread(url, TimeTrackError(.fetch, "HTTP 503", context: ["url": url.absoluteString]).with(.httpStatus(503)))
         #expect(!result.readEveryPage && result.unreadPages == ["https://d.example/news?page=2"])
         #expect(result.problems.first?.httpStatus == 503 && result.problems.first?.severity == .error)
         #expect(result.problems.first?.location == "https://d.example/news?page=2")

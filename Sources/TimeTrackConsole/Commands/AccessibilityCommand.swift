@@ -3,26 +3,27 @@ import TimeTrackCore
 import TimeTrackKit
 
 extension Console {
-    static var a11yCommand: CommandSpec {
-        CommandSpec(
-            "a11y", usage: "report [--school S] | links ID [--yes]",
-            summary:
-                "accessibility: `report` lists every published item with open findings (WCAG 2.1 AA) for the district's compliance officer (--format"
-                + " csv|json); `links ID` names links that say nothing (\"click here\") from where they go",
-            options: [
-                OptionSpec("school", value: "S", help: "report: only this school's items"),
-                OptionSpec("yes", help: "links: apply the names without asking"),
-            ], positional: 1...2, arguments: [.words(["report", "links"]), .ids]
-        ) { args, session in
-            if args.positional[0] == "links" {
-                guard args.positional.count == 2 else { throw TimeTrackError(.usage, "a11y links: which item?", fix: "a11y links ID [--yes]") }
+    static var a11yCommand: CommandSpec { A11yCommand.spec }
+
+    struct A11yCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration(
+            "a11y",
+            summary: "accessibility: `report` lists every published item with open findings (WCAG 2.1 AA) for the district's compliance officer (--format"
+                + " csv|json); `links ID` names links that say nothing (\"click here\") from where they go")
+        @Positional("report | links ID", count: 1...2, completes: [.words(["report", "links"]), .ids]) var words: [String]
+        @Option("school", value: "S", help: "report: only this school's items") var school: String?
+        @Flag("yes", help: "links: apply the names without asking") var yes: Bool
+
+        func run(_ session: Session) throws -> Int32 {
+            if words[0] == "links" {
+                guard words.count == 2 else { throw TimeTrackError(.usage, "a11y links: which item?", fix: "a11y links ID [--yes]") }
                 let store = try session.store()
-                let item = try store.item(args.positional[1])
+                let item = try store.item(words[1])
                 try session.requireDecision(on: item.kind, school: item.school, action: "edit", in: store)
-                _ = try LinkNaming.run(item, store: store, session: session, confirmed: args.flag("yes"))
+                _ = try LinkNaming.run(item, store: store, session: session, confirmed: yes)
                 return 0
             }
-            guard args.positional == ["report"] else {
+            guard words == ["report"] else {
                 throw TimeTrackError(.usage, "a11y: 'report' or 'links ID'", fix: "a11y report [--school S] [--format csv], or a11y links ID")
             }
             let store = try session.store()
@@ -30,7 +31,7 @@ extension Console {
             var rows: [JSONValue] = []
             for kind in ItemKind.allCases where kind.traits.exported {
                 for row in try session.listVisible(ItemQuery(kind: kind, status: .published, limit: 100_000), in: store) {
-                    if let school = args.option("school"), row.school != school { continue }
+                    if let school = school, row.school != school { continue }
                     let item = try store.item(row.id)
                     for finding in AccessibilityCheck.findings(item.content) {
                         let criterion = finding.criterion == "advisory" ? "advisory" : "WCAG \(finding.criterion) \(finding.name)"

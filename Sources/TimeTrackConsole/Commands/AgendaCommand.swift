@@ -2,13 +2,16 @@ import Foundation
 import TimeTrackCore
 
 extension Console {
-    static var agendaCommand: CommandSpec {
-        CommandSpec(
-            "agenda", usage: "[--days N]", summary: "what goes live, expires and is due for review next, each in its item's zone",
-            options: [OptionSpec("days", value: "N", help: "how far ahead (default 7)")], pages: true
-        ) { args, session in
+    static var agendaCommand: CommandSpec { AgendaCommand.spec }
+
+    struct AgendaCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration(
+            "agenda", summary: "what goes live, expires and is due for review next, each in its item's zone", pages: true)
+        @Option("days", value: "N", in: 1...3_660, help: "how far ahead (default 7)") var days = 7
+
+        func run(_ session: Session) throws -> Int32 {
             let store = try session.store()
-            let days = try intOption(args, "days", default: 7, range: 1...3_660)
+            let days = days
             let now = Date()
             let access = try session.access(in: store)
             let entries = try store.agenda(from: now, to: now.addingTimeInterval(Double(days) * 86_400), limit: 1_000).filter {
@@ -40,4 +43,5 @@ extension Console {
             return 0
         }
     }
+
 }

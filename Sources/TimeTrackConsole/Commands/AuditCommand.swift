@@ -9,33 +9,33 @@ import Glibc
 extension Console {
     /// `audit [ID] | verify [--anchor FILE] | anchor --out FILE|--syslog`: the decision log, its
     /// check, and its head written outside the store.
-    static var auditCommand: CommandSpec {
-        CommandSpec(
-            "audit", usage: "[ID] [--limit N] | verify [--anchor FILE] | anchor --out FILE|--syslog",
+    static var auditCommand: CommandSpec { AuditCommand.spec }
+
+    struct AuditCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration(
+            "audit",
             summary: "the decision log: who did what, when and why; `audit verify` checks its hash chain, `audit anchor` signs its head outside the store",
-            options: [
-                OptionSpec("limit", value: "N", help: "at most N entries (default 50)"),
-                OptionSpec("anchor", value: "FILE", completes: .path, help: "verify: also check the log against the last anchor in FILE"),
-                OptionSpec(
-                    "out", value: "FILE", completes: .path, help: "anchor: append the signed head to FILE (keep it where the store's writers cannot write)"),
-                OptionSpec("syslog", help: "anchor: send the signed head to syslog (auth facility)"),
-                OptionSpec(
-                    "key", value: "FILE", completes: .path,
-                    help:
-                        "the Ed25519 signing key (default $TIMETRACK_ANCHOR_KEY or ~/.config/timetrack-admin/anchor.key; made on first use, readable"
-                        + " by its owner only)"
-                ),
-            ],
-            positional: 0...1, arguments: [.words(["verify", "anchor"]), .ids], pages: true
-        ) { args, session in
+            pages: true)
+        @Positional("[ID] | verify | anchor", count: 0...1, completes: [.words(["verify", "anchor"]), .ids]) var words: [String]
+        @Option("limit", value: "N", in: 1...1_000_000, help: "at most N entries (default 50)") var limit = 50
+        @Option("anchor", value: "FILE", completes: .path, help: "verify: also check the log against the last anchor in FILE") var anchor: String?
+        @Option("out", value: "FILE", completes: .path, help: "anchor: append the signed head to FILE (keep it where the store's writers cannot write)")
+        var out: String?
+        @Flag("syslog", help: "anchor: send the signed head to syslog (auth facility)") var syslog: Bool
+        @Option(
+            "key", value: "FILE", completes: .path,
+            help: "the Ed25519 signing key (default $TIMETRACK_ANCHOR_KEY or ~/.config/timetrack-admin/anchor.key; made on first use, readable"
+                + " by its owner only)") var key: String?
+
+        func run(_ session: Session) throws -> Int32 {
             let store = try session.store()
             try session.requireAdmin(in: store, for: "read the audit log")
-            switch args.positional.first {
-            case "verify": return try verifyAudit(store, args, session)
-            case "anchor": return try anchorAudit(store, args, session)
+            switch words.first {
+            case "verify": return try verifyAudit(store, self, session)
+            case "anchor": return try anchorAudit(store, self, session)
             default: break
             }
-            let entries = try store.audit(itemID: args.positional.first, limit: try intOption(args, "limit", default: 50, range: 1...1_000_000))
+            let entries = try store.audit(itemID: words.first, limit: limit)
             if session.output.json {
                 session.output.printJSON(entries)
                 return 0
@@ -58,11 +58,11 @@ extension Console {
     }
 
     /// `audit verify [--anchor FILE]`: the chain, the guards, the operators table, the anchor.
-    static func verifyAudit(_ store: any ItemStore, _ args: Arguments, _ session: Session) throws -> Int32 {
+    static func verifyAudit(_ store: any ItemStore, _ command: AuditCommand, _ session: Session) throws -> Int32 {
         var anchor: AuditAnchor?
-        if let file = args.option("anchor") {
+        if let file = command.anchor {
             let read = try AuditAnchor.last(inFile: file)
-            guard try read.signatureHolds(trustedKey: try AnchorKey.trustedPublicKey(args.option("key"))) else {
+            guard try read.signatureHolds(trustedKey: try AnchorKey.trustedPublicKey(command.key)) else {
                 session.output.error(
                     TimeTrackError(
                         .storeUnusable, "the anchor's signature does not hold, or it was signed by another key than yours: it cannot be trusted",
@@ -96,14 +96,14 @@ extension Console {
     }
 
     /// `audit anchor --out FILE | --syslog`: signs the chain's head and writes it outside the store.
-    static func anchorAudit(_ store: any ItemStore, _ args: Arguments, _ session: Session) throws -> Int32 {
-        let out = args.option("out")
-        guard (out != nil) != args.flag("syslog") else {
+    static func anchorAudit(_ store: any ItemStore, _ command: AuditCommand, _ session: Session) throws -> Int32 {
+        let out = command.out
+        guard (out != nil) != command.syslog else {
             throw TimeTrackError(
                 .usage, "audit anchor: give --out FILE or --syslog",
                 fix: "e.g. audit anchor --out /var/log/timetrack/anchors (a place the store's writers cannot write)")
         }
-        let anchor = try writeAnchor(store, out: out, key: args.option("key"), session: session)
+        let anchor = try writeAnchor(store, out: out, key: command.key, session: session)
         if session.output.json {
             session.output.printJSON(
                 JSONValue.object([

@@ -24,12 +24,14 @@ extension Console {
     /// Global options that take a value, but `--store` (the scripts pass it on to `__complete`).
     static var valuedGlobals: [String] { globalOptions.filter { $0.value != nil && $0.name != "store" }.map { "--" + $0.name } }
 
-    static var completionsCommand: CommandSpec {
-        CommandSpec(
-            "completions", usage: "bash|zsh|fish", summary: "print a shell completion script (commands, options, ids, kinds, statuses, files)",
-            positional: 1...1, arguments: [.words(["bash", "zsh", "fish"])]
-        ) {
-            args, session in
+    static var completionsCommand: CommandSpec { CompletionsCommand.spec }
+
+    struct CompletionsCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration(
+            "completions", summary: "print a shell completion script (commands, options, ids, kinds, statuses, files)")
+        @Positional("bash|zsh|fish", count: 1...1, completes: [.words(["bash", "zsh", "fish"])]) var words: [String]
+
+        func run(_ session: Session) throws -> Int32 {
             let names = commands.map(\.name)
             let globals = globalOptions.map { "--" + $0.name }
             var perCommand: [String: [String]] = [:]
@@ -37,12 +39,12 @@ extension Console {
                 perCommand[command.name] = command.options.map { "--" + $0.name } + command.arguments.flatMap(\.words)
             }
             let script: String
-            switch args.positional[0] {
+            switch words[0] {
             case "bash": script = bashScript(names: names, globals: globals, perCommand: perCommand)
             case "zsh": script = zshScript(names: names, globals: globals, perCommand: perCommand)
             case "fish": script = fishScript(perCommand: perCommand)
             default:
-                throw TimeTrackError(.usage, "completions: '\(args.positional[0])' is not a shell", fix: "usage: completions bash|zsh|fish")
+                throw TimeTrackError(.usage, "completions: '\(words[0])' is not a shell", fix: "usage: completions bash|zsh|fish")
             }
             session.output.line(script)
             return 0
@@ -222,12 +224,17 @@ extension Console {
     /// help.
     ///
     /// Ids are the store's newest 500 the operator may read, without creating anything.
-    static var completeCommand: CommandSpec {
-        CommandSpec("__complete", usage: "ids|sources|fields WORDS...", summary: "(for completion scripts)", positional: 1...100) { args, session in
-            switch args.positional[0] {
+    static var completeCommand: CommandSpec { CompleteCommand.spec }
+
+    struct CompleteCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration("__complete", summary: "(for completion scripts)")
+        @Positional("ids|sources|fields WORDS...", count: 1...100, completes: []) var words: [String]
+
+        func run(_ session: Session) throws -> Int32 {
+            switch words[0] {
             case "fields":
                 // Exit 1 with no fields: fish's conditions test the status.
-                let words = fieldCompletions(Array(args.positional.dropFirst()), session: session)
+                let words = fieldCompletions(Array(words.dropFirst()), session: session)
                 for word in words { session.output.line(word) }
                 return words.isEmpty ? 1 : 0
             case "ids":
@@ -264,7 +271,11 @@ extension Console {
         return ItemContent.fieldNames(of: item.kind).filter { !typed.contains($0) }.map { $0 + "=" }
     }
 
-    static var quitCommand: CommandSpec {
-        CommandSpec("quit", summary: "leave the console (Ctrl-D does too)") { _, _ in 0 }
+    static var quitCommand: CommandSpec { QuitCommand.spec }
+
+    struct QuitCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration("quit", summary: "leave the console (Ctrl-D does too)")
+
+        func run(_ session: Session) throws -> Int32 { 0 }
     }
 }

@@ -3,27 +3,29 @@ import TimeTrackCore
 
 extension Console {
     /// `course add|remove`: the courses deadlines belong to, with reminder offsets and weights.
-    static var courseCommand: CommandSpec {
-        let usage = "add CODE --name N [--teacher T] [--reminders R] [--weight C=P]... | remove CODE"
-        return CommandSpec(
-            "course", usage: usage, summary: "add, change or remove a course deadlines belong to: its reminders and category weights (admins only)",
-            options: [
-                OptionSpec("name", value: "NAME", help: "the course's name (\"AP Chemistry\")"),
-                OptionSpec("teacher", value: "T", help: "who teaches it"),
-                OptionSpec("school", value: "S", help: "the school it is taught at"),
-                OptionSpec(
-                    "reminders", value: "OFFSETS", completes: .words(["1d,2h", "2d,1h", "3d,1d,1h"]),
-                    help: "when the app reminds before a deadline: 1d,2h (the default), 3d,1d,1h, 30m..."),
-                OptionSpec(
-                    "weight", value: "CATEGORY=PERCENT", repeats: true, completes: .words(Deadline.Category.allCases.map { $0.rawValue + "=" }),
-                    help: "a category's share of the grade (test=40); repeat for each"),
-            ],
-            positional: 1...2, arguments: [.words(["add", "remove"]), .none]
-        ) { args, session in
-            let action = args.positional[0]
-            guard ["add", "remove"].contains(action) else { throw TimeTrackError(.usage, "course: unknown action '\(action)'", fix: "usage: course \(usage)") }
-            guard args.positional.count == 2 else { throw TimeTrackError(.usage, "course \(action): give the course's code", fix: "usage: course \(usage)") }
-            let code = args.positional[1]
+    static var courseCommand: CommandSpec { CourseCommand.spec }
+
+    struct CourseCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration(
+            "course", summary: "add, change or remove a course deadlines belong to: its reminders and category weights (admins only)")
+        @Positional("add CODE | remove CODE", count: 1...2, completes: [.words(["add", "remove"]), .none]) var words: [String]
+        @Option("name", value: "NAME", help: "the course's name (\"AP Chemistry\")") var name: String?
+        @Option("teacher", value: "T", help: "who teaches it") var teacher: String?
+        @Option("school", value: "S", help: "the school it is taught at") var school: String?
+        @Option(
+            "reminders", value: "OFFSETS", completes: .words(["1d,2h", "2d,1h", "3d,1d,1h"]),
+            help: "when the app reminds before a deadline: 1d,2h (the default), 3d,1d,1h, 30m...") var reminders: String?
+        @Option(
+            "weight", value: "CATEGORY=PERCENT", repeating: true, completes: .words(Deadline.Category.allCases.map { $0.rawValue + "=" }),
+            help: "a category's share of the grade (test=40); repeat for each") var weight: [String]
+
+        func run(_ session: Session) throws -> Int32 {
+            let action = words[0]
+            guard ["add", "remove"].contains(action) else {
+                throw TimeTrackError(.usage, "course: unknown action '\(action)'", fix: "usage: \(Self.usageLine)")
+            }
+            guard words.count == 2 else { throw TimeTrackError(.usage, "course \(action): give the course's code", fix: "usage: \(Self.usageLine)") }
+            let code = words[1]
             if action == "remove" {
                 let store = try session.store()
                 try session.requireAdmin(in: store, for: "change courses")
@@ -36,14 +38,14 @@ extension Console {
             let store = try session.store(create: true)
             try session.requireAdmin(in: store, for: "change courses")
             let existing = try store.courses().first { $0.code.caseInsensitiveCompare(code) == .orderedSame }
-            guard let name = args.option("name") ?? existing?.name else {
+            guard let name = name ?? existing?.name else {
                 throw TimeTrackError(.usage, "course add: --name is required for a new course", fix: "e.g. course add \(code) --name \"AP Chemistry\"")
             }
             var course = existing ?? Course(code: code, name: name)
             course.name = name
-            if let teacher = args.option("teacher") { course.teacher = teacher.isEmpty ? nil : teacher }
-            if let school = args.option("school") { course.school = school.isEmpty ? nil : school }
-            if let text = args.option("reminders") {
+            if let teacher = teacher { course.teacher = teacher.isEmpty ? nil : teacher }
+            if let school = school { course.school = school.isEmpty ? nil : school }
+            if let text = reminders {
                 var offsets: [Int] = []
                 for piece in text.split(separator: ",", omittingEmptySubsequences: false) {
                     guard let minutes = ReminderOffset.minutes(String(piece)) else {
@@ -54,7 +56,7 @@ extension Console {
                 }
                 course.reminders = offsets
             }
-            for assignment in args.values("weight") {
+            for assignment in weight {
                 let parts = assignment.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
                 guard parts.count == 2, let category = Deadline.Category(rawValue: parts[0].lowercased()),
                     let percent = Double(parts[1].hasSuffix("%") ? String(parts[1].dropLast()) : parts[1]), percent.isFinite, (0...100).contains(percent)
@@ -80,8 +82,12 @@ extension Console {
     }
 
     /// `courses`: the courses, their reminders and weights.
-    static var coursesCommand: CommandSpec {
-        CommandSpec("courses", usage: "", summary: "list the courses deadlines belong to, with reminders and category weights") { _, session in
+    static var coursesCommand: CommandSpec { CoursesCommand.spec }
+
+    struct CoursesCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration("courses", summary: "list the courses deadlines belong to, with reminders and category weights")
+
+        func run(_ session: Session) throws -> Int32 {
             let store = try session.store()
             let courses = try store.courses()
             if session.output.json {

@@ -34,23 +34,23 @@ extension Console {
         return done.isEmpty ? 1 : 3
     }
 
-    static var approveCommand: CommandSpec {
-        CommandSpec(
-            "approve", usage: "ID... [--anyway]", summary: "publish the pending content of items (an absence report: excuse it)",
-            options: [
-                OptionSpec(
-                    "anyway",
-                    help: "publish even what the privacy check flags (a phone number, an e-mail, an address, a student's name), or what has expired;"
-                        + " recorded")
-            ],
-            positional: 1...10_000, arguments: [.ids]
-        ) { args, session in
+    static var approveCommand: CommandSpec { ApproveCommand.spec }
+
+    struct ApproveCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration("approve", summary: "publish the pending content of items (an absence report: excuse it)")
+        @Positional("ID...", count: 1...10_000, completes: [.ids]) var words: [String]
+        @Flag(
+            "anyway",
+            help: "publish even what the privacy check flags (a phone number, an e-mail, an address, a student's name), or what has expired;"
+                + " recorded") var anyway: Bool
+
+        func run(_ session: Session) throws -> Int32 {
             let allowed = session.privacyAllowList()
             // Items approved in one command are one decision: `undo` takes them back together.
-            let batch = args.positional.count > 1 ? Lifecycle.newBatch() : nil
-            return try decideEach(args.positional, action: "approve", session: session) { store, id in
-                try refuseExpired(try store.item(id), anyway: args.flag("anyway"), session: session)
-                let done = try Lifecycle(store).approve(id, by: session.operatorName, batch: batch, anyway: args.flag("anyway"), allowed: allowed)
+            let batch = words.count > 1 ? Lifecycle.newBatch() : nil
+            return try decideEach(words, action: "approve", session: session) { store, id in
+                try refuseExpired(try store.item(id), anyway: anyway, session: session)
+                let done = try Lifecycle(store).approve(id, by: session.operatorName, batch: batch, anyway: anyway, allowed: allowed)
                 tellOnAlert(done, store: store, session: session)
                 return done
             }
@@ -64,35 +64,39 @@ extension Console {
         for line in hook.notify([item.id], event: .published, store: store, by: session.operatorName) { session.output.note(line) }
     }
 
-    static var rejectCommand: CommandSpec {
-        CommandSpec(
-            "reject", usage: "ID... --reason R", summary: "refuse the pending content of items, with a reason (an absence report: unexcused)",
-            options: [OptionSpec("reason", value: "R", help: "why (required)")], positional: 1...10_000, arguments: [.ids]
-        ) { args, session in
-            guard let reason = args.option("reason"), !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
+    static var rejectCommand: CommandSpec { RejectCommand.spec }
+
+    struct RejectCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration("reject", summary: "refuse the pending content of items, with a reason (an absence report: unexcused)")
+        @Positional("ID...", count: 1...10_000, completes: [.ids]) var words: [String]
+        @Option("reason", value: "R", required: true, help: "why (required)") var reason: String?
+
+        func run(_ session: Session) throws -> Int32 {
+            guard let reason = reason, !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw TimeTrackError(.usage, "reject: a reason is required", fix: "usage: reject ID... --reason \"why\"")
             }
-            return try decideEach(args.positional, action: "reject", session: session) { store, id in
+            return try decideEach(words, action: "reject", session: session) { store, id in
                 try Lifecycle(store).reject(id, reason: reason, by: session.operatorName)
             }
         }
     }
 
-    static var editCommand: CommandSpec {
-        CommandSpec(
-            "edit", usage: "ID FIELD=VALUE... [--reason R] [--keep-duration]",
-            summary: "change fields of an item and lock them against re-imports (empty VALUE clears a field)",
-            options: [
-                OptionSpec("reason", value: "R", help: "why, for the audit log"),
-                OptionSpec("keep-duration", help: "an event's new start moves its end too, keeping its length (and locks end)"),
-            ], positional: 2...100, arguments: [.ids, .fields]
-        ) { args, session in
+    static var editCommand: CommandSpec { EditCommand.spec }
+
+    struct EditCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration(
+            "edit", summary: "change fields of an item and lock them against re-imports (empty VALUE clears a field)")
+        @Positional("ID FIELD=VALUE...", count: 2...100, completes: [.ids, .fields]) var words: [String]
+        @Option("reason", value: "R", help: "why, for the audit log") var reason: String?
+        @Flag("keep-duration", help: "an event's new start moves its end too, keeping its length (and locks end)") var keepDuration: Bool
+
+        func run(_ session: Session) throws -> Int32 {
             let store = try session.store()
-            let id = args.positional[0]
+            let id = words[0]
             let item = try store.item(id)
             try session.requireDecision(on: item.kind, school: item.school, action: "edit", in: store)
             var assignments: [(String, String)] = []
-            for word in args.positional.dropFirst() {
+            for word in words.dropFirst() {
                 guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
                     throw TimeTrackError(
                         .usage, "edit: '\(word)' is not FIELD=VALUE",
@@ -100,7 +104,7 @@ extension Console {
                 }
                 assignments.append((String(word[..<equals]), String(word[word.index(after: equals)...])))
             }
-            let keepDuration = args.flag("keep-duration")
+            let keepDuration = keepDuration
             let changes = try ItemContent.parseEdits(
                 assignments, kind: item.kind, current: item.pendingContent ?? item.content, zone: session.zone(of: item), keepDuration: keepDuration)
             var typed = Set(assignments.map(\.0))
@@ -109,7 +113,7 @@ extension Console {
             do {
                 // What follows from a typed value (an all-day event's end) is part of the same
                 // decision and locked with it: an import must not take half of it back.
-                edited = try Lifecycle(store).edit(id, changes: changes, by: session.operatorName, reason: args.option("reason"))
+                edited = try Lifecycle(store).edit(id, changes: changes, by: session.operatorName, reason: reason)
             } catch let error as TimeTrackError where error.code == .validation && item.kind == .event && typed.contains("start") && !typed.contains("end") {
                 // A new start after the old end: the end stays where it was unless asked.
                 throw TimeTrackError(
@@ -133,56 +137,65 @@ extension Console {
         }
     }
 
-    static var archiveCommand: CommandSpec {
-        CommandSpec(
-            "archive", usage: "ID... [--reason R]", summary: "move items to the archive (read-only history, restorable)",
-            options: [OptionSpec("reason", value: "R", help: "why, for the audit log")], positional: 1...10_000, arguments: [.ids]
-        ) { args, session in
-            try decideEach(args.positional, action: "archive", session: session) { store, id in
-                try Lifecycle(store).archive(id, by: session.operatorName, reason: args.option("reason"))
+    static var archiveCommand: CommandSpec { ArchiveCommand.spec }
+
+    struct ArchiveCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration("archive", summary: "move items to the archive (read-only history, restorable)")
+        @Positional("ID...", count: 1...10_000, completes: [.ids]) var words: [String]
+        @Option("reason", value: "R", help: "why, for the audit log") var reason: String?
+
+        func run(_ session: Session) throws -> Int32 {
+            try decideEach(words, action: "archive", session: session) { store, id in
+                try Lifecycle(store).archive(id, by: session.operatorName, reason: reason)
             }
         }
     }
 
-    static var restoreCommand: CommandSpec {
-        CommandSpec(
-            "restore", usage: "ID...", summary: "bring archived items back, or rejected items back into review", positional: 1...10_000, arguments: [.ids]
-        ) { args, session in
-            try decideEach(args.positional, action: "restore", session: session) { store, id in try Lifecycle(store).restore(id, by: session.operatorName) }
+    static var restoreCommand: CommandSpec { RestoreCommand.spec }
+
+    struct RestoreCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration("restore", summary: "bring archived items back, or rejected items back into review")
+        @Positional("ID...", count: 1...10_000, completes: [.ids]) var words: [String]
+
+        func run(_ session: Session) throws -> Int32 {
+            try decideEach(words, action: "restore", session: session) { store, id in try Lifecycle(store).restore(id, by: session.operatorName) }
         }
     }
 
-    static var unlockCommand: CommandSpec {
-        CommandSpec(
-            "unlock", usage: "ID FIELD...", summary: "let edited fields follow their source again (its latest value comes back)", positional: 2...100,
-            arguments: [.ids, .fields]
-        ) { args, session in
+    static var unlockCommand: CommandSpec { UnlockCommand.spec }
+
+    struct UnlockCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration("unlock", summary: "let edited fields follow their source again (its latest value comes back)")
+        @Positional("ID FIELD...", count: 2...100, completes: [.ids, .fields]) var words: [String]
+
+        func run(_ session: Session) throws -> Int32 {
             let store = try session.store()
-            let id = args.positional[0]
+            let id = words[0]
             let item = try store.item(id)
             try session.requireDecision(on: item.kind, school: item.school, action: "unlock", in: store)
-            let unlocked = try Lifecycle(store).unlock(id, fields: Array(args.positional.dropFirst()), by: session.operatorName)
+            let unlocked = try Lifecycle(store).unlock(id, fields: Array(words.dropFirst()), by: session.operatorName)
             if session.output.json {
                 session.output.printJSON(ItemRendering.itemJSON(unlocked))
             } else {
                 session.output.line(
-                    "\(unlocked.id): unlocked \(args.positional.dropFirst().joined(separator: ", "))"
+                    "\(unlocked.id): unlocked \(words.dropFirst().joined(separator: ", "))"
                         + (unlocked.lockedFields.isEmpty ? "" : "; still locked: " + unlocked.lockedFields.joined(separator: ", ")))
             }
             return 0
         }
     }
 
-    static var revertCommand: CommandSpec {
-        CommandSpec(
-            "revert", usage: "ID [--to REVISION]",
-            summary: "put the previously published version back live (never published before: back to review); `history ID` lists revisions",
-            options: [OptionSpec("to", value: "REVISION", help: "the revision number to put back live (see `history ID`)")], positional: 1...1,
-            arguments: [.ids]
-        ) { args, session in
-            let target = try args.option("to").map { _ in try intOption(args, "to", default: 1, range: 1...Int(Int32.max)) }
-            return try decideEach(args.positional, action: "revert", session: session) { store, id in
-                let item = try Lifecycle(store).revert(id, to: target, by: session.operatorName)
+    static var revertCommand: CommandSpec { RevertCommand.spec }
+
+    struct RevertCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration(
+            "revert", summary: "put the previously published version back live (never published before: back to review); `history ID` lists revisions")
+        @Positional("ID", count: 1...1, completes: [.ids]) var words: [String]
+        @Option("to", value: "REVISION", in: 1...Int(Int32.max), help: "the revision number to put back live (see `history ID`)") var to: Int?
+
+        func run(_ session: Session) throws -> Int32 {
+            try decideEach(words, action: "revert", session: session) { store, id in
+                let item = try Lifecycle(store).revert(id, to: to, by: session.operatorName)
                 // Which revision went back live (or that it left the app), as the audit log says.
                 if !session.output.json, let said = try store.audit(itemID: item.id, limit: 1).first?.detail {
                     session.output.line("\(item.id): " + SafeText.visible(said))

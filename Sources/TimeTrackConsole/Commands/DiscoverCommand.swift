@@ -5,38 +5,38 @@ import TimeTrackExport
 import TimeTrackKit
 
 extension Console {
-    static var discoverCommand: CommandSpec {
-        CommandSpec(
-            "discover", usage: "URL [--max-pages N] [--zone Z] [--write [--enable]]",
-            summary:
-                "from a district's or a school's home page, find its sources (feeds, a platform's pages, listings, documents) and propose a"
-                + " definition for each",
-            options: [
-                OptionSpec("max-pages", value: "N", help: "pages of the site to read at most, 1-500 (default 30)"),
-                OptionSpec("zone", value: "Z", help: "the time zone of the site's dates (default: this machine's)"),
-                OptionSpec(
-                    "write", help: "save the proposals into the imports folder (disabled until `sources enable ID`; an existing file is never replaced)"),
-                OptionSpec("enable", help: "with --write: save them enabled, so the next `import --all` reads them"),
-                OptionSpec(
-                    "allow-private", help: "the site is on a private or loopback address (an intranet, a test server): read it, and say so in the definitions"),
-            ],
-            positional: 1...1
-        ) { args, session in
-            let start = try discoverStart(args.positional[0])
-            let zoneText = args.option("zone") ?? TimeZone.current.identifier
+    static var discoverCommand: CommandSpec { DiscoverCommand.spec }
+
+    struct DiscoverCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration(
+            "discover",
+            summary: "from a district's or a school's home page, find its sources (feeds, a platform's pages, listings, documents) and propose a"
+                + " definition for each")
+        @Positional("URL", count: 1...1, completes: []) var words: [String]
+        @Option("max-pages", value: "N", help: "pages of the site to read at most, 1-500 (default 30)") var maxPages: String?
+        @Option("zone", value: "Z", help: "the time zone of the site's dates (default: this machine's)") var zone: String?
+        @Flag("write", help: "save the proposals into the imports folder (disabled until `sources enable ID`; an existing file is never replaced)") var write:
+            Bool
+        @Flag("enable", help: "with --write: save them enabled, so the next `import --all` reads them") var enable: Bool
+        @Flag("allow-private", help: "the site is on a private or loopback address (an intranet, a test server): read it, and say so in the definitions")
+        var allowPrivate: Bool
+
+        func run(_ session: Session) throws -> Int32 {
+            let start = try discoverStart(words[0])
+            let zoneText = zone ?? TimeZone.current.identifier
             guard let zone = TimeZone(identifier: zoneText) else {
                 throw TimeTrackError(.usage, "discover: --zone '\(zoneText)' is not a time zone", fix: "e.g. --zone America/Denver")
             }
-            let maxText = args.option("max-pages") ?? "30"
+            let maxText = maxPages ?? "30"
             guard let maxPages = Int(maxText), (1...500).contains(maxPages) else {
                 throw TimeTrackError(.usage, "discover: --max-pages must be a number from 1 to 500")
             }
-            if args.flag("enable") && !args.flag("write") {
+            if enable && !write {
                 throw TimeTrackError(.usage, "discover: --enable goes with --write", fix: "discover URL --write --enable")
             }
             var settings = Discovery.Settings(zone: zone, importsPath: session.importsPath, version: Console.version)
             settings.maxPages = maxPages
-            settings.allowPrivate = args.flag("allow-private")
+            settings.allowPrivate = allowPrivate
             let discovery = Discovery(settings: settings)
             Interrupt.install()
             Interrupt.clear()
@@ -53,7 +53,7 @@ extension Console {
                     fix: "if the site really is on your network, run discover \(start.absoluteString) --allow-private", context: error.context)
             }
             progress.finish()
-            let written = args.flag("write") ? try writeProposals(result.proposals, enabled: args.flag("enable"), session: session) : [:]
+            let written = write ? try writeProposals(result.proposals, enabled: enable, session: session) : [:]
             if session.output.json {
                 session.output.printJSON(discoveryJSON(result, written: written))
             } else {

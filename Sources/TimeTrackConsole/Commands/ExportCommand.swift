@@ -3,31 +3,31 @@ import TimeTrackCore
 import TimeTrackExport
 
 extension Console {
-    static var exportCommand: CommandSpec {
-        CommandSpec(
-            "export", usage: "--format json|ics|rss --out PATH [--kind K] [--school S] [--course C]",
-            summary:
-                "write published items for the app: JSON (a folder, one file per kind, and a calendar per course), iCalendar (events; deadlines: one"
-                + " file per course), RSS (announcements)",
-            options: [
-                OptionSpec("format", value: "F", completes: .words(["json", "ics", "rss"]), help: "json, ics or rss"),
-                OptionSpec("out", value: "PATH", completes: .path, help: "the file (ics, rss, json with --kind) or folder (json) to write"),
-                OptionSpec("kind", value: "K", completes: .words(ItemKind.plurals), help: "json: only this kind, into the file PATH"),
-                OptionSpec("school", value: "S", help: "only this school's items"),
-                OptionSpec("course", value: "CODE", help: "ics with --kind deadlines: only this course's calendar, into the file PATH"),
-                OptionSpec("name", value: "NAME", help: "calendar or feed title (default: Time Track)"),
-            ]
-        ) { args, session in
-            guard let format = args.option("format") else {
+    static var exportCommand: CommandSpec { ExportCommand.spec }
+
+    struct ExportCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration(
+            "export",
+            summary: "write published items for the app: JSON (a folder, one file per kind, and a calendar per course), iCalendar (events; deadlines: one"
+                + " file per course), RSS (announcements)")
+        @Option("format", value: "F", completes: .words(["json", "ics", "rss"]), help: "json, ics or rss") var format: String?
+        @Option("out", value: "PATH", completes: .path, help: "the file (ics, rss, json with --kind) or folder (json) to write") var out: String?
+        @Option("kind", value: "K", completes: .words(ItemKind.plurals), help: "json: only this kind, into the file PATH") var kind: String?
+        @Option("school", value: "S", help: "only this school's items") var school: String?
+        @Option("course", value: "CODE", help: "ics with --kind deadlines: only this course's calendar, into the file PATH") var course: String?
+        @Option("name", value: "NAME", help: "calendar or feed title (default: Time Track)") var name: String?
+
+        func run(_ session: Session) throws -> Int32 {
+            guard let format = format else {
                 throw TimeTrackError(.usage, "export: --format is required", fix: "usage: export --format json|ics|rss --out PATH")
             }
             guard ["json", "ics", "rss"].contains(format) else {
                 throw TimeTrackError(.usage, "export: '\(format)' is not a format", fix: "formats: json, ics, rss")
             }
-            guard let out = args.option("out") else {
+            guard let out = out else {
                 throw TimeTrackError(.usage, "export: --out is required", fix: "usage: export --format \(format) --out PATH")
             }
-            let kind = try kindOption(args)
+            let kind = try kindOption(self.kind)
             let store = try session.store()
             let access = try session.access(in: store)
             guard access.mayExport else {
@@ -39,11 +39,11 @@ extension Console {
             exporter.gazetteer = Gazetteer(try store.places())
             exporter.courses = try store.courses()
             exporter.localRoot = session.importsPath
-            if let name = args.option("name") { exporter.calendarName = name }
+            if let name = name { exporter.calendarName = name }
             let progress = Progress(label: "export", enabled: session.interactive && isatty(2) == 1 && !session.output.json)
             exporter.progress = { count in progress.update(pages: 0, items: count) }
             defer { progress.finish() }
-            let school = args.option("school")
+            let school = school
             // `--out -`: the document on stdout (one document: ics, rss, json with --kind).
             let toStdout = out == "-"
             if toStdout && format == "json" && kind == nil {
@@ -53,7 +53,7 @@ extension Console {
             let writer = ExportWriter(session: session, toStdout: toStdout, exporter: exporter)
             switch format {
             case "ics" where kind == .deadline:
-                try writeCourseCalendars(exporter, to: out, school: school, course: args.option("course"), writer: writer)
+                try writeCourseCalendars(exporter, to: out, school: school, course: course, writer: writer)
             case "ics":
                 if let kind, kind != .event {
                     throw TimeTrackError(

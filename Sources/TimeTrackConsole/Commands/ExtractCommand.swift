@@ -6,24 +6,24 @@ import TimeTrackKit
 import TimeTrackReview
 
 extension Console {
-    static var extractCommand: CommandSpec {
-        CommandSpec(
-            "extract", usage: "SOURCE|URL [--file PATH] [--item SEL] [--field NAME=SPEC]...",
-            summary: "dry run: fetch and parse a source, print its items and problems, write nothing",
-            options: [
-                OptionSpec("file", value: "PATH", completes: .path, help: "read this local file instead of the source's url"),
-                OptionSpec("item", value: "SEL", help: "try another item selector (html), or give one for a page's URL or file"),
-                OptionSpec(
-                    "field", value: "NAME=SPEC", repeats: true, help: "try a field spec: a selector or JSON (repeat for more); the definition is not changed"),
-                OptionSpec("kind", value: "K", completes: .words(ItemKind.plurals), help: "with a page's URL or file: what it lists (default announcement)"),
-                OptionSpec("zone", value: "Z", help: "with a page's URL or file: its time zone (default: this machine's)"),
-            ],
-            positional: 1...1, arguments: [.sources]
-        ) { args, session in
-            let source = try trySource(args, session)
+    static var extractCommand: CommandSpec { ExtractCommand.spec }
+
+    struct ExtractCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration("extract", summary: "dry run: fetch and parse a source, print its items and problems, write nothing")
+        @Positional("SOURCE|URL", count: 1...1, completes: [.sources]) var words: [String]
+        @Option("file", value: "PATH", completes: .path, help: "read this local file instead of the source's url") var file: String?
+        @Option("item", value: "SEL", help: "try another item selector (html), or give one for a page's URL or file") var item: String?
+        @Option("field", value: "NAME=SPEC", repeating: true, help: "try a field spec: a selector or JSON (repeat for more); the definition is not changed")
+        var field: [String]
+        @Option("kind", value: "K", completes: .words(ItemKind.plurals), help: "with a page's URL or file: what it lists (default announcement)") var kind:
+            String?
+        @Option("zone", value: "Z", help: "with a page's URL or file: its time zone (default: this machine's)") var zone: String?
+
+        func run(_ session: Session) throws -> Int32 {
+            let source = try trySource(self, session)
             var pipeline = session.pipeline(for: source)
             pipeline.http = try session.webClient(for: source, cache: nil)
-            let result = try pipeline.extract(source, file: args.option("file"))
+            let result = try pipeline.extract(source, file: file)
             if session.output.json {
                 session.output.printJSON(
                     JSONValue.object([
@@ -66,9 +66,9 @@ extension Console {
 
     /// The source to extract: a definition, with `--item`/`--field` tried on top of its
     /// options; or a page's URL or file read with the html importer and those options only.
-    static func trySource(_ args: Arguments, _ session: Session) throws -> SourceDefinition {
-        let word = args.positional[0]
-        let overrides = args.option("item") != nil || !args.values("field").isEmpty
+    static func trySource(_ command: ExtractCommand, _ session: Session) throws -> SourceDefinition {
+        let word = command.words[0]
+        let overrides = command.item != nil || !command.field.isEmpty
         let isPage =
             word.lowercased().hasPrefix("http://") || word.lowercased().hasPrefix("https://")
             || (!word.hasSuffix(".json") && FileManager.default.fileExists(atPath: word))
@@ -76,13 +76,13 @@ extension Console {
         var object: [String: JSONValue]
         var file: String
         if isPage {
-            guard let kind = ItemKind(word: args.option("kind") ?? "announcement") else {
+            guard let kind = ItemKind(word: command.kind ?? "announcement") else {
                 throw TimeTrackError(.usage, "extract: --kind must be announcement, event or school-info")
             }
-            guard let zone = TimeZone(identifier: args.option("zone") ?? TimeZone.current.identifier) else {
+            guard let zone = TimeZone(identifier: command.zone ?? TimeZone.current.identifier) else {
                 throw TimeTrackError(.usage, "extract: --zone is not a time zone", fix: "e.g. --zone America/Denver")
             }
-            guard args.option("item") != nil else {
+            guard command.item != nil else {
                 throw TimeTrackError(.usage, "extract \(word): a page needs --item SEL and --field title=SEL", fix: "or explore it with `try \(word)`")
             }
             let local = !word.contains("://")
@@ -103,9 +103,9 @@ extension Console {
             object = read
         }
         var options = object["options"]?.objectValue ?? [:]
-        if let item = args.option("item") { options["item"] = Trial.spec(item) }
+        if let item = command.item { options["item"] = Trial.spec(item) }
         var fields = options["fields"]?.objectValue ?? [:]
-        for text in args.values("field") {
+        for text in command.field {
             guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
                 throw TimeTrackError(.usage, "extract: --field \(text) is not NAME=SPEC", fix: "e.g. --field 'title=h2 a'")
             }

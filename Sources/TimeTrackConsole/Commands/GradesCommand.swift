@@ -4,27 +4,27 @@ import TimeTrackReview
 
 extension Console {
     /// `grades FILE | --course CODE [--target A|B|C|D|N]`: what the remaining work needs for a grade.
-    static var gradesCommand: CommandSpec {
-        CommandSpec(
-            "grades", usage: "FILE | --course CODE [--target A|B|C|D|N]",
-            summary:
-                "what is needed on the remaining work for a grade: from a course in the store (its weights, its deadlines' points and scores) or a"
-                + " grade book as JSON",
-            options: [
-                OptionSpec(
-                    "target", value: "T", completes: .words(["A", "B", "C", "D"]),
-                    help: "a letter (A 90, B 80, C 70, D 60) or a percentage (default: every letter)"),
-                OptionSpec(
-                    "course", value: "CODE",
-                    help: "the course's grade book from the store: weights from `course add --weight`, points and scores from its deadlines"),
-            ],
-            positional: 0...1, arguments: [.path]
-        ) { args, session in
+    static var gradesCommand: CommandSpec { GradesCommand.spec }
+
+    struct GradesCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration(
+            "grades",
+            summary: "what is needed on the remaining work for a grade: from a course in the store (its weights, its deadlines' points and scores) or a"
+                + " grade book as JSON")
+        @Positional("FILE", count: 0...1, completes: [.path]) var words: [String]
+        @Option(
+            "target", value: "T", completes: .words(["A", "B", "C", "D"]), help: "a letter (A 90, B 80, C 70, D 60) or a percentage (default: every letter)")
+        var target: String?
+        @Option(
+            "course", value: "CODE", help: "the course's grade book from the store: weights from `course add --weight`, points and scores from its deadlines")
+        var course: String?
+
+        func run(_ session: Session) throws -> Int32 {
             let plan: GradePlan
             // Deadlines still to come whose points are not known: the plan cannot weigh them, so
             // "nothing remains" would be false.
             var uncounted = 0
-            switch (args.positional.first, args.option("course")) {
+            switch (words.first, course) {
             case (let path?, nil): plan = try gradeBook(path)
             case (nil, let code?): (plan, uncounted) = try courseGradeBook(code, session: session)
             default:
@@ -32,7 +32,7 @@ extension Console {
                     .usage, "grades: give a grade book FILE or --course CODE, one of them", fix: "usage: grades FILE | --course CODE [--target A]")
             }
             var targets: [(String, Double)] = [("A", 90), ("B", 80), ("C", 70), ("D", 60)]
-            if let text = args.option("target") {
+            if let text = target {
                 guard let value = GradePlan.target(text) else {
                     throw TimeTrackError(.usage, "grades: --target \(text) is not A, B, C, D or a percentage from 0 to 100")
                 }
@@ -147,22 +147,25 @@ extension Console {
     }
 
     /// `score ID 18/20`: the points earned on a deadline (and the points it was out of).
-    static var scoreCommand: CommandSpec {
-        CommandSpec(
-            "score", usage: "ID EARNED[/POSSIBLE]", summary: "enter the points earned on a deadline (18/20 also sets its points); `grades --course` counts it",
-            positional: 2...2, arguments: [.ids, .none]
-        ) { args, session in
+    static var scoreCommand: CommandSpec { ScoreCommand.spec }
+
+    struct ScoreCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration(
+            "score", summary: "enter the points earned on a deadline (18/20 also sets its points); `grades --course` counts it")
+        @Positional("ID EARNED[/POSSIBLE]", count: 2...2, completes: [.ids, .none]) var words: [String]
+
+        func run(_ session: Session) throws -> Int32 {
             let store = try session.store()
-            let item = try store.item(args.positional[0])
+            let item = try store.item(words[0])
             guard item.kind == .deadline else {
                 throw TimeTrackError(.usage, "\(item.id) is not a deadline; scores are for coursework", fix: "`list deadlines` shows them")
             }
             try session.requireDecision(on: item.kind, school: item.school, action: "edit", in: store)
-            let parts = args.positional[1].split(separator: "/", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            let parts = words[1].split(separator: "/", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
             guard (1...2).contains(parts.count), let earned = parts[0], earned.isFinite, earned >= 0,
                 parts.count == 1 || (parts[1].map { $0.isFinite && $0 > 0 } ?? false)
             else {
-                throw TimeTrackError(.usage, "score: '\(args.positional[1])' is not EARNED or EARNED/POSSIBLE", fix: "score \(item.id) 18/20")
+                throw TimeTrackError(.usage, "score: '\(words[1])' is not EARNED or EARNED/POSSIBLE", fix: "score \(item.id) 18/20")
             }
             var changes: [String: JSONValue] = ["score": .number(earned)]
             if parts.count == 2, let possible = parts[1] { changes["points"] = .number(possible) }
@@ -174,4 +177,5 @@ extension Console {
             return 0
         }
     }
+
 }

@@ -1,12 +1,14 @@
 import TimeTrackCore
 
 extension Console {
-    static var helpCommand: CommandSpec {
-        CommandSpec(
-            "help", usage: "[COMMAND]", summary: "list the commands, or show one command's usage and options", positional: 0...1, arguments: [.commands],
-            pages: true
-        ) { args, session in
-            guard let name = args.positional.first else {
+    static var helpCommand: CommandSpec { HelpCommand.spec }
+
+    struct HelpCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration("help", summary: "list the commands, or show one command's usage and options", pages: true)
+        @Positional("[COMMAND]", count: 0...1, completes: [.commands]) var words: [String]
+
+        func run(_ session: Session) throws -> Int32 {
+            guard let name = words.first else {
                 session.output.line(helpText())
                 return 0
             }
@@ -21,7 +23,11 @@ extension Console {
 
     /// One command's usage, summary and options (`help CMD`, `CMD --help`).
     static func printHelp(for command: CommandSpec, to output: Output) {
-        output.line("usage: \(command.usageLine)")
+        // The usage line wrapped between its words at the terminal's width, a bracketed option
+        // kept whole, continued under its first word.
+        for (index, line) in wrapUsage(command.usageLine, width: max(30, terminalWidth() - 7)).enumerated() {
+            output.line((index == 0 ? "usage: " : "       ") + line)
+        }
         output.line("")
         for line in wrapWords(command.summary, width: terminalWidth()) { output.line(line) }
         guard !command.options.isEmpty else { return }

@@ -6,24 +6,23 @@ import TimeTrackKit
 import TimeTrackReview
 
 extension Console {
-    static var importCommand: CommandSpec {
-        CommandSpec(
-            "import", usage: "SOURCE... | --all | --due [--file PATH] [--accept] [--dry-run] [--quiet]",
-            summary: "fetch sources and store their items as pending (new, changed, unchanged, missing)",
-            options: [
-                OptionSpec("all", help: "every enabled source in the imports folder"),
-                OptionSpec("due", help: "the enabled sources whose schedule says they are due (for cron)"),
-                OptionSpec("file", value: "PATH", completes: .path, help: "read this local file instead of the source's url (one source)"),
-                OptionSpec("accept", help: "apply a run the shrink guard would hold (after a look at `extract`)"),
-                OptionSpec("dry-run", help: "read and report, write nothing (like extract)"),
-                OptionSpec("quiet", help: "print nothing when nothing changed and nothing failed"),
-                OptionSpec("no-review", help: "on a terminal, do not walk the review after importing"),
-            ],
-            positional: 0...100, arguments: [.sources]
-        ) { args, session in
-            var (sources, exit) = try importSources(args, session: session)
-            if args.flag("dry-run") {
-                let code = try dryRun(sources, file: args.option("file"), session: session)
+    static var importCommand: CommandSpec { ImportCommand.spec }
+
+    struct ImportCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration("import", summary: "fetch sources and store their items as pending (new, changed, unchanged, missing)")
+        @Positional("SOURCE...", count: 0...100, completes: [.sources]) var words: [String]
+        @Flag("all", help: "every enabled source in the imports folder") var all: Bool
+        @Flag("due", help: "the enabled sources whose schedule says they are due (for cron)") var due: Bool
+        @Option("file", value: "PATH", completes: .path, help: "read this local file instead of the source's url (one source)") var file: String?
+        @Flag("accept", help: "apply a run the shrink guard would hold (after a look at `extract`)") var accept: Bool
+        @Flag("dry-run", help: "read and report, write nothing (like extract)") var dryRun: Bool
+        @Flag("quiet", help: "print nothing when nothing changed and nothing failed") var quiet: Bool
+        @Flag("no-review", help: "on a terminal, do not walk the review after importing") var noReview: Bool
+
+        func run(_ session: Session) throws -> Int32 {
+            var (sources, exit) = try importSources(self, session: session)
+            if dryRun {
+                let code = try Console.dryRun(sources, file: file, session: session)
                 return exit != 0 ? exit : code
             }
             let store = try session.store(create: true)
@@ -35,17 +34,17 @@ extension Console {
             let runner: ImportRunner
             do {
                 runner = try session.importRunner()
-            } catch let error as TimeTrackError where error.code == .busy && args.flag("due") {
+            } catch let error as TimeTrackError where error.code == .busy && due {
                 // Cron's overlap: the run that holds the lock imports what is due; this one has
                 // nothing to do, and says so only when asked to talk (no mail every quarter hour).
-                if !args.flag("quiet") { session.output.note("skipped: \(error.message); what is due is imported by that run or the next") }
+                if !quiet { session.output.note("skipped: \(error.message); what is due is imported by that run or the next") }
                 return 0
             }
             defer { withExtendedLifetime(runner) {} }  // the run lock is held until the command ends
             if runner.interruptedEarlier > 0 { session.output.note("\(runner.interruptedEarlier) earlier run(s) had been interrupted; carrying on") }
-            if args.flag("due") {
+            if due {
                 // The times that came (go-live, expiry, review due) first, each once and audited.
-                let timed = try applyDueTimes(store: store, session: session, quiet: args.flag("quiet"))
+                let timed = try applyDueTimes(store: store, session: session, quiet: quiet)
                 sources = try runner.due(sources, at: Date())
                 // Cron's quarter-hourly run with nothing to do: said, unless asked to be quiet.
                 if sources.isEmpty {
@@ -54,16 +53,16 @@ extension Console {
                         // A machine reading --json gets JSON: the (empty) list of sources run, the
                         // shape a run with sources prints.
                         session.output.printJSON(JSONValue.array([]))
-                    } else if !args.flag("quiet") {
+                    } else if !quiet {
                         session.output.line("nothing due: every enabled source was read within its schedule (`sources` shows when)")
                     }
                     return 0
                 }
             }
-            runner.options.accept = args.flag("accept")
-            runner.file = args.option("file")
+            runner.options.accept = accept
+            runner.file = file
             runner.shouldStop = { Interrupt.requested }
-            let report = ImportReport(sources: sources, session: session, quiet: args.flag("quiet"))
+            let report = ImportReport(sources: sources, session: session, quiet: quiet)
             report.exit = exit
             report.showProgress(on: runner)
             var withdrawals: [SourceRunSummary] = []
@@ -73,7 +72,7 @@ extension Console {
             }
             try tellWithdrawals(withdrawals, store: store, session: session, by: runner.operatorName)
             if session.output.json { report.printJSON() }
-            try report.offerReview(store: store, walk: !args.flag("no-review"))
+            try report.offerReview(store: store, walk: !noReview)
             return report.exitCode
         }
     }
@@ -116,16 +115,16 @@ extension Console {
     /// The sources `import` names (ids, `--all` or `--due`), each checked to be one its
     /// importer accepts before any store is opened or made: named sources fail the command
     /// (exit 2); with `--all`/`--due` a broken one is reported, the rest run (exit 3).
-    static func importSources(_ args: Arguments, session: Session) throws -> ([SourceDefinition], exit: Int32) {
+    static func importSources(_ command: ImportCommand, session: Session) throws -> ([SourceDefinition], exit: Int32) {
         var exit: Int32 = 0
-        let selectors = [args.flag("all"), args.flag("due"), !args.positional.isEmpty].filter { $0 }.count
+        let selectors = [command.all, command.due, !command.words.isEmpty].filter { $0 }.count
         guard selectors == 1 else {
             throw TimeTrackError(
                 .usage, selectors == 0 ? "import: name at least one source, or --all, or --due" : "import: give source ids, --all or --due, only one of them",
                 fix: "usage: import SOURCE... | --all | --due; `sources` lists them")
         }
         var sources: [SourceDefinition]
-        if args.positional.isEmpty {
+        if command.words.isEmpty {
             let (all, errors) = session.sources()
             for error in errors { session.output.error(error) }
             if !errors.isEmpty { exit = 3 }
@@ -140,9 +139,9 @@ extension Console {
                     fix: "check the folder (`--imports DIR`) and the errors above")
             }
         } else {
-            sources = try args.positional.map { try session.source($0) }
+            sources = try command.words.map { try session.source($0) }
         }
-        if args.option("file") != nil && sources.count != 1 {
+        if command.file != nil && sources.count != 1 {
             throw TimeTrackError(.usage, "import: --file goes with exactly one source")
         }
         var checked: [SourceDefinition] = []
@@ -151,7 +150,7 @@ extension Console {
                 _ = try ImporterRegistry.make(for: source)
                 checked.append(source)
             } catch let error as TimeTrackError {
-                if !args.positional.isEmpty { throw error }
+                if !command.words.isEmpty { throw error }
                 session.output.error(error)
                 exit = 3
             }
@@ -189,7 +188,7 @@ extension Console {
             } catch let error as TimeTrackError {
                 failed += 1
                 session.output.error(
-                    TimeTrackError(error.code, error.message, fix: error.fix, context: error.context.merging(["source": source.id]) { a, _ in a }))
+                    error.tagged(source: source.id))
                 rows.append(.object(["source": .string(source.id), "error": .object(error.jsonObject)]))
                 continue
             }

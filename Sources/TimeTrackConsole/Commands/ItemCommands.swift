@@ -4,8 +4,8 @@ import TimeTrackKit
 import TimeTrackReview
 
 extension Console {
-    static func kindOption(_ args: Arguments, _ name: String = "kind") throws -> ItemKind? {
-        guard let word = args.option(name) else { return nil }
+    static func kindOption(_ word: String?) throws -> ItemKind? {
+        guard let word else { return nil }
         guard let kind = ItemKind(word: word) else { throw notAKind(word) }
         return kind
     }
@@ -25,42 +25,35 @@ extension Console {
         return "did you mean `\(best)`? "
     }
 
-    static func intOption(_ args: Arguments, _ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
-        guard let text = args.option(name) else { return value }
-        guard let n = Int(text), range.contains(n) else {
-            throw TimeTrackError(.usage, "--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
-        }
-        return n
-    }
+    static var listCommand: CommandSpec { ListCommand.spec }
 
-    static var listCommand: CommandSpec {
-        CommandSpec(
-            "list", usage: "[KIND] [--status S] [--source S] [--due-within 7d] [--limit N]",
-            summary: "list items, newest first (kinds: " + ItemKind.plurals.joined(separator: ", ") + ")",
-            options: [
-                OptionSpec("status", value: "S", completes: .words(ItemStatus.allCases.map(\.rawValue)), help: "pending, published, rejected or archived"),
-                OptionSpec(
-                    "due-within", value: "DURATION", completes: .words(["1d", "2d", "7d", "14d"]),
-                    help: "deadlines due from now to this far ahead (7d, 48h, 2w), soonest first"),
-                OptionSpec("source", value: "S", completes: .sources, help: "only items from this source id"),
-                OptionSpec("limit", value: "N", help: "at most N rows (default 50)"),
-                OptionSpec("offset", value: "N", help: "skip the first N rows"),
-                OptionSpec(
-                    "flag", value: "F", completes: .words(["a11y", "privacy"]),
-                    help: "a11y: only items the accessibility check flags; privacy: only those the privacy check flags"),
-            ],
-            positional: 0...1, arguments: [.words(ItemKind.plurals)], pages: true
-        ) { args, session in
-            let (kind, status, dated) = try listFilters(args)
+    struct ListCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration(
+            "list", summary: "list items, newest first (kinds: " + ItemKind.plurals.joined(separator: ", ") + ")", pages: true)
+        @Positional("[KIND]", count: 0...1, completes: [.words(ItemKind.plurals)]) var words: [String]
+        @Option("status", value: "S", completes: .words(ItemStatus.allCases.map(\.rawValue)), help: "pending, published, rejected or archived") var status:
+            String?
+        @Option(
+            "due-within", value: "DURATION", completes: .words(["1d", "2d", "7d", "14d"]),
+            help: "deadlines due from now to this far ahead (7d, 48h, 2w), soonest first") var dueWithin: String?
+        @Option("source", value: "S", completes: .sources, help: "only items from this source id") var source: String?
+        @Option("limit", value: "N", in: 1...100_000, help: "at most N rows (default 50)") var limit = 50
+        @Option("offset", value: "N", in: 0...Int(Int32.max), help: "skip the first N rows") var offset = 0
+        @Option(
+            "flag", value: "F", completes: .words(["a11y", "privacy"]),
+            help: "a11y: only items the accessibility check flags; privacy: only those the privacy check flags") var flag: String?
+
+        func run(_ session: Session) throws -> Int32 {
+            let (kind, status, dated) = try listFilters(self)
             let query = ItemQuery(
-                kind: kind, status: status, sourceID: args.option("source"),
-                limit: try intOption(args, "limit", default: 50, range: 1...100_000),
-                offset: try intOption(args, "offset", default: 0, range: 0...Int(Int32.max)), dated: dated)
+                kind: kind, status: status, sourceID: source,
+                limit: limit,
+                offset: offset, dated: dated)
             // One row more than asked says whether there are more.
             var probe = query
             probe.limit += 1
             var rows: [ItemSummary]
-            if let flag = args.option("flag") {
+            if let flag = flag {
                 // Flagged items among up to 10,000: each one's content is checked.
                 rows = try flaggedRows(flag, query: query, session: session)
             } else {
@@ -73,7 +66,7 @@ extension Console {
                 return 0
             }
             if rows.isEmpty {
-                session.output.line(dated == nil ? "no items" : "nothing due within \(args.option("due-within") ?? "")")
+                session.output.line(dated == nil ? "no items" : "nothing due within \(dueWithin ?? "")")
                 return 0
             }
             if kind == .deadline {
@@ -87,20 +80,20 @@ extension Console {
     }
 
     /// `list`'s kind, status and due window, from its words.
-    static func listFilters(_ args: Arguments) throws -> (ItemKind?, ItemStatus?, ClosedRange<Date>?) {
+    static func listFilters(_ command: ListCommand) throws -> (ItemKind?, ItemStatus?, ClosedRange<Date>?) {
         var kind: ItemKind?
-        if let word = args.positional.first, word != "all" {
+        if let word = command.words.first, word != "all" {
             guard let k = ItemKind(word: word) else { throw notAKind(word, command: "list") }
             kind = k
         }
         var status: ItemStatus?
-        if let word = args.option("status") {
+        if let word = command.status {
             guard let s = ItemStatus(rawValue: word.lowercased()) else {
                 throw TimeTrackError(.usage, "list: '\(word)' is not a status", fix: "statuses: pending, published, rejected, archived")
             }
             status = s
         }
-        guard let within = args.option("due-within") else { return (kind, status, nil) }
+        guard let within = command.dueWithin else { return (kind, status, nil) }
         guard kind == nil || kind == .deadline else {
             throw TimeTrackError(.usage, "list: --due-within lists deadlines, not \(kind?.plural ?? "")", fix: "list deadlines --due-within 7d")
         }

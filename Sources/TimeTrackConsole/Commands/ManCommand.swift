@@ -2,13 +2,15 @@ import Foundation
 import TimeTrackCore
 
 extension Console {
-    static var manCommand: CommandSpec {
-        CommandSpec(
-            "man", usage: "",
-            summary:
-                "print the manual page (roff), made from the same commands and options as help: `timetrack-admin man > timetrack-admin.1; man"
-                + " ./timetrack-admin.1`"
-        ) { _, session in
+    static var manCommand: CommandSpec { ManCommand.spec }
+
+    struct ManCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration(
+            "man",
+            summary: "print the manual page (roff), made from the same commands and options as help: `timetrack-admin man > timetrack-admin.1; man"
+                + " ./timetrack-admin.1`")
+
+        func run(_ session: Session) throws -> Int32 {
             session.output.line(manPage(date: Date()))
             return 0
         }

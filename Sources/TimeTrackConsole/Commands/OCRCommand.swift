@@ -5,21 +5,21 @@ import TimeTrackKit
 import TimeTrackReview
 
 extension Console {
-    static var ocrCommand: CommandSpec {
-        CommandSpec(
-            "ocr", usage: "ID [--language L]",
-            summary: "make a searchable copy of a scanned School Info PDF (ocrmypdf); the original is kept, the export serves the copy",
-            options: [
-                OptionSpec(
-                    "language", value: "L", completes: .words(["eng", "spa", "vie", "fra"]),
-                    help: "the document's language for Tesseract: eng (default), spa, vie, fra; several: eng+spa")
-            ],
-            positional: 1...1, arguments: [.ids]
-        ) { args, session in
+    static var ocrCommand: CommandSpec { OcrCommand.spec }
+
+    struct OcrCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration(
+            "ocr", summary: "make a searchable copy of a scanned School Info PDF (ocrmypdf); the original is kept, the export serves the copy")
+        @Positional("ID", count: 1...1, completes: [.ids]) var words: [String]
+        @Option(
+            "language", value: "L", completes: .words(["eng", "spa", "vie", "fra"]),
+            help: "the document's language for Tesseract: eng (default), spa, vie, fra; several: eng+spa") var language: String?
+
+        func run(_ session: Session) throws -> Int32 {
             let store = try session.store()
-            let item = try store.item(args.positional[0])
+            let item = try store.item(words[0])
             try session.requireDecision(on: item.kind, school: item.school, action: "edit", in: store)
-            let (edited, made) = try ocr(item, language: args.option("language") ?? "eng", store: store, session: session)
+            let (edited, made) = try ocr(item, language: language ?? "eng", store: store, session: session)
             if session.output.json {
                 session.output.printJSON(ItemRendering.itemJSON(edited))
                 return 0

@@ -4,17 +4,17 @@ import TimeTrackKit
 import TimeTrackReview
 
 extension Console {
-    static var runsCommand: CommandSpec {
-        CommandSpec(
-            "runs", usage: "[--source S] [--limit N]", summary: "import runs, newest first, with what each found and did",
-            options: [
-                OptionSpec("source", value: "S", completes: .sources, help: "only this source"),
-                OptionSpec("limit", value: "N", help: "at most N (default 20)"),
-            ], pages: true
-        ) { args, session in
+    static var runsCommand: CommandSpec { RunsCommand.spec }
+
+    struct RunsCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration("runs", summary: "import runs, newest first, with what each found and did", pages: true)
+        @Option("source", value: "S", completes: .sources, help: "only this source") var source: String?
+        @Option("limit", value: "N", in: 1...100_000, help: "at most N (default 20)") var limit = 20
+
+        func run(_ session: Session) throws -> Int32 {
             let store = try session.store()
             try session.requireImport(in: store)
-            let runs = try store.runs(sourceID: args.option("source"), limit: try intOption(args, "limit", default: 20, range: 1...100_000))
+            let runs = try store.runs(sourceID: source, limit: limit)
             if session.output.json {
                 session.output.printJSON(runs)
                 return 0
@@ -33,32 +33,36 @@ extension Console {
         }
     }
 
-    static var operatorCommand: CommandSpec {
-        let roles = Operator.Role.allCases.map(\.rawValue).joined(separator: "|")
-        let usage = "list | add NAME --role ROLE [--login ACCOUNT] [--school S,...] [--alerts] | role NAME ROLE | remove NAME"
-        return CommandSpec(
-            "operator", usage: usage, summary: "manage who may work in the console, bound to Unix accounts (admins only)",
-            options: [
-                OptionSpec(
-                    "role", value: "ROLE", completes: .words(Operator.Role.allCases.map(\.rawValue)),
-                    help: "admin (everything), importer (imports only: cron), staff (posts, absences, tickets), viewer (published items)"),
-                OptionSpec("login", value: "ACCOUNT", help: "the Unix account that is this operator (default: the account of the same name, if there is one)"),
-                OptionSpec("school", value: "S,...", help: "staff: only these schools' items (default: every school)"),
-                OptionSpec("alerts", help: "staff: may approve alerts (of their schools); admins always may"),
-            ],
-            positional: 1...3, arguments: [.words(["list", "add", "role", "remove"]), .none, .words(Operator.Role.allCases.map(\.rawValue))], pages: true
-        ) { args, session in
-            func role(_ text: String?) throws -> Operator.Role {
+    static var operatorCommand: CommandSpec { OperatorCommand.spec }
+
+    struct OperatorCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration(
+            "operator", summary: "manage who may work in the console, bound to Unix accounts (admins only)", pages: true)
+        @Positional(
+            "list | add NAME | role NAME ROLE | remove NAME", count: 1...3,
+            completes: [.words(["list", "add", "role", "remove"]), .none, .words(Operator.Role.allCases.map(\.rawValue))]) var words: [String]
+        @Option(
+            "role", value: "ROLE", completes: .words(Operator.Role.allCases.map(\.rawValue)),
+            help: "admin (everything), importer (imports only: cron), staff (posts, absences, tickets), viewer (published items)") var role: String?
+        @Option("login", value: "ACCOUNT", help: "the Unix account that is this operator (default: the account of the same name, if there is one)") var login:
+            String?
+        @Option("school", value: "S,...", help: "staff: only these schools' items (default: every school)") var school: String?
+        @Flag("alerts", help: "staff: may approve alerts (of their schools); admins always may") var alerts: Bool
+
+        func run(_ session: Session) throws -> Int32 {
+            func readRole(_ text: String?) throws -> Operator.Role {
                 guard let text, let role = Operator.Role(rawValue: text) else {
-                    throw TimeTrackError(.usage, "operator: the role must be one of \(roles)", fix: "usage: operator \(usage)")
+                    throw TimeTrackError(
+                        .usage, "operator: the role must be one of \(Operator.Role.allCases.map(\.rawValue).joined(separator: "|"))",
+                        fix: "usage: \(Self.usageLine)")
                 }
                 return role
             }
             func name() throws -> String {
-                guard args.positional.count >= 2 else {
-                    throw TimeTrackError(.usage, "operator \(args.positional[0]): name the operator", fix: "usage: operator \(usage)")
+                guard words.count >= 2 else {
+                    throw TimeTrackError(.usage, "operator \(words[0]): name the operator", fix: "usage: \(Self.usageLine)")
                 }
-                return args.positional[1]
+                return words[1]
             }
             func show(_ op: Operator, _ verb: String) {
                 if session.output.json { session.output.printJSON(op); return }
@@ -68,12 +72,12 @@ extension Console {
                         + (op.alerts && op.role == .staff ? ", may approve alerts" : ""))
             }
             // Usage first: a mistyped command opens (or creates) no store.
-            let action = args.positional[0]
+            let action = words[0]
             guard ["list", "add", "role", "remove"].contains(action) else {
-                throw TimeTrackError(.usage, "operator: unknown action '\(action)'", fix: "usage: operator \(usage)")
+                throw TimeTrackError(.usage, "operator: unknown action '\(action)'", fix: "usage: \(Self.usageLine)")
             }
-            if action == "add" { _ = try role(args.option("role")) }
-            if action == "role" { _ = try role(args.positional.count == 3 ? args.positional[2] : nil) }
+            if action == "add" { _ = try readRole(role) }
+            if action == "role" { _ = try readRole(words.count == 3 ? words[2] : nil) }
             if action != "list" { _ = try name() }
             let store = try session.store(create: true)
             try session.requireAdmin(in: store, for: "manage operators")
@@ -82,15 +86,15 @@ extension Console {
                 return try listOperators(store: store, session: session)
             case "add":
                 let name = try name()
-                let login = args.option("login") ?? (getpwnam(name) != nil ? name : nil)
-                let schools = (args.option("school") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                let login = login ?? (getpwnam(name) != nil ? name : nil)
+                let schools = (school ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
                 try checkSchools(schools, store: store, session: session)
-                var op = try store.addOperator(name, role: try role(args.option("role")), login: login, schools: schools, by: session.operatorName)
-                if args.flag("alerts") {
+                var op = try store.addOperator(name, role: try readRole(role), login: login, schools: schools, by: session.operatorName)
+                if alerts {
                     try store.setAlertsRight(op.name, true, by: session.operatorName)
                     op.alerts = true
                 }
-                if let given = args.option("login"), Session.serverAddress(session.storePath) == nil, getpwnam(given) == nil {
+                if let given = login, Session.serverAddress(session.storePath) == nil, getpwnam(given) == nil {
                     session.output.note(
                         "note: there is no account '\(SafeText.visible(given))' on this machine yet; \(op.name) can use the store once it exists"
                             + " (useradd), or give --login an existing account")
@@ -99,16 +103,18 @@ extension Console {
                 if op.role != .admin, let warning = sharedTrust(store, session) { session.output.note("note: " + warning) }
                 return 0
             case "role":
-                guard args.positional.count == 3 else {
-                    throw TimeTrackError(.usage, "operator role: name the operator and the role", fix: "usage: operator role NAME \(roles)")
+                guard words.count == 3 else {
+                    throw TimeTrackError(
+                        .usage, "operator role: name the operator and the role",
+                        fix: "usage: operator role NAME " + Operator.Role.allCases.map(\.rawValue).joined(separator: "|"))
                 }
-                show(try store.setRole(try name(), try role(args.positional[2]), by: session.operatorName), "is now")
+                show(try store.setRole(try name(), try readRole(words[2]), by: session.operatorName), "is now")
                 return 0
             case "remove":
                 show(try store.removeOperator(try name(), by: session.operatorName), "removed (the audit keeps the name); was")
                 return 0
             default:
-                throw TimeTrackError(.usage, "operator: unknown action '\(args.positional[0])'", fix: "usage: operator \(usage)")
+                throw TimeTrackError(.usage, "operator: unknown action '\(words[0])'", fix: "usage: \(Self.usageLine)")
             }
         }
     }

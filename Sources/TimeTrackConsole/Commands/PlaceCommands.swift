@@ -3,36 +3,35 @@ import TimeTrackCore
 
 extension Console {
     /// `place add|remove`: the schools' gazetteers that pin events on the app's map.
-    static var placeCommand: CommandSpec {
-        let usage = "add NAME [--school S] [--address A] [--lat N --lon N] ... | remove ID"
-        return CommandSpec(
-            "place", usage: usage, summary: "add or remove a place events are pinned to by their location name (admins only)",
-            options: [
-                OptionSpec("school", value: "S", help: "the school whose events it pins (without: any school's, a district-wide place)"),
-                OptionSpec("address", value: "A", help: "its street address (the app shows it and may map it)"),
-                OptionSpec("lat", value: "N", help: "latitude in degrees (with --lon)"),
-                OptionSpec("lon", value: "N", help: "longitude in degrees (with --lat)"),
-                OptionSpec("alias", value: "NAME", repeats: true, help: "another name events use for it (\"Gym\", \"Rm. 100\"); repeat for more"),
-                OptionSpec("default", help: "the school's own address: pins its events that name no location"),
-            ],
-            positional: 1...2, arguments: [.words(["add", "remove"]), .none]
-        ) { args, session in
-            let action = args.positional[0]
-            guard ["add", "remove"].contains(action) else { throw TimeTrackError(.usage, "place: unknown action '\(action)'", fix: "usage: place \(usage)") }
-            guard args.positional.count == 2 else {
+    static var placeCommand: CommandSpec { PlaceCommand.spec }
+
+    struct PlaceCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration("place", summary: "add or remove a place events are pinned to by their location name (admins only)")
+        @Positional("add NAME | remove ID", count: 1...2, completes: [.words(["add", "remove"]), .none]) var words: [String]
+        @Option("school", value: "S", help: "the school whose events it pins (without: any school's, a district-wide place)") var school: String?
+        @Option("address", value: "A", help: "its street address (the app shows it and may map it)") var address: String?
+        @Option("lat", value: "N", help: "latitude in degrees (with --lon)") var lat: String?
+        @Option("lon", value: "N", help: "longitude in degrees (with --lat)") var lon: String?
+        @Option("alias", value: "NAME", repeating: true, help: "another name events use for it (\"Gym\", \"Rm. 100\"); repeat for more") var alias: [String]
+        @Flag("default", help: "the school's own address: pins its events that name no location") var isDefault: Bool
+
+        func run(_ session: Session) throws -> Int32 {
+            let action = words[0]
+            guard ["add", "remove"].contains(action) else { throw TimeTrackError(.usage, "place: unknown action '\(action)'", fix: "usage: \(Self.usageLine)") }
+            guard words.count == 2 else {
                 throw TimeTrackError(
-                    .usage, "place \(action): \(action == "add" ? "name the place" : "give the place's id (see `places`)")", fix: "usage: place \(usage)")
+                    .usage, "place \(action): \(action == "add" ? "name the place" : "give the place's id (see `places`)")", fix: "usage: \(Self.usageLine)")
             }
             func degrees(_ name: String) throws -> Double? {
-                guard let text = args.option(name) else { return nil }
+                guard let text = (name == "lat" ? lat : lon) else { return nil }
                 guard let value = Double(text), value.isFinite else {
                     throw TimeTrackError(.usage, "place: --\(name) \(text) is not a number of degrees", fix: "e.g. --lat 40.5707 --lon -111.8239")
                 }
                 return value
             }
             if action == "remove" {
-                guard let id = Int64(args.positional[1]) else {
-                    throw TimeTrackError(.usage, "place remove: '\(args.positional[1])' is not a place id", fix: "see the ids with `places`")
+                guard let id = Int64(words[1]) else {
+                    throw TimeTrackError(.usage, "place remove: '\(words[1])' is not a place id", fix: "see the ids with `places`")
                 }
                 let store = try session.store()
                 try session.requireAdmin(in: store, for: "change places")
@@ -42,13 +41,13 @@ extension Console {
                 session.output.line("place \(id) removed")
                 return 0
             }
-            if args.option("school") == nil && args.flag("default") {
+            if school == nil && isDefault {
                 throw TimeTrackError(.usage, "place add --default: name the school whose address it is (--school S)")
             }
             let place = Place(
-                school: args.option("school"), name: args.positional[1], address: args.option("address"), latitude: try degrees("lat"),
+                school: school, name: words[1], address: address, latitude: try degrees("lat"),
                 longitude: try degrees("lon"),
-                aliases: args.values("alias"), isDefault: args.flag("default"))
+                aliases: alias, isDefault: isDefault)
             let store = try session.store(create: true)
             try session.requireAdmin(in: store, for: "change places")
             let saved = try store.addPlace(place, by: session.operatorName)
@@ -65,13 +64,16 @@ extension Console {
     }
 
     /// `places [--unmatched]`.
-    static var placesCommand: CommandSpec {
-        CommandSpec(
-            "places", usage: "[--unmatched]", summary: "list the places events are pinned to, or the location names no place pins yet",
-            options: [OptionSpec("unmatched", help: "the location names of pending and published events that no place pins, most used first")], pages: true
-        ) { args, session in
+    static var placesCommand: CommandSpec { PlacesCommand.spec }
+
+    struct PlacesCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration(
+            "places", summary: "list the places events are pinned to, or the location names no place pins yet", pages: true)
+        @Flag("unmatched", help: "the location names of pending and published events that no place pins, most used first") var unmatched: Bool
+
+        func run(_ session: Session) throws -> Int32 {
             let store = try session.store()
-            if args.flag("unmatched") {
+            if unmatched {
                 let rows = try store.unmatchedLocations()
                 if session.output.json {
                     session.output.printJSON(
@@ -114,4 +116,5 @@ extension Console {
             return 0
         }
     }
+
 }

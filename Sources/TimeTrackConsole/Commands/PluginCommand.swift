@@ -5,24 +5,25 @@ import TimeTrackImport
 
 extension Console {
     /// `plugin new NAME --language python|sh`: a working external importer to start from.
-    static var pluginCommand: CommandSpec {
-        CommandSpec(
-            "plugin", usage: "new NAME --language python|sh",
-            summary: "write a working external importer skeleton (manifest, program, test page and a definition that reads it)",
-            options: [
-                OptionSpec("language", value: "L", completes: .words(["python", "sh"]), help: "python (standard library only) or sh (POSIX sh and awk)")
-            ],
-            positional: 2...2, arguments: [.words(["new"]), .none]
-        ) { args, session in
-            guard args.positional[0] == "new" else {
-                throw TimeTrackError(.usage, "plugin: unknown action '\(args.positional[0])'", fix: "usage: plugin new NAME --language python|sh")
+    static var pluginCommand: CommandSpec { PluginCommand.spec }
+
+    struct PluginCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration(
+            "plugin", summary: "write a working external importer skeleton (manifest, program, test page and a definition that reads it)")
+        @Positional("new NAME python|sh", count: 2...2, completes: [.words(["new"]), .none]) var words: [String]
+        @Option("language", value: "L", completes: .words(["python", "sh"]), help: "python (standard library only) or sh (POSIX sh and awk)") var language:
+            String?
+
+        func run(_ session: Session) throws -> Int32 {
+            guard words[0] == "new" else {
+                throw TimeTrackError(.usage, "plugin: unknown action '\(words[0])'", fix: "usage: plugin new NAME --language python|sh")
             }
-            let name = args.positional[1]
+            let name = words[1]
             guard name.range(of: #"^[a-z][a-z0-9-]{0,39}$"#, options: .regularExpression) != nil else {
                 throw TimeTrackError(
                     .usage, "plugin new: '\(name)' is not a plugin name (lowercase letters, digits and -)", fix: "e.g. plugin new lunch-menu --language python")
             }
-            guard let language = args.option("language"), ["python", "sh"].contains(language) else {
+            guard let language = language, ["python", "sh"].contains(language) else {
                 throw TimeTrackError(.usage, "plugin new: --language python or --language sh", fix: "usage: plugin new NAME --language python|sh")
             }
             if ImporterRegistry.info(named: name) != nil { throw TimeTrackError(.usage, "plugin new: an importer named \(name) exists already") }

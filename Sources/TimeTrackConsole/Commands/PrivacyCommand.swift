@@ -32,17 +32,19 @@ extension Console {
         return object["allow"]?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 
-    static var privacyCommand: CommandSpec {
-        CommandSpec(
-            "privacy", usage: "[allow|disallow VALUE...]",
-            summary:
-                "what the privacy check lets through: the district's own contact e-mails, phones and domains (`privacy allow info@district.org"
-                + " 555-123-4567 district.org`)",
-            positional: 0...100, arguments: [.words(["allow", "disallow"]), .none]
-        ) { args, session in
+    static var privacyCommand: CommandSpec { PrivacyCommand.spec }
+
+    struct PrivacyCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration(
+            "privacy",
+            summary: "what the privacy check lets through: the district's own contact e-mails, phones and domains (`privacy allow info@district.org"
+                + " 555-123-4567 district.org`)")
+        @Positional("[allow|disallow VALUE...]", count: 0...100, completes: [.words(["allow", "disallow"]), .none]) var words: [String]
+
+        func run(_ session: Session) throws -> Int32 {
             let out = session.output
             var entries = privacyEntries(importsPath: session.importsPath)
-            guard let verb = args.positional.first else {
+            guard let verb = words.first else {
                 let list = session.privacyAllowList()
                 out.line("allowed (\(privacyFile(session.importsPath))): " + (entries.isEmpty ? "none" : entries.joined(separator: ", ")))
                 out.line(
@@ -51,11 +53,11 @@ extension Console {
                 out.line("street addresses and students' names are always flagged")
                 return 0
             }
-            guard ["allow", "disallow"].contains(verb), args.positional.count >= 2 else {
+            guard ["allow", "disallow"].contains(verb), words.count >= 2 else {
                 throw TimeTrackError(.usage, "privacy: allow or disallow, then what", fix: "privacy allow info@district.org 555-123-4567 district.org")
             }
             try session.requireAdmin(in: try session.store(), for: "privacy \(verb)")
-            for value in args.positional.dropFirst() {
+            for value in words.dropFirst() {
                 var probe = PrivacyAllowList()
                 guard let what = probe.add(value) else {
                     throw TimeTrackError(
@@ -78,4 +80,5 @@ extension Console {
             return 0
         }
     }
+
 }

@@ -4,20 +4,20 @@ import TimeTrackKit
 import TimeTrackReview
 
 extension Console {
-    static var reviewCommand: CommandSpec {
-        CommandSpec(
-            "review", usage: "[--kind K] [--source S]",
-            summary: "walk the items waiting for a decision: new, changed (with a diff) and missing",
-            options: [
-                OptionSpec("kind", value: "K", completes: .words(ItemKind.plurals), help: "only this kind (" + ItemKind.plurals.joined(separator: ", ") + ")"),
-                OptionSpec("source", value: "S", completes: .sources, help: "only items from this source id"),
-                OptionSpec("limit", value: "N", help: "in a pipe: list at most N items (default 50)"),
-                OptionSpec("offset", value: "N", help: "in a pipe: skip the first N items"),
-            ]
-        ) { args, session in
-            let limit = try intOption(args, "limit", default: 50, range: 1...100_000)
-            let offset = try intOption(args, "offset", default: 0, range: 0...Int(Int32.max))
-            let requestedKind = try kindOption(args)
+    static var reviewCommand: CommandSpec { ReviewCommand.spec }
+
+    struct ReviewCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration("review", summary: "walk the items waiting for a decision: new, changed (with a diff) and missing")
+        @Option("kind", value: "K", completes: .words(ItemKind.plurals), help: "only this kind (" + ItemKind.plurals.joined(separator: ", ") + ")") var kind:
+            String?
+        @Option("source", value: "S", completes: .sources, help: "only items from this source id") var source: String?
+        @Option("limit", value: "N", in: 1...100_000, help: "in a pipe: list at most N items (default 50)") var limit = 50
+        @Option("offset", value: "N", in: 0...Int(Int32.max), help: "in a pipe: skip the first N items") var offset = 0
+
+        func run(_ session: Session) throws -> Int32 {
+            let limit = limit
+            let offset = offset
+            let requestedKind = try kindOption(kind)
             let store = try session.store()
             let access = try session.access(in: store)
             let op = access.op
@@ -42,11 +42,11 @@ extension Console {
             var total = 0
             for kind in kinds {
                 // In a pipe, enough of each kind to fill the page after the offset across kinds.
-                let query = ItemQuery(kind: kind, sourceID: args.option("source"), needsReview: true, limit: asking ? 100_000 : offset + limit, offset: 0)
+                let query = ItemQuery(kind: kind, sourceID: source, needsReview: true, limit: asking ? 100_000 : offset + limit, offset: 0)
                 ids += try session.listVisible(query, in: store, deciding: true).map(\.id)
                 if !asking {
                     if op.role == .admin {
-                        total += try store.reviewCount(kind: kind, sourceID: args.option("source"), missingThreshold: ItemQuery().missingThreshold, cap: 10_000)
+                        total += try store.reviewCount(kind: kind, sourceID: source, missingThreshold: ItemQuery().missingThreshold, cap: 10_000)
                     } else {
                         var all = query
                         (all.limit, all.offset) = (10_000, 0)

@@ -4,14 +4,16 @@ import TimeTrackKit
 import TimeTrackReview
 
 extension Console {
-    static var showCommand: CommandSpec {
-        CommandSpec(
-            "show", usage: "ID [--full]", summary: "show an item: its fields, status, provenance and any pending change",
-            options: [OptionSpec("full", help: "long text whole, as written (bodies, descriptions), instead of its first 200 characters")], positional: 1...1,
-            arguments: [.ids], pages: true
-        ) { args, session in
+    static var showCommand: CommandSpec { ShowCommand.spec }
+
+    struct ShowCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration("show", summary: "show an item: its fields, status, provenance and any pending change", pages: true)
+        @Positional("ID", count: 1...1, completes: [.ids]) var words: [String]
+        @Flag("full", help: "long text whole, as written (bodies, descriptions), instead of its first 200 characters") var full: Bool
+
+        func run(_ session: Session) throws -> Int32 {
             let store = try session.store()
-            var item = try store.item(args.positional[0])
+            var item = try store.item(words[0])
             try session.requireRead(item, in: store)
             // A change waiting for review is shown only to those who may read pending items
             // (staff read what their schools publish, not what waits).
@@ -28,13 +30,13 @@ extension Console {
                 var table = Table(headers: ["field", "value"])
                 table.rows = [["id", item.id], ["kind", item.kind.rawValue], ["status", ItemRendering.statusWord(item)], ["school", item.school ?? ""]]
                 for (name, value) in item.content.fields().sorted(by: { $0.key < $1.key }) {
-                    table.rows.append([name, ItemRendering.value(value, zone: zone, limit: args.flag("full") ? Int.max : 200)])
+                    table.rows.append([name, ItemRendering.value(value, zone: zone, limit: full ? Int.max : 200)])
                 }
                 out.printTable(table, width: terminalWidth())
                 return 0
             }
             out.line(out.paint("\(item.id)  \(item.kind.rawValue)  \(ItemRendering.statusWord(item))", .bold) + (item.school.map { "  school: \($0)" } ?? ""))
-            for line in ItemRendering.fieldLines(item.content, zone: zone, full: args.flag("full")) { out.line(line) }
+            for line in ItemRendering.fieldLines(item.content, zone: zone, full: full) { out.line(line) }
             for line in ItemRendering.replyLines(item.content, zone: zone) { out.line(line) }
             for line in ItemRendering.photoLines(item.content) { out.line(out.paint(line, .yellow)) }
             if case .event(let event) = item.content { out.line(ItemRendering.pinLine(event, school: item.school, places: try store.places())) }
@@ -71,19 +73,23 @@ extension Console {
         }
     }
 
-    static var historyCommand: CommandSpec {
-        CommandSpec("history", usage: "ID", summary: "every revision of an item and the decisions on it", positional: 1...1, arguments: [.ids], pages: true) {
-            args, session in
+    static var historyCommand: CommandSpec { HistoryCommand.spec }
+
+    struct HistoryCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration("history", summary: "every revision of an item and the decisions on it", pages: true)
+        @Positional("ID", count: 1...1, completes: [.ids]) var words: [String]
+
+        func run(_ session: Session) throws -> Int32 {
             let store = try session.store()
-            let item = try store.item(args.positional[0])
+            let item = try store.item(words[0])
             try session.requireRead(item, in: store)
             let zone = session.zone(of: item)
-            var revisions = try store.revisions(of: args.positional[0])
+            var revisions = try store.revisions(of: words[0])
             // Versions that never went live are for those who may read pending items.
             if !(try session.access(in: store).mayRead(item.kind, status: .pending, school: item.school)) {
                 revisions = revisions.filter { $0.wentLiveAt != nil }
             }
-            let audit = try store.audit(itemID: args.positional[0], limit: 1000)
+            let audit = try store.audit(itemID: words[0], limit: 1000)
             if session.output.json {
                 session.output.printJSON(
                     JSONValue.object([
@@ -137,4 +143,5 @@ extension Console {
             return 0
         }
     }
+
 }

@@ -6,8 +6,13 @@ import TimeTrackKit
 import TimeTrackReview
 
 extension Console {
-    static var pluginsCommand: CommandSpec {
-        CommandSpec("plugins", summary: "list the importers, built-in and external (the plugins folder), their kinds and options", pages: true) { _, session in
+    static var pluginsCommand: CommandSpec { PluginsCommand.spec }
+
+    struct PluginsCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration(
+            "plugins", summary: "list the importers, built-in and external (the plugins folder), their kinds and options", pages: true)
+
+        func run(_ session: Session) throws -> Int32 {
             let infos = ImporterRegistry.infos
             if session.output.json {
                 session.output.printJSON(
@@ -52,14 +57,18 @@ extension Console {
         }
     }
 
-    static var sourcesCommand: CommandSpec {
-        CommandSpec(
-            "sources", usage: "[enable|disable ID...]",
+    static var sourcesCommand: CommandSpec { SourcesCommand.spec }
+
+    struct SourcesCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration(
+            "sources",
             summary: "list the source definitions in the imports folder, and any that are broken; `sources enable ID` lets imports read a disabled one",
-            positional: 0...100, arguments: [.words(["enable", "disable"]), .sources], pages: true
-        ) { args, session in
-            if let action = args.positional.first {
-                return try setEnabled(action, Array(args.positional.dropFirst()), session)
+            pages: true)
+        @Positional("[enable|disable ID...]", count: 0...100, completes: [.words(["enable", "disable"]), .sources]) var words: [String]
+
+        func run(_ session: Session) throws -> Int32 {
+            if let action = words.first {
+                return try setEnabled(action, Array(words.dropFirst()), session)
             }
             let (sources, errors) = checkedSources(session)
             // Held sources and last runs, when there is a store to ask.

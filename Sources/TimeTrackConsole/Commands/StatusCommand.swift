@@ -2,8 +2,13 @@ import Foundation
 import TimeTrackCore
 
 extension Console {
-    static var statusCommand: CommandSpec {
-        CommandSpec("status", summary: "show the store's path, schema version and item counts per kind and status", pages: true) { _, session in
+    static var statusCommand: CommandSpec { StatusCommand.spec }
+
+    struct StatusCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration(
+            "status", summary: "show the store's path, schema version and item counts per kind and status", pages: true)
+
+        func run(_ session: Session) throws -> Int32 {
             let store = try session.store(create: false)
             let counts = try store.counts()
             let audit = try store.verifyAudit()

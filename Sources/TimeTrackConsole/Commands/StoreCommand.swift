@@ -4,26 +4,25 @@ import TimeTrackStore
 
 extension Console {
     /// `store copy --from A --to B`: a store between its SQLite file and a PostgreSQL database.
-    static var storeCommand: CommandSpec {
-        let usage = "copy --from PATH|URI --to URI|PATH | repair | grant"
-        return CommandSpec(
-            "store", usage: usage,
-            summary:
-                "copy the whole store from its SQLite file into an empty PostgreSQL database, or back into a new file; `store repair` restores the"
-                + " audit log's guards; `store grant` makes PostgreSQL enforce the roles (admins only)",
-            options: [
-                OptionSpec("from", value: "PATH|URI", completes: .path, help: "the store to copy: a SQLite file, or postgresql://user@host/db"),
-                OptionSpec("to", value: "URI|PATH", completes: .path, help: "where: an empty PostgreSQL database, or a new SQLite file"),
-            ],
-            positional: 1...1, arguments: [.words(["copy", "repair", "grant"]), .none]
-        ) { args, session in
-            if args.positional[0] == "repair" { return try repairStore(session) }
-            if args.positional[0] == "grant" { return try grantStore(session) }
-            guard args.positional[0] == "copy" else {
-                throw TimeTrackError(.usage, "store: unknown action '\(args.positional[0])'", fix: "usage: store \(usage)")
+    static var storeCommand: CommandSpec { StoreCommand.spec }
+
+    struct StoreCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration(
+            "store",
+            summary: "copy the whole store from its SQLite file into an empty PostgreSQL database, or back into a new file; `store repair` restores the"
+                + " audit log's guards; `store grant` makes PostgreSQL enforce the roles (admins only)")
+        @Positional("copy | repair | grant", count: 1...1, completes: [.words(["copy", "repair", "grant"]), .none]) var words: [String]
+        @Option("from", value: "PATH|URI", completes: .path, help: "the store to copy: a SQLite file, or postgresql://user@host/db") var from: String?
+        @Option("to", value: "URI|PATH", completes: .path, help: "where: an empty PostgreSQL database, or a new SQLite file") var to: String?
+
+        func run(_ session: Session) throws -> Int32 {
+            if words[0] == "repair" { return try repairStore(session) }
+            if words[0] == "grant" { return try grantStore(session) }
+            guard words[0] == "copy" else {
+                throw TimeTrackError(.usage, "store: unknown action '\(words[0])'", fix: "usage: \(Self.usageLine)")
             }
-            guard let from = args.option("from"), let to = args.option("to") else {
-                throw TimeTrackError(.usage, "store copy: give --from and --to", fix: "usage: store \(usage)")
+            guard let from = from, let to = to else {
+                throw TimeTrackError(.usage, "store copy: give --from and --to", fix: "usage: \(Self.usageLine)")
             }
             let fromServer = Session.serverAddress(from), toServer = Session.serverAddress(to)
             guard (fromServer == nil) != (toServer == nil) else {

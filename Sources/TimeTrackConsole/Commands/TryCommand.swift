@@ -24,42 +24,42 @@ extension Console {
         done               leave (Ctrl-D too)
         """
 
-    static var tryCommand: CommandSpec {
-        CommandSpec(
-            "try", usage: "URL|FILE|SOURCE [--kind K] [--zone Z] [--base URL] [--suggest]",
-            summary:
-                "a selector shell: load a page once (or a source's, to change its definition), try css, xpath, item and field specs on it, see the"
-                + " items, save the definition",
-            options: [
-                OptionSpec("kind", value: "K", completes: .words(ItemKind.plurals), help: "what the page lists: announcement (default), event or school-info"),
-                OptionSpec("zone", value: "Z", help: "the time zone of its dates (default: this machine's)"),
-                OptionSpec("base", value: "URL", help: "a saved page's public URL: its relative links resolve against it"),
-                OptionSpec("suggest", help: "start from what discover infers on the page: the item selector, the fields, the year context"),
-                OptionSpec(
-                    "allow-private",
-                    help: "the page is on a private or loopback address (an intranet, a test server): read it, and say so in the saved definition"),
-            ],
-            positional: 1...1, arguments: [.path]
-        ) { args, session in
-            let kindText = args.option("kind") ?? "announcement"
+    static var tryCommand: CommandSpec { TryCommand.spec }
+
+    struct TryCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration(
+            "try",
+            summary: "a selector shell: load a page once (or a source's, to change its definition), try css, xpath, item and field specs on it, see the"
+                + " items, save the definition")
+        @Positional("URL|FILE|SOURCE", count: 1...1, completes: [.path]) var words: [String]
+        @Option("kind", value: "K", completes: .words(ItemKind.plurals), help: "what the page lists: announcement (default), event or school-info") var kind:
+            String?
+        @Option("zone", value: "Z", help: "the time zone of its dates (default: this machine's)") var zone: String?
+        @Option("base", value: "URL", help: "a saved page's public URL: its relative links resolve against it") var base: String?
+        @Flag("suggest", help: "start from what discover infers on the page: the item selector, the fields, the year context") var suggest: Bool
+        @Flag("allow-private", help: "the page is on a private or loopback address (an intranet, a test server): read it, and say so in the saved definition")
+        var allowPrivate: Bool
+
+        func run(_ session: Session) throws -> Int32 {
+            let kindText = kind ?? "announcement"
             guard let kind = ItemKind(word: kindText), MappedFields.kinds.contains(kind) else {
                 throw TimeTrackError(.usage, "try: --kind must be \(MappedFields.kindWords)", fix: "usage: try URL|FILE [--kind K]")
             }
-            let zoneText = args.option("zone") ?? TimeZone.current.identifier
+            let zoneText = zone ?? TimeZone.current.identifier
             guard let zone = TimeZone(identifier: zoneText) else {
                 throw TimeTrackError(.usage, "try: --zone '\(zoneText)' is not a time zone", fix: "e.g. --zone America/Denver")
             }
-            if let base = args.option("base"), URL(string: base)?.scheme.map({ ["http", "https"].contains($0.lowercased()) }) != true {
+            if let base = base, URL(string: base)?.scheme.map({ ["http", "https"].contains($0.lowercased()) }) != true {
                 throw TimeTrackError(.usage, "try: --base must be an http(s) URL", fix: "e.g. --base https://lincoln.example.org/news")
             }
-            let word = args.positional[0]
+            let word = words[0]
             let isPage = word.contains("://") || FileManager.default.fileExists(atPath: word)
             let trial: Trial
             if !isPage, let source = try? session.source(word) {
                 trial = try Trial(editing: source, importsPath: session.importsPath)
             } else {
                 trial = try Trial(
-                    target: word, kind: kind, zone: zone, baseURL: args.option("base"), allowPrivate: args.flag("allow-private"),
+                    target: word, kind: kind, zone: zone, baseURL: base, allowPrivate: allowPrivate,
                     importsPath: session.importsPath)
             }
             let out = session.output
@@ -67,7 +67,7 @@ extension Console {
                 "loaded \(trial.target): \(trial.document.root.select(try Selector("*")).count) elements. Commands: css, xpath, item, field, items,"
                     + " save ID, done (help lists them)."
             )
-            if args.flag("suggest") { try suggest(trial, kindGiven: args.option("kind") != nil, session: session) }
+            if suggest { try Console.suggest(trial, kindGiven: self.kind != nil, session: session) }
             while true {
                 out.flush()
                 let typed: String

@@ -3,19 +3,21 @@ import TimeTrackCore
 import TimeTrackReview
 
 extension Console {
-    static var undoCommand: CommandSpec {
-        CommandSpec(
-            "undo", usage: "[--list]",
-            summary:
-                "take back your last action of any kind (approve, reject, edit, unlock, revert, reply, close, reopen, archive, restore, keep; a bulk"
-                + " approval whole), named before it is done",
-            options: [OptionSpec("list", help: "show what undo would take back, newest first, and do nothing")]
-        ) { args, session in
+    static var undoCommand: CommandSpec { UndoCommand.spec }
+
+    struct UndoCommand: ConsoleCommand {
+        static let configuration = CommandConfiguration(
+            "undo",
+            summary: "take back your last action of any kind (approve, reject, edit, unlock, revert, reply, close, reopen, archive, restore, keep; a bulk"
+                + " approval whole), named before it is done")
+        @Flag("list", help: "show what undo would take back, newest first, and do nothing") var list: Bool
+
+        func run(_ session: Session) throws -> Int32 {
             let store = try session.store()
             let life = Lifecycle(store)
             let out = session.output
-            let stack = try life.undoStack(by: session.operatorName, limit: args.flag("list") ? 20 : 1)
-            if args.flag("list") {
+            let stack = try life.undoStack(by: session.operatorName, limit: list ? 20 : 1)
+            if list {
                 printUndoStack(stack, session: session)
                 return 0
             }

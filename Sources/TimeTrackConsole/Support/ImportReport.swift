@@ -54,7 +54,7 @@ final class ImportReport {
             }
         case .failure(let error):
             failed += 1
-            let tagged = TimeTrackError(error.code, error.message, fix: error.fix, context: error.context.merging(["source": source.id]) { a, _ in a })
+            let tagged = error.tagged(source: source.id)
             errorsBySource[source.id] = tagged
             session.output.error(tagged)
         }

@@ -58,7 +58,7 @@ extension Session {
         }
         let (all, errors) = sources()
         if let found = all.first(where: { $0.id == word }) { return found }
-        if let broken = errors.first(where: { ($0.context["file"] as NSString?)?.lastPathComponent.hasPrefix(word) == true }) { throw broken }
+        if let broken = errors.first(where: { ($0.definitionFile as NSString?)?.lastPathComponent.hasPrefix(word) == true }) { throw broken }
         let known = all.map(\.id)
         throw TimeTrackError(
             .usage, "no source '\(word)' in \(importsPath)",

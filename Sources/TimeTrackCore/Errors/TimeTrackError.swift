@@ -62,6 +62,52 @@ public struct TimeTrackError: Error, CustomStringConvertible, Sendable, Equatabl
     public var context: [String: String]
     /// The underlying error's description, when there is one.
     public var underlying: String?
+    /// What a caller may act on, as types (never read from `context`'s words).
+    public var signals: Set<Signal> = []
+
+    /// A fact about an error that code decides by.
+    public enum Signal: Hashable, Sendable {
+        /// Trying again may work: a timeout, a dropped connection, no answer, no DNS.
+        case retryable
+        /// The source's or the import's network time is used up: nothing more is asked.
+        case budgetSpent
+        /// The fetcher's policy refused where it was sent (a redirect to another scheme, a
+        /// broken compressed answer).
+        case refused
+        /// The server answered with this HTTP status.
+        case httpStatus(Int)
+        /// The database refused with this SQLSTATE (`42501`: insufficient privilege).
+        case sqlState(String)
+        /// The source definition file the error is about (what `import ID` finds a broken one by).
+        case definitionFile(String)
+    }
+
+    /// This error with one more signal.
+    public func with(_ signal: Signal) -> TimeTrackError {
+        var error = self
+        error.signals.insert(signal)
+        return error
+    }
+
+    /// This error said of a source (`source` in its context unless it names one already), its
+    /// signals kept.
+    public func tagged(source: String) -> TimeTrackError {
+        var error = self
+        if error.context["source"] == nil { error.context["source"] = SafeText.visible(source) }
+        return error
+    }
+
+    /// The source definition file the error is about, if any.
+    public var definitionFile: String? {
+        for case .definitionFile(let path) in signals { return path }
+        return nil
+    }
+
+    /// The HTTP status the error carries, if any.
+    public var httpStatus: Int? {
+        for case .httpStatus(let status) in signals { return status }
+        return nil
+    }
 
     /// Creates an error.
     ///

@@ -75,7 +75,8 @@ public final class Fetcher: PageFetcher, @unchecked Sendable {
                 .fetch,
                 String(format: "stopped: this source's time (%.0f s, sourceSeconds) is used up, reading and parsing its pages included", deadline.seconds),
                 fix: "raise sourceSeconds in _settings.json if the site is just large; lower maxPages otherwise",
-                context: ["url": url.absoluteString, "budget": "yes"])
+                context: ["url": url.absoluteString]
+            ).with(.budgetSpent)
         }
         if let file = try localFile(url) { return try readFile(file, standsFor: url) }
         let text = url.absoluteString
@@ -236,7 +237,8 @@ public final class Fetcher: PageFetcher, @unchecked Sendable {
                 // Status 404, as a web server would say: importers tell "gone" from "failed" by it.
                 throw TimeTrackError(
                     .fetch, "no such file: \(path)", fix: "check the source's url (relative paths resolve against the definition's folder)",
-                    context: ["url": url.absoluteString, "status": "404"])
+                    context: ["url": url.absoluteString]
+                ).with(.httpStatus(404))
             }
             throw TimeTrackError(
                 .fetch, "cannot read \(path): \(String(cString: strerror(reason)))", fix: "check its permissions", context: ["url": url.absoluteString])

@@ -23,7 +23,15 @@ public final class PinningProxy: @unchecked Sendable {
     private let listener: Int32
     private let lock = NSLock()
     private var targets: [String: [String]] = [:]
-    private var failures: [String: String] = [:]
+    private var failures: [String: TunnelFailure] = [:]
+
+    /// Why a tunnel could not be opened.
+    public enum TunnelFailure: Sendable, Equatable {
+        /// The server refused the connection (nothing listens on the port).
+        case refused
+        /// Anything else, as the system says it.
+        case other(String)
+    }
 
     private init(listener: Int32, port: UInt16) {
         self.listener = listener
@@ -65,7 +73,7 @@ public final class PinningProxy: @unchecked Sendable {
     }
 
     /// Why the last connection to `host:port` failed, if it did (for the web client's message).
-    public func failure(host: String, port: Int) -> String? {
+    public func failure(host: String, port: Int) -> TunnelFailure? {
         lock.lock()
         defer { lock.unlock() }
         return failures["\(host.lowercased()):\(port)"]
@@ -102,7 +110,7 @@ public final class PinningProxy: @unchecked Sendable {
         let addresses = targets["\(host):\(port)"] ?? []
         lock.unlock()
         guard !addresses.isEmpty else { return reply(client, 403) }
-        var upstream: (fd: Int32, error: String) = (-1, "no address")
+        var upstream: (fd: Int32, error: TunnelFailure) = (-1, .other("no address"))
         for address in addresses {
             upstream = PinningProxy.connect(address: address, port: port)
             if upstream.fd >= 0 { break }
@@ -124,26 +132,26 @@ public final class PinningProxy: @unchecked Sendable {
     }
 
     /// A TCP connection to a numeric address, or the reason it failed.
-    static func connect(address: String, port: Int) -> (fd: Int32, error: String) {
+    static func connect(address: String, port: Int) -> (fd: Int32, error: TunnelFailure) {
         var hints = addrinfo()
         hints.ai_flags = AI_NUMERICHOST
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var result: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(address, String(port), &hints, &result) == 0, let info = result else { return (-1, "not a numeric address") }
+        guard getaddrinfo(address, String(port), &hints, &result) == 0, let info = result else { return (-1, .other("not a numeric address")) }
         defer { freeaddrinfo(result) }
         let fd = socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
-        guard fd >= 0 else { return (-1, String(cString: strerror(errno))) }
+        guard fd >= 0 else { return (-1, .other(String(cString: strerror(errno)))) }
         // A silent address is given up after 10 s (Linux applies the send timeout to connect).
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         if Glibc.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) != 0 {
-            let reason = errno == ECONNREFUSED ? "refused" : String(cString: strerror(errno))
+            let reason: TunnelFailure = errno == ECONNREFUSED ? .refused : .other(String(cString: strerror(errno)))
             close(fd)
             return (-1, reason)
         }
         var none = timeval(tv_sec: 0, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &none, socklen_t(MemoryLayout<timeval>.size))
-        return (fd, "")
+        return (fd, .other(""))
     }
 
     /// Copies bytes both ways until either side closes.

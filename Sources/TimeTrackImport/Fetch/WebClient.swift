@@ -68,7 +68,8 @@ public final class WebClient: HTTPClient {
             throw TimeTrackError(
                 .fetch, "stopped: \(which) is used up",
                 fix: "a slow server is the usual cause; raise sourceSeconds or runSeconds in _settings.json if the site is just large",
-                context: ["url": url.absoluteString, "budget": "yes"])
+                context: ["url": url.absoluteString]
+            ).with(.budgetSpent)
         }
         return min(source, run)
     }
@@ -126,7 +127,8 @@ public final class WebClient: HTTPClient {
                 guard let scheme = next.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
                     throw TimeTrackError(
                         .fetch, "refused a redirect to \(next.absoluteString): only http and https are followed",
-                        context: ["url": current.absoluteString, "refused": "scheme"])
+                        context: ["url": current.absoluteString]
+                    ).with(.refused)
                 }
                 try checkRobots(next)
                 current = next
@@ -134,7 +136,8 @@ public final class WebClient: HTTPClient {
                 throw TimeTrackError(
                     .fetch, "HTTP \(response.status) from the server",
                     fix: response.status == 404 || response.status == 410 ? "the page moved or is gone: check the source's url" : "try again later",
-                    context: ["url": current.absoluteString, "status": String(response.status)])
+                    context: ["url": current.absoluteString]
+                ).with(.httpStatus(response.status))
             }
         }
     }
@@ -166,7 +169,7 @@ public final class WebClient: HTTPClient {
                 case 500...599: state = .unavailable("the server answered HTTP \(response.status)")
                 default: state = .rules(.allowAll)  // 4xx: no robots.txt, everything allowed (RFC 9309)
                 }
-            } catch let error as TimeTrackError where error.code == .refusedAddress || error.context["refused"] != nil || error.context["budget"] != nil {
+            } catch let error as TimeTrackError where error.code == .refusedAddress || !error.signals.isDisjoint(with: [.refused, .budgetSpent]) {
                 throw error
             } catch let error as TimeTrackError {
                 state = .unavailable(error.message)
@@ -222,14 +225,14 @@ public final class WebClient: HTTPClient {
                     continue
                 }
                 return response
-            } catch let error as TimeTrackError where error.context["retry"] == "yes" && attempt < settings.retries {
+            } catch let error as TimeTrackError where error.signals.contains(.retryable) && attempt < settings.retries {
                 attempt += 1
                 try pause()
             } catch var error as TimeTrackError {
-                if error.context["retry"] != nil && attempt > 0 {
+                if error.signals.contains(.retryable) && attempt > 0 {
                     error.message += String(format: " (%d attempts over %.0f s)", attempt + 1, Date().timeIntervalSince(started))
                 }
-                error.context["retry"] = nil
+                error.signals.remove(.retryable)
                 throw error
             }
         }
@@ -312,10 +315,11 @@ public final class WebClient: HTTPClient {
             throw TimeTrackError(
                 .fetch, message,
                 fix: damaged ? "the server sent a broken compressed answer; tell the site's webmaster" : "check the URL and the network; try again later",
-                context: damaged ? ["url": url.absoluteString] : ["url": url.absoluteString, "retry": "yes"])
+                context: ["url": url.absoluteString]
+            ).with(damaged ? .refused : .retryable)
         }
         guard outcome.status > 0 else {
-            throw TimeTrackError(.fetch, "no HTTP response", context: ["url": url.absoluteString, "retry": "yes"])
+            throw TimeTrackError(.fetch, "no HTTP response", context: ["url": url.absoluteString]).with(.retryable)
         }
         return Response(status: outcome.status, headers: outcome.headers, body: outcome.body)
     }
@@ -327,7 +331,8 @@ public final class WebClient: HTTPClient {
         guard !pins.isEmpty else {
             throw TimeTrackError(
                 .fetch, "cannot resolve \(host) (DNS)", fix: "check the URL and the network; try again later",
-                context: ["url": url.absoluteString, "retry": "yes"])
+                context: ["url": url.absoluteString]
+            ).with(.retryable)
         }
         proxy.pin(host: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port, to: pins)
     }
@@ -353,10 +358,11 @@ public final class WebClient: HTTPClient {
             if elapsed >= totalTimeout - 0.5 { return String(format: "no complete answer from %@ within %.0f s", host, totalTimeout) }
             let answered = outcome.status > 0 ? "the answer stalled" : "no answer"
             return String(format: "%@ sent nothing for %.0f s (%@)", host, settings.connectTimeout, answered)
-        case _ where tunnel == "refused":
+        case _ where tunnel == .refused:
             return "\(host) refused the connection on port \(port)"
         case _ where tunnel != nil:
-            return "cannot connect to \(host) on port \(port): \(tunnel ?? "")"
+            if case .other(let reason) = tunnel { return "cannot connect to \(host) on port \(port): \(reason)" }
+            return "cannot connect to \(host) on port \(port)"
         case CurlTransfer.Code.couldNotConnect:
             return "\(host) refused the connection" + (url.port.map { " on port \($0)" } ?? "")
         case CurlTransfer.Code.couldNotResolveHost:

@@ -330,7 +330,7 @@ public struct ImportResult: Sendable {
     ) {
         note(
             ImportProblem(
-                severity, message ?? error.description, location: location ?? url.absoluteString, httpStatus: error.context["status"].flatMap { Int($0) }))
+                severity, message ?? error.description, location: location ?? url.absoluteString, httpStatus: error.httpStatus))
         unreadPages.append(url.absoluteString)
     }
 

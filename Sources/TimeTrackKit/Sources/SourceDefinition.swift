@@ -343,15 +343,16 @@ public struct SourceDefinition: Sendable {
                     errors.append(
                         TimeTrackError(
                             .configuration, "id '\(source.id)' is already used by \(other)", fix: "give each source its own id",
-                            context: ["file": path, "field": "id"]))
+                            context: ["file": path, "field": "id"]
+                        ).with(.definitionFile(path)))
                     continue
                 }
                 seen[source.id] = path
                 sources.append(source)
             } catch let error as TimeTrackError {
-                errors.append(error)
+                errors.append(error.with(.definitionFile(path)))
             } catch {
-                errors.append(TimeTrackError(.configuration, "\(error)", context: ["file": path]))
+                errors.append(TimeTrackError(.configuration, "\(error)", context: ["file": path]).with(.definitionFile(path)))
             }
         }
         return (sources.sorted { $0.id < $1.id }, errors)

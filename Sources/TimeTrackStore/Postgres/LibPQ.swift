@@ -206,9 +206,11 @@ public final class PostgresConnection {
         guard status != PostgresConnection.commandOK && status != PostgresConnection.tuplesOK else { return }
         let message = handle.flatMap { pq.errorMessage($0) }.map { String(cString: $0) } ?? "unknown error"
         let state = pq.resultErrorField(result, PostgresConnection.sqlStateField).map { String(cString: $0) }
-        throw TimeTrackError(
+        var error = TimeTrackError(
             .database, "PostgreSQL: " + SafeText.visible(message.trimmingCharacters(in: .whitespacesAndNewlines)),
             context: state.map { ["sqlstate": $0] } ?? [:])
+        if let state { error.signals.insert(.sqlState(state)) }
+        throw error
     }
 
     /// The first column of the first row (nil for none or NULL): a count, a flag.

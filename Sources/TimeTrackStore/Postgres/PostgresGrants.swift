@@ -44,7 +44,7 @@ public enum PostgresGrants {
         let groups = Operator.Role.allCases.map(group) + [app]
         let everyone = groups.joined(separator: ", ")
         let tables = ["items"] + contentTables + importTables + settingTables + ["operators", "audit", "timetrack_schema"]
-        let views = ["published_announcements", "published_events", "published_school_info", "published_posts", "published_deadlines", "published_alerts"]
+        let views = Schema.publishedViews
         var sql = ["BEGIN"]
         for role in groups {
             sql.append("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '\(role)') THEN CREATE ROLE \(role) NOLOGIN; END IF; END $$")

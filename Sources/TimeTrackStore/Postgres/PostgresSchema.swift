@@ -240,7 +240,7 @@ enum PostgresSchema {
         let rows: [[String?]]
         do {
             rows = try db.query("SELECT version FROM timetrack_schema")
-        } catch let error as TimeTrackError where error.context["sqlstate"] == "42501" {
+        } catch let error as TimeTrackError where error.signals.contains(.sqlState("42501")) {
             // insufficient_privilege: a login that is in none of the store's groups.
             let login = (try? db.scalar("SELECT session_user")) ?? nil
             throw TimeTrackError(
@@ -281,7 +281,6 @@ enum PostgresSchema {
     /// else: the app backend's role (docs/postgresql.md).
     static func grantAppRead(to role: String) -> String {
         let quoted = "\"" + role.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        return ["published_announcements", "published_events", "published_school_info", "published_posts", "published_deadlines"]
-            .map { "GRANT SELECT ON \($0) TO \(quoted);" }.joined(separator: " ")
+        return Schema.publishedViews.map { "GRANT SELECT ON \($0) TO \(quoted);" }.joined(separator: " ")
     }
 }

@@ -10,6 +10,11 @@ extension Schema {
         "i.status = 'published' AND (i.publish_at IS NULL OR i.publish_at <= \(now)) AND (i.expires_at IS NULL OR i.expires_at > \(now))"
     }
 
+    /// The views an app backend reads: what is published, live now.
+    static let publishedViews = [
+        "published_announcements", "published_events", "published_school_info", "published_posts", "published_deadlines", "published_alerts",
+    ]
+
     /// SQLite's current instant as stored text.
     static let sqliteNow = "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
 
