@@ -80,7 +80,7 @@ struct CrawlState {
         return id
     }
 
-    func proposed(url: String, importer: String) -> Bool {
+    func proposed(url: String, importer: ImporterName) -> Bool {
         result.proposals.contains { $0.url == url && $0.importer == importer }
     }
 
@@ -88,7 +88,7 @@ struct CrawlState {
 
     mutating func propose(_ definition: [String: JSONValue], origin: Proposal.Origin, how: String, why: String) {
         let url = definition["url"]?.stringValue ?? ""
-        let importer = definition["importer"]?.stringValue ?? ""
+        let importer = ImporterName(rawValue: definition["importer"]?.stringValue ?? "")
         guard !proposed(url: url, importer: importer), let kindWord = definition["kind"]?.stringValue, let kind = ItemKind(word: kindWord) else { return }
         result.proposals.append(
             Proposal(id: definition["id"]?.stringValue ?? "", origin: origin, kind: kind, importer: importer, definition: definition, how: how, why: why))

@@ -32,12 +32,12 @@ extension Discovery {
         case .feed:
             state.result.notes.append("the address is a feed (RSS or Atom): proposed to the feed importer")
             state.propose(
-                base(id: state.id(name), kind: .announcement, importer: "feed", url: url), origin: .declared, how: "the feed given",
+                base(id: state.id(name), kind: .announcement, importer: .feed, url: url), origin: .declared, how: "the feed given",
                 why: "the address answers a feed")
         case .calendar:
             state.result.notes.append("the address is a calendar (iCalendar): proposed to the ical importer")
             state.propose(
-                base(id: state.id(name), kind: .event, importer: "ical", url: url), origin: .declared, how: "the calendar given",
+                base(id: state.id(name), kind: .event, importer: .ical, url: url), origin: .declared, how: "the calendar given",
                 why: "the address answers an iCalendar file")
         case .json:
             let dates = DateParser(timeZone: settings.zone, reference: settings.now)
@@ -51,7 +51,7 @@ extension Discovery {
                 return true
             }
             state.result.notes.append("the address answers JSON: a list of \(kind == .event ? "events" : "posts"), proposed to the json importer")
-            var object = base(id: state.id(name), kind: kind, importer: "json", url: url)
+            var object = base(id: state.id(name), kind: kind, importer: .json, url: url)
             object["options"] = .object(options)
             state.propose(object, origin: .inferred, how: Discovery.inferred, why: "the JSON given, a list of \(kind == .event ? "events" : "posts")")
         case .xml:
@@ -94,7 +94,7 @@ extension Discovery {
         let kind: ItemKind = date == nil ? .announcement : .event
         if kind == .announcement, let date = fields.removeValue(forKey: "start") { fields["date"] = date }
         state.result.notes.append("the address answers XML: \(items.count) <\(record)> records, proposed to the html importer reading XML")
-        var object = base(id: state.id(name), kind: kind, importer: "html", url: page.url.absoluteString)
+        var object = base(id: state.id(name), kind: kind, importer: .html, url: page.url.absoluteString)
         object["options"] = .object(["xml": .bool(true), "item": .string(record), "fields": .object(fields)])
         state.propose(object, origin: .inferred, how: Discovery.inferred, why: "the XML given: \(items.count) <\(record)> records")
     }
@@ -139,7 +139,7 @@ extension Discovery {
             let link = ["link", "url"].contains { name in fields[name].map { $0 != .null && $0 != .string("") } ?? false }
             return total + fields.values.filter { $0 != .null && $0 != .string("") }.count + (link ? 10 : 0)
         }
-        let structured = ["feed", "ical", "json", "wordpress"].contains(proposal.importer) ? 1 : 0
+        let structured = proposal.importer.isStructured ? 1 : 0
         return filled * 100_000 + structured * 10_000 + min(9_999, proposal.sample?.count ?? 0)
     }
 }

@@ -42,9 +42,9 @@ public final class Discovery {
     }
 
     /// The definition's top level every proposal shares.
-    func base(id: String, kind: ItemKind, importer: String, url: String) -> [String: JSONValue] {
+    func base(id: String, kind: ItemKind, importer: ImporterName, url: String) -> [String: JSONValue] {
         var object: [String: JSONValue] = [
-            "id": .string(id), "name": .string(id), "importer": .string(importer), "kind": .string(kind.rawValue), "url": .string(url),
+            "id": .string(id), "name": .string(id), "importer": .string(importer.rawValue), "kind": .string(kind.rawValue), "url": .string(url),
             "timeZone": .string(settings.zone.identifier),
             // Cron reads what changes daily once a day, School Info once a week (a template's
             // own schedule, an alert source's 15 minutes, replaces it).
@@ -57,7 +57,7 @@ public final class Discovery {
     /// The web client of the crawl: the imports folder's settings, robots.txt, the host schedule,
     /// the private-network rule (as for imports).
     func client(for start: URL) throws -> WebClient {
-        var object = base(id: "discover", kind: .announcement, importer: "html", url: start.absoluteString)
+        var object = base(id: "discover", kind: .announcement, importer: .html, url: start.absoluteString)
         object["options"] = .object([:])
         let probe = try SourceDefinition.parse(object, file: (settings.importsPath as NSString).appendingPathComponent("discover.json"))
         return try WebClient.forSource(probe, cache: nil, version: settings.version)
@@ -115,10 +115,10 @@ public final class Discovery {
     func analyze(_ document: HTMLDocument, page: FetchedPage, isStart: Bool, state: inout CrawlState) {
         let markup = String(decoding: page.data.prefix(2_000_000), as: UTF8.self).lowercased()
         for feed in FeedFinder.feeds(in: document, page: page.url) {
-            let name = feed.importer == "ical" ? "calendar" : feed.importer == "wordpress" ? "news" : "feed"
+            let name = feed.importer == .ical ? "calendar" : feed.importer == .wordpress ? "news" : "feed"
             state.propose(
                 base(id: state.id(name), kind: feed.kind, importer: feed.importer, url: feed.url), origin: .declared,
-                how: "a \(feed.importer == "ical" ? "calendar" : "feed") the site declares", why: feed.why)
+                how: "a \(feed.importer == .ical ? "calendar" : "feed") the site declares", why: feed.why)
         }
         for recognizer in recognizers where !state.recognized.contains(recognizer.platform) {
             guard let why = recognizer.recognizes(document, markup: markup, url: page.url) else { continue }
@@ -140,7 +140,7 @@ public final class Discovery {
         }
         // The home page's teasers repeat the listings the crawl reaches next.
         if !isStart || settings.maxPages == 1, let listing = ListingInference.infer(document, pageURL: page.url, zone: settings.zone, now: settings.now) {
-            var object = base(id: state.id(Discovery.name(of: page.url, or: "listing")), kind: listing.kind, importer: "html", url: page.url.absoluteString)
+            var object = base(id: state.id(Discovery.name(of: page.url, or: "listing")), kind: listing.kind, importer: .html, url: page.url.absoluteString)
             object["options"] = .object(listing.options)
             state.propose(object, origin: .inferred, how: Discovery.inferred, why: listing.why)
             return
@@ -148,7 +148,7 @@ public final class Discovery {
         guard !isStart || settings.maxPages == 1 else { return }
         if let article = ArticlePages.detect(document) {
             state.propose(
-                base(id: state.id(Discovery.name(of: page.url, or: "article")), kind: .announcement, importer: "metadata", url: page.url.absoluteString),
+                base(id: state.id(Discovery.name(of: page.url, or: "article")), kind: .announcement, importer: .metadata, url: page.url.absoluteString),
                 origin: .inferred, how: Discovery.inferred,
                 why: article)
         } else if let links = DocumentPages.detect(document, filesOnly: false) {
@@ -171,7 +171,7 @@ public final class Discovery {
         guard details.count == 2, let date = DetailDates.selector(on: details, dates: dates) else { return }
         var options = listing.options
         options["detail"] = .object(["link": .string("link"), "fields": .object(["date": .string(date)])])
-        var object = base(id: state.id(Discovery.name(of: page, or: "news")), kind: .announcement, importer: "html", url: page.absoluteString)
+        var object = base(id: state.id(Discovery.name(of: page, or: "news")), kind: .announcement, importer: .html, url: page.absoluteString)
         object["options"] = .object(options)
         state.propose(object, origin: .inferred, how: Discovery.inferred, why: listing.why + "; the date from each article's page (\(date))")
     }
@@ -181,11 +181,11 @@ public final class Discovery {
     func proposeJSONEndpoints(_ document: HTMLDocument, page: URL, web: WebClient, state: inout CrawlState) {
         let dates = DateParser(timeZone: settings.zone, reference: settings.now)
         for endpoint in JSONInference.endpoints(in: document, page: page) where CrawlState.site(of: endpoint) == state.site {
-            guard !state.proposed(url: endpoint.absoluteString, importer: "json"), state.checkedEndpoints.insert(endpoint.absoluteString).inserted,
+            guard !state.proposed(url: endpoint.absoluteString, importer: .json), state.checkedEndpoints.insert(endpoint.absoluteString).inserted,
                 let fetched = try? web.get(endpoint, maxBytes: 5_000_000), let json = try? JSONValue(parsing: fetched.data),
                 let (kind, options) = JSONInference.infer(json, endpoint: endpoint, dates: dates)
             else { continue }
-            var object = base(id: state.id(Discovery.name(of: endpoint, or: "api")), kind: kind, importer: "json", url: endpoint.absoluteString)
+            var object = base(id: state.id(Discovery.name(of: endpoint, or: "api")), kind: kind, importer: .json, url: endpoint.absoluteString)
             object["options"] = .object(options)
             state.propose(
                 object, origin: .inferred, how: Discovery.inferred,
@@ -195,7 +195,7 @@ public final class Discovery {
 
     func proposeDocuments(_ page: URL, why: String, state: inout CrawlState) {
         state.propose(
-            base(id: state.id(Discovery.name(of: page, or: "documents")), kind: .schoolInfo, importer: "documents", url: page.absoluteString),
+            base(id: state.id(Discovery.name(of: page, or: "documents")), kind: .schoolInfo, importer: .documents, url: page.absoluteString),
             origin: .inferred, how: Discovery.inferred, why: why)
     }
 
@@ -211,8 +211,9 @@ public final class Discovery {
             guard let value = document?.root.first("body")?.attribute(name), !value.isEmpty, value.allSatisfy({ $0.isLetter || $0.isNumber }) else { return }
             url.replaceSubrange(open.lowerBound..<close.upperBound, with: value)
         }
-        guard !state.proposed(url: url, importer: definition["importer"]?.stringValue ?? "") else { return }
-        var object = base(id: state.id(template.name), kind: template.kind, importer: definition["importer"]?.stringValue ?? "html", url: url)
+        let importer = definition["importer"]?.stringValue.map(ImporterName.init(rawValue:)) ?? .html
+        guard !state.proposed(url: url, importer: importer) else { return }
+        var object = base(id: state.id(template.name), kind: template.kind, importer: importer, url: url)
         definition["url"] = nil
         definition["importer"] = nil
         for (key, value) in definition { object[key] = value }

@@ -5,7 +5,7 @@ import TimeTrackKit
 /// A source a page declares or links: a feed, a calendar, an API.
 public struct FoundFeed: Sendable, Equatable {
     public var url: String
-    public var importer: String
+    public var importer: ImporterName
     public var kind: ItemKind
     /// Where it was found ("<link rel=alternate> on /news", "an embedded Google Calendar").
     public var why: String
@@ -17,7 +17,7 @@ public struct FoundFeed: Sendable, Equatable {
 public enum FeedFinder {
     public static func feeds(in document: HTMLDocument, page: URL) -> [FoundFeed] {
         var out: [FoundFeed] = []
-        func add(_ href: String?, _ importer: String, _ kind: ItemKind, _ why: String) {
+        func add(_ href: String?, _ importer: ImporterName, _ kind: ItemKind, _ why: String) {
             guard let href, let resolved = URL(string: href.trimmingCharacters(in: .whitespaces), relativeTo: page)?.absoluteURL,
                 ["http", "https"].contains(resolved.scheme?.lowercased() ?? "")
             else { return }
@@ -33,35 +33,35 @@ public enum FeedFinder {
             // A WordPress site's comments feed is no source of news.
             guard !title.contains("comments") else { continue }
             add(
-                link.attribute("href"), "feed", title.contains("calendar") || title.contains("event") ? .event : .announcement,
+                link.attribute("href"), .feed, title.contains("calendar") || title.contains("event") ? .event : .announcement,
                 "<link rel=alternate> on \(path)")
         }
         if let api = (try? document.root.select("link[rel=\"https://api.w.org/\"]"))?.first?.attribute("href") {
-            add(api.hasSuffix("/") ? api + "wp/v2/posts" : api + "/wp/v2/posts", "wordpress", .announcement, "WordPress's REST API, declared on \(path)")
+            add(api.hasSuffix("/") ? api + "wp/v2/posts" : api + "/wp/v2/posts", .wordpress, .announcement, "WordPress's REST API, declared on \(path)")
         }
         for anchor in (try? document.root.select("a[href]")) ?? [] {
             guard let href = anchor.attribute("href")?.trimmingCharacters(in: .whitespaces) else { continue }
             let lower = href.lowercased()
             if lower.hasPrefix("webcal://") {
-                add("https://" + href.dropFirst("webcal://".count), "ical", .event, "a webcal: link on \(path)")
+                add("https://" + href.dropFirst("webcal://".count), .ical, .event, "a webcal: link on \(path)")
             } else if URL(string: href, relativeTo: page)?.path.lowercased().hasSuffix(".ics") == true || lower.contains("/ical/")
                 || lower.contains("icalfeed.ashx")
             {
-                add(href, "ical", .event, "an iCalendar link on \(path)")
+                add(href, .ical, .event, "an iCalendar link on \(path)")
             } else if lower.hasSuffix(".rss") || lower.hasSuffix("/rss") || lower.hasSuffix("/feed") || lower.hasSuffix("/feed/") || lower.contains("rss.xml") {
-                add(href, "feed", .announcement, "a feed link on \(path)")
+                add(href, .feed, .announcement, "a feed link on \(path)")
             }
         }
         for frame in (try? document.root.select("iframe[src*=\"calendar.google.com\"]")) ?? [] {
             guard let src = frame.attribute("src"), let components = URLComponents(string: src) else { continue }
             for calendar in components.queryItems?.filter({ $0.name == "src" }).compactMap(\.value) ?? [] {
                 let id = calendar.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "@"))) ?? calendar
-                add("https://calendar.google.com/calendar/ical/\(id)/public/basic.ics", "ical", .event, "an embedded Google Calendar on \(path)")
+                add("https://calendar.google.com/calendar/ical/\(id)/public/basic.ics", .ical, .event, "an embedded Google Calendar on \(path)")
             }
         }
         // WordPress's REST API reads the posts its RSS feed would, with more of each.
-        if out.contains(where: { $0.importer == "wordpress" }) {
-            out.removeAll { $0.importer == "feed" && ($0.url.hasSuffix("/feed/") || $0.url.hasSuffix("/feed")) }
+        if out.contains(where: { $0.importer == .wordpress }) {
+            out.removeAll { $0.importer == .feed && ($0.url.hasSuffix("/feed/") || $0.url.hasSuffix("/feed")) }
         }
         return out
     }

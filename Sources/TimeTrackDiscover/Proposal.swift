@@ -30,7 +30,7 @@ public struct Proposal: Sendable {
     public var id: String
     public var origin: Origin
     public var kind: ItemKind
-    public var importer: String
+    public var importer: ImporterName
     /// The whole definition, as it would be written (without `enabled`).
     public var definition: [String: JSONValue]
     /// "Finalsite recognizer: news page", "a feed", "inferred".

@@ -34,6 +34,7 @@ import TimeTrackCore
         (#"contains\([^\n]*context\[""#, "an error's context decides: use its signals"),
         (#"hasPrefix\("undo:"\)|"undo:" \+"#, "a batch name's text decides: use BatchName"),
         (#"tunnel == ""#, "a tunnel's failure as text: use PinningProxy.TunnelFailure"),
+        (#"importer\s*(==|!=)\s*"|\]\.contains\([a-z.]*importer\)"#, "an importer's name as text decides: use ImporterName"),
     ]
 
     /// Comparisons that are not decisions: formatting that avoids saying a thing twice, and

@@ -151,7 +151,7 @@ extension Console {
                 result.proposals.map { proposal in
                     let zone = TimeZone(identifier: proposal.definition["timeZone"]?.stringValue ?? "") ?? .current
                     return .object([
-                        "id": .string(proposal.id), "kind": .string(proposal.kind.rawValue), "importer": .string(proposal.importer),
+                        "id": .string(proposal.id), "kind": .string(proposal.kind.rawValue), "importer": .string(proposal.importer.rawValue),
                         "url": .string(proposal.url),
                         "how": .string(proposal.how), "why": .string(proposal.why), "confidence": .string(proposal.confidence.rawValue),
                         "definition": .object(proposal.definition), "written": written[proposal.id].map(JSONValue.string) ?? .null,

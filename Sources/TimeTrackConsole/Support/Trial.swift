@@ -71,7 +71,7 @@ final class Trial {
     /// A source's page with its definition loaded (an html source: `discover`'s proposals), to
     /// change it and `save` it under a new id.
     convenience init(editing source: SourceDefinition, importsPath: String) throws {
-        guard source.importer == "html" else {
+        guard source.importerName == .html else {
             throw TimeTrackError(
                 .usage, "try: \(source.id) is read by the \(source.importer) importer; try edits html definitions",
                 fix: "extract \(source.id) shows what it reads")
