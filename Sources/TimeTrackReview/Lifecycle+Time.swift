@@ -9,17 +9,10 @@ import TimeTrackCore
 extension Lifecycle {
     /// One transition `applyDue` made.
     public struct DueTransition: Sendable, Equatable {
-        public enum Kind: String, Sendable, Equatable {
-            /// An approved item's `publishAt` came: published.
-            case goLive = "go-live"
-            /// A published (or still scheduled) item's `expiresAt` came: expired, out of the app.
-            case expire
-            /// A published item's `reviewBy` came: it waits in review, still shown.
-            case reviewDue = "review-due"
-        }
-
         public var itemID: String
-        public var kind: Kind
+        /// Which time came: `publishAt` (published), `expiresAt` (expired, out of the app),
+        /// `reviewBy` (in review, still shown).
+        public var kind: ItemTimes.Moment
         /// The time that was due.
         public var at: Date
     }
@@ -48,19 +41,19 @@ extension Lifecycle {
                 row.updatedAt = now
                 try repository.updateRow(row)
                 try audit(who, .expire, row, detail: "expired " + StoreDate.format(expiry), undo: before)
-                return DueTransition(itemID: row.id, kind: .expire, at: expiry)
+                return DueTransition(itemID: row.id, kind: .expiresAt, at: expiry)
             }
             if row.status == .scheduled, let start = times.publishAt, start <= now {
                 row.status = .published
                 row.updatedAt = now
                 try repository.updateRow(row)
                 try audit(who, .goLive, row, detail: "live from " + StoreDate.format(start), undo: before)
-                return DueTransition(itemID: row.id, kind: .goLive, at: start)
+                return DueTransition(itemID: row.id, kind: .publishAt, at: start)
             }
             if row.status == .published, let review = times.reviewBy, review <= now, try repository.reviewNoted(of: row) != review {
                 try repository.noteReviewDue(row, reviewBy: review)
                 try audit(who, .reviewDue, row, detail: "review by " + StoreDate.format(review))
-                return DueTransition(itemID: row.id, kind: .reviewDue, at: review)
+                return DueTransition(itemID: row.id, kind: .reviewBy, at: review)
             }
             return nil
         }

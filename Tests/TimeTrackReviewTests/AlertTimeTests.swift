@@ -54,17 +54,17 @@ extension Backend {
             clock.advance(Self.hour - 1)
             #expect(try life.applyDue(by: "cron").isEmpty, "one second early")
             clock.advance(1)
-            #expect(try life.applyDue(by: "cron").map(\.kind) == [.goLive])
+            #expect(try life.applyDue(by: "cron").map(\.kind) == [.publishAt])
             #expect(try repo.item(item.id).status == .published)
             #expect(try life.applyDue(by: "cron").isEmpty, "once")
             clock.advance(Self.hour)
-            #expect(try life.applyDue(by: "cron").map(\.kind) == [.reviewDue])
+            #expect(try life.applyDue(by: "cron").map(\.kind) == [.reviewBy])
             #expect(try life.applyDue(by: "cron").isEmpty, "once")
             #expect(try repo.item(item.id).status == .published, "due for review, still shown")
             _ = try life.keep(item.id, by: "ana")  // looked at: stays, its reviewBy cleared
             #expect(try repo.item(item.id).content.times.reviewBy == nil)
             clock.advance(Self.hour)
-            #expect(try life.applyDue(by: "cron").map(\.kind) == [.expire])
+            #expect(try life.applyDue(by: "cron").map(\.kind) == [.expiresAt])
             #expect(try repo.item(item.id).status == .expired)
             #expect(try life.applyDue(by: "cron").isEmpty, "once")
             #expect(throws: TimeTrackError.self) { try life.restore(item.id, by: "ana") }  // still past its expiry
@@ -82,7 +82,7 @@ extension Backend {
             let item = try life.submit(Samples.event().withTimes(times), school: nil, by: "ana", note: nil)
             _ = try life.approve(item.id, by: "ana")
             clock.advance(5 * Self.hour)  // cron did not run for hours
-            #expect(try life.applyDue(by: "cron").map(\.kind) == [.expire])
+            #expect(try life.applyDue(by: "cron").map(\.kind) == [.expiresAt])
             #expect(try repo.item(item.id).status == .expired)
         }
     }
@@ -96,7 +96,7 @@ extension Backend {
             let later = StoreDate.format(Self.start + Self.hour)
             #expect(try life.edit(item.id, changes: ["publishAt": .string(later)], by: "ana", reason: nil).status == .scheduled)
             clock.advance(Self.hour)
-            #expect(try life.applyDue(by: "cron").map(\.kind) == [.goLive])
+            #expect(try life.applyDue(by: "cron").map(\.kind) == [.publishAt])
             #expect(try repo.item(item.id).status == .published)
         }
     }

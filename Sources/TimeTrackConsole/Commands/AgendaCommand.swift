@@ -23,7 +23,7 @@ extension Console {
                     JSONValue.array(
                         entries.map { entry in
                             .object([
-                                "at": .string(iso.string(from: entry.at)), "what": .string(entry.what.rawValue), "id": .string(entry.id),
+                                "at": .string(iso.string(from: entry.at)), "what": .string(entry.what.happening), "id": .string(entry.id),
                                 "kind": .string(entry.kind.rawValue), "status": .string(entry.status.rawValue), "title": .string(entry.title),
                                 "school": entry.school.map { .string($0) } ?? .null,
                             ])
@@ -37,7 +37,7 @@ extension Console {
             var table = Table(headers: ["when", "what", "id", "title"])
             for entry in entries {
                 let zone = (try? store.item(entry.id)).map(session.zone(of:)) ?? session.zone(ofSource: entry.sourceID)
-                table.rows.append([Display.date(entry.at, zone: zone), entry.what.rawValue, entry.id, SafeText.visible(entry.title)])
+                table.rows.append([Display.date(entry.at, zone: zone), entry.what.happening, entry.id, SafeText.visible(entry.title)])
             }
             session.output.printTable(table, width: terminalWidth())
             return 0

@@ -99,13 +99,13 @@ extension Console {
             let when = Display.date(transition.at, zone: session.zone(of: try store.item(transition.itemID)))
             let what =
                 switch transition.kind {
-                case .goLive: "went live (publishAt \(when))"
-                case .expire: "expired (expiresAt \(when)): out of the app"
-                case .reviewDue: "is due for review (reviewBy \(when))"
+                case .publishAt: "went live (publishAt \(when))"
+                case .expiresAt: "expired (expiresAt \(when)): out of the app"
+                case .reviewBy: "is due for review (reviewBy \(when))"
                 }
             session.output.note("\(transition.itemID) \(what)")
         }
-        let live = done.filter { $0.kind == .goLive }.map(\.itemID)
+        let live = done.filter { $0.kind == .publishAt }.map(\.itemID)
         if !live.isEmpty, let hook = AlertHook.configured(folder: session.importsPath) {
             for line in hook.notify(live, event: .published, store: store, by: session.operatorName) { session.output.note(line) }
         }

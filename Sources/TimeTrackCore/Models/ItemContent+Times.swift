@@ -14,6 +14,25 @@ public struct ItemTimes: Sendable, Equatable {
     public init(publishAt: Date? = nil, expiresAt: Date? = nil, reviewBy: Date? = nil) {
         (self.publishAt, self.expiresAt, self.reviewBy) = (publishAt, expiresAt, reviewBy)
     }
+
+    /// Which of the three times: what `import --due` applies and `agenda` lists.
+    public enum Moment: String, Sendable, Equatable, CaseIterable {
+        /// An approved item goes live.
+        case publishAt
+        /// A shown item leaves the app.
+        case expiresAt
+        /// A published item waits in review, still shown.
+        case reviewBy
+
+        /// What happens then, as `agenda` says it.
+        public var happening: String {
+            switch self {
+            case .publishAt: return "goes live"
+            case .expiresAt: return "expires"
+            case .reviewBy: return "review by"
+            }
+        }
+    }
 }
 
 extension ItemContent {

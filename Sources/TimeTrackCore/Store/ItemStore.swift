@@ -323,17 +323,9 @@ public typealias ReadingLane = PageMemoReader & FetchCacheReader & StoreConnecti
 
 /// One thing `agenda` lists: an item's time to come.
 public struct AgendaEntry: Sendable, Equatable {
-    public enum What: String, Sendable, Equatable {
-        /// A scheduled item's `publishAt`.
-        case goesLive = "goes live"
-        /// A shown item's `expiresAt`.
-        case expires
-        /// A published item's `reviewBy`.
-        case reviewBy = "review by"
-    }
-
     public var at: Date
-    public var what: What
+    /// A scheduled item's `publishAt`, a shown item's `expiresAt`, a published item's `reviewBy`.
+    public var what: ItemTimes.Moment
     public var id: String
     public var kind: ItemKind
     public var status: ItemStatus
@@ -341,7 +333,7 @@ public struct AgendaEntry: Sendable, Equatable {
     public var school: String?
     public var sourceID: String?
 
-    public init(at: Date, what: What, id: String, kind: ItemKind, status: ItemStatus, title: String, school: String?, sourceID: String?) {
+    public init(at: Date, what: ItemTimes.Moment, id: String, kind: ItemKind, status: ItemStatus, title: String, school: String?, sourceID: String?) {
         (self.at, self.what, self.id, self.kind, self.status, self.title, self.school, self.sourceID) = (at, what, id, kind, status, title, school, sourceID)
     }
 }

@@ -164,8 +164,8 @@ extension SQLStore {
 /// `agenda`: the times to come, each read on its own partial index.
 extension SQLStore {
     public func agenda(from: Date, to: Date, limit: Int) throws -> [AgendaEntry] {
-        let arms: [(column: String, what: AgendaEntry.What, statuses: String)] = [
-            ("publish_at", .goesLive, "'scheduled'"), ("expires_at", .expires, "'published', 'scheduled'"), ("review_by", .reviewBy, "'published'"),
+        let arms: [(column: String, what: ItemTimes.Moment, statuses: String)] = [
+            ("publish_at", .publishAt, "'scheduled'"), ("expires_at", .expiresAt, "'published', 'scheduled'"), ("review_by", .reviewBy, "'published'"),
         ]
         var entries: [AgendaEntry] = []
         for arm in arms {
