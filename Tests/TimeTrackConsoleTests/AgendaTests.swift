@@ -72,4 +72,24 @@ import Testing
         let auto = try run(["import", "alerts"])
         #expect(auto.status == 2 && auto.stderr.contains("never automatically"), "\(auto.stderr)")
     }
+
+    @Test func anItemWhoseReviewDateCameWaitsInReviewUntilKept() throws {
+        let dir = try AlertHookTests.district("exit 0")
+        defer { dir.remove() }
+        let run = { (words: [String]) in try AlertHookTests.run(dir, words) }
+        #expect(try run(["import", "alerts"]).status == 0)
+        #expect(try run(["edit", "w1", "expiresAt=\(Self.at(48))"]).status == 0)
+        #expect(try run(["approve", "w1"]).status == 0)
+        #expect(try run(["edit", "w1", "reviewBy=\(Self.at(-1))"]).status == 0)
+        #expect(!(try run(["review"]).stdout.contains("w1")), "not before cron put it in review")
+        let due = try run(["import", "--due"])
+        #expect(due.stderr.contains("w1 is due for review"), "\(due.stderr)")
+        #expect(!(try run(["import", "--due"]).stderr.contains("w1")), "once")
+        let queue = try run(["review"]).stdout
+        #expect(queue.contains("w1") && queue.contains("REVIEW DUE"), "\(queue)")
+        #expect(try run(["list", "alerts"]).stdout.contains("published"), "still shown")
+        #expect(try run(["keep", "w1"]).status == 0)
+        #expect(!(try run(["review"]).stdout.contains("w1")), "kept: out of review")
+        #expect(try Binaries.sql(dir.path("s.sqlite"), "SELECT count(*) FROM audit WHERE action = 'review-due'") == "1\n")
+    }
 }

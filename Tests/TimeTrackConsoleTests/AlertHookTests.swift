@@ -96,3 +96,31 @@ import Testing
         #expect(!AlertHook.applies(to: item(.announcement(Announcement(title: "News")))))
     }
 }
+
+/// The review walk meets a taken-down alert as a person does: the real binary under `bash -i`
+/// and `zsh -i` on an 80x24 terminal.
+@Suite struct TakenDownReviewTests {
+    @Test func aTakenDownAlertIsSaidSoInTheWalkAndArchivedWithA() throws {
+        let shells = RealPagerTests.available
+        #expect(!shells.isEmpty || ProcessInfo.processInfo.environment["CI"] == nil, "bash, zsh and less are needed in CI")
+        for (path, arguments) in shells {
+            let dir = try AlertHookTests.district("exit 0")
+            defer { dir.remove() }
+            #expect(try AlertHookTests.approve(in: dir).status == 0)
+            try dir.write("imports/popup.html", "<html><body></body></html>")
+            #expect(try AlertHookTests.run(dir, ["import", "alerts"]).stderr.contains("w1 withdrawn"))
+            let pty = try RealPagerTests.shell(path, arguments)
+            let words = [Binaries.path("timetrack-admin"), "--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "review"]
+            pty.send(words.joined(separator: " ") + "\r")
+            #expect(pty.expect("TAKEN DOWN by the district", timeout: 30) != nil, "\(path): \(pty.transcript)")
+            #expect(pty.expect("the district took it down", timeout: 30) != nil, "\(path): \(pty.transcript)")
+            #expect(pty.expect("[a]rchive [s]kip [q]uit", timeout: 30) != nil, "\(path): \(pty.transcript)")
+            pty.send("a\r")
+            #expect(pty.expect("archived", timeout: 30) != nil, "\(path): \(pty.transcript)")
+            #expect(pty.expect("READY> ", timeout: 30) != nil, "back at the shell: \(pty.transcript)")
+            pty.send("exit\r")
+            _ = pty.waitForExit(timeout: 10)
+            #expect(try Binaries.sql(dir.path("s.sqlite"), "SELECT status FROM items WHERE id = 'w1'").hasPrefix("archived"))
+        }
+    }
+}
