@@ -179,7 +179,8 @@ public struct JSONImporter: Importer, Sendable {
             let document = try JSONImporter.decode(page, data: try jsonData(page, url: current), url: current)
             let found = JSONImporter.itemsFound(items, in: document)
             if found.isEmpty {
-                if pageNumber == 1 || pageParam == nil {
+                // An alert API (any source that may be empty) answering an empty list is a quiet day.
+                if (pageNumber == 1 || pageParam == nil) && !(source.mayBeEmpty && pageNumber == 1) {
                     result.note(ImportProblem(.warning, JSONImporter.nothingFound(items, in: document), location: current.absoluteString))
                 }
                 break
