@@ -11,7 +11,9 @@ public enum Console {
     public static let version = "0.1.0"
 
     /// Every command, in help order.
-    public static var commands: [CommandSpec] {
+    ///
+    /// Made once: each from its type's declarations (read by reflection).
+    public static let commands: [CommandSpec] = {
         [
             helpCommand, statusCommand, pluginsCommand, sourcesCommand, extractCommand, tryCommand, discoverCommand, pluginCommand, importCommand,
             reviewCommand, agendaCommand, listCommand,
@@ -22,7 +24,7 @@ public enum Console {
             placesCommand, privacyCommand, a11yCommand, ocrCommand, storeCommand, operatorCommand, completionsCommand, manCommand,
             quitCommand,
         ]
-    }
+    }()
 
     /// Looks a command up by name.
     public static func command(named name: String) -> CommandSpec? {

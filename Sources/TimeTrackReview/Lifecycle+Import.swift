@@ -160,10 +160,13 @@ extension Lifecycle {
             for (id, key, missingRuns) in try repository.presenceToCount(sourceID: sourceID, seenKeys: seenKeys) {
                 let seen = key.map(seenKeys.contains) ?? false
                 guard !seen || missingRuns > 0, var row = try repository.row(id: id) else { continue }
+                let firstMissed = !seen && row.missingRuns == 0
                 row.missingRuns = seen ? 0 : row.missingRuns + 1
                 try repository.updateRow(row)
                 if !seen { missing.append(row.id) }
-                if !seen, row.kind == .alert, try withdraw(row, by: who ?? "import:\(sourceID)", runID: runID) { withdrawn.append(row.id) }
+                // Withdrawn at the run its source first lacks it; one a person restored since
+                // stays (it is withdrawn again only after the district posts it and takes it down).
+                if firstMissed, row.kind == .alert, try withdraw(row, by: who ?? "import:\(sourceID)", runID: runID) { withdrawn.append(row.id) }
             }
             return (missing, withdrawn)
         }

@@ -40,19 +40,19 @@ extension Lifecycle {
                 row.status = .expired
                 row.updatedAt = now
                 try repository.updateRow(row)
-                try audit(who, .expire, row, detail: "expired " + StoreDate.format(expiry), undo: before)
+                try audit(who, .expire, row, detail: "its expiresAt came", undo: before)
                 return DueTransition(itemID: row.id, kind: .expiresAt, at: expiry)
             }
             if row.status == .scheduled, let start = times.publishAt, start <= now {
                 row.status = .published
                 row.updatedAt = now
                 try repository.updateRow(row)
-                try audit(who, .goLive, row, detail: "live from " + StoreDate.format(start), undo: before)
+                try audit(who, .goLive, row, detail: "its publishAt came", undo: before)
                 return DueTransition(itemID: row.id, kind: .publishAt, at: start)
             }
             if row.status == .published, let review = times.reviewBy, review <= now, try repository.reviewNoted(of: row) != review {
                 try repository.noteReviewDue(row, reviewBy: review)
-                try audit(who, .reviewDue, row, detail: "review by " + StoreDate.format(review))
+                try audit(who, .reviewDue, row, detail: "its reviewBy came")
                 return DueTransition(itemID: row.id, kind: .reviewBy, at: review)
             }
             return nil
@@ -80,18 +80,22 @@ extension Lifecycle {
     /// Puts an expired or withdrawn item back where it was: live (or scheduled) when it has a
     /// live version whose expiry has not passed, else back in review.
     func restoreLive(_ row: inout ItemRow, by who: String, batch: String?, undo: String?) throws {
+        let was = row.status
         if let live = row.liveRevision {
             let content = try repository.content(of: row, revision: live)
-            if content.hasExpired(at: now), let expiry = content.expiresAt {
-                throw illegal(
-                    row, "restore", "it expired on \(StoreDate.format(expiry))", fix: "give it a later expiry first: `edit \(row.id) expiresAt=…`")
+            if content.hasExpired(at: now) {
+                // No date here: the console shows the item's expiry in its own zone (`show`).
+                throw illegal(row, "restore", "its expiresAt has passed", fix: "give it a later expiry first: `edit \(row.id) expiresAt=…`")
             }
             row.status = content.isBeforePublishing(at: now) ? .scheduled : .published
         } else {
             row.status = .pending
         }
+        // A withdrawn alert a person puts back keeps its missing count: the next run, which
+        // still does not find it, does not take the person's decision back (an alert is
+        // withdrawn only at the run its source first lacks it).
+        if was == .expired { row.missingRuns = 0 }
         row.archivedFrom = nil
-        row.missingRuns = 0
         row.updatedAt = now
         try repository.updateRow(row)
         try audit(who, .restore, row, detail: "to \(row.status.rawValue)", batch: batch, undo: undo)

@@ -109,7 +109,7 @@ public struct Lifecycle {
         row.rejectReason = nil
         row.updatedAt = now
         try repository.updateRow(row)
-        let live = waits ? content.times.publishAt.map { "; live at " + StoreDate.format($0) } ?? "" : ""
+        let live = waits ? "; scheduled: live at its publishAt" : ""
         try audit(who, .approve, row, reason: reason, detail: "revision \(pending)" + live, batch: batch, undo: undo)
     }
 

@@ -92,4 +92,17 @@ import Testing
         #expect(!(try run(["review"]).stdout.contains("w1")), "kept: out of review")
         #expect(try Binaries.sql(dir.path("s.sqlite"), "SELECT count(*) FROM audit WHERE action = 'review-due'") == "1\n")
     }
+
+    @Test func aPendingAlertTakenDownWaitsInReviewAsTakenDown() throws {
+        let dir = try AlertHookTests.district("exit 0")
+        defer { dir.remove() }
+        let run = { (words: [String]) in try AlertHookTests.run(dir, words) }
+        #expect(try run(["import", "alerts"]).status == 0)
+        try dir.write("imports/popup.html", "<html><body></body></html>")
+        #expect(try run(["import", "alerts"]).status == 0)
+        let queue = try run(["review"]).stdout
+        #expect(queue.contains("w1") && queue.contains("TAKEN DOWN by the district"), "never approved, still said: \(queue)")
+        #expect(try run(["archive", "w1"]).status == 0)
+        #expect(!(try run(["review"]).stdout.contains("w1")))
+    }
 }

@@ -112,3 +112,49 @@ import Testing
         #expect(Self.hookLog(setup).map { $0["event"] as? String } == ["published"])
     }
 }
+
+/// Issue 46 on real captures: Smart Sites' pop-up alert API (Belgrade SD 44 on 2026-08-14 with
+/// two alerts and on 2026-09-27 with one; Orange County's empty answer), read by the json
+/// importer as alerts, served on 127.0.0.1 at the platform's path, `/api/popup-alerts`.
+@Suite struct RealAlertCaptureTests {
+    static let captures = DiscoverGivenAddressTests.shared.appendingPathComponent("platforms/pages/smartsites")
+
+    @Test func aTakenDownSmartSitesAlertIsWithdrawnAndAnEmptyAnswerIsHealthy() throws {
+        let august = Self.captures.appendingPathComponent("belgrade_popup_alerts_20260814.json")
+        guard FileManager.default.fileExists(atPath: august.path) else {
+            try Skip.because("the real captures are not beside the project (../shared/realworld)")
+            return
+        }
+        let setup = try UnattendedRunTests.Setup()
+        defer { setup.remove() }
+        let box = PageBox(try String(contentsOf: august, encoding: .utf8))
+        setup.server.handle { request in
+            request.path == "/api/popup-alerts" ? .init(status: 200, headers: ["Content-Type": "application/json"], body: Data(box.get().utf8)) : nil
+        }
+        try setup.dir.write(
+            "imports/popup-alerts.json",
+            """
+            { "id": "popup-alerts", "importer": "json", "kind": "alert", "url": "\(setup.server.base)/api/popup-alerts", "timeZone": "America/Denver",
+              "schedule": "15m", "allowPrivateNetwork": ["127.0.0.1"],
+              "options": { "items": "alerts", "key": "id", "fields": { "title": "title", "message": "message", "link": "link" } } }
+            """)
+        let first = try setup.run(["import", "popup-alerts"])
+        #expect(first.status == 0 && first.stderr.contains("2 new"), "\(first.stderr)")
+        let titles = try setup.sql("SELECT title FROM alerts ORDER BY item_seq")
+        #expect(titles == "Attention: Parents/Guardians of Special Education Students Born in 1999 & 2000\nFingerprinting Appointments", "\(titles)")
+        #expect(try setup.sql("SELECT count(*) FROM alerts WHERE expires_at IS NOT NULL") == "2", "no times in the answer: an expiry all the same")
+        #expect(try setup.run(["approve", "w1", "w2", "--anyway"]).status == 0)  // the message gives a phone number
+        // September: 10473 is gone from the answer, 10611 still there.
+        box.set(try String(contentsOf: Self.captures.appendingPathComponent("belgrade_popup_alerts_20260927.json"), encoding: .utf8))
+        let september = try setup.run(["import", "popup-alerts"])
+        #expect(september.status == 0 && september.stderr.contains("1 missing"), "\(september.stderr)")
+        #expect(try setup.sql("SELECT id || ' ' || status FROM items ORDER BY seq") == "w1 published\nw2 withdrawn")
+        // An empty answer (Orange County's): a healthy run, and the last one withdrawn.
+        box.set(try String(contentsOf: Self.captures.appendingPathComponent("orange_ocps_popup_alerts_empty.json"), encoding: .utf8))
+        let empty = try setup.run(["import", "popup-alerts"])
+        #expect(empty.status == 0 && !empty.stderr.contains("problem:"), "\(empty.stderr)")
+        #expect(try setup.sql("SELECT id || ' ' || status FROM items ORDER BY seq") == "w1 withdrawn\nw2 withdrawn")
+        let runs = try setup.run(["runs"]).stdout
+        #expect(try setup.sql("SELECT count(*) FROM import_runs WHERE problems > 0") == "0", "\(runs)")
+    }
+}

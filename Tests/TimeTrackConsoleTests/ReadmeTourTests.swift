@@ -70,6 +70,7 @@ import Testing
         "tta course add CHEM-AP --reminders 3d,1h --weight test=40": ["reminders 3d, 1h"],
         "tta grades --course CHEM-AP": ["CHEM-AP AP Chemistry"],
         "tta list deadlines": ["d40", "published", "?"],
+        "tta agenda --days 14": ["nothing goes live, expires or is due for review in the next 14 days"],
         "tta export --format ics --kind deadlines --out courses/": ["CHEM-AP.ics: 3 published items"],
     ]
 

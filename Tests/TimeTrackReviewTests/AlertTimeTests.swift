@@ -123,8 +123,14 @@ extension Backend {
             #expect(try repo.item(id).status == .pending)
             _ = try life.approve(id, by: "ana")
             _ = try life.recordPresence(sourceID: "district-alerts", seenKeys: [], runID: nil)
-            // `restore` is the person's way back (the district took it down by mistake).
+            // `restore` is the person's way back (the district took it down by mistake), and the
+            // next run, which still does not find it, leaves that decision alone.
             #expect(try life.restore(id, by: "ana").status == .published)
+            #expect(try life.recordPresence(sourceID: "district-alerts", seenKeys: [], runID: nil).withdrawn.isEmpty)
+            #expect(try repo.item(id).status == .published)
+            // Posted again and taken down again: withdrawn again.
+            _ = try life.recordImported(Self.record(Self.alert(expires: Self.start + 8 * Self.hour)), runID: nil, by: "import:district-alerts")
+            #expect(try life.recordPresence(sourceID: "district-alerts", seenKeys: [], runID: nil).withdrawn == [id])
         }
     }
 

@@ -54,6 +54,10 @@ import TimeTrackCore
         #expect(try store.verifyAudit().brokenEntry == nil)
         store.close()
 
+        // Migration 15 widened the status CHECK in place: the file is sound and takes the new statuses.
+        #expect(try Self.dump(path, "PRAGMA integrity_check").trimmingCharacters(in: .whitespacesAndNewlines) == "ok")
+        #expect(try Self.dump(path, "SELECT sql FROM sqlite_schema WHERE name = 'items'").contains("'withdrawn'"))
+
         let after = try queries.map { try Self.dump(path, $0) }
         for (index, query) in queries.enumerated() {
             #expect(after[index] == before[index], "changed by the migration: \(query)")

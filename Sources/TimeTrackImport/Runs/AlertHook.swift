@@ -54,14 +54,19 @@ public struct AlertHook: Sendable {
         for id in ids {
             guard let item = try? store.item(id), Self.applies(to: item) else { continue }
             let outcome = run(Self.payload(item, event: event))
-            let line = "\(item.id) \(event.rawValue): onAlert \(outcome)"
-            said.append(line)
-            if let row = try? store.row(id: id) {
-                try? store.appendAudit(
+            var line = "\(item.id) \(event.rawValue): onAlert \(outcome)"
+            do {
+                let row = try store.requireRow(id)
+                try store.appendAudit(
                     NewAuditEntry(
                         at: store.now(), operatorName: who, action: .alertHook, itemSeq: row.seq, itemID: row.id, reason: nil,
                         detail: "\(event.rawValue): \(outcome)"))
+            } catch let error as TimeTrackError {
+                line += " (not audited: \(error.message))"
+            } catch {
+                line += " (not audited: \(error))"
             }
+            said.append(line)
         }
         return said
     }

@@ -1,3 +1,5 @@
+import TimeTrackCore
+
 /// Migration 15 on both engines: alerts as a kind, the statuses time and withdrawal give
 /// (`scheduled`, `expired`, `withdrawn`), each item's times (`publish_at`, `expires_at`,
 /// `review_by`, and `review_noted`: the `review_by` that `import --due` has put in review once),
@@ -98,6 +100,14 @@ extension Schema {
         try db.execute("PRAGMA writable_schema = ON")
         defer { try? db.execute("PRAGMA writable_schema = OFF") }
         try db.execute("UPDATE sqlite_schema SET sql = replace(sql, \"\(old)\", \"\(statusCheck)\") WHERE type = 'table' AND name = 'items'")
+        // A table whose text was changed by hand has no such CHECK to widen: refused, and the
+        // migration's transaction rolls back (a store left half-widened would refuse statuses later).
+        let sql = try db.row("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'items'") { $0.text(0) } ?? ""
+        guard sql.contains(statusCheck) else {
+            throw TimeTrackError(
+                .storeUnusable, "the items table's status check is not the one this store was made with; migration 15 cannot widen it",
+                fix: "restore the store from a backup, or copy it into a new one (`store copy`)")
+        }
         try db.execute("PRAGMA schema_version = \(version + 1)")
     }
 }

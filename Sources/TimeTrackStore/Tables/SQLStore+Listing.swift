@@ -59,7 +59,7 @@ extension SQLStore {
              (kind = 'event' AND status = 'published' AND sort_at > ?)) AND pending_revision IS NULL AND status IN ('pending', 'published')\(filter)\(suffix))\
              AS missing
             UNION ALL
-            SELECT * FROM (SELECT \(columns) FROM items WHERE status = 'withdrawn' AND pending_revision IS NULL\(filter)\(suffix)) AS withdrawn
+            SELECT * FROM (SELECT \(columns) FROM items WHERE status = 'withdrawn'\(filter)\(suffix)) AS withdrawn
             UNION ALL
             SELECT * FROM (SELECT \(columns) FROM items \(dialect.indexed("items_review_by")) WHERE review_by IS NOT NULL AND review_noted = review_by\
              AND status = 'published' AND pending_revision IS NULL AND missing_runs = 0\(filter)\(suffix)) AS due
