@@ -265,6 +265,9 @@ public struct DocumentsImporter: Importer {
             var label = link.text
             let fromText = !label.isEmpty
             if label.isEmpty { label = link.attribute("title") ?? link.attribute("aria-label") ?? link.first("img")?.attribute("alt") ?? "" }
+            // A link to a page that says nothing at all (a profile icon beside each row) is no
+            // document to list; one to a file stays, to be named in the problems.
+            if label.isEmpty, seen[url] == nil, DocumentClassifier.documentType(url: url, label: "", mimeType: nil) == .page { continue }
             if let first = seen[url] {
                 duplicates += 1
                 if fromText && !first.fromText {

@@ -103,24 +103,35 @@ enum DocumentPages {
         let lower = href.lowercased()
         let path = (URL(string: lower)?.path ?? lower) as NSString
         return ["pdf", "doc", "docx", "xls", "xlsx", "ppt", "pptx"].contains(path.pathExtension)
-            || ["resource-manager/view", "filedownload.ashx", "docs.google.com", "drive.google.com/file"].contains { lower.contains($0) }
+            || [
+                "resource-manager/view", "filedownload.ashx", "docs.google.com", "drive.google.com/file", "download.aspx?", "download.ashx?", "getfile",
+                "viewfile", "documentcenter/view", "showdocument",
+            ].contains { lower.contains($0) }
     }
 
     /// Why the page is a document page ("12 links to files under 4 headings"), or nil: four
     /// links to files or more; without `filesOnly`, also eight links or more under three
     /// headings or more (an information page of resources).
     static func detect(_ document: HTMLDocument, filesOnly: Bool) -> String? {
-        let links = ((try? document.root.select("a[href]")) ?? []).filter { link in
-            let href = (link.attribute("href") ?? "").lowercased()
-            return !href.hasPrefix("#") && !href.hasPrefix("mailto:") && !href.hasPrefix("tel:") && !href.hasPrefix("javascript:")
-                && !BlockGroups.inChrome(link)
-        }
+        let links = contentLinks(document)
         let files = links.filter { isFile($0.attribute("href") ?? "") }
         let headings = ((try? document.root.select("h2, h3, h4")) ?? []).filter { !BlockGroups.inChrome($0) }
         let under = headings.isEmpty ? "" : " under \(headings.count) headings"
         if files.count >= 4 { return "\(files.count) links to files" + under }
         if !filesOnly, links.count >= 8, headings.count >= 3 { return "\(links.count) links\(under)" }
         return nil
+    }
+
+    /// How many of the page's links (outside its navigation) open a file.
+    static func fileCount(_ document: HTMLDocument) -> Int { contentLinks(document).filter { isFile($0.attribute("href") ?? "") }.count }
+
+    /// The page's links outside its navigation, header and footer, to somewhere.
+    static func contentLinks(_ document: HTMLDocument) -> [HTMLNode] {
+        ((try? document.root.select("a[href]")) ?? []).filter { link in
+            let href = (link.attribute("href") ?? "").lowercased()
+            return !href.hasPrefix("#") && !href.hasPrefix("mailto:") && !href.hasPrefix("tel:") && !href.hasPrefix("javascript:")
+                && !BlockGroups.inChrome(link)
+        }
     }
 }
 

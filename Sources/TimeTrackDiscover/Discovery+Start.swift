@@ -50,10 +50,10 @@ extension Discovery {
                     "the address answers JSON with no list of dated, titled objects: read it by hand with the json importer (docs/importers/json.md)")
                 return true
             }
-            state.result.notes.append("the address answers JSON: a list of \(kind == .event ? "events" : "posts"), proposed to the json importer")
+            state.result.notes.append("the address answers JSON: \(Discovery.what(kind, options: options)), proposed to the json importer")
             var object = base(id: state.id(name), kind: kind, importer: .json, url: url)
             object["options"] = .object(options)
-            state.propose(object, origin: .inferred, how: Discovery.inferred, why: "the JSON given, a list of \(kind == .event ? "events" : "posts")")
+            state.propose(object, origin: .inferred, how: Discovery.inferred, why: "the JSON given, \(Discovery.what(kind, options: options))")
         case .xml:
             proposeXML(page, name: name, state: &state)
         }
@@ -97,6 +97,14 @@ extension Discovery {
         var object = base(id: state.id(name), kind: kind, importer: .html, url: page.url.absoluteString)
         object["options"] = .object(["xml": .bool(true), "item": .string(record), "fields": .object(fields)])
         state.propose(object, origin: .inferred, how: Discovery.inferred, why: "the XML given: \(items.count) <\(record)> records")
+    }
+}
+
+extension Discovery {
+    /// What an inferred JSON source holds, in words: "a list of events", "one event", "a list of alerts".
+    static func what(_ kind: ItemKind, options: [String: JSONValue]) -> String {
+        let noun = [ItemKind.event: "event", .alert: "alert", .announcement: "post"][kind] ?? kind.rawValue
+        return options["items"] == .string("$") ? "one \(noun)" : "a list of \(noun)s"
     }
 }
 

@@ -94,7 +94,7 @@ public final class Discovery {
             guard type.isEmpty || type.contains("html"), let document = try? HTMLDocument(data: page.data, url: page.url, declaredCharset: page.charset) else {
                 continue
             }
-            analyze(document, page: page, isStart: state.result.pagesRead == 1, state: &state)
+            analyze(document, page: page, isStart: state.result.pagesRead == 1 && Discovery.isHome(page.url), state: &state)
             if !state.proposed(page: page.url.absoluteString), state.result.pagesRead > 1 {
                 proposeWithDetailDates(document, page: page.url, web: web, state: &state)
             }
@@ -103,9 +103,22 @@ public final class Discovery {
             progress?(state.result.pagesRead, state.result.proposals.count)
         }
         sample(&state.result.proposals, web: web)
-        state.result.proposals.removeAll { $0.origin == .inferred && ($0.sample?.count ?? 0) == 0 }
+        // An inferred source that reads nothing is no source; an alert source that reads nothing is
+        // one with no alert up today.
+        state.result.proposals.removeAll { $0.origin == .inferred && ($0.sample?.count ?? 0) == 0 && !Discovery.emptyIsNormal($0) }
         state.result.proposals = Discovery.oneProposalPerContent(state.result.proposals)
         return state.result
+    }
+
+    /// Whether an address is a site's home page (`/`, `/en-US`, `/index.html`): its teasers
+    /// repeat the listings the crawl reaches next, so no listing is inferred there. Any other
+    /// start address is a page the person chose, and is read for what it holds.
+    static func isHome(_ url: URL) -> Bool {
+        let words = url.path.split(separator: "/").map { $0.lowercased() }
+        guard words.count <= 1, url.query == nil else { return false }
+        guard let word = words.first else { return true }
+        let stem = (word as NSString).deletingPathExtension
+        return ["index", "default", "home", "homepage"].contains(stem) || word.range(of: #"^[a-z]{2}(-[a-z]{2})?$"#, options: .regularExpression) != nil
     }
 
     /// How an inferred proposal was found (`Proposal.how`).
@@ -134,12 +147,15 @@ public final class Discovery {
             }
         }
         guard !matchedTemplate, !state.proposed(page: page.url.absoluteString) else { return }
-        if let documents = DocumentPages.detect(document, filesOnly: true) {
+        // The home page's teasers repeat the listings the crawl reaches next.
+        let listing = !isStart || settings.maxPages == 1 ? ListingInference.infer(document, pageURL: page.url, zone: settings.zone, now: settings.now) : nil
+        // Links to files beside a dated listing are its agendas and minutes: the listing is the
+        // source (a meetings archive), unless the files outnumber its rows.
+        if let documents = DocumentPages.detect(document, filesOnly: true), (listing?.dated ?? 0) * 2 < DocumentPages.fileCount(document) {
             proposeDocuments(page.url, why: documents, state: &state)
             return
         }
-        // The home page's teasers repeat the listings the crawl reaches next.
-        if !isStart || settings.maxPages == 1, let listing = ListingInference.infer(document, pageURL: page.url, zone: settings.zone, now: settings.now) {
+        if let listing {
             var object = base(id: state.id(Discovery.name(of: page.url, or: "listing")), kind: listing.kind, importer: .html, url: page.url.absoluteString)
             object["options"] = .object(listing.options)
             state.propose(object, origin: .inferred, how: Discovery.inferred, why: listing.why)
@@ -189,7 +205,7 @@ public final class Discovery {
             object["options"] = .object(options)
             state.propose(
                 object, origin: .inferred, how: Discovery.inferred,
-                why: "JSON that \(page.path.isEmpty ? "/" : page.path) loads, a list of \(kind == .event ? "events" : "posts")")
+                why: "JSON that \(page.path.isEmpty ? "/" : page.path) loads, \(Discovery.what(kind, options: options))")
         }
     }
 
@@ -253,9 +269,16 @@ public final class Discovery {
         }
     }
 
+    /// Whether a source that reads nothing today is still a source: an alert source with no
+    /// alert up, read without an error.
+    static func emptyIsNormal(_ proposal: Proposal) -> Bool {
+        proposal.kind == .alert && proposal.sample.map { $0.problems.allSatisfy { $0.severity != .error } } ?? false
+    }
+
     /// High: items and no problem, from a declared feed or a recognized platform; medium: the
     /// same from inference; low: problems, or nothing read.
     static func confidence(_ proposal: Proposal) -> Proposal.Confidence {
+        if emptyIsNormal(proposal), proposal.sample?.count == 0 { return proposal.origin == .inferred ? .medium : .high }
         guard let sample = proposal.sample, sample.count > 0 else { return .low }
         let errors = sample.problems.filter { $0.severity == .error }.count
         if errors * 5 > sample.count { return .low }

@@ -216,8 +216,19 @@ struct GroupReading {
         let titleColumn =
             header(["event", "title", "meeting", "name", "description", "what", "activity"])
             ?? (0..<width).filter { $0 != dateColumn }.max { column($0).map(\.count).reduce(0, +) < column($1).map(\.count).reduce(0, +) }
-        guard let titleColumn, titleColumn != dateColumn else { return false }
-        titleSelector = .string(spec(titleColumn))
+        guard let titleColumn else { return false }
+        if titleColumn == dateColumn {
+            // One cell says the date, the time and the title ("May 5, 2026 at 4:30 PM - Committee"):
+            // its first line (a `div` of its own when it has one) read without the date.
+            let cell = rows[0].children.indices.contains(dateColumn) ? rows[0].children[dateColumn] : nil
+            let line = cell?.children.first { $0.name == "div" || $0.name == "p" || $0.name == "span" }.map { spec(dateColumn) + " > " + $0.name } ?? spec(dateColumn)
+            let titles = rows.compactMap { Self.read(.string(line), in: $0) }.filter { !Self.onlyADate($0) }
+            guard titles.count * 5 >= rows.count * 4 else { return false }
+            dateSpec = .string(line)
+            titleSelector = .object(["select": .string(line), "pattern": .string(Self.afterDate)])
+        } else {
+            titleSelector = .string(spec(titleColumn))
+        }
         if let time = header(["time"]), time != dateColumn { extraFields.append(("time", .string(spec(time)))) }
         if let place = header(["location", "where", "place", "room", "venue"]) { extraFields.append(("location", .string(spec(place)))) }
         if rows.filter({ $0.first("a[href]") != nil }).count * 2 >= rows.count { linkSelector = .string("a@href") }

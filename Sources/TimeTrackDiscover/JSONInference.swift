@@ -40,43 +40,130 @@ public enum JSONInference {
         "start", "startdate", "start_date", "starts_at", "startsat", "date", "published", "publishedat", "published_at", "pubdate", "created", "datetime",
         "when",
     ]
+    /// Words of an address, a list's key or titles that make the items events (meetings).
+    static let eventWords = ["event", "calendar", "meeting", "board", "agenda", "session", "hearing"]
 
     /// The `json` options that read `document`, and the kind, or nil when it holds no list of
-    /// objects with a title and a date that parses in most of them.
+    /// objects with a title and a date that parses in most of them (an alert list needs no date:
+    /// a pop-up says when it was posted, if at all). A document that is one such object is one
+    /// item (`"items": "$"`: a meeting's or an event's own answer).
     public static func infer(_ document: JSONValue, endpoint: URL, dates: DateParser) -> (kind: ItemKind, options: [String: JSONValue])? {
-        guard let (path, list) = largestList(document, path: "", depth: 0), list.count >= 2 else { return nil }
+        var (path, list) = largestList(document, path: "", depth: 0) ?? ("", [])
+        if list.isEmpty, let object = document.objectValue, titleKey([object]) != nil { (path, list) = ("$", [document]) }
+        let alerts = saysAlerts(path, endpoint: endpoint)
         let objects = list.compactMap(\.objectValue)
-        guard objects.count * 5 >= list.count * 4, let sample = objects.first else { return nil }
-        func key(_ names: [String], in object: [String: JSONValue]) -> String? {
-            names.lazy.compactMap { name in object.keys.first { folded($0) == folded(name) } }.first
+        guard objects.count * 5 >= list.count * 4 else { return nil }
+        guard let sample = objects.first else {
+            // An alert API with nothing up today: read by the common keys, empty until the district posts.
+            guard alerts, !path.isEmpty, path != "$" else { return nil }
+            return (.alert, ["items": .string(path), "fields": .object(["title": .string("title"), "message": .string("message"), "link": .string("link")])])
         }
-        guard let title = key(titleKeys, in: sample) else { return nil }
-        // The date key: among those named like one, the first whose values parse in most objects.
-        let dateCandidates =
-            dateKeys.compactMap { name in sample.keys.first { folded($0) == folded(name) } }
-            + sample.keys.filter { name in
-                !dateKeys.map(folded).contains(folded(name)) && (name.lowercased().contains("date") || name.lowercased().contains("time"))
-            }
-            .sorted()
-        guard
-            let date = dateCandidates.first(where: { name in
-                objects.filter { ($0[name]).flatMap(JSONPath.text).flatMap { dates.parse($0) } != nil }.count * 5 >= objects.count * 4
-            })
-        else { return nil }
-        let lowerDate = date.lowercased()
-        let saysEvents = endpoint.path.lowercased().contains("event") || endpoint.path.lowercased().contains("calendar") || lowerDate.contains("start")
+        guard let title = titleKey(objects) else { return nil }
+        let date = dateKey(sample, objects: objects, dates: dates)
+        if alerts { return (.alert, alertOptions(path, sample: sample, title: title, date: date)) }
+        // A date in the title ("… - May 28 2026") and a time key ("05:30 PM"): the two read together.
+        var start = date.map { JSONValue.string(pathText($0)) }
+        if start == nil, let time = sample.keys.first(where: { folded($0) == "time" }),
+            objects.allSatisfy({ ($0[title]?.stringValue).flatMap { dates.parse($0) } != nil })
+        {
+            start = .object(["parts": .array([.string(pathText(title)), .string(pathText(time))]), "join": .string(" ")])
+        }
+        guard let start, objects.count >= (path == "$" ? 1 : 1) else { return nil }
+        let words = (endpoint.path + " " + path + " " + (date ?? "")).lowercased()
+        let titles = objects.prefix(50).compactMap { $0[title]?.stringValue?.lowercased() }
+        let meetingTitles = titles.filter { text in eventWords.contains { text.contains($0) } }.count
+        let saysEvents = eventWords.contains { words.contains($0) } || (date ?? "").lowercased().contains("start") || meetingTitles * 2 > titles.count
         let kind: ItemKind = saysEvents ? .event : .announcement
-        var fields: [String: JSONValue] = ["title": .string(pathText(title)), kind == .event ? "start" : "date": .string(pathText(date))]
+        // A nested title (`Event.Title`) is a path already.
+        let titlePath = sample[title] == nil ? title : pathText(title)
+        var fields: [String: JSONValue] = ["title": .string(titlePath), kind == .event ? "start" : "date": start]
         if let link = key(linkKeys, in: sample) { fields["link"] = .string(pathText(link)) }
-        if kind == .event, let place = key(placeKeys, in: sample) {
+        if kind == .event, let place = key(placeKeys, in: sample) ?? sample.keys.sorted().first(where: { folded($0).hasSuffix("address1") }) {
             fields["location"] = sample[place]?.objectValue?["name"] != nil ? .string(pathText(place) + ".name") : .string(pathText(place))
         }
         if kind == .event, let end = sample.keys.first(where: { ["end", "enddate", "end_date", "ends_at", "endsat"].contains($0.lowercased()) }) {
             fields["end"] = .string(pathText(end))
         }
+        if kind == .event, let allDay = sample.keys.first(where: { ["allday", "alldayevent", "isallday"].contains(folded($0)) }) {
+            fields["allDay"] = .string(pathText(allDay))
+        }
         var options: [String: JSONValue] = ["fields": .object(fields)]
         if !path.isEmpty { options["items"] = .string(path) }
         return (kind, options)
+    }
+
+    /// Whether a list is a site's alerts: its key or its address says so (`alerts`, `/api/popup-alerts`).
+    static func saysAlerts(_ path: String, endpoint: URL) -> Bool {
+        let words = (endpoint.path + " " + path).lowercased()
+        return words.contains("alert") || words.contains("popup") || words.contains("page-pop")
+    }
+
+    /// The title key: a title's name (`title`, `name`), else one that ends with one
+    /// (`MM_MeetingTitle`, `EventName`), the one whose values differ most; nested one level
+    /// (`Event.Title`) when the objects hold it there.
+    static func titleKey(_ objects: [[String: JSONValue]]) -> String? {
+        guard let sample = objects.first else { return nil }
+        if let plain = key(titleKeys, in: sample), sample[plain]?.stringValue != nil { return plain }
+        let named = sample.keys.filter { name in
+            let word = folded(name)
+            return titleKeys.contains { word.hasSuffix($0) } && sample[name]?.stringValue != nil
+        }
+        if let best = named.max(by: { distinct($0, objects) < distinct($1, objects) || (distinct($0, objects) == distinct($1, objects) && $0 > $1) }) {
+            return best
+        }
+        for (name, value) in sample.sorted(by: { $0.key < $1.key }) {
+            guard let inner = value.objectValue, let found = key(titleKeys, in: inner), inner[found]?.stringValue != nil else { continue }
+            return pathText(name) + "." + pathText(found)
+        }
+        return nil
+    }
+
+    static func distinct(_ name: String, _ objects: [[String: JSONValue]]) -> Int {
+        Set(objects.prefix(200).compactMap { $0[name]?.stringValue }).count
+    }
+
+    /// The date key: among those named like one, the first whose values parse in most objects.
+    static func dateKey(_ sample: [String: JSONValue], objects: [[String: JSONValue]], dates: DateParser) -> String? {
+        let candidates =
+            dateKeys.compactMap { name in sample.keys.first { folded($0) == folded(name) } }
+            + sample.keys.filter { name in
+                let word = folded(name)
+                return !dateKeys.map(folded).contains(word) && (word.contains("date") || word.contains("time") || word.hasPrefix("start"))
+            }
+            .sorted { (rank($0), $0) < (rank($1), $1) }
+        return candidates.first { name in
+            objects.filter { ($0[name]).flatMap(JSONPath.text).flatMap { dates.parse($0) } != nil }.count * 5 >= objects.count * 4
+        }
+    }
+
+    /// A date key's order: a start or a meeting's date before a publishing or a record's date.
+    static func rank(_ name: String) -> Int {
+        let word = folded(name)
+        if word.hasPrefix("start") || word.hasSuffix("datetime") || word == "numberdate" { return 0 }
+        if ["publish", "modif", "updat", "creat", "min", "max"].contains(where: { word.contains($0) }) { return 2 }
+        return 1
+    }
+
+    /// An alert list's options: title, message, link and when it was posted, by their names;
+    /// only the ones a `visible` flag shows.
+    static func alertOptions(_ path: String, sample: [String: JSONValue], title: String, date: String?) -> [String: JSONValue] {
+        var fields: [String: JSONValue] = ["title": .string(pathText(title))]
+        if let message = key(["message", "body", "text", "content", "description", "summary"], in: sample), message != title {
+            fields["message"] = .string(pathText(message))
+        }
+        if let link = key(linkKeys, in: sample) { fields["link"] = .string(pathText(link)) }
+        if let date { fields["date"] = .string(pathText(date)) }
+        if let severity = key(["severity", "type", "level", "priority"], in: sample) { fields["severity"] = .string(pathText(severity)) }
+        var options: [String: JSONValue] = ["items": .string(path.isEmpty ? "$[*]" : path), "fields": .object(fields)]
+        if key(["id"], in: sample) != nil { options["key"] = .string(key(["id"], in: sample) ?? "id") }
+        if let visible = sample.keys.first(where: { ["visible", "isvisible", "active", "isactive", "enabled"].contains(folded($0)) }), sample[visible]?.boolValue != nil {
+            options["where"] = .object(["field": .string(pathText(visible)), "equals": .bool(true)])
+        }
+        return options
+    }
+
+    static func key(_ names: [String], in object: [String: JSONValue]) -> String? {
+        names.lazy.compactMap { name in object.keys.sorted().first { folded($0) == folded(name) } }.first
     }
 
     /// A key as the lists above name it: case, spaces, `_` and `-` do not count
@@ -98,7 +185,7 @@ public enum JSONInference {
         for name in object.keys.sorted() {
             guard let child = object[name], let found = largestList(child, path: path.isEmpty ? pathText(name) : path + "." + pathText(name), depth: depth + 1)
             else { continue }
-            if found.1.count > (best?.1.count ?? 0) { best = found }
+            if best == nil || found.1.count > (best?.1.count ?? 0) { best = found }
         }
         return best
     }

@@ -158,7 +158,7 @@ enum BlockGroups {
         ]
         for element in document.root.select(any).prefix(20_000) where !skipped.contains(element.name) {
             guard let parent = element.parent else { continue }
-            let path = [parent.parent.map(step) ?? "", step(parent), step(element)].joined(separator: " > ")
+            let path = [parent.parent.map(step) ?? "", step(parent), memberStep(element)].joined(separator: " > ")
             if byPath[path] == nil { order.append(path) }
             byPath[path, default: []].append(element)
         }
@@ -177,10 +177,14 @@ enum BlockGroups {
                 return true
             }
             guard members.count >= 3 else { continue }
-            out.append(BlockGroup(parent: parent, members: members, step: step(members[0])))
+            out.append(BlockGroup(parent: parent, members: members, step: memberStep(members[0])))
         }
         return out
     }
+
+    /// The step that groups an element with its siblings: a table's rows are one listing
+    /// whatever their classes (a board's meetings and its committees' in one table).
+    static func memberStep(_ node: HTMLNode) -> String { node.name == "tr" ? "tr" : step(node) }
 
     /// A selector step for an element: its tag and its first two stable classes (none with a
     /// digit, none that marks a state).

@@ -64,6 +64,8 @@ public enum DocumentClassifier {
         if host == "1drv.ms", let first = segments.first { return shareTypes[first] }
         let stores = [
             "/fs/resource-manager/view/", "filedownload.ashx", "/download/", "/downloads/", "/file/", "/files/", "/attachments/", "/documents/download",
+            // ASP.NET download handlers (`Download.aspx?fid=5247`), CivicPlus's document center.
+            "/download.aspx", "/download.ashx", "/getfile.aspx", "/documentcenter/view/",
         ]
         if stores.contains(where: { path.contains($0) }) || path.hasSuffix("/download") || (host.hasSuffix("box.com") && segments.first == "s") {
             return .document
