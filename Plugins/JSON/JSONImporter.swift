@@ -143,11 +143,22 @@ public struct JSONImporter: Importer, Sendable {
                 fix: "open the page's source and name the element that holds the JSON",
                 context: ["url": url.absoluteString])
         }
-        let text = embedded.attribute.map { node.attribute($0) ?? "" } ?? node.childText
+        var text = embedded.attribute.map { node.attribute($0) ?? "" } ?? node.childText
         guard !text.isEmpty else {
             throw TimeTrackError(
                 .parse, "options.from '\(embedded.selector.source)' found an element with no \(embedded.attribute.map { "attribute \($0)" } ?? "text")",
                 context: ["url": url.absoluteString])
+        }
+        // Next.js pushes its state in many scripts: all of those the selector names, in order.
+        if embedded.attribute == nil, text.contains("self.__next_f.push(") {
+            text = document.root.select(embedded.selector).map(\.childText).filter { $0.contains("self.__next_f.push(") }.joined(separator: "\n")
+        }
+        // Data in a script's own form (Nuxt 2's function, Nuxt 3's table, Next's pushes) as JSON.
+        let nuxtData = node.attribute("id") == "__NUXT_DATA__" || node.attribute("data-nuxt-data") != nil
+        if nuxtData || (try? JSONValue(parsing: Data(text.utf8))) == nil, let decoded = PageData.decode(text, nuxtData: nuxtData),
+            let json = try? JSONCoding.compactString(decoded)
+        {
+            return Data(json.utf8)
         }
         return Data(text.utf8)
     }

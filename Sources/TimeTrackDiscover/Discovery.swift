@@ -219,8 +219,11 @@ public final class Discovery {
     func propose(_ template: Recognizer.PageTemplate, of recognizer: Recognizer, page: URL, document: HTMLDocument? = nil, state: inout CrawlState) {
         var definition = template.definition
         let origin = page.scheme.map { "\($0)://" + (page.host ?? "") + (page.port.map { ":\($0)" } ?? "") } ?? ""
+        // `{dir}`: the page's address without its last step (a BoardDocs site's `…/Board.nsf`).
+        let directory = origin + (page.path as NSString).deletingLastPathComponent
         var url = (definition["url"]?.stringValue ?? "{page}").replacingOccurrences(of: "{page}", with: page.absoluteString).replacingOccurrences(
-            of: "{origin}", with: origin)
+            of: "{origin}", with: origin
+        ).replacingOccurrences(of: "{dir}", with: directory == origin + "/" ? origin : directory)
         // `{body@ATTR}`: an attribute of the page's body (Finalsite's page id), digits and letters only.
         while let open = url.range(of: "{body@"), let close = url.range(of: "}", range: open.upperBound..<url.endIndex) {
             let name = String(url[open.upperBound..<close.lowerBound])

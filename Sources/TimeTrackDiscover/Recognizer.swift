@@ -28,6 +28,9 @@ public struct Recognizer: Sendable {
     struct Fingerprint: Sendable {
         var test: Test
         var why: String
+        /// Enough alone, whatever `minimum` says: a mark only this platform makes (a generator
+        /// meta naming it, its own module's class).
+        var alone = false
     }
 
     /// A kind of page the platform has, and the definition that reads it.
@@ -114,6 +117,12 @@ public struct Recognizer: Sendable {
 
     static func fingerprint(_ entry: JSONValue, at: String, fail: (String, String) -> TimeTrackError) throws -> Fingerprint {
         guard let object = entry.objectValue else { throw fail(at, "must be an object like {\"selector\": \"div.fsElement\"}") }
+        var found = try test(object, at: at, fail: fail)
+        found.alone = object["alone"]?.boolValue ?? false
+        return found
+    }
+
+    static func test(_ object: [String: JSONValue], at: String, fail: (String, String) -> TimeTrackError) throws -> Fingerprint {
         let why = object["why"]?.stringValue
         if let text = object["selector"]?.stringValue {
             do { return Fingerprint(test: .selector(try Selector(text)), why: why ?? "elements \(text)") } catch let error as TimeTrackError {
@@ -148,6 +157,7 @@ public struct Recognizer: Sendable {
             }
             if holds { reasons.append(fingerprint.why) }
             if holds, case .generator = fingerprint.test { stated = true }
+            if holds, fingerprint.alone { stated = true }
         }
         return stated || reasons.count >= max(1, minimum) ? reasons : nil
     }
