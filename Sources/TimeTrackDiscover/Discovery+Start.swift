@@ -30,6 +30,7 @@ extension Discovery {
         case .page:
             return false
         case .feed:
+            if proposeCalendarFeed(page, name: name, state: &state) { return true }
             state.result.notes.append("the address is a feed (RSS or Atom): proposed to the feed importer")
             state.propose(
                 base(id: state.id(name), kind: .announcement, importer: .feed, url: url), origin: .declared, how: "the feed given",
@@ -57,6 +58,36 @@ extension Discovery {
         case .xml:
             proposeXML(page, name: name, state: &state)
         }
+        return true
+    }
+
+    /// A date at the start of a title, a time after it, and an end time after a dash
+    /// ("9/24/2024 1:00 PM - 4:00 PM Greening Schools Committee", "October 3, 2026 6:00 PM …").
+    static let leadingDate =
+        #"(?:\d{1,2}/\d{1,2}/\d{2,4}|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4})"#
+    static let leadingTime = #"\d{1,2}(?::\d{2})?\s*[AaPp]\.?[Mm]\.?"#
+
+    /// A calendar module's RSS (Web Community Manager's `RSS.aspx` of a calendar): entries whose
+    /// titles start with their date and time are events, read by the html importer's XML
+    /// reading with the date, the times and the title cut apart; false when it is news.
+    func proposeCalendarFeed(_ page: FetchedPage, name: String, state: inout CrawlState) -> Bool {
+        guard let document = try? HTMLDocument(xml: page.data, url: page.url), let titles = try? document.root.select("item > title"), titles.count >= 2
+        else { return false }
+        let date = Discovery.leadingDate
+        let time = Discovery.leadingTime
+        let dated = titles.filter { $0.text.range(of: "^\\s*" + date, options: [.regularExpression, .caseInsensitive]) != nil }.count
+        guard dated * 5 >= titles.count * 4 else { return false }
+        let fields: [String: JSONValue] = [
+            "title": .object(["select": .string("title"), "pattern": .string("^\\s*\(date)(?:\\s+\(time))?(?:\\s*-\\s*\(time))?\\s+(.+)$")]),
+            "start": .object(["select": .string("title"), "pattern": .string("^\\s*(\(date)(?:\\s+\(time))?)")]),
+            "end": .object(["select": .string("title"), "pattern": .string("^\\s*\(date)\\s+\(time)\\s*-\\s*(\(time))")]),
+            "link": .string("link"), "description": .string("description"),
+        ]
+        var object = base(id: state.id(name), kind: .event, importer: .html, url: page.url.absoluteString)
+        object["options"] = .object(["xml": .bool(true), "item": .string("item"), "fields": .object(fields)])
+        state.result.notes.append(
+            "the address is a feed (RSS) of a calendar: \(dated) of its \(titles.count) entries start with their date; proposed as events (the html importer reading XML)")
+        state.propose(object, origin: .declared, how: "the feed given", why: "a calendar's feed: each entry's title starts with its date and time")
         return true
     }
 

@@ -48,7 +48,7 @@ public final class Discovery {
             "timeZone": .string(settings.zone.identifier),
             // Cron reads what changes daily once a day, School Info once a week (a template's
             // own schedule, an alert source's 15 minutes, replaces it).
-            "schedule": .string(kind == .schoolInfo ? "7d" : "1d"),
+            "schedule": .string(kind == .schoolInfo ? "7d" : kind == .alert ? "15m" : "1d"),
         ]
         if settings.allowPrivate { object["allowPrivateNetwork"] = .bool(true) }
         return object
@@ -146,7 +146,14 @@ public final class Discovery {
                 matchedTemplate = true
             }
         }
+        proposeAlertBlock(document, page: page.url, state: &state)
         guard !matchedTemplate, !state.proposed(page: page.url.absoluteString) else { return }
+        if !isStart || settings.maxPages == 1, let event = EventPages.detect(document) {
+            var object = base(id: state.id(Discovery.name(of: page.url, or: "event")), kind: .event, importer: .html, url: page.url.absoluteString)
+            object["options"] = .object(event.options)
+            state.propose(object, origin: .inferred, how: Discovery.inferred, why: event.why)
+            return
+        }
         // The home page's teasers repeat the listings the crawl reaches next.
         let listing = !isStart || settings.maxPages == 1 ? ListingInference.infer(document, pageURL: page.url, zone: settings.zone, now: settings.now) : nil
         // Links to files beside a dated listing are its agendas and minutes: the listing is the
@@ -170,6 +177,17 @@ public final class Discovery {
         } else if let links = DocumentPages.detect(document, filesOnly: false) {
             proposeDocuments(page.url, why: links, state: &state)
         }
+    }
+
+    /// An emergency banner no recognizer read: proposed as an alert source of its page, once a crawl.
+    func proposeAlertBlock(_ document: HTMLDocument, page: URL, state: inout CrawlState) {
+        guard !state.result.proposals.contains(where: { $0.kind == .alert }), let block = AlertBlocks.find(in: document) else { return }
+        var object = base(id: state.id("alerts"), kind: .alert, importer: .html, url: page.absoluteString)
+        object["options"] = .object([
+            "item": .string(block.selector),
+            "fields": .object(["title": .array([.string("h1, h2, h3, h4, strong"), .string("p"), .string(".")]), "message": .string("."), "link": .string("a@href")]),
+        ])
+        state.propose(object, origin: .inferred, how: Discovery.inferred, why: "an alert banner: \(block.why)")
     }
 
     /// A listing of headlines without dates whose articles carry theirs: the date is read on

@@ -59,6 +59,19 @@ public enum FeedFinder {
                 add("https://calendar.google.com/calendar/ical/\(id)/public/basic.ics", .ical, .event, "an embedded Google Calendar on \(path)")
             }
         }
+        // Google's own embed page (the iframe's address given to discover): its calendars are
+        // named in its script (`"cids":{"…@group.calendar.google.com": …}`).
+        for script in (try? document.root.select("script:not([src])")) ?? [] where script.childText.contains("@group.calendar.google.com") {
+            let text = script.childText.prefix(500_000)
+            let pattern = #"[A-Za-z0-9._%+-]{1,200}@group\.calendar\.google\.com"#
+            var search = text.startIndex..<text.endIndex
+            while let found = text.range(of: pattern, options: .regularExpression, range: search), out.count < 20 {
+                let id = String(text[found])
+                let encoded = id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "@"))) ?? id
+                add("https://calendar.google.com/calendar/ical/\(encoded)/public/basic.ics", .ical, .event, "a Google Calendar embed on \(path) (calendar \(id))")
+                search = found.upperBound..<text.endIndex
+            }
+        }
         // WordPress's REST API reads the posts its RSS feed would, with more of each.
         if out.contains(where: { $0.importer == .wordpress }) {
             out.removeAll { $0.importer == .feed && ($0.url.hasSuffix("/feed/") || $0.url.hasSuffix("/feed")) }

@@ -5,7 +5,7 @@ import TimeTrackKit
 /// What a group of blocks holds, field by field: where each block's date, title and link are,
 /// as selectors that read every block alike.
 struct GroupReading {
-    let group: BlockGroup
+    var group: BlockGroup
     /// Set by `finish`, for the group chosen only: finding it selects on the whole page.
     var itemSelector = ""
     /// How each block's date is read (a selector, or the heading before it).
@@ -20,6 +20,8 @@ struct GroupReading {
     var titleSelector: JSONValue?
     var linkSelector: JSONValue?
     var extraFields: [(String, JSONValue)] = []
+    /// The table's header is its first row of `td` cells: not an item.
+    var headerIsFirstRow = false
 
     var datedShare: Double { Double(dated) / Double(max(1, group.members.count)) }
 
@@ -58,6 +60,7 @@ struct GroupReading {
     mutating func finish() {
         guard let document = group.members.first?.document else { return }
         itemSelector = BlockGroups.itemSelector(group, in: document)
+        if headerIsFirstRow { itemSelector += ":not(:first-child)" }
         readYearHeading(document: document)
     }
 
@@ -196,7 +199,15 @@ struct GroupReading {
     /// A table's rows: columns named by the header row's words, else by what their cells hold.
     mutating func readTable(dates: DateParser) -> Bool {
         guard let table = group.parent.name == "table" ? group.parent : group.parent.parent else { return false }
-        let headerCells = table.first("tr:has(th)")?.children.filter { $0.name == "th" || $0.name == "td" }.map { $0.text.lowercased() } ?? []
+        // The header row: its `th` cells, or a first row of short bold cells with no date
+        // (`<td><strong>Date</strong></td>`, as a page editor makes one).
+        var headerRow = table.first("tr:has(th)")
+        if headerRow == nil, let first = group.members.first, Self.isHeaderRow(first, dates: dates) {
+            headerRow = first
+            group.members.removeFirst()
+            headerIsFirstRow = true
+        }
+        let headerCells = headerRow?.children.filter { $0.name == "th" || $0.name == "td" }.map { $0.text.lowercased() } ?? []
         let rows = group.members.filter { $0.first("td") != nil }
         guard rows.count >= 3, let width = rows.map({ $0.children.count }).max(), width >= 2 else { return false }
         func column(_ index: Int) -> [String] { rows.map { $0.children.indices.contains(index) ? $0.children[index].text : "" } }
@@ -233,6 +244,16 @@ struct GroupReading {
         if let place = header(["location", "where", "place", "room", "venue"]) { extraFields.append(("location", .string(spec(place)))) }
         if rows.filter({ $0.first("a[href]") != nil }).count * 2 >= rows.count { linkSelector = .string("a@href") }
         return true
+    }
+
+    /// Whether a row of `td` cells is a header: every cell short, bold, and no date.
+    static func isHeaderRow(_ row: HTMLNode, dates: DateParser) -> Bool {
+        let cells = row.children.filter { $0.name == "td" }
+        return cells.count >= 2
+            && cells.allSatisfy { cell in
+                let text = cell.text
+                return text.count <= 30 && dates.parse(text) == nil && (cell.first("strong, b") != nil || text.isEmpty)
+            }
     }
 
     // MARK: selectors

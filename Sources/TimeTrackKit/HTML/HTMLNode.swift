@@ -65,6 +65,25 @@ public struct HTMLNode {
         return String(cString: content)
     }
 
+    /// The comment just before the element (blank text between them skipped): a template's
+    /// note such as `<!-- Red emergency banner -->`; nil when an element or text comes first.
+    public var precedingComment: String? {
+        var node = raw.pointee.prev
+        while let here = node {
+            if here.pointee.type == XML_COMMENT_NODE {
+                guard let content = xmlNodeGetContent(here) else { return nil }
+                defer { clibxml2_free(content) }
+                return String(cString: content)
+            }
+            guard here.pointee.type == XML_TEXT_NODE, let content = xmlNodeGetContent(here) else { return nil }
+            let blank = String(cString: content).allSatisfy(\.isWhitespace)
+            clibxml2_free(content)
+            guard blank else { return nil }
+            node = here.pointee.prev
+        }
+        return nil
+    }
+
     /// Child elements in order.
     public var children: [HTMLNode] {
         var result: [HTMLNode] = []
