@@ -99,6 +99,7 @@ public final class Discovery {
                 proposeWithDetailDates(document, page: page.url, web: web, state: &state)
             }
             proposeJSONEndpoints(document, page: page.url, web: web, state: &state)
+            proposePageData(document, page: page.url, state: &state)
             state.enqueue(links: document, from: page.url)
             progress?(state.result.pagesRead, state.result.proposals.count)
         }

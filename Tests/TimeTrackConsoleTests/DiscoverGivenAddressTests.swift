@@ -11,7 +11,8 @@ import Testing
     static let shared = ConsoleFixture.root.deletingLastPathComponent().appendingPathComponent("shared/realworld")
 
     static let cases: [(file: String, type: String, importer: String, kind: String, items: Int, says: String)] = [
-        ("platforms/pages/finalsite_wcm/lausd_boe_calendar_rss.xml", "application/rss+xml", "feed", "announcement", 12, "is a feed"),
+        // A calendar module's RSS: each title starts with its date and time, so its entries are events.
+        ("platforms/pages/finalsite_wcm/lausd_boe_calendar_rss.xml", "application/rss+xml", "html", "event", 12, "is a feed (RSS) of a calendar"),
         ("pages/beverly_edlio_district_calendar.ics", "text/calendar", "ical", "event", 24, "is a calendar"),
         ("platforms/pages/finalsite_wcm/pittsburgh_pps_schoolwires_rest_calendar_events.json", "application/json", "json", "event", 2, "answers JSON"),
         ("platforms/pages/boarddocs/cleveland_cmsd_xml_active_meetings.xml", "application/xml", "html", "event", 250, "answers XML: 250 <meeting>"),

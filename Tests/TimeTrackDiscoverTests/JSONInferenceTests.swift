@@ -50,12 +50,57 @@ import TimeTrackKit
     }
 
     @Test(arguments: [
-        #"{"items": [{"title": "Only one", "date": "2026-10-01"}]}"#, #"[1, 2, 3]"#, #"[{"id": 1, "date": "2026-10-01"}, {"id": 2, "date": "2026-10-02"}]"#,
+        #"[1, 2, 3]"#, #"[{"id": 1, "date": "2026-10-01"}, {"id": 2, "date": "2026-10-02"}]"#,
         #"[{"title": "A", "date": "soon"}, {"title": "B", "date": "later"}]"#, #"{"title": "not a list"}"#,
         #"[{"title": "A", "date": "2026-10-01"}, "x", "y", "z", {"title": "B", "date": "2026-10-02"}]"#,
     ])
     func answersThatAreNoListOfItems(_ text: String) throws {
         #expect(JSONInference.infer(try Self.json(text), endpoint: try #require(URL(string: "https://d.example/a.json")), dates: Self.dates) == nil, "\(text)")
+    }
+
+    /// Issue 45: a list of one is a list (this week's one meeting), and an answer that is one
+    /// dated object (a meeting's own API answer) is one item, read at `$`.
+    @Test func oneItemListsAndOneObjectAnswersAreRead() throws {
+        let endpoint = try #require(URL(string: "https://d.example/a.json"))
+        let list = try #require(JSONInference.infer(try Self.json(#"{"items": [{"title": "Only one", "date": "2026-10-01"}]}"#), endpoint: endpoint, dates: Self.dates))
+        #expect(list.options["items"] == .string("items"))
+        let meeting = #"{"Id": 826, "Name": "Public Hearing Agenda and Notice  - May 28 2026", "Time": "05:30 PM", "Location": "Governance Room"}"#
+        let one = try #require(JSONInference.infer(try Self.json(meeting), endpoint: endpoint, dates: Self.dates))
+        #expect(one.kind == .event && one.options["items"] == .string("$"), "meeting words make an event: \(one)")
+        let fields = try #require(one.options["fields"]?.objectValue)
+        #expect(fields["start"] == .object(["parts": .array([.string("Name"), .string("Time")]), "join": .string(" ")]), "\(fields)")
+    }
+
+    /// Issue 45: keys named with a prefix (Simbli's `MM_MeetingTitle`, `MM_DateTime`), the title
+    /// whose values differ most among them; a BoardDocs list's `numberdate`; meeting titles make events.
+    @Test func prefixedKeysAndMeetingListsAreRead() throws {
+        let simbli = """
+            [{"MM_MeetingTitle": "Audit Committee Meeting", "MM_TemplateTitle": "Standard", "ML_TypeTitle": "Committee", "MM_DateTime": "2024-07-11T13:00:00",
+              "MM_PublishedDate": "2024-07-01T09:00:00", "MM_Address1": "1701 Mountain Industrial Blvd"},
+             {"MM_MeetingTitle": "Work Session", "MM_TemplateTitle": "Standard", "ML_TypeTitle": "Committee", "MM_DateTime": "2024-07-08T12:30:00",
+              "MM_PublishedDate": "2024-07-01T09:00:00", "MM_Address1": "1701 Mountain Industrial Blvd"}]
+            """
+        let endpoint = try #require(URL(string: "https://simbli.example/Services/api/GetMeetingListing"))
+        let found = try #require(JSONInference.infer(try Self.json(simbli), endpoint: endpoint, dates: Self.dates))
+        let fields = try #require(found.options["fields"]?.objectValue)
+        #expect(found.kind == .event && fields["title"] == .string("MM_MeetingTitle") && fields["start"] == .string("MM_DateTime"), "\(fields)")
+        #expect(fields["location"] == .string("MM_Address1"))
+        let boarddocs = #"[{"unique": "CT23380490B4", "name": "Regular Meeting", "numberdate": "20240219"}, {"unique": "X2", "name": "BOE Special Meeting", "numberdate": "20240205"}, {}]"#
+        let list = try #require(JSONInference.infer(try Self.json(boarddocs), endpoint: try #require(URL(string: "https://go.boarddocs.example/ks/x/Board.nsf/BD-GetMeetingsList?open")), dates: Self.dates))
+        #expect(list.kind == .event && list.options["fields"]?.objectValue?["start"] == .string("numberdate"), "\(list)")
+    }
+
+    /// Issue 45: an alert list needs no date; an empty one is still an alert source; a
+    /// `visible` flag keeps the hidden ones out (Miami-Dade's shape).
+    @Test func alertListsAreReadEmptyOrHidden() throws {
+        let endpoint = try #require(URL(string: "https://www.district.example/api/popup-alerts"))
+        let empty = try #require(JSONInference.infer(try Self.json(#"{"alerts": [], "districtUrl": null}"#), endpoint: endpoint, dates: Self.dates))
+        #expect(empty.kind == .alert && empty.options["items"] == .string("alerts"))
+        let hidden = #"{"items": [{"id": 3, "type": "danger", "visible": false, "title": "Hurricane Elsa", "body": "Monitoring."}, {"id": 4, "type": "info", "visible": true, "title": "Meals", "body": "Sites."}]}"#
+        let api = try #require(URL(string: "https://mainapi.district.example/api/v1/alerts/"))
+        let found = try #require(JSONInference.infer(try Self.json(hidden), endpoint: api, dates: Self.dates))
+        #expect(found.kind == .alert && found.options["where"] == .object(["field": .string("visible"), "equals": .bool(true)]), "\(found)")
+        #expect(found.options["fields"]?.objectValue?["severity"] == .string("type"))
     }
 
     @Test func theLargestListWinsWhereverItIs() throws {
