@@ -51,8 +51,10 @@ public enum JSONInference {
         var (path, list) = largestList(document, path: "", depth: 0) ?? ("", [])
         if list.isEmpty, let object = document.objectValue, titleKey([object]) != nil { (path, list) = ("$", [document]) }
         let alerts = saysAlerts(path, endpoint: endpoint)
-        let objects = list.compactMap(\.objectValue)
-        guard objects.count * 5 >= list.count * 4 else { return nil }
+        let all = list.compactMap(\.objectValue)
+        guard all.count * 5 >= list.count * 4 else { return nil }
+        // An empty object (BoardDocs ends its meetings list with `{}`) says nothing of the keys.
+        let objects = all.filter { !$0.isEmpty }
         guard let sample = objects.first else {
             // An alert API with nothing up today: read by the common keys, empty until the district posts.
             guard alerts, !path.isEmpty, path != "$" else { return nil }

@@ -19,17 +19,17 @@ import Testing
         let cases = try CorpusCase.load(Self.expectations)
         let listed = try FileManager.default.subpathsOfDirectory(atPath: Self.pages.path).filter { $0.contains(".") }
         #expect(Set(listed) == Set(cases.map(\.file)), "every capture has its expectation: \(Set(listed).symmetricDifference(cases.map(\.file)))")
-        let lock = NSLock()
-        var outcomes: [CorpusOutcome] = []
-        var failures: [String] = []
+        let collected = Collected()
+        // Two at a time: each capture is its own server, store and binary runs.
         DispatchQueue.concurrentPerform(iterations: cases.count) { index in
             do {
                 let outcome = try Self.run(cases[index])
-                lock.withLock { outcomes.append(outcome) }
+                collected.add(outcome)
             } catch {
-                lock.withLock { failures.append("\(cases[index].file): \(error)") }
+                collected.fail("\(cases[index].file): \(error)")
             }
         }
+        let (outcomes, failures) = collected.values
         #expect(failures.isEmpty, "\(failures)")
         let report = CorpusReport(outcomes.sorted { $0.file < $1.file })
         print(report.text)
@@ -45,6 +45,16 @@ import Testing
             // Every alert mechanism of the corpus is proposed as an alert source, empty or not.
             if outcome.kind == "alert" { #expect(outcome.proposedKinds.contains("alert"), "\(outcome.file): \(outcome.proposedKinds)") }
         }
+    }
+
+    /// The outcomes the concurrent runs add, under a lock.
+    final class Collected: @unchecked Sendable {
+        private let lock = NSLock()
+        private var outcomes: [CorpusOutcome] = []
+        private var failures: [String] = []
+        func add(_ outcome: CorpusOutcome) { lock.withLock { outcomes.append(outcome) } }
+        func fail(_ failure: String) { lock.withLock { failures.append(failure) } }
+        var values: ([CorpusOutcome], [String]) { lock.withLock { (outcomes, failures) } }
     }
 
     /// One capture: served, discovered, written, imported, scored.

@@ -86,7 +86,8 @@ import TimeTrackKit
         #expect(found.kind == .event && fields["title"] == .string("MM_MeetingTitle") && fields["start"] == .string("MM_DateTime"), "\(fields)")
         #expect(fields["location"] == .string("MM_Address1"))
         let boarddocs = #"[{"unique": "CT23380490B4", "name": "Regular Meeting", "numberdate": "20240219"}, {"unique": "X2", "name": "BOE Special Meeting", "numberdate": "20240205"}, {}]"#
-        let list = try #require(JSONInference.infer(try Self.json(boarddocs), endpoint: try #require(URL(string: "https://go.boarddocs.example/ks/x/Board.nsf/BD-GetMeetingsList?open")), dates: Self.dates))
+        let listing = try #require(URL(string: "https://go.boarddocs.example/ks/x/Board.nsf/BD-GetMeetingsList?open"))
+        let list = try #require(JSONInference.infer(try Self.json(boarddocs), endpoint: listing, dates: Self.dates))
         #expect(list.kind == .event && list.options["fields"]?.objectValue?["start"] == .string("numberdate"), "\(list)")
     }
 
