@@ -182,7 +182,12 @@ public enum JSONInference {
     /// The longest list in the document (within four levels) and its path.
     static func largestList(_ value: JSONValue, path: String, depth: Int) -> (String, [JSONValue])? {
         var best: (String, [JSONValue])?
-        if case .array(let list) = value { best = (path, list) }
+        if case .array(let list) = value {
+            best = (path, list)
+            // A list of one wrapping the rest (Nuxt 2's `data: [{events: [...]}]`): its element is read too.
+            guard depth < 4, list.count == 1, let inner = largestList(list[0], path: path + "[0]", depth: depth + 1) else { return best }
+            return inner.1.count > list.count ? inner : best
+        }
         guard depth < 4, case .object(let object) = value else { return best }
         for name in object.keys.sorted() {
             guard let child = object[name], let found = largestList(child, path: path.isEmpty ? pathText(name) : path + "." + pathText(name), depth: depth + 1)

@@ -1,0 +1,111 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 45, acceptance 2: a fixture of our own for each build point, each copying the real
+/// markup of its platform (class names, URL shapes, date formats as the captures show them),
+/// read by the real binary's `discover` from a real HTTP server on 127.0.0.1.
+@Suite struct DiscoverPlatformFixtureTests {
+    struct Case: Sendable, CustomStringConvertible {
+        var name: String
+        var start: String
+        var routes: [String: (type: String, body: String)]
+        var platform: String?
+        var kind: String
+        var importer: String
+        var items: Int
+        var firstTitle: String
+        var description: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(
+            name: "Campus Suite alert banner", start: "/", routes: ["/": ("text/html", PlatformPages.campusSuite)], platform: "Campus Suite", kind: "alert",
+            importer: "html", items: 1, firstTitle: "School Closure Wednesday, Dec. 21st 2022"),
+        Case(
+            name: "SchoolBlocks pushed alerts", start: "/en-US", routes: ["/en-US": ("text/html", PlatformPages.schoolBlocks)], platform: "SchoolBlocks",
+            kind: "alert", importer: "json", items: 1, firstTitle: "Grace School District will be closed from September 11-October 4 for potato harvest break."),
+        Case(
+            name: "Edlio homepage alert", start: "/", routes: ["/": ("text/html", PlatformPages.edlio)], platform: "Edlio", kind: "alert", importer: "html",
+            items: 1, firstTitle: "Weather Advisory"),
+        Case(
+            name: "Web Community Manager important announcements", start: "/", routes: ["/": ("text/html", PlatformPages.webCommunityManager)],
+            platform: "Blackboard Web Community Manager", kind: "alert", importer: "html", items: 2, firstTitle: "Schools Closed Friday, October 10"),
+        Case(
+            name: "a district's own red emergency banner", start: "/", routes: ["/": ("text/html", PlatformPages.redBanner)], platform: nil, kind: "alert",
+            importer: "html", items: 1, firstTitle: "All schools will open two hours late on Tuesday, January 20."),
+        Case(
+            name: "Finalsite page-pops given", start: "/fs/pages/2/page-pops", routes: ["/fs/pages/2/page-pops": ("text/html", PlatformPages.pagePops)],
+            platform: "Finalsite", kind: "alert", importer: "html", items: 1, firstTitle: "Early Release Friday"),
+        Case(
+            name: "meetings table, date, time and title in one cell", start: "/Public/Organization/1810",
+            routes: ["/Public/Organization/1810": ("text/html", PlatformPages.sparq)], platform: nil, kind: "event", importer: "html", items: 4,
+            firstTitle: "Committee"),
+        Case(
+            name: "a table whose header row is bold cells", start: "/board-of-education/meetings/",
+            routes: ["/board-of-education/meetings/": ("text/html", PlatformPages.boldHeaderTable)], platform: nil, kind: "event", importer: "html", items: 3,
+            firstTitle: "Retreat"),
+        Case(
+            name: "an event page with its Google Calendar link", start: "/events/nboe-retreat-05-20-2026/",
+            routes: ["/events/nboe-retreat-05-20-2026/": ("text/html", PlatformPages.googleLinkEvent)], platform: nil, kind: "event", importer: "html",
+            items: 1, firstTitle: "NBOE Retreat"),
+        Case(
+            name: "a calendar module's RSS", start: "/site/RSS.aspx?DomainID=4&ModuleInstanceID=73&PageID=1",
+            routes: ["/site/RSS.aspx?DomainID=4&ModuleInstanceID=73&PageID=1": ("application/rss+xml", PlatformPages.calendarRSS)], platform: nil,
+            kind: "event", importer: "html", items: 3, firstTitle: "Curriculum and Instruction Committee"),
+        Case(
+            name: "a news RSS stays a feed", start: "/site/RSS.aspx?DomainID=4&ModuleInstanceID=80&PageID=1",
+            routes: ["/site/RSS.aspx?DomainID=4&ModuleInstanceID=80&PageID=1": ("application/rss+xml", PlatformPages.newsRSS)], platform: nil,
+            kind: "announcement", importer: "feed", items: 2, firstTitle: "Bond results are in"),
+        Case(
+            name: "Nuxt 2 state inside the page", start: "/calendar", routes: ["/calendar": ("text/html", PlatformPages.nuxt2)], platform: nil, kind: "event",
+            importer: "json", items: 3, firstTitle: "Board Meeting"),
+        Case(
+            name: "a meetings archive over its agenda files", start: "/ViewPublisher.php?view_id=1",
+            routes: ["/ViewPublisher.php?view_id=1": ("text/html", PlatformPages.granicus)], platform: nil, kind: "event", importer: "html", items: 3,
+            firstTitle: "Board of Education"),
+    ]
+
+    @Test(arguments: cases)
+    func discoverReadsIt(_ fixture: Case) throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        server.route("/robots.txt", .init(status: 404))
+        for (path, answer) in fixture.routes {
+            server.route(path, .init(status: 200, headers: ["Content-Type": answer.type], body: Data(answer.body.utf8)))
+        }
+        let dir = try TemporaryDirectory("discover-fixture")
+        defer { dir.remove() }
+        try dir.write("imports/_settings.json", #"{"requestDelay": 0}"#)
+        let result = try Binaries.run(
+            "timetrack-admin",
+            ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--json", "discover", server.base + fixture.start, "--allow-private", "--zone", "America/Chicago"])
+        let object = (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any] ?? [:]
+        let platforms = (object["platforms"] as? [[String: Any]] ?? []).compactMap { $0["platform"] as? String }
+        if let platform = fixture.platform { #expect(platforms.contains(platform), "\(fixture.name): \(platforms)") }
+        let proposals = object["proposals"] as? [[String: Any]] ?? []
+        let proposal = proposals.first { ($0["kind"] as? String) == fixture.kind && ($0["items"] as? Int ?? 0) > 0 }
+        #expect(proposal?["importer"] as? String == fixture.importer, "\(fixture.name): \(proposals) \(result.stderr)")
+        #expect(proposal?["items"] as? Int == fixture.items, "\(fixture.name): \(proposal ?? [:])")
+        let first = ((proposal?["sample"] as? [[String: Any]])?.first?["fields"] as? [String: Any])?["title"] as? String
+        #expect(first == fixture.firstTitle, "\(fixture.name): \(proposal?["sample"] ?? "-")")
+        #expect((proposal?["problems"] as? [Any])?.isEmpty == true, "\(fixture.name): \(proposal?["problems"] ?? "-")")
+    }
+
+    /// The Google Calendar link's times are the event's, in the page's zone.
+    @Test func theGoogleCalendarLinkGivesStartAndEnd() throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        server.route("/robots.txt", .init(status: 404))
+        server.route("/events/nboe-retreat-05-20-2026/", .html(PlatformPages.googleLinkEvent))
+        let dir = try TemporaryDirectory("discover-gcal-link")
+        defer { dir.remove() }
+        try dir.write("imports/_settings.json", #"{"requestDelay": 0}"#)
+        let base = ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports")]
+        _ = try Binaries.run(
+            "timetrack-admin", base + ["discover", server.base + "/events/nboe-retreat-05-20-2026/", "--allow-private", "--zone", "America/New_York", "--write", "--enable"])
+        _ = try Binaries.run("timetrack-admin", base + ["import", "--all", "--quiet"])
+        let shown = try Binaries.run("timetrack-admin", base + ["show", "e1"])
+        #expect(shown.stdout.contains("2026-05-20 09:00") && shown.stdout.contains("12:00"), "\(shown.stdout) \(shown.stderr)")
+    }
+}
