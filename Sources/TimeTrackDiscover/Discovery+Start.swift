@@ -125,6 +125,7 @@ extension Discovery {
         let kind: ItemKind = date == nil ? .announcement : .event
         if kind == .announcement, let date = fields.removeValue(forKey: "start") { fields["date"] = date }
         state.result.notes.append("the address answers XML: \(items.count) <\(record)> records, proposed to the html importer reading XML")
+        if let broken = document.encodingNote { state.result.notes.append(broken) }
         var object = base(id: state.id(name), kind: kind, importer: .html, url: page.url.absoluteString)
         object["options"] = .object(["xml": .bool(true), "item": .string(record), "fields": .object(fields)])
         state.propose(object, origin: .inferred, how: Discovery.inferred, why: "the XML given: \(items.count) <\(record)> records")

@@ -92,6 +92,26 @@ import Testing
         #expect((proposal?["problems"] as? [Any])?.isEmpty == true, "\(fixture.name): \(proposal?["problems"] ?? "-")")
     }
 
+    /// Issue 45, point 1: an XML export that breaks is read as far as it goes, and the problem
+    /// says where it broke (it used to give 3 of 21 items and no problem at all).
+    @Test func aBrokenXMLExportSaysWhereItBroke() throws {
+        let records = (0..<21).map { index in
+            #"<meeting id="M\#(index)"><name>Board Meeting \#(index)</name><start><date format="yyyy-mm-dd">2026-10-\#(10 + index)</date></start></meeting>"#
+        }
+        var lines = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<meetings>"] + records + ["</meetings>"]
+        lines[5] = lines[5].replacingOccurrences(of: #"<meeting id="M3">"#, with: #"<meeting id="M3" & broken>"#)
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        server.route("/robots.txt", .init(status: 404))
+        server.route("/oh/x/Board.nsf/XML-ActiveMeetings", .init(status: 200, headers: ["Content-Type": "application/xml"], body: Data(lines.joined(separator: "\n").utf8)))
+        let dir = try TemporaryDirectory("discover-broken-xml")
+        defer { dir.remove() }
+        try dir.write("imports/_settings.json", #"{"requestDelay": 0}"#)
+        let result = try Binaries.run(
+            "timetrack-admin", ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "discover", server.base + "/oh/x/Board.nsf/XML-ActiveMeetings", "--allow-private"])
+        #expect(result.stdout.contains("3 items") && result.stderr.contains("not well-formed at line 6"), "\(result.stdout) \(result.stderr)")
+    }
+
     /// The Google Calendar link's times are the event's, in the page's zone.
     @Test func theGoogleCalendarLinkGivesStartAndEnd() throws {
         let server = try TestHTTPServer()

@@ -200,17 +200,30 @@ public final class HTMLDocument {
     public init(xml data: Data, url: URL?) throws {
         ttxml_install()
         clibxml2_silence()
-        encodingNote = nil
         try HTMLDocument.checkMarkup(data, url: url, xml: true)
         let options = Int32(
             XML_PARSE_RECOVER.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue)
         let urlString = url?.absoluteString
+        var broken: String?
         let (parsed, arena, needsFree) = HTMLDocument.parseInArena(bytes: data.count, limit: nil) {
             data.withUnsafeBytes { raw -> xmlDocPtr? in
-                guard let base = raw.baseAddress, raw.count > 0 else { return nil }
-                return xmlReadMemory(base.assumingMemoryBound(to: CChar.self), Int32(clamping: raw.count), urlString, nil, options)
+                guard let base = raw.baseAddress, raw.count > 0, let context = xmlNewParserCtxt() else { return nil }
+                defer { xmlFreeParserCtxt(context) }
+                // The first error is where the file broke (the last is only where reading gave up).
+                let first = FirstXMLError()
+                xmlSetStructuredErrorFunc(Unmanaged.passUnretained(first).toOpaque()) { data, error in
+                    guard let data, let error else { return }
+                    let first = Unmanaged<FirstXMLError>.fromOpaque(data).takeUnretainedValue()
+                    if first.note == nil, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue { first.note = HTMLDocument.breakNote(error.pointee) }
+                }
+                let document = xmlCtxtReadMemory(context, base.assumingMemoryBound(to: CChar.self), Int32(clamping: raw.count), urlString, nil, options)
+                clibxml2_silence()
+                // A file that breaks is read as far as it goes (recovery), and says where it broke.
+                if context.pointee.wellFormed == 0 { broken = first.note ?? HTMLDocument.breakNote(context.pointee.lastError) }
+                return document
             }
         }
+        encodingNote = broken
         guard let parsed, xmlDocGetRootElement(parsed) != nil else {
             if let parsed { HTMLDocument.free(parsed, arena: arena, needsFree: needsFree) }
             throw TimeTrackError(.parse, "not well-formed XML", context: ["url": url?.absoluteString ?? "?"])
@@ -222,6 +235,18 @@ public final class HTMLDocument {
         baseURL = url
         encoding = "xml"
         HTMLDocument.numberElements(parsed)
+    }
+
+    /// The first error libxml2 reports while an XML file is read.
+    final class FirstXMLError {
+        var note: String?
+    }
+
+    /// Where and why an XML file stopped being well-formed, as a problem's words.
+    static func breakNote(_ error: xmlError) -> String {
+        let message = error.message.map { TextNormalizer.collapse(String(cString: $0)) } ?? "not well-formed"
+        return "the XML is not well-formed at line \(error.line) (\(TextNormalizer.truncate(message, to: 120))): what follows that point may be lost;"
+            + " fix the file or ask its publisher"
     }
 
     /// Numbers the elements in document order (libxml2 keeps the number in each element's
