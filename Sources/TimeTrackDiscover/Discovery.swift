@@ -41,6 +41,23 @@ public final class Discovery {
         (recognizers, recognizerErrors) = Recognizer.load(folder: (settings.importsPath as NSString).appendingPathComponent("recognizers"))
     }
 
+    /// The school the site is (from its first page's title), nil for a district's site: every
+    /// proposal carries it, and its items are that school's (an alert, that school's only).
+    var school: String?
+
+    /// The school a site's title names ("Home - Lincoln High School"), as a school id
+    /// (`lincoln-high-school`); nil when the title names a district or no school.
+    static func school(fromTitle title: String) -> String? {
+        let lower = title.lowercased()
+        guard !lower.contains("district"), !lower.contains("public schools"), !lower.contains("county schools"), !lower.contains("city schools")
+        else { return nil }
+        let words = ["high school", "middle school", "elementary", "primary school", "intermediate school", "junior high", "academy", "k-8", "charter school"]
+        let pieces = title.components(separatedBy: CharacterSet(charactersIn: "|–—/")).flatMap { $0.components(separatedBy: " - ") }
+        guard let piece = pieces.first(where: { piece in words.contains { piece.lowercased().contains($0) } }) else { return nil }
+        let slug = String(piece.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }).split(separator: "-").joined(separator: "-")
+        return slug.isEmpty || slug.count > 60 ? nil : slug
+    }
+
     /// The definition's top level every proposal shares.
     func base(id: String, kind: ItemKind, importer: ImporterName, url: String) -> [String: JSONValue] {
         var object: [String: JSONValue] = [
@@ -51,6 +68,7 @@ public final class Discovery {
             "schedule": .string(kind == .schoolInfo ? "7d" : kind == .alert ? "15m" : "1d"),
         ]
         if settings.allowPrivate { object["allowPrivateNetwork"] = .bool(true) }
+        if let school { object["school"] = .string(school) }
         return object
     }
 
@@ -94,6 +112,10 @@ public final class Discovery {
             guard type.isEmpty || type.contains("html"), let document = try? HTMLDocument(data: page.data, url: page.url, declaredCharset: page.charset) else {
                 continue
             }
+            if state.result.pagesRead == 1, let title = Discovery.titleSelector.flatMap({ document.root.first($0) })?.text {
+                school = Discovery.school(fromTitle: title)
+                if let school { state.result.notes.append("the site is a school's (its title: \(TextNormalizer.truncate(title, to: 80))): proposals carry \"school\": \"\(school)\"") }
+            }
             analyze(document, page: page, isStart: state.result.pagesRead == 1 && Discovery.isHome(page.url), state: &state)
             if !state.proposed(page: page.url.absoluteString), state.result.pagesRead > 1 {
                 proposeWithDetailDates(document, page: page.url, web: web, state: &state)
@@ -121,6 +143,8 @@ public final class Discovery {
         let stem = (word as NSString).deletingPathExtension
         return ["index", "default", "home", "homepage"].contains(stem) || word.range(of: #"^[a-z]{2}(-[a-z]{2})?$"#, options: .regularExpression) != nil
     }
+
+    static let titleSelector = try? Selector.compiled("title")
 
     /// How an inferred proposal was found (`Proposal.how`).
     public static let inferred = "inferred"

@@ -112,6 +112,25 @@ import Testing
         #expect(result.stdout.contains("3 items") && result.stderr.contains("not well-formed at line 6"), "\(result.stdout) \(result.stderr)")
     }
 
+    /// Issue 45, point 6: a school's site makes proposals for that school; a district's, for the district.
+    @Test func proposalsCarryTheSchoolTheSiteIs() throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        server.route("/robots.txt", .init(status: 404))
+        server.route(
+            "/", .html(#"<html><head><title>Home - Lincoln High School</title></head><body class="fsLiveMode" data-pageid="77"><div class="fsElement"></div></body></html>"#))
+        server.route("/fs/pages/77/page-pops", .html(""))
+        let dir = try TemporaryDirectory("discover-school")
+        defer { dir.remove() }
+        try dir.write("imports/_settings.json", #"{"requestDelay": 0}"#)
+        let result = try Binaries.run(
+            "timetrack-admin", ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--json", "discover", server.base + "/", "--allow-private"])
+        let object = (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any] ?? [:]
+        let definitions = (object["proposals"] as? [[String: Any]] ?? []).compactMap { $0["definition"] as? [String: Any] }
+        #expect(!definitions.isEmpty && definitions.allSatisfy { $0["school"] as? String == "lincoln-high-school" }, "\(result.stdout)")
+        #expect(definitions.first?["schedule"] as? String == "15m", "an alert source is read every 15 minutes: \(definitions)")
+    }
+
     /// The Google Calendar link's times are the event's, in the page's zone.
     @Test func theGoogleCalendarLinkGivesStartAndEnd() throws {
         let server = try TestHTTPServer()
