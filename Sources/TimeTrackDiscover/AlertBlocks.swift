@@ -11,14 +11,17 @@ enum AlertBlocks {
         var why: String
     }
 
-    /// The page's alert block, or nil. Navigation, headers and footers are not searched, and a
-    /// block inside another found one is the same banner.
+    /// The page's alert block, or nil.
+    ///
+    /// Navigation, headers and footers are not searched; the first block found is the banner.
     static func find(in document: HTMLDocument) -> Found? {
         guard let any = BlockGroups.any else { return nil }
         for element in document.root.select(any).prefix(20_000) where ["div", "section", "aside", "p", "article"].contains(element.name) {
             guard let why = mark(element), !BlockGroups.inChrome(element), element.text.count <= 2_000 else { continue }
             let step = BlockGroups.step(element)
-            let id = element.attribute("id").flatMap { $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } && $0.first?.isLetter == true ? $0 : nil }
+            let id = element.attribute("id").flatMap {
+                $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } && $0.first?.isLetter == true ? $0 : nil
+            }
             let selector = id.map { "\(element.name)#\($0)" } ?? step
             // The selector must find this block alone: a class every card has is no banner.
             guard (try? document.root.select(selector).count) == 1 else { continue }
@@ -52,7 +55,9 @@ enum AlertBlocks {
     }
 }
 
-/// A page that is one event: its microformat (`h-event`'s `dt-start`, as the All-in-One Event
+/// A page that is one event.
+///
+/// Its microformat (`h-event`'s `dt-start`, as the All-in-One Event
 /// Calendar writes it) or its "add to Google Calendar" link, which carries the start and end
 /// (`dates=20230520T090000/20230520T120000`). Read by the html importer, the page as one item.
 enum EventPages {

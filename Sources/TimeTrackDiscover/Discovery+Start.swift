@@ -86,7 +86,8 @@ extension Discovery {
         var object = base(id: state.id(name), kind: .event, importer: .html, url: page.url.absoluteString)
         object["options"] = .object(["xml": .bool(true), "item": .string("item"), "fields": .object(fields)])
         state.result.notes.append(
-            "the address is a feed (RSS) of a calendar: \(dated) of its \(titles.count) entries start with their date; proposed as events (the html importer reading XML)")
+            "the address is a feed (RSS) of a calendar: \(dated) of its \(titles.count) entries start with their date; proposed as events (the html importer reading XML)"
+        )
         state.propose(object, origin: .declared, how: "the feed given", why: "a calendar's feed: each entry's title starts with its date and time")
         return true
     }

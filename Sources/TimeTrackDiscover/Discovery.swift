@@ -114,7 +114,10 @@ public final class Discovery {
             }
             if state.result.pagesRead == 1, let title = Discovery.titleSelector.flatMap({ document.root.first($0) })?.text {
                 school = Discovery.school(fromTitle: title)
-                if let school { state.result.notes.append("the site is a school's (its title: \(TextNormalizer.truncate(title, to: 80))): proposals carry \"school\": \"\(school)\"") }
+                if let school {
+                    state.result.notes.append(
+                        "the site is a school's (its title: \(TextNormalizer.truncate(title, to: 80))): proposals carry \"school\": \"\(school)\"")
+                }
             }
             analyze(document, page: page, isStart: state.result.pagesRead == 1 && Discovery.isHome(page.url), state: &state)
             if !state.proposed(page: page.url.absoluteString), state.result.pagesRead > 1 {
@@ -133,8 +136,9 @@ public final class Discovery {
         return state.result
     }
 
-    /// Whether an address is a site's home page (`/`, `/en-US`, `/index.html`): its teasers
-    /// repeat the listings the crawl reaches next, so no listing is inferred there. Any other
+    /// Whether an address is a site's home page (`/`, `/en-US`, `/index.html`).
+    ///
+    /// Its teasers repeat the listings the crawl reaches next, so no listing is inferred there. Any other
     /// start address is a page the person chose, and is read for what it holds.
     static func isHome(_ url: URL) -> Bool {
         let words = url.path.split(separator: "/").map { $0.lowercased() }
@@ -210,7 +214,9 @@ public final class Discovery {
         var object = base(id: state.id("alerts"), kind: .alert, importer: .html, url: page.absoluteString)
         object["options"] = .object([
             "item": .string(block.selector),
-            "fields": .object(["title": .array([.string("h1, h2, h3, h4, strong"), .string("p"), .string(".")]), "message": .string("."), "link": .string("a@href")]),
+            "fields": .object([
+                "title": .array([.string("h1, h2, h3, h4, strong"), .string("p"), .string(".")]), "message": .string("."), "link": .string("a@href"),
+            ]),
         ])
         state.propose(object, origin: .inferred, how: Discovery.inferred, why: "an alert banner: \(block.why)")
     }

@@ -68,7 +68,9 @@ public enum FeedFinder {
             while let found = text.range(of: pattern, options: .regularExpression, range: search), out.count < 20 {
                 let id = String(text[found])
                 let encoded = id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "@"))) ?? id
-                add("https://calendar.google.com/calendar/ical/\(encoded)/public/basic.ics", .ical, .event, "a Google Calendar embed on \(path) (calendar \(id))")
+                add(
+                    "https://calendar.google.com/calendar/ical/\(encoded)/public/basic.ics", .ical, .event,
+                    "a Google Calendar embed on \(path) (calendar \(id))")
                 search = found.upperBound..<text.endIndex
             }
         }

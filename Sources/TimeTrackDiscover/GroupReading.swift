@@ -232,7 +232,8 @@ struct GroupReading {
             // One cell says the date, the time and the title ("May 5, 2026 at 4:30 PM - Committee"):
             // its first line (a `div` of its own when it has one) read without the date.
             let cell = rows[0].children.indices.contains(dateColumn) ? rows[0].children[dateColumn] : nil
-            let line = cell?.children.first { $0.name == "div" || $0.name == "p" || $0.name == "span" }.map { spec(dateColumn) + " > " + $0.name } ?? spec(dateColumn)
+            let line =
+                cell?.children.first { $0.name == "div" || $0.name == "p" || $0.name == "span" }.map { spec(dateColumn) + " > " + $0.name } ?? spec(dateColumn)
             let titles = rows.compactMap { Self.read(.string(line), in: $0) }.filter { !Self.onlyADate($0) }
             guard titles.count * 5 >= rows.count * 4 else { return false }
             dateSpec = .string(line)

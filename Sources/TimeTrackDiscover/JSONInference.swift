@@ -43,8 +43,9 @@ public enum JSONInference {
     /// Words of an address, a list's key or titles that make the items events (meetings).
     static let eventWords = ["event", "calendar", "meeting", "board", "agenda", "session", "hearing"]
 
-    /// The `json` options that read `document`, and the kind, or nil when it holds no list of
-    /// objects with a title and a date that parses in most of them (an alert list needs no date:
+    /// The `json` options that read `document`, and the kind.
+    ///
+    /// Nil when it holds no list of objects with a title and a date that parses in most of them (an alert list needs no date:
     /// a pop-up says when it was posted, if at all). A document that is one such object is one
     /// item (`"items": "$"`: a meeting's or an event's own answer).
     public static func infer(_ document: JSONValue, endpoint: URL, dates: DateParser) -> (kind: ItemKind, options: [String: JSONValue])? {
@@ -158,7 +159,9 @@ public enum JSONInference {
         if let severity = key(["severity", "type", "level", "priority"], in: sample) { fields["severity"] = .string(pathText(severity)) }
         var options: [String: JSONValue] = ["items": .string(path.isEmpty ? "$[*]" : path), "fields": .object(fields)]
         if key(["id"], in: sample) != nil { options["key"] = .string(key(["id"], in: sample) ?? "id") }
-        if let visible = sample.keys.first(where: { ["visible", "isvisible", "active", "isactive", "enabled"].contains(folded($0)) }), sample[visible]?.boolValue != nil {
+        if let visible = sample.keys.first(where: { ["visible", "isvisible", "active", "isactive", "enabled"].contains(folded($0)) }),
+            sample[visible]?.boolValue != nil
+        {
             options["where"] = .object(["field": .string(pathText(visible)), "equals": .bool(true)])
         }
         return options

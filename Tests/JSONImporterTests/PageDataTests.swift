@@ -65,7 +65,8 @@ import TimeTrackKit
         _ = PageData.decode("[{\"a\":0}]", nuxtData: true)
         let deep = "window.__NUXT__=" + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         #expect(PageData.decode(deep) == nil)
-        for broken in ["window.__NUXT__=(function(a){return {x:a", "window.__NUXT__={a:'unclosed", "self.__next_f.push([1,\"abc", "window.__NUXT__=(function("] {
+        for broken in ["window.__NUXT__=(function(a){return {x:a", "window.__NUXT__={a:'unclosed", "self.__next_f.push([1,\"abc", "window.__NUXT__=(function("]
+        {
             #expect(PageData.decode(broken) == nil, "\(broken)")
         }
     }
@@ -73,7 +74,10 @@ import TimeTrackKit
     /// The json importer's `from` reads each form on a page, with the real importer.
     @Test(arguments: [
         ("nuxt2", #"<html><body><div id="__nuxt"></div><script>"# + nuxt2 + "</script></body></html>", "body > script:nth-of-type(1)", "data[0].events"),
-        ("nuxt3", #"<html><body><script type="application/json" id="__NUXT_DATA__" data-ssr="true">"# + nuxt3 + "</script></body></html>", "script#__NUXT_DATA__", "data.events"),
+        (
+            "nuxt3", #"<html><body><script type="application/json" id="__NUXT_DATA__" data-ssr="true">"# + nuxt3 + "</script></body></html>",
+            "script#__NUXT_DATA__", "data.events"
+        ),
     ])
     func theJSONImporterReadsThemWithFrom(_ name: String, _ page: String, _ from: String, _ items: String) throws {
         let folder = try TemporaryDirectory("page-data-\(name)")
@@ -81,7 +85,10 @@ import TimeTrackKit
         try folder.write("imports/page.html", page)
         let object: [String: JSONValue] = [
             "id": .string(name), "importer": .string("json"), "kind": .string("event"), "url": .string("page.html"), "timeZone": .string("America/Denver"),
-            "options": .object(["from": .string(from), "items": .string(items), "fields": .object(["title": .string("title"), "start": .array([.string("start_date"), .string("start")])])]),
+            "options": .object([
+                "from": .string(from), "items": .string(items),
+                "fields": .object(["title": .string("title"), "start": .array([.string("start_date"), .string("start")])]),
+            ]),
         ]
         let source = try SourceDefinition.parse(object, file: folder.path("imports/\(name).json"))
         let result = try ImportPipeline(importsRoot: folder.url.appendingPathComponent("imports")).extract(source)

@@ -36,6 +36,8 @@ struct CorpusCase: Sendable {
         }
     }
 
+    /// The capture's score: what was read right, and what was read.
+    ///
     /// Right: each named item found once (its title, its date to the minute), then the rest of
     /// the right kind, titled and dated within the range, up to the count. Junk: the rest read.
     func score(_ items: [CorpusItem], proposedKinds: Set<String>) -> CorpusOutcome {
@@ -141,7 +143,8 @@ struct CorpusReport {
         }
         for family in families {
             let percent = family.expected == 0 ? "-" : String(format: "%.1f%%", 100 * share(family.right, of: family.expected))
-            lines.append("  family \(family.name): \(family.right)/\(family.expected) right (\(percent)), junk \(family.read - family.right) of \(family.read) read")
+            lines.append(
+                "  family \(family.name): \(family.right)/\(family.expected) right (\(percent)), junk \(family.read - family.right) of \(family.read) read")
         }
         lines.append(
             String(

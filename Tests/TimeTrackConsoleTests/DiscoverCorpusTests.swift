@@ -2,7 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 45, acceptance 1: every real capture of `../shared/realworld/platforms`, served on
+/// Issue 45, acceptance 1: discover on every real capture, zero-touch.
+///
+/// Every real capture of `../shared/realworld/platforms`, served on
 /// 127.0.0.1 at the path its platform uses, read zero-touch: `discover --write --enable`, then
 /// `import --all`, and the items scored against `Tests/Fixtures/Discover/realworld-expectations.json`
 /// (written from the corpus README). The figures go to the test's output and to
@@ -73,7 +75,8 @@ import Testing
         try dir.write("imports/_settings.json", #"{"requestDelay": 0}"#)
         let base = ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports")]
         let found = try Binaries.run(
-            "timetrack-admin", base + ["--json", "discover", server.base + corpusCase.path, "--allow-private", "--write", "--enable", "--zone", corpusCase.zone])
+            "timetrack-admin",
+            base + ["--json", "discover", server.base + corpusCase.path, "--allow-private", "--write", "--enable", "--zone", corpusCase.zone])
         let object = (try? JSONSerialization.jsonObject(with: Data(found.stdout.utf8))) as? [String: Any] ?? [:]
         let proposals = object["proposals"] as? [[String: Any]] ?? []
         let written = proposals.contains { $0["written"] is String }
@@ -96,7 +99,8 @@ import Testing
         return text.split(separator: "\n").compactMap { line in
             let parts = line.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
             guard parts.count == 3 else { return nil }
-            return CorpusItem(kind: parts[0], title: parts[1].split(whereSeparator: \.isWhitespace).joined(separator: " "), when: CorpusItem.local(parts[2], zone))
+            return CorpusItem(
+                kind: parts[0], title: parts[1].split(whereSeparator: \.isWhitespace).joined(separator: " "), when: CorpusItem.local(parts[2], zone))
         }
     }
 }

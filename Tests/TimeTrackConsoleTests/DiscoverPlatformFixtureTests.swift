@@ -79,7 +79,10 @@ import Testing
         try dir.write("imports/_settings.json", #"{"requestDelay": 0}"#)
         let result = try Binaries.run(
             "timetrack-admin",
-            ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--json", "discover", server.base + fixture.start, "--allow-private", "--zone", "America/Chicago"])
+            [
+                "--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--json", "discover", server.base + fixture.start, "--allow-private",
+                "--zone", "America/Chicago",
+            ])
         let object = (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any] ?? [:]
         let platforms = (object["platforms"] as? [[String: Any]] ?? []).compactMap { $0["platform"] as? String }
         if let platform = fixture.platform { #expect(platforms.contains(platform), "\(fixture.name): \(platforms)") }
@@ -103,12 +106,18 @@ import Testing
         let server = try TestHTTPServer()
         defer { server.stop() }
         server.route("/robots.txt", .init(status: 404))
-        server.route("/oh/x/Board.nsf/XML-ActiveMeetings", .init(status: 200, headers: ["Content-Type": "application/xml"], body: Data(lines.joined(separator: "\n").utf8)))
+        server.route(
+            "/oh/x/Board.nsf/XML-ActiveMeetings",
+            .init(status: 200, headers: ["Content-Type": "application/xml"], body: Data(lines.joined(separator: "\n").utf8)))
         let dir = try TemporaryDirectory("discover-broken-xml")
         defer { dir.remove() }
         try dir.write("imports/_settings.json", #"{"requestDelay": 0}"#)
         let result = try Binaries.run(
-            "timetrack-admin", ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "discover", server.base + "/oh/x/Board.nsf/XML-ActiveMeetings", "--allow-private"])
+            "timetrack-admin",
+            [
+                "--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "discover", server.base + "/oh/x/Board.nsf/XML-ActiveMeetings",
+                "--allow-private",
+            ])
         #expect(result.stdout.contains("3 items") && result.stderr.contains("not well-formed at line 6"), "\(result.stdout) \(result.stderr)")
     }
 
@@ -118,7 +127,10 @@ import Testing
         defer { server.stop() }
         server.route("/robots.txt", .init(status: 404))
         server.route(
-            "/", .html(#"<html><head><title>Home - Lincoln High School</title></head><body class="fsLiveMode" data-pageid="77"><div class="fsElement"></div></body></html>"#))
+            "/",
+            .html(
+                #"<html><head><title>Home - Lincoln High School</title></head><body class="fsLiveMode" data-pageid="77"><div class="fsElement"></div></body></html>"#
+            ))
         server.route("/fs/pages/77/page-pops", .html(""))
         let dir = try TemporaryDirectory("discover-school")
         defer { dir.remove() }
@@ -142,7 +154,8 @@ import Testing
         try dir.write("imports/_settings.json", #"{"requestDelay": 0}"#)
         let base = ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports")]
         _ = try Binaries.run(
-            "timetrack-admin", base + ["discover", server.base + "/events/nboe-retreat-05-20-2026/", "--allow-private", "--zone", "America/New_York", "--write", "--enable"])
+            "timetrack-admin",
+            base + ["discover", server.base + "/events/nboe-retreat-05-20-2026/", "--allow-private", "--zone", "America/New_York", "--write", "--enable"])
         _ = try Binaries.run("timetrack-admin", base + ["import", "--all", "--quiet"])
         let shown = try Binaries.run("timetrack-admin", base + ["show", "e1"])
         #expect(shown.stdout.contains("2026-05-20 09:00") && shown.stdout.contains("12:00"), "\(shown.stdout) \(shown.stderr)")

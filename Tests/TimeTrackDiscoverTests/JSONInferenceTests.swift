@@ -62,7 +62,8 @@ import TimeTrackKit
     /// dated object (a meeting's own API answer) is one item, read at `$`.
     @Test func oneItemListsAndOneObjectAnswersAreRead() throws {
         let endpoint = try #require(URL(string: "https://d.example/a.json"))
-        let list = try #require(JSONInference.infer(try Self.json(#"{"items": [{"title": "Only one", "date": "2026-10-01"}]}"#), endpoint: endpoint, dates: Self.dates))
+        let list = try #require(
+            JSONInference.infer(try Self.json(#"{"items": [{"title": "Only one", "date": "2026-10-01"}]}"#), endpoint: endpoint, dates: Self.dates))
         #expect(list.options["items"] == .string("items"))
         let meeting = #"{"Id": 826, "Name": "Public Hearing Agenda and Notice  - May 28 2026", "Time": "05:30 PM", "Location": "Governance Room"}"#
         let one = try #require(JSONInference.infer(try Self.json(meeting), endpoint: endpoint, dates: Self.dates))
@@ -85,7 +86,8 @@ import TimeTrackKit
         let fields = try #require(found.options["fields"]?.objectValue)
         #expect(found.kind == .event && fields["title"] == .string("MM_MeetingTitle") && fields["start"] == .string("MM_DateTime"), "\(fields)")
         #expect(fields["location"] == .string("MM_Address1"))
-        let boarddocs = #"[{"unique": "CT23380490B4", "name": "Regular Meeting", "numberdate": "20240219"}, {"unique": "X2", "name": "BOE Special Meeting", "numberdate": "20240205"}, {}]"#
+        let boarddocs =
+            #"[{"unique": "CT23380490B4", "name": "Regular Meeting", "numberdate": "20240219"}, {"unique": "X2", "name": "BOE Special Meeting", "numberdate": "20240205"}, {}]"#
         let listing = try #require(URL(string: "https://go.boarddocs.example/ks/x/Board.nsf/BD-GetMeetingsList?open"))
         let list = try #require(JSONInference.infer(try Self.json(boarddocs), endpoint: listing, dates: Self.dates))
         #expect(list.kind == .event && list.options["fields"]?.objectValue?["start"] == .string("numberdate"), "\(list)")
@@ -97,7 +99,8 @@ import TimeTrackKit
         let endpoint = try #require(URL(string: "https://www.district.example/api/popup-alerts"))
         let empty = try #require(JSONInference.infer(try Self.json(#"{"alerts": [], "districtUrl": null}"#), endpoint: endpoint, dates: Self.dates))
         #expect(empty.kind == .alert && empty.options["items"] == .string("alerts"))
-        let hidden = #"{"items": [{"id": 3, "type": "danger", "visible": false, "title": "Hurricane Elsa", "body": "Monitoring."}, {"id": 4, "type": "info", "visible": true, "title": "Meals", "body": "Sites."}]}"#
+        let hidden =
+            #"{"items": [{"id": 3, "type": "danger", "visible": false, "title": "Hurricane Elsa", "body": "Monitoring."}, {"id": 4, "type": "info", "visible": true, "title": "Meals", "body": "Sites."}]}"#
         let api = try #require(URL(string: "https://mainapi.district.example/api/v1/alerts/"))
         let found = try #require(JSONInference.infer(try Self.json(hidden), endpoint: api, dates: Self.dates))
         #expect(found.kind == .alert && found.options["where"] == .object(["field": .string("visible"), "equals": .bool(true)]), "\(found)")

@@ -1,9 +1,10 @@
 import Foundation
 import TimeTrackCore
 
-/// A reader of JavaScript literals as JSON: objects with bare or quoted keys, arrays, strings in
-/// either quote, numbers, `!0`/`!1`, `void 0`, and names bound to values (Nuxt 2's function
-/// parameters). Nothing is run: a call or an expression it does not know reads as null, and a
+/// A reader of JavaScript literals as JSON.
+///
+/// Objects with bare or quoted keys, arrays, strings in either quote, numbers, `!0`/`!1`,
+/// `void 0`, and names bound to values (Nuxt 2's function parameters). Nothing is run: a call or an expression it does not know reads as null, and a
 /// text it cannot follow gives nil. Bounded by `PageData.maxValues` and `maxDepth`.
 struct ScriptLiteral {
     private let bytes: [UInt8]
