@@ -208,19 +208,6 @@ public final class Discovery {
         }
     }
 
-    /// An emergency banner no recognizer read: proposed as an alert source of its page, once a crawl.
-    func proposeAlertBlock(_ document: HTMLDocument, page: URL, state: inout CrawlState) {
-        guard !state.result.proposals.contains(where: { $0.kind == .alert }), let block = AlertBlocks.find(in: document) else { return }
-        var object = base(id: state.id("alerts"), kind: .alert, importer: .html, url: page.absoluteString)
-        object["options"] = .object([
-            "item": .string(block.selector),
-            "fields": .object([
-                "title": .array([.string("h1, h2, h3, h4, strong"), .string("p"), .string(".")]), "message": .string("."), "link": .string("a@href"),
-            ]),
-        ])
-        state.propose(object, origin: .inferred, how: Discovery.inferred, why: "an alert banner: \(block.why)")
-    }
-
     /// A listing of headlines without dates whose articles carry theirs: the date is read on
     /// each item's page (`detail`), when the first two articles give it the same way.
     func proposeWithDetailDates(_ document: HTMLDocument, page: URL, web: WebClient, state: inout CrawlState) {
@@ -239,29 +226,6 @@ public final class Discovery {
         var object = base(id: state.id(Discovery.name(of: page, or: "news")), kind: .announcement, importer: .html, url: page.absoluteString)
         object["options"] = .object(options)
         state.propose(object, origin: .inferred, how: Discovery.inferred, why: listing.why + "; the date from each article's page (\(date))")
-    }
-
-    /// The JSON the page's markup names (an events API its script loads): read, and proposed
-    /// to the `json` importer when it holds a list of titled, dated objects.
-    func proposeJSONEndpoints(_ document: HTMLDocument, page: URL, web: WebClient, state: inout CrawlState) {
-        let dates = DateParser(timeZone: settings.zone, reference: settings.now)
-        for endpoint in JSONInference.endpoints(in: document, page: page) where CrawlState.site(of: endpoint) == state.site {
-            guard !state.proposed(url: endpoint.absoluteString, importer: .json), state.checkedEndpoints.insert(endpoint.absoluteString).inserted,
-                let fetched = try? web.get(endpoint, maxBytes: 5_000_000), let json = try? JSONValue(parsing: fetched.data),
-                let (kind, options) = JSONInference.infer(json, endpoint: endpoint, dates: dates)
-            else { continue }
-            var object = base(id: state.id(Discovery.name(of: endpoint, or: "api")), kind: kind, importer: .json, url: endpoint.absoluteString)
-            object["options"] = .object(options)
-            state.propose(
-                object, origin: .inferred, how: Discovery.inferred,
-                why: "JSON that \(page.path.isEmpty ? "/" : page.path) loads, \(Discovery.what(kind, options: options))")
-        }
-    }
-
-    func proposeDocuments(_ page: URL, why: String, state: inout CrawlState) {
-        state.propose(
-            base(id: state.id(Discovery.name(of: page, or: "documents")), kind: .schoolInfo, importer: .documents, url: page.absoluteString),
-            origin: .inferred, how: Discovery.inferred, why: why)
     }
 
     /// A recognizer's template as a proposal for `page` (or the site's origin).
@@ -288,54 +252,6 @@ public final class Discovery {
         state.propose(
             object, origin: .recognized, how: "\(recognizer.platform) recognizer: \(template.name)",
             why: "recognized by " + (state.result.platforms.first { $0.platform == recognizer.platform }?.why.joined(separator: "; ") ?? ""))
-    }
-
-    /// Reads each proposal once (its first page) for a sample and a confidence.
-    func sample(_ proposals: inout [Proposal], web: WebClient) {
-        for index in proposals.indices {
-            // Stopped (Ctrl-C): the rest stay proposed, unread.
-            if shouldStop() { break }
-            var definition = proposals[index].definition
-            if var options = definition["options"]?.objectValue, options["maxPages"] != nil || options["next"] != nil || options["page"] != nil {
-                options["maxPages"] = .number(1)
-                definition["options"] = .object(options)
-            }
-            do {
-                let source = try SourceDefinition.parse(
-                    definition, file: (settings.importsPath as NSString).appendingPathComponent("\(proposals[index].id).json"))
-                _ = try ImporterRegistry.make(for: source)
-                var pipeline = ImportPipeline(importsRoot: URL(fileURLWithPath: settings.importsPath))
-                pipeline.http = web
-                pipeline.shouldStop = shouldStop
-                pipeline.now = { [now = settings.now] in now }
-                let result = try pipeline.extract(source)
-                proposals[index].sample = Proposal.Sample(
-                    count: result.items.count, items: Array(result.items.prefix(3)), problems: result.problems,
-                    titles: Set(result.items.map { TextNormalizer.collapse($0.content.title).lowercased() }))
-            } catch let error as TimeTrackError {
-                proposals[index].sample = Proposal.Sample(count: 0, items: [], problems: [ImportProblem(.error, error.message, location: proposals[index].url)])
-            } catch {
-                proposals[index].sample = Proposal.Sample(count: 0, items: [], problems: [ImportProblem(.error, "\(error)", location: proposals[index].url)])
-            }
-            proposals[index].confidence = Discovery.confidence(proposals[index])
-        }
-    }
-
-    /// Whether a source that reads nothing today is still a source: an alert source with no
-    /// alert up, read without an error.
-    static func emptyIsNormal(_ proposal: Proposal) -> Bool {
-        proposal.kind == .alert && proposal.sample.map { $0.problems.allSatisfy { $0.severity != .error } } ?? false
-    }
-
-    /// High: items and no problem, from a declared feed or a recognized platform; medium: the
-    /// same from inference; low: problems, or nothing read.
-    static func confidence(_ proposal: Proposal) -> Proposal.Confidence {
-        if emptyIsNormal(proposal), proposal.sample?.count == 0 { return proposal.origin == .inferred ? .medium : .high }
-        guard let sample = proposal.sample, sample.count > 0 else { return .low }
-        let errors = sample.problems.filter { $0.severity == .error }.count
-        if errors * 5 > sample.count { return .low }
-        if proposal.origin == .inferred || errors > 0 { return .medium }
-        return .high
     }
 
     /// A name for a page's source: its address's last word ("news", "board-meetings").
