@@ -30,16 +30,23 @@ enum AlertBlocks {
         return nil
     }
 
-    static let words = ["emergency", "alert-banner", "alertbanner", "site-alert", "emergency-alert", "urgent-alert", "closing-alert"]
+    /// Names a banner for alerts has (a block merely named "emergency", as emergency contacts
+    /// are, is not one).
+    static let words = [
+        "emergency-banner", "emergencybanner", "emergency_banner", "emergency-alert", "emergencyalert", "emergency_alert", "emergency-notice",
+        "alert-banner", "alertbanner", "alert_banner", "site-alert", "sitealert", "urgent-alert", "closing-alert",
+    ]
 
     /// Why an element is an alert block: its name, the comment before it, or its red background.
     static func mark(_ element: HTMLNode) -> String? {
         let names = ((element.attribute("class") ?? "") + " " + (element.attribute("id") ?? "")).lowercased()
         if let word = words.first(where: { names.contains($0) }), element.text.count >= 10 { return "a block named '\(word)'" }
-        if let comment = element.precedingComment?.lowercased(), comment.contains("emergency") || comment.contains("alert"), element.text.count >= 10 {
+        if let comment = element.precedingComment?.lowercased(), comment.contains("emergency") || (comment.contains("alert") && comment.contains("banner")),
+            element.text.count >= 10
+        {
             return "the template's comment before it: '\(TextNormalizer.truncate(TextNormalizer.collapse(comment), to: 60))'"
         }
-        if let style = element.attribute("style")?.lowercased(), let red = redBackground(style), element.text.count >= 20 {
+        if let style = element.attribute("style")?.lowercased(), let red = redBackground(style), (20...600).contains(element.text.count) {
             return "a banner with a red background (\(red))"
         }
         return nil

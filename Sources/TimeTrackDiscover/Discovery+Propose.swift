@@ -1,5 +1,6 @@
 import Foundation
 import TimeTrackCore
+import TimeTrackImport
 import TimeTrackKit
 
 extension Discovery {

@@ -103,7 +103,8 @@ extension Console {
         // Recognizer files are a district's data: printed through the one cleaning step.
         for platform in result.platforms { out.line(SafeText.visible("platform: \(platform.platform) (" + platform.why.joined(separator: "; ") + ")")) }
         if result.platforms.isEmpty {
-            out.line("platform: none recognized" + (result.proposals.contains { $0.origin == .inferred } ? "; listings inferred from the pages" : ""))
+            let inferred = result.proposals.filter { $0.origin == .inferred }.count
+            out.line("platform: none recognized" + (inferred > 0 ? "; \(inferred) source\(inferred == 1 ? "" : "s") inferred from what the pages hold" : ""))
         }
         out.line(
             "\(result.pagesRead) pages read, \(result.proposals.count) sources found" + (result.interrupted ? " (stopped early: what was found so far)" : ""))
