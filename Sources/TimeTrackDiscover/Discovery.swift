@@ -166,7 +166,7 @@ public final class Discovery {
             guard let why = recognizer.recognizes(document, markup: markup, url: page.url) else { continue }
             state.recognized.insert(recognizer.platform)
             state.result.platforms.append((recognizer.platform, why))
-            for template in recognizer.siteTemplates { propose(template, of: recognizer, page: page.url, document: document, state: &state) }
+            for template in recognizer.siteTemplates { propose(template, of: recognizer, page: page.url, document: document, markup: markup, state: &state) }
         }
         var matchedTemplate = false
         for recognizer in recognizers where state.recognized.contains(recognizer.platform) {
@@ -229,7 +229,9 @@ public final class Discovery {
     }
 
     /// A recognizer's template as a proposal for `page` (or the site's origin).
-    func propose(_ template: Recognizer.PageTemplate, of recognizer: Recognizer, page: URL, document: HTMLDocument? = nil, state: inout CrawlState) {
+    func propose(
+        _ template: Recognizer.PageTemplate, of recognizer: Recognizer, page: URL, document: HTMLDocument? = nil, markup: String? = nil, state: inout CrawlState
+    ) {
         var definition = template.definition
         let origin = page.scheme.map { "\($0)://" + (page.host ?? "") + (page.port.map { ":\($0)" } ?? "") } ?? ""
         // `{dir}`: the page's address without its last step (a BoardDocs site's `…/Board.nsf`).
@@ -237,6 +239,15 @@ public final class Discovery {
         var url = (definition["url"]?.stringValue ?? "{page}").replacingOccurrences(of: "{page}", with: page.absoluteString).replacingOccurrences(
             of: "{origin}", with: origin
         ).replacingOccurrences(of: "{dir}", with: directory == origin + "/" ? origin : directory)
+        // `{markup:PATTERN}`: the pattern's first group in the page's markup (an Apptegy site's
+        // organization id), digits, letters, `-` and `_` only.
+        while let open = url.range(of: "{markup:"), let close = url.range(of: "}", range: open.upperBound..<url.endIndex) {
+            let pattern = String(url[open.upperBound..<close.lowerBound])
+            guard let markup, let found = (try? SafePattern(pattern))?.firstCapture(in: markup), !found.isEmpty, found.count <= 64,
+                found.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+            else { return }
+            url.replaceSubrange(open.lowerBound..<close.upperBound, with: found)
+        }
         // `{body@ATTR}`: an attribute of the page's body (Finalsite's page id), digits and letters only.
         while let open = url.range(of: "{body@"), let close = url.range(of: "}", range: open.upperBound..<url.endIndex) {
             let name = String(url[open.upperBound..<close.lowerBound])

@@ -45,7 +45,7 @@ public enum FeedFinder {
             if lower.hasPrefix("webcal://") {
                 add("https://" + href.dropFirst("webcal://".count), .ical, .event, "a webcal: link on \(path)")
             } else if URL(string: href, relativeTo: page)?.path.lowercased().hasSuffix(".ics") == true || lower.contains("/ical/")
-                || lower.contains("icalfeed.ashx")
+                || lower.contains("icalfeed.ashx") || lower.contains("/generate_ical")
             {
                 add(href, .ical, .event, "an iCalendar link on \(path)")
             } else if lower.hasSuffix(".rss") || lower.hasSuffix("/rss") || lower.hasSuffix("/feed") || lower.hasSuffix("/feed/") || lower.contains("rss.xml") {

@@ -143,6 +143,30 @@ import Testing
         #expect(definitions.first?["schedule"] as? String == "15m", "an alert source is read every 15 minutes: \(definitions)")
     }
 
+    /// An Apptegy site: its organization id, in the page's state, names its Thrillshare calendar.
+    @Test func anApptegySiteProposesItsThrillshareCalendar() throws {
+        let page = #"""
+            <!DOCTYPE html><html><head><title>Home | Example Public Schools</title>
+            <script>window.clientWorkStateTemp = JSON.parse("{"host":"www.example.org","org":25694,"parentOrgId":5131}")</script></head>
+            <body><div id="__nuxt"></div><footer><a href="https://www.apptegy.com">Powered by Apptegy</a></footer></body></html>
+            """#
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        server.route("/robots.txt", .init(status: 404))
+        server.route("/", .html(page))
+        let dir = try TemporaryDirectory("discover-apptegy")
+        defer { dir.remove() }
+        try dir.write("imports/_settings.json", #"{"requestDelay": 0}"#)
+        let result = try Binaries.run(
+            "timetrack-admin",
+            ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--json", "discover", server.base + "/", "--allow-private", "--max-pages", "1"])
+        let object = (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any] ?? [:]
+        let urls = (object["proposals"] as? [[String: Any]] ?? []).compactMap { $0["url"] as? String }
+        #expect(
+            urls.contains("https://thrillshare-cmsv2.services.thrillshare.com/api/v4/o/25694/cms/events/generate_ical?filter_ids&section_ids"),
+            "\(result.stdout)")
+    }
+
     /// The Google Calendar link's times are the event's, in the page's zone.
     @Test func theGoogleCalendarLinkGivesStartAndEnd() throws {
         let server = try TestHTTPServer()
