@@ -198,6 +198,12 @@ public final class Discovery {
             return
         }
         guard !isStart || settings.maxPages == 1 else { return }
+        if let lines = BrLines.infer(document, pageURL: page.url, zone: settings.zone, now: settings.now) {
+            var object = base(id: state.id(Discovery.name(of: page.url, or: "dates")), kind: lines.kind, importer: .html, url: page.url.absoluteString)
+            object["options"] = .object(lines.options)
+            state.propose(object, origin: .inferred, how: Discovery.inferred, why: lines.why)
+            return
+        }
         if let article = ArticlePages.detect(document) {
             state.propose(
                 base(id: state.id(Discovery.name(of: page.url, or: "article")), kind: .announcement, importer: .metadata, url: page.url.absoluteString),

@@ -61,6 +61,9 @@ import Testing
             name: "Nuxt 2 state inside the page", start: "/calendar", routes: ["/calendar": ("text/html", PlatformPages.nuxt2)], platform: nil, kind: "event",
             importer: "json", items: 3, firstTitle: "Board Meeting"),
         Case(
+            name: "dated lines cut by <br>", start: "/board/meetings", routes: ["/board/meetings": ("text/html", PlatformPages.brLines)], platform: nil,
+            kind: "event", importer: "html", items: 4, firstTitle: "Regular Board Meeting, 6:00 p.m."),
+        Case(
             name: "a meetings archive over its agenda files", start: "/ViewPublisher.php?view_id=1",
             routes: ["/ViewPublisher.php?view_id=1": ("text/html", PlatformPages.granicus)], platform: nil, kind: "event", importer: "html", items: 3,
             firstTitle: "Board of Education"),

@@ -130,6 +130,16 @@ enum PlatformPages {
         <script src="/_nuxt/app.js" defer></script></body></html>
         """
 
+    /// A board page's year of meetings: one paragraph, a line each, cut by `<br>`.
+    static let brLines = """
+        <!DOCTYPE html><html><head><title>Board Meetings | Cedar Ridge Schools</title></head><body><div id="content">
+        <h1>Board of Education Meetings</h1><p>All meetings are held at the Administration Building.</p>
+        <p>September 8, 2026 – Regular Board Meeting, 6:00 p.m.<br>
+        September 22, 2026 – Work Session, 5:30 p.m.<br>
+        October 13, 2026 – Regular Board Meeting, 6:00 p.m.<br>
+        October 27, 2026 – Budget Hearing, 6:00 p.m.</p></div></body></html>
+        """
+
     /// Granicus's ViewPublisher archive: a dated table per year, links to agendas and minutes.
     static let granicus = """
         <!DOCTYPE html><html><head><title>Las Cruces Public Schools - Video</title></head><body><div class="archive">
