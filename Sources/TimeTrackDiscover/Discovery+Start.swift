@@ -46,6 +46,14 @@ extension Discovery {
                 state.result.notes.append("the address answers JSON that cannot be read (not well-formed): nothing proposed")
                 return true
             }
+            // WordPress's REST answer (`title.rendered`, `date`, `link`): its own importer reads it whole.
+            if let first = (json.arrayValue?.first ?? json).objectValue, first["title"]?.objectValue?["rendered"] != nil, first["date"] != nil {
+                state.result.notes.append("the address answers WordPress's REST API (posts): proposed to the wordpress importer")
+                state.propose(
+                    base(id: state.id(name), kind: .announcement, importer: .wordpress, url: url), origin: .declared, how: "the API given",
+                    why: "WordPress posts (title.rendered, date, link)")
+                return true
+            }
             guard let (kind, options) = JSONInference.infer(json, endpoint: page.url, dates: dates) else {
                 state.result.notes.append(
                     "the address answers JSON with no list of dated, titled objects: read it by hand with the json importer (docs/importers/json.md)")

@@ -177,6 +177,14 @@ public final class Discovery {
         }
         proposeAlertBlock(document, page: page.url, state: &state)
         guard !matchedTemplate, !state.proposed(page: page.url.absoluteString) else { return }
+        // A page that says it is one article (`article:published_time`) is that article, whatever
+        // repeated blocks its body holds (a newsletter's sections).
+        if !isStart || settings.maxPages == 1, let article = ArticlePages.detect(document), article.contains("published_time") {
+            state.propose(
+                base(id: state.id(Discovery.name(of: page.url, or: "article")), kind: .announcement, importer: .metadata, url: page.url.absoluteString),
+                origin: .inferred, how: Discovery.inferred, why: article)
+            return
+        }
         if !isStart || settings.maxPages == 1, let event = EventPages.detect(document) {
             var object = base(id: state.id(Discovery.name(of: page.url, or: "event")), kind: .event, importer: .html, url: page.url.absoluteString)
             object["options"] = .object(event.options)

@@ -16,6 +16,8 @@ import Testing
         ("pages/beverly_edlio_district_calendar.ics", "text/calendar", "ical", "event", 24, "is a calendar"),
         ("platforms/pages/finalsite_wcm/pittsburgh_pps_schoolwires_rest_calendar_events.json", "application/json", "json", "event", 2, "answers JSON"),
         ("platforms/pages/boarddocs/cleveland_cmsd_xml_active_meetings.xml", "application/xml", "html", "event", 250, "answers XML: 250 <meeting>"),
+        // WordPress's REST answer is read by its own importer (title.rendered is no plain title).
+        ("pages/ccsd_newsroom_wpjson_featured.json", "application/json", "wordpress", "announcement", 1, "WordPress's REST API"),
     ]
 
     @Test func feedsCalendarsJSONAndXMLAreProposedAsWhatTheyAre() throws {
@@ -44,6 +46,32 @@ import Testing
             let notes = (object?["notes"] as? [String] ?? []).joined(separator: " ")
             #expect(notes.contains(given.says), "\(given.file): \(notes)")
         }
+    }
+
+    /// A page that says it is one article (Talawanda High School's Smore newsletter, with its
+    /// `article:published_time`) is that one announcement, not a listing of its sections.
+    @Test func aNewsletterThatSaysItIsOneArticleIsOne() throws {
+        let file = Self.shared.appendingPathComponent("pages/talawanda_hs_smore_newsletter.html")
+        guard FileManager.default.fileExists(atPath: file.path) else {
+            try Skip.because("the real captures are not beside the project (../shared/realworld)")
+            return
+        }
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        server.route("/robots.txt", .init(status: 404))
+        server.route("/n/4wu8f-talawanda-high-school", .init(status: 200, headers: ["Content-Type": "text/html"], body: try Data(contentsOf: file)))
+        let dir = try TemporaryDirectory("discover-newsletter")
+        defer { dir.remove() }
+        try dir.write("imports/_settings.json", #"{"requestDelay": 0}"#)
+        let result = try Binaries.run(
+            "timetrack-admin",
+            [
+                "--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--json", "discover", server.base + "/n/4wu8f-talawanda-high-school",
+                "--allow-private",
+            ])
+        let object = (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any] ?? [:]
+        let proposals = object["proposals"] as? [[String: Any]] ?? []
+        #expect(proposals.count == 1 && proposals.first?["importer"] as? String == "metadata" && proposals.first?["items"] as? Int == 1, "\(result.stdout)")
     }
 
     /// A calendar's `webcal://` address is read as its `https://` one.
