@@ -204,7 +204,8 @@ public struct JSONImporter: Importer, Sendable {
                 }
                 // An entry that is not an object (a number, a string, null) has no fields to read:
                 // counted, and said once for the run.
-                guard case .object = item else {
+                // An empty object (BoardDocs ends its meetings list with `{}`) holds nothing either.
+                guard case .object(let members) = item, !members.isEmpty else {
                     notObjects += 1
                     continue
                 }
@@ -259,8 +260,8 @@ public struct JSONImporter: Importer, Sendable {
     func notObjectsProblem(_ count: Int, nothingRead: Bool) -> ImportProblem {
         ImportProblem(
             nothingRead ? .error : .warning,
-            "skipped \(count) entr\(count == 1 ? "y" : "ies") of options.items that \(count == 1 ? "is" : "are") not an object (a number, a string or"
-                + " null): nothing to read in \(count == 1 ? "it" : "them")", location: source.urlText)
+            "skipped \(count) entr\(count == 1 ? "y" : "ies") of options.items that \(count == 1 ? "is" : "are") not an object or empty (a number, a"
+                + " string, null or {}): nothing to read in \(count == 1 ? "it" : "them")", location: source.urlText)
     }
 
     /// An item's fields: what the paths found, made fit for the field (HTML sanitized for
