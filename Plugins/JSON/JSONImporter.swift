@@ -149,13 +149,17 @@ public struct JSONImporter: Importer, Sendable {
                 .parse, "options.from '\(embedded.selector.source)' found an element with no \(embedded.attribute.map { "attribute \($0)" } ?? "text")",
                 context: ["url": url.absoluteString])
         }
-        // Next.js pushes its state in many scripts: all of those the selector names, in order.
-        if embedded.attribute == nil, text.contains("self.__next_f.push(") {
-            text = document.root.select(embedded.selector).map(\.childText).filter { $0.contains("self.__next_f.push(") }.joined(separator: "\n")
+        // Next.js pushes its state in many scripts: all of those the selector names, in order
+        // (`"from": "script"` matches other scripts first).
+        let start = text.first { !$0.isWhitespace }
+        if embedded.attribute == nil, start != "{", start != "[", !text.contains("__NUXT__") {
+            let pushes = document.root.select(embedded.selector).map(\.childText).filter { $0.contains("self.__next_f.push(") }
+            if !pushes.isEmpty { text = pushes.joined(separator: "\n") }
         }
         // Data in a script's own form (Nuxt 2's function, Nuxt 3's table, Next's pushes) as JSON.
+        // Plain JSON goes on as it is, parsed once by the caller.
         let nuxtData = node.attribute("id") == "__NUXT_DATA__" || node.attribute("data-nuxt-data") != nil
-        if nuxtData || (try? JSONValue(parsing: Data(text.utf8))) == nil, let decoded = PageData.decode(text, nuxtData: nuxtData),
+        if nuxtData || PageData.isScriptState(text), let decoded = PageData.decode(text, nuxtData: nuxtData),
             let json = try? JSONCoding.compactString(decoded)
         {
             return Data(json.utf8)

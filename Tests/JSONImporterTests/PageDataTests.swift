@@ -61,8 +61,9 @@ import TimeTrackKit
     /// Hostile input cannot trap or hang: a devalue table that points at itself, nesting far
     /// past the limit, and truncated literals all give a bounded answer or nil.
     @Test func hostileDataIsBounded() throws {
-        _ = PageData.decode("[[0,0],[1,1]]", nuxtData: true)
-        _ = PageData.decode("[{\"a\":0}]", nuxtData: true)
+        // A table that points at itself resolves to a bounded value, not an endless one.
+        #expect(PageData.decode("[[0,0],[1,1]]", nuxtData: true)?.arrayValue?.count == 2)
+        #expect(PageData.decode("[{\"a\":0}]", nuxtData: true)?.objectValue?["a"] != nil)
         let deep = "window.__NUXT__=" + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         #expect(PageData.decode(deep) == nil)
         for broken in ["window.__NUXT__=(function(a){return {x:a", "window.__NUXT__={a:'unclosed", "self.__next_f.push([1,\"abc", "window.__NUXT__=(function("]

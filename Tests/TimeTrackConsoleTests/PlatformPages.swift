@@ -140,6 +140,14 @@ enum PlatformPages {
         October 27, 2026 – Budget Hearing, 6:00 p.m.</p></div></body></html>
         """
 
+    /// A Next.js app-router page: an analytics script first, then the state pushed in strings.
+    static let nextPushes = #"""
+        <!DOCTYPE html><html><head><title>Events</title><script>window.dataLayer = window.dataLayer || [];</script></head><body><div id="__next"></div>
+        <script>self.__next_f.push([1,"1:HL[\"/_next/static/css/app.css\",\"style\"]\n"])</script>
+        <script>self.__next_f.push([1,"6:{\"events\":[{\"title\":\"Board Meeting\",\"startDate\":\"2026-10-06T18:00:00-05:00\"},{\"title\":\"Fall Concert\",\"startDate\":\"2026-10-09T19:00:00-05:00\"},{\"title\":\"Picture Day\",\"startDate\":\"2026-10-14\"}]}\n"])</script>
+        </body></html>
+        """#
+
     /// Granicus's ViewPublisher archive: a dated table per year, links to agendas and minutes.
     static let granicus = """
         <!DOCTYPE html><html><head><title>Las Cruces Public Schools - Video</title></head><body><div class="archive">

@@ -16,6 +16,11 @@ public enum PageData {
     static let maxValues = 1_000_000
     static let maxDepth = 200
 
+    /// Whether `text` is a script's state rather than JSON: Next's pushes or Nuxt 2's assignment.
+    public static func isScriptState(_ text: String) -> Bool {
+        text.contains("self.__next_f.push(") || text.contains("__NUXT__=") || text.contains("__NUXT__ =")
+    }
+
     /// The JSON in `text`, or nil when none of the forms above reads it.
     public static func decode(_ text: String, nuxtData: Bool = false) -> JSONValue? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
