@@ -13,9 +13,12 @@ enum BrLines {
         let dates = DateParser(timeZone: zone, reference: now)
         guard let candidates = try? document.root.select("p, div, td, li") else { return nil }
         var best: (node: HTMLNode, lines: [String], parsed: [ParsedDate])?
-        for node in candidates.prefix(5_000) where node.first("br") != nil && node.text.count <= 20_000 && !BlockGroups.inChrome(node) {
-            // Its own lines only: a block with blocks inside is their container.
-            guard node.children.allSatisfy({ !["p", "div", "table", "ul", "ol", "li"].contains($0.name) }) else { continue }
+        for node in candidates.prefix(5_000) {
+            // Its own lines only: `<br>`s of its own, and no block inside (that is a container).
+            let children = node.children
+            guard children.contains(where: { $0.name == "br" }), children.allSatisfy({ !["p", "div", "table", "ul", "ol", "li"].contains($0.name) }),
+                node.text.count <= 20_000, !BlockGroups.inChrome(node)
+            else { continue }
             let lines = node.pieces(atBlocks: false).map { TextNormalizer.collapse(TextNormalizer.plainText(fromHTML: $0)) }.filter { !$0.isEmpty }
             guard lines.count >= 3 else { continue }
             let parsed = lines.compactMap { line in GroupReading.onlyADate(line) ? nil : dates.parse(String(line.prefix(120))) }

@@ -40,8 +40,16 @@ public enum JSONInference {
         "start", "startdate", "start_date", "starts_at", "startsat", "date", "published", "publishedat", "published_at", "pubdate", "created", "datetime",
         "when",
     ]
-    /// Words of an address, a list's key or titles that make the items events (meetings).
-    static let eventWords = ["event", "calendar", "meeting", "board", "agenda", "session", "hearing"]
+    /// Words of an address or a list's key that make the items events (`BD-GetMeetingsList`,
+    /// `/calendar/events`); "board" only as a word of its own (`Board.nsf`, not `dashboard`).
+    static let eventWords = ["event", "calendar", "meeting", "agenda"]
+    /// Words of titles that make a list meetings ("Regular Meeting", "Work Session", "Budget Hearing").
+    static let meetingWords = ["meeting", "session", "hearing"]
+
+    static func saysEvents(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        return eventWords.contains { lower.contains($0) } || lower.split { !$0.isLetter }.contains { $0 == "board" || $0 == "boards" }
+    }
 
     /// The `json` options that read `document`, and the kind.
     ///
@@ -71,11 +79,10 @@ public enum JSONInference {
         {
             start = .object(["parts": .array([.string(pathText(title)), .string(pathText(time))]), "join": .string(" ")])
         }
-        guard let start, objects.count >= (path == "$" ? 1 : 1) else { return nil }
-        let words = (endpoint.path + " " + path + " " + (date ?? "")).lowercased()
+        guard let start else { return nil }
         let titles = objects.prefix(50).compactMap { $0[title]?.stringValue?.lowercased() }
-        let meetingTitles = titles.filter { text in eventWords.contains { text.contains($0) } }.count
-        let saysEvents = eventWords.contains { words.contains($0) } || (date ?? "").lowercased().contains("start") || meetingTitles * 2 > titles.count
+        let meetingTitles = titles.filter { text in meetingWords.contains { text.contains($0) } }.count
+        let saysEvents = saysEvents(endpoint.path + " " + path) || (date ?? "").lowercased().contains("start") || meetingTitles * 2 > titles.count
         let kind: ItemKind = saysEvents ? .event : .announcement
         // A nested title (`Event.Title`) is a path already.
         let titlePath = sample[title] == nil ? title : pathText(title)
@@ -111,9 +118,8 @@ public enum JSONInference {
             let word = folded(name)
             return titleKeys.contains { word.hasSuffix($0) } && sample[name]?.stringValue != nil
         }
-        if let best = named.max(by: { distinct($0, objects) < distinct($1, objects) || (distinct($0, objects) == distinct($1, objects) && $0 > $1) }) {
-            return best
-        }
+        let counted = named.map { (name: $0, distinct: distinct($0, objects)) }
+        if let best = counted.max(by: { ($0.distinct, $1.name) < ($1.distinct, $0.name) }) { return best.name }
         for (name, value) in sample.sorted(by: { $0.key < $1.key }) {
             guard let inner = value.objectValue, let found = key(titleKeys, in: inner), inner[found]?.stringValue != nil else { continue }
             return pathText(name) + "." + pathText(found)
