@@ -37,6 +37,8 @@ public struct FeedImporter: Importer {
                 .parse, "this is not an RSS or Atom feed (not well-formed XML)", fix: "check the source's url", context: ["url": source.urlText])
         }
         guard let root = document.rootElement else { throw TimeTrackError(.parse, "the feed is empty", context: ["url": source.urlText]) }
+        // A feed that breaks is read as far as it goes, and says where it broke.
+        if let broken = document.encodingNote { result.note(ImportProblem(.warning, broken, location: source.urlText)) }
         let (entries, isAtom) = try self.entries(of: root)
         let feedBase = root.attribute("base").flatMap { URL(string: $0, relativeTo: source.publicURL) } ?? source.publicURL
         let normalizer = Normalizer(source: source, now: context.now)

@@ -50,3 +50,24 @@ import TimeTrackCore
     }
 
 }
+
+/// Issue 45, point 1: a feed that breaks is read as far as it goes, and says where it broke.
+@Suite struct BrokenFeedTests {
+    @Test func aBrokenFeedSaysTheLineWhereItBroke() throws {
+        let folder = try TemporaryDirectory("broken-feed")
+        defer { folder.remove() }
+        let entries = (1...6).map { number in
+            "<item><title>Story \(number)</title><link>https://lakeside.example/news/\(number)</link><guid>s\(number)</guid></item>"
+        }
+        var lines = [#"<?xml version="1.0" encoding="utf-8"?>"#, #"<rss version="2.0"><channel><title>News</title>"#] + entries + ["</channel></rss>"]
+        lines[4] = lines[4].replacingOccurrences(of: "<item>", with: "<item <broken>")
+        try folder.write("feed.xml", lines.joined(separator: "\n"))
+        try folder.write(
+            "news.json", #"{"id": "news", "importer": "feed", "kind": "announcement", "url": "feed.xml", "timeZone": "America/Denver"}"#)
+        let result = try ImporterFixtures.extract("news", folder: folder.url)
+        // libxml2's recovery reads on past the break where it can: the entries before it at least.
+        let titles = result.items.map(\.content.title)
+        #expect(titles.starts(with: ["Story 1", "Story 2"]) && titles.count < 6, "\(titles)")
+        #expect(result.problems.contains { $0.severity == .warning && $0.message.contains("not well-formed at line 5") }, "\(result.problems)")
+    }
+}
