@@ -17,26 +17,11 @@ extension Normalizer {
         let expires = try date(raw, "expires", &guesses)?.date
         let reviewBy = try date(raw, "reviewBy", &guesses)?.date
         guard publishAt != nil || expires != nil || reviewBy != nil else { return content }
-        switch content {
-        case .announcement(var a):
-            (a.publishAt, a.reviewBy) = (publishAt, reviewBy)
-            a.expiresAt = expires ?? a.expiresAt
-            return .announcement(a)
-        case .event(var e):
-            (e.publishAt, e.expiresAt, e.reviewBy) = (publishAt, expires, reviewBy)
-            return .event(e)
-        case .schoolInfo(var i):
-            (i.publishAt, i.expiresAt, i.reviewBy) = (publishAt, expires, reviewBy)
-            return .schoolInfo(i)
-        case .deadline(var d):
-            (d.publishAt, d.expiresAt, d.reviewBy) = (publishAt, expires, reviewBy)
-            return .deadline(d)
-        case .post(var p):
-            (p.publishAt, p.expiresAt, p.reviewBy) = (publishAt, expires, reviewBy)
-            return .post(p)
-        case .alert, .absence, .ticket:
-            return content
-        }
+        // An alert's times are its own builder's (its expiry is never empty); absence reports and
+        // tickets have none. An expiry the content already says (a closing's end) stays when
+        // the source gives none.
+        if case .alert = content { return content }
+        return content.withTimes(ItemTimes(publishAt: publishAt, expiresAt: expires ?? content.expiresAt, reviewBy: reviewBy))
     }
 
     /// An alert: its title, message (plain text, from `message`, `summary` or `body`),
