@@ -56,20 +56,9 @@ import Testing
             try Skip.because("the real captures are not beside the project (../shared/realworld)")
             return
         }
-        let server = try TestHTTPServer()
-        defer { server.stop() }
-        server.route("/robots.txt", .init(status: 404))
-        server.route("/n/4wu8f-talawanda-high-school", .init(status: 200, headers: ["Content-Type": "text/html"], body: try Data(contentsOf: file)))
-        let dir = try TemporaryDirectory("discover-newsletter")
-        defer { dir.remove() }
-        try dir.write("imports/_settings.json", #"{"requestDelay": 0}"#)
-        let result = try Binaries.run(
-            "timetrack-admin",
-            [
-                "--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--json", "discover", server.base + "/n/4wu8f-talawanda-high-school",
-                "--allow-private",
-            ])
-        let object = (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any] ?? [:]
+        let site = try DiscoverSite("discover-newsletter")
+        site.route("/n/4wu8f-talawanda-high-school", try Data(contentsOf: file))
+        let (object, result) = try site.discover("/n/4wu8f-talawanda-high-school")
         let proposals = object["proposals"] as? [[String: Any]] ?? []
         #expect(proposals.count == 1 && proposals.first?["importer"] as? String == "metadata" && proposals.first?["items"] as? Int == 1, "\(result.stdout)")
     }
@@ -83,18 +72,10 @@ import Testing
     /// Serves `routes` (path → capture file, or empty) on 127.0.0.1 and runs `discover --json`
     /// on `/`: its answer as an object.
     static func discover(_ routes: [String: URL?], name: String) throws -> [String: Any] {
-        let server = try TestHTTPServer()
-        defer { server.stop() }
-        server.route("/robots.txt", .init(status: 404))
-        for (path, file) in routes {
-            server.route(path, .init(status: 200, headers: ["Content-Type": "text/html"], body: try file.map { try Data(contentsOf: $0) } ?? Data()))
-        }
-        let dir = try TemporaryDirectory(name)
-        defer { dir.remove() }
-        try dir.write("imports/_settings.json", #"{"requestDelay": 0}"#)
-        let result = try Binaries.run(
-            "timetrack-admin", ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--json", "discover", server.base + "/", "--allow-private"])
-        return (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]) ?? ["stdout": result.stdout, "stderr": result.stderr]
+        let site = try DiscoverSite(name)
+        for (path, file) in routes { site.route(path, try file.map { try Data(contentsOf: $0) } ?? Data()) }
+        let (object, result) = try site.discover("/")
+        return object.isEmpty ? ["stdout": result.stdout, "stderr": result.stderr] : object
     }
 
     /// Issue 45: Edlio is recognized by its own generator meta (`Edlio CMS`), alone, as the real

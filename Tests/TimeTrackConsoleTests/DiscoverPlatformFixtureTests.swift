@@ -61,6 +61,9 @@ import Testing
             name: "Nuxt 2 state inside the page", start: "/calendar", routes: ["/calendar": ("text/html", PlatformPages.nuxt2)], platform: nil, kind: "event",
             importer: "json", items: 3, firstTitle: "Board Meeting"),
         Case(
+            name: "Next pushes inside the page", start: "/events", routes: ["/events": ("text/html", PlatformPages.nextPushes)], platform: nil,
+            kind: "event", importer: "json", items: 3, firstTitle: "Board Meeting"),
+        Case(
             name: "dated lines cut by <br>", start: "/board/meetings", routes: ["/board/meetings": ("text/html", PlatformPages.brLines)], platform: nil,
             kind: "event", importer: "html", items: 4, firstTitle: "Regular Board Meeting, 6:00 p.m."),
         Case(
@@ -71,22 +74,9 @@ import Testing
 
     @Test(arguments: cases)
     func discoverReadsIt(_ fixture: Case) throws {
-        let server = try TestHTTPServer()
-        defer { server.stop() }
-        server.route("/robots.txt", .init(status: 404))
-        for (path, answer) in fixture.routes {
-            server.route(path, .init(status: 200, headers: ["Content-Type": answer.type], body: Data(answer.body.utf8)))
-        }
-        let dir = try TemporaryDirectory("discover-fixture")
-        defer { dir.remove() }
-        try dir.write("imports/_settings.json", #"{"requestDelay": 0}"#)
-        let result = try Binaries.run(
-            "timetrack-admin",
-            [
-                "--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--json", "discover", server.base + fixture.start, "--allow-private",
-                "--zone", "America/Chicago",
-            ])
-        let object = (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any] ?? [:]
+        let site = try DiscoverSite("discover-fixture")
+        for (path, answer) in fixture.routes { site.route(path, answer.body, type: answer.type) }
+        let (object, result) = try site.discover(fixture.start, ["--zone", "America/Chicago"])
         let platforms = (object["platforms"] as? [[String: Any]] ?? []).compactMap { $0["platform"] as? String }
         if let platform = fixture.platform { #expect(platforms.contains(platform), "\(fixture.name): \(platforms)") }
         let proposals = object["proposals"] as? [[String: Any]] ?? []
@@ -106,64 +96,37 @@ import Testing
         }
         var lines = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<meetings>"] + records + ["</meetings>"]
         lines[5] = lines[5].replacingOccurrences(of: #"<meeting id="M3">"#, with: #"<meeting id="M3" & broken>"#)
-        let server = try TestHTTPServer()
-        defer { server.stop() }
-        server.route("/robots.txt", .init(status: 404))
-        server.route(
-            "/oh/x/Board.nsf/XML-ActiveMeetings",
-            .init(status: 200, headers: ["Content-Type": "application/xml"], body: Data(lines.joined(separator: "\n").utf8)))
-        let dir = try TemporaryDirectory("discover-broken-xml")
-        defer { dir.remove() }
-        try dir.write("imports/_settings.json", #"{"requestDelay": 0}"#)
-        let result = try Binaries.run(
-            "timetrack-admin",
-            [
-                "--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "discover", server.base + "/oh/x/Board.nsf/XML-ActiveMeetings",
-                "--allow-private",
-            ])
+        let site = try DiscoverSite("discover-broken-xml")
+        site.route("/oh/x/Board.nsf/XML-ActiveMeetings", lines.joined(separator: "\n"), type: "application/xml")
+        let result = try site.run(["discover", site.server.base + "/oh/x/Board.nsf/XML-ActiveMeetings", "--allow-private"])
         #expect(result.stdout.contains("3 items") && result.stderr.contains("not well-formed at line 6"), "\(result.stdout) \(result.stderr)")
     }
 
     /// Issue 45, point 6: a school's site makes proposals for that school; a district's, for the district.
     @Test func proposalsCarryTheSchoolTheSiteIs() throws {
-        let server = try TestHTTPServer()
-        defer { server.stop() }
-        server.route("/robots.txt", .init(status: 404))
-        server.route(
+        let site = try DiscoverSite("discover-school")
+        site.route(
             "/",
-            .html(
-                #"<html><head><title>Home - Lincoln High School</title></head><body class="fsLiveMode" data-pageid="77"><div class="fsElement"></div></body></html>"#
-            ))
-        server.route("/fs/pages/77/page-pops", .html(""))
-        let dir = try TemporaryDirectory("discover-school")
-        defer { dir.remove() }
-        try dir.write("imports/_settings.json", #"{"requestDelay": 0}"#)
-        let result = try Binaries.run(
-            "timetrack-admin", ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--json", "discover", server.base + "/", "--allow-private"])
-        let object = (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any] ?? [:]
+            #"<html><head><title>Home - Lincoln High School</title></head><body class="fsLiveMode" data-pageid="77"><div class="fsElement"></div></body></html>"#
+        )
+        site.route("/fs/pages/77/page-pops", "")
+        let (object, result) = try site.discover("/")
         let definitions = (object["proposals"] as? [[String: Any]] ?? []).compactMap { $0["definition"] as? [String: Any] }
         #expect(!definitions.isEmpty && definitions.allSatisfy { $0["school"] as? String == "lincoln-high-school" }, "\(result.stdout)")
         #expect(definitions.first?["schedule"] as? String == "15m", "an alert source is read every 15 minutes: \(definitions)")
     }
 
-    /// An Apptegy site: its organization id, in the page's state, names its Thrillshare calendar.
+    /// An Apptegy site: its organization id, in the page's state (JSON in a JavaScript string,
+    /// escaped), names its Thrillshare calendar.
     @Test func anApptegySiteProposesItsThrillshareCalendar() throws {
         let page = #"""
             <!DOCTYPE html><html><head><title>Home | Example Public Schools</title>
-            <script>window.clientWorkStateTemp = JSON.parse("{"host":"www.example.org","org":25694,"parentOrgId":5131}")</script></head>
+            <script>window.clientWorkStateTemp = JSON.parse("{\"host\":\"www.example.org\",\"org\":25694,\"parentOrgId\":5131}")</script></head>
             <body><div id="__nuxt"></div><footer><a href="https://www.apptegy.com">Powered by Apptegy</a></footer></body></html>
             """#
-        let server = try TestHTTPServer()
-        defer { server.stop() }
-        server.route("/robots.txt", .init(status: 404))
-        server.route("/", .html(page))
-        let dir = try TemporaryDirectory("discover-apptegy")
-        defer { dir.remove() }
-        try dir.write("imports/_settings.json", #"{"requestDelay": 0}"#)
-        let result = try Binaries.run(
-            "timetrack-admin",
-            ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "--json", "discover", server.base + "/", "--allow-private", "--max-pages", "1"])
-        let object = (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any] ?? [:]
+        let site = try DiscoverSite("discover-apptegy")
+        site.route("/", page)
+        let (object, result) = try site.discover("/", ["--max-pages", "1"])
         let urls = (object["proposals"] as? [[String: Any]] ?? []).compactMap { $0["url"] as? String }
         #expect(
             urls.contains("https://thrillshare-cmsv2.services.thrillshare.com/api/v4/o/25694/cms/events/generate_ical?filter_ids&section_ids"),
@@ -172,19 +135,12 @@ import Testing
 
     /// The Google Calendar link's times are the event's, in the page's zone.
     @Test func theGoogleCalendarLinkGivesStartAndEnd() throws {
-        let server = try TestHTTPServer()
-        defer { server.stop() }
-        server.route("/robots.txt", .init(status: 404))
-        server.route("/events/nboe-retreat-05-20-2026/", .html(PlatformPages.googleLinkEvent))
-        let dir = try TemporaryDirectory("discover-gcal-link")
-        defer { dir.remove() }
-        try dir.write("imports/_settings.json", #"{"requestDelay": 0}"#)
-        let base = ["--store", dir.path("s.sqlite"), "--imports", dir.path("imports")]
-        _ = try Binaries.run(
-            "timetrack-admin",
-            base + ["discover", server.base + "/events/nboe-retreat-05-20-2026/", "--allow-private", "--zone", "America/New_York", "--write", "--enable"])
-        _ = try Binaries.run("timetrack-admin", base + ["import", "--all", "--quiet"])
-        let shown = try Binaries.run("timetrack-admin", base + ["show", "e1"])
+        let site = try DiscoverSite("discover-gcal-link")
+        site.route("/events/nboe-retreat-05-20-2026/", PlatformPages.googleLinkEvent)
+        _ = try site.run(
+            ["discover", site.server.base + "/events/nboe-retreat-05-20-2026/", "--allow-private", "--zone", "America/New_York", "--write", "--enable"])
+        _ = try site.run(["import", "--all", "--quiet"])
+        let shown = try site.run(["show", "e1"])
         #expect(shown.stdout.contains("2026-05-20 09:00") && shown.stdout.contains("12:00"), "\(shown.stdout) \(shown.stderr)")
     }
 }

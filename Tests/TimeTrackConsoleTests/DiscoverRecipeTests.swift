@@ -14,23 +14,15 @@ import Testing
     }
 
     @Test func theRecipeMakesDiscoverRecognizeThePlatform() throws {
-        let server = try TestHTTPServer()
-        defer { server.stop() }
-        server.route("/robots.txt", .init(status: 404))
-        server.route("/ViewPublisher.php?view_id=1", .html(PlatformPages.granicus))
-        let dir = try TemporaryDirectory("discover-recipe")
-        defer { dir.remove() }
-        try dir.write("imports/_settings.json", #"{"requestDelay": 0}"#)
-        let arguments = [
-            "--store", dir.path("s.sqlite"), "--imports", dir.path("imports"), "discover", server.base + "/ViewPublisher.php?view_id=1", "--allow-private",
-            "--zone", "America/Denver",
-        ]
+        let site = try DiscoverSite("discover-recipe")
+        site.route("/ViewPublisher.php?view_id=1", PlatformPages.granicus)
+        let arguments = ["discover", site.server.base + "/ViewPublisher.php?view_id=1", "--allow-private", "--zone", "America/Denver"]
         // Step 2: before the recognizer, no platform; the table is inferred.
-        let before = try Binaries.run("timetrack-admin", arguments)
+        let before = try site.run(arguments)
         #expect(before.stdout.contains("platform: none recognized"), "\(before.stdout)")
         // Step 5: the file saved in recognizers/, discover again.
-        try dir.write("imports/recognizers/granicus.json", try Self.recipeRecognizer())
-        let after = try Binaries.run("timetrack-admin", arguments)
+        try site.dir.write("imports/recognizers/granicus.json", try Self.recipeRecognizer())
+        let after = try site.run(arguments)
         #expect(after.stdout.contains("platform: Granicus (a Granicus ViewPublisher address; Granicus's archive rows (tr.listingRow))"), "\(after.stdout)")
         #expect(after.stdout.contains("found by: Granicus recognizer: archive"), "\(after.stdout)")
         #expect(after.stdout.contains("event · html · 3 items, 0 problems · confidence high"), "\(after.stdout)")
